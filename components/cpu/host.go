@@ -1,0 +1,51 @@
+// Package cpu models the host side of the node: the EPYC IO die that joins
+// each GCD's host link to the DDR4 controllers of the NUMA domains. The HIP
+// runtime (package hip) runs on this host and drives the GCDs' engines.
+package cpu
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Builder builds the host IO die hub.
+type Builder struct {
+	engine       sim.Engine
+	hubID        int
+	gcdNUMA      []int
+	hubLatencyNs float64
+	remoteNs     float64
+}
+
+// MakeBuilder returns a builder.
+func MakeBuilder() Builder { return Builder{} }
+
+// WithEngine sets the simulation engine.
+func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
+
+// WithHubID sets the route id of the host hub.
+func (b Builder) WithHubID(id int) Builder { b.hubID = id; return b }
+
+// WithGCDNUMA sets the NUMA domain each GCD's host link lands on.
+func (b Builder) WithGCDNUMA(m []int) Builder { b.gcdNUMA = m; return b }
+
+// WithLatencies sets the IO-die latency to memory and the extra latency to
+// another NUMA domain's memory (ns).
+func (b Builder) WithLatencies(hubNs, remoteNs float64) Builder {
+	b.hubLatencyNs, b.remoteNs = hubNs, remoteNs
+	return b
+}
+
+// Build makes the host hub.
+func (b Builder) Build(name string) *fabric.Hub {
+	h := fabric.NewHub(name, b.engine, b.hubID)
+	hub, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
+	h.MemoryDelay = func(p *fabric.Packet) sim.VTimeInSec {
+		from := p.Route[p.Hop-1] // the GCD whose host link carried it
+		if numa[from] != p.Target.Index {
+			return hub + remote
+		}
+		return hub
+	}
+	return h
+}

@@ -1,0 +1,113 @@
+package fabric
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Hub is a data-fabric switch: a GCD's hub joining its HBM, SDMA engines,
+// host link and xGMI bundles, or the host IO die joining host links and
+// NUMA memory controllers. It forwards packets hop by hop along their route.
+type Hub struct {
+	*sim.ComponentBase
+	engine sim.Engine
+	ID     int // hub index in routes
+
+	ForwardDelay sim.VTimeInSec // passing a packet from one link to another
+	ReorderDelay sim.VTimeInSec // reordering a packet that crossed a multi-link bundle
+	// MemoryDelay is the extra latency of delivering a request to a memory,
+	// given the hub it entered from (NUMA distance on the host).
+	MemoryDelay func(p *Packet) sim.VTimeInSec
+
+	links     map[int]*Sender      // neighbour hub -> port towards its link
+	memories  map[int]*Sender      // memory index -> port to its controller
+	locals    map[sim.Port]*Sender // requester port -> port towards it
+	Senders
+	Forwarded uint64 // packets passed through to another hub
+}
+
+// NewHub makes a hub with the given name and route id.
+func NewHub(name string, engine sim.Engine, id int) *Hub {
+	h := &Hub{ComponentBase: sim.NewComponentBase(name), engine: engine, ID: id,
+		links: map[int]*Sender{}, memories: map[int]*Sender{}, locals: map[sim.Port]*Sender{}}
+	return h
+}
+
+func (h *Hub) newPort(name string) sim.Port {
+	p := sim.NewLimitNumMsgPort(h, 64, h.Name()+"."+name)
+	h.AddPort(name, p)
+	return p
+}
+
+func (h *Hub) sender(p sim.Port) *Sender { return h.Add(h.engine, h, p) }
+
+// LinkPort makes the port towards the link that leads to hub neighbour.
+func (h *Hub) LinkPort(neighbour int) sim.Port {
+	p := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
+	h.links[neighbour] = h.sender(p)
+	return p
+}
+
+// MemoryPort makes the port to the controller of memory index.
+func (h *Hub) MemoryPort(index int) sim.Port {
+	p := h.newPort(fmt.Sprintf("Memory[%d]", index))
+	h.memories[index] = h.sender(p)
+	return p
+}
+
+// LocalPort makes the port to a requester (an SDMA engine) whose own port is far.
+func (h *Hub) LocalPort(name string, far sim.Port) sim.Port {
+	p := h.newPort(name)
+	h.locals[far] = h.sender(p)
+	return p
+}
+
+// NotifyRecv takes every packet waiting at a port and forwards it.
+func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
+	for {
+		msg := port.Retrieve(now)
+		if msg == nil {
+			return
+		}
+		h.route(now, msg.(*Packet))
+	}
+}
+
+func (h *Hub) route(now sim.VTimeInSec, p *Packet) {
+	delay := sim.VTimeInSec(0)
+	fromLink := p.Hop > 0
+	if !p.AtLastHub() {
+		if fromLink {
+			delay += h.ForwardDelay
+			h.Forwarded++
+		}
+		next := p.NextHub()
+		p.Hop++
+		h.links[next].SendAt(now, now+delay, p)
+		return
+	}
+	if p.Unordered {
+		delay += h.ReorderDelay
+		p.Unordered = false
+	}
+	var s *Sender
+	if p.Kind.IsResponse() {
+		s = h.locals[p.Requester]
+	} else {
+		s = h.memories[p.Target.Index]
+		if h.MemoryDelay != nil {
+			delay += h.MemoryDelay(p)
+		}
+	}
+	s.SendAt(now, now+delay, p)
+}
+
+// Handle fires delayed sends.
+func (h *Hub) Handle(e sim.Event) error {
+	HandleSendEvent(e)
+	return nil
+}
+
+// NotifyPortFree retries held packets.
+func (h *Hub) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { h.RetryAll(now) }

@@ -1,0 +1,30 @@
+package fabric
+
+// Route is the sequence of hubs a packet visits. Hubs 0..n-1 are GCDs; the
+// host's IO die is hub n.
+type Route []int
+
+// Reverse returns the route walked backwards.
+func (r Route) Reverse() Route {
+	out := make(Route, len(r))
+	for i, h := range r {
+		out[len(r)-1-i] = h
+	}
+	return out
+}
+
+// Hops is the number of links the route crosses.
+func (r Route) Hops() int { return len(r) - 1 }
+
+// Equal says whether two routes visit the same hubs.
+func (r Route) Equal(o Route) bool {
+	if len(r) != len(o) {
+		return false
+	}
+	for i := range r {
+		if r[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,135 @@
+package fabric
+
+import "github.com/sarchlab/akita/v3/sim"
+
+// Sender sends messages out of one port at given times, in order, holding
+// them while the far side is full (back-pressure) and retrying when the
+// port frees. Components call Retry from NotifyPortFree.
+type Sender struct {
+	engine  sim.Engine
+	handler sim.Handler
+	port    sim.Port
+	peer    sim.Port
+	waiting []sim.Msg
+}
+
+// NewSender makes a sender for a port owned by handler.
+func NewSender(engine sim.Engine, handler sim.Handler, port sim.Port) *Sender {
+	return &Sender{engine: engine, handler: handler, port: port}
+}
+
+// Port is the port the sender sends from.
+func (s *Sender) Port() sim.Port { return s.port }
+
+// Peer is the port at the far end of the connection.
+func (s *Sender) Peer() sim.Port { return s.peer }
+
+// sendEvent fires when a message is due to leave.
+type sendEvent struct {
+	EventAt
+	sender *Sender
+	msg    sim.Msg
+}
+
+// IsSendEvent lets a component route the event back to its sender.
+func IsSendEvent(e sim.Event) bool { _, ok := e.(*sendEvent); return ok }
+
+// HandleSendEvent handles an event made by SendAt.
+func HandleSendEvent(e sim.Event) {
+	se := e.(*sendEvent)
+	se.sender.Send(se.Time(), se.msg)
+}
+
+// SendAt sends msg at time t (now or later).
+func (s *Sender) SendAt(now, t sim.VTimeInSec, msg sim.Msg) {
+	if t <= now {
+		s.Send(now, msg)
+		return
+	}
+	s.engine.Schedule(&sendEvent{EventAt: EventAt{t, s.handler}, sender: s, msg: msg})
+}
+
+// Send sends msg now, or queues it behind earlier messages still waiting.
+func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
+	m := msg.Meta()
+	m.Src = s.port
+	m.Dst = s.peer
+	m.SendTime = now
+	if len(s.waiting) > 0 || s.port.Send(msg) != nil {
+		s.waiting = append(s.waiting, msg)
+	}
+}
+
+// Retry sends held messages while the far side accepts them.
+func (s *Sender) Retry(now sim.VTimeInSec) {
+	for len(s.waiting) > 0 {
+		msg := s.waiting[0]
+		msg.Meta().SendTime = now
+		if s.port.Send(msg) != nil {
+			return
+		}
+		s.waiting = s.waiting[1:]
+	}
+}
+
+// Pending is the number of messages held back.
+func (s *Sender) Pending() int { return len(s.waiting) }
+
+// Senders keeps a component's senders by port, so wiring can tell each the
+// far port and port-free notifications can retry them all.
+type Senders struct {
+	byPort map[sim.Port]*Sender
+	list   []*Sender
+}
+
+// Add makes a sender for a port owned by handler.
+func (ss *Senders) Add(engine sim.Engine, handler sim.Handler, port sim.Port) *Sender {
+	if ss.byPort == nil {
+		ss.byPort = map[sim.Port]*Sender{}
+	}
+	s := NewSender(engine, handler, port)
+	ss.byPort[port] = s
+	ss.list = append(ss.list, s)
+	return s
+}
+
+// SetPeer records the far end of a local port (called by Wire).
+func (ss *Senders) SetPeer(local, far sim.Port) { ss.byPort[local].peer = far }
+
+// RetryAll retries every sender; call it from NotifyPortFree.
+func (ss *Senders) RetryAll(now sim.VTimeInSec) {
+	for _, s := range ss.list {
+		s.Retry(now)
+	}
+}
+
+// Peered is a component whose ports send through Senders.
+type Peered interface {
+	SetPeer(local, far sim.Port)
+}
+
+// Wire joins two ports with a Conn and tells both owners who is at the
+// far end.
+func Wire(a, b sim.Port) {
+	c := &Conn{}
+	c.PlugIn(a, 0)
+	c.PlugIn(b, 0)
+	a.Component().(Peered).SetPeer(a, b)
+	b.Component().(Peered).SetPeer(b, a)
+}
+
+// EventAt is an event base without Akita's string ID: generating one costs
+// an allocation per event and nothing in akisim reads it.
+type EventAt struct {
+	T sim.VTimeInSec
+	H sim.Handler
+}
+
+// Time is when the event fires.
+func (e EventAt) Time() sim.VTimeInSec { return e.T }
+
+// Handler is the component that handles the event.
+func (e EventAt) Handler() sim.Handler { return e.H }
+
+// IsSecondary is false: akisim's events are all primary.
+func (e EventAt) IsSecondary() bool { return false }

@@ -1,0 +1,71 @@
+package sdma
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Builder builds SDMA engines.
+type Builder struct {
+	engine        sim.Engine
+	hub           int
+	routes        RouteTable
+	clockGHz      float64
+	bytesPerCycle int
+	txnBytes      int
+	maxOut        int
+	processNs     float64
+	fenceNs       float64
+	signalNs      float64
+}
+
+// MakeBuilder returns a builder with a 32 B/cycle datapath at 1.6 GHz.
+func MakeBuilder() Builder {
+	return Builder{clockGHz: 1.6, bytesPerCycle: 32, txnBytes: 65536, maxOut: 16}
+}
+
+// WithEngine sets the simulation engine.
+func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
+
+// WithHub sets the route id of the GCD hub the engine sits on.
+func (b Builder) WithHub(h int) Builder { b.hub = h; return b }
+
+// WithRouteTable sets how the engine's traffic crosses the fabric.
+func (b Builder) WithRouteTable(r RouteTable) Builder { b.routes = r; return b }
+
+// WithDatapath sets the engine clock and the bytes it moves per cycle.
+func (b Builder) WithDatapath(ghz float64, bytesPerCycle int) Builder {
+	b.clockGHz, b.bytesPerCycle = ghz, bytesPerCycle
+	return b
+}
+
+// WithTransactions sets the transaction size and how many may be in flight.
+func (b Builder) WithTransactions(bytes, maxOutstanding int) Builder {
+	b.txnBytes, b.maxOut = bytes, maxOutstanding
+	return b
+}
+
+// WithTimings sets packet processing, fence and signal costs in ns.
+func (b Builder) WithTimings(processNs, fenceNs, signalNs float64) Builder {
+	b.processNs, b.fenceNs, b.signalNs = processNs, fenceNs, signalNs
+	return b
+}
+
+// Build makes the engine.
+func (b Builder) Build(name string) *Engine {
+	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxOut: b.maxOut,
+		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
+		signalNs: fabric.Ns(b.signalNs),
+		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)}}
+	e.CtrlPort = sim.NewLimitNumMsgPort(e, 1024, name+".Ctrl")
+	e.AddPort("Ctrl", e.CtrlPort)
+	e.MemPort = sim.NewLimitNumMsgPort(e, 1024, name+".Mem")
+	e.AddPort("Mem", e.MemPort)
+	e.ctrl = e.Add(b.engine, e, e.CtrlPort)
+	e.mem = e.Add(b.engine, e, e.MemPort)
+	return e
+}
+
+// DatapathBusy is the time the engine's datapath spent moving data.
+func (e *Engine) DatapathBusy() sim.VTimeInSec { return e.datapath.Busy }

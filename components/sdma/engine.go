@@ -1,0 +1,175 @@
+package sdma
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Engine is one SDMA engine.
+type Engine struct {
+	*sim.ComponentBase
+	engine sim.Engine
+	fabric.Senders
+
+	hub      int // route id of the GCD hub the engine sits on
+	routes   RouteTable
+	txnBytes int
+	maxOut   int
+	process  sim.VTimeInSec
+	fenceNs  sim.VTimeInSec
+	signalNs sim.VTimeInSec
+	datapath fabric.Server
+
+	CtrlPort, MemPort sim.Port
+	ctrl, mem         *fabric.Sender
+
+	queue  []*CopyCmd
+	active *copyState
+
+	Copies, Transactions, Fences uint64
+	BytesCopied                  uint64
+}
+
+type copyState struct {
+	cmd          *CopyCmd
+	start        sim.VTimeInSec
+	read, write  fabric.Route
+	fence        bool
+	issued, done int64
+	outstanding  int
+	flushes      int
+}
+
+type phaseEvent struct {
+	fabric.EventAt
+	phase int
+}
+
+const (
+	phaseIssue = iota
+	phaseSignal
+)
+
+// NotifyRecv takes copy packets and transaction responses.
+func (e *Engine) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
+	for {
+		msg := port.Retrieve(now)
+		if msg == nil {
+			return
+		}
+		switch m := msg.(type) {
+		case *CopyCmd:
+			e.queue = append(e.queue, m)
+			if e.active == nil {
+				e.startNext(now)
+			}
+		case *fabric.Packet:
+			e.response(now, m)
+		}
+	}
+}
+
+func (e *Engine) at(t sim.VTimeInSec, phase int) {
+	e.engine.Schedule(&phaseEvent{EventAt: fabric.EventAt{T: t, H: e}, phase: phase})
+}
+
+func (e *Engine) startNext(now sim.VTimeInSec) {
+	if len(e.queue) == 0 {
+		e.active = nil
+		return
+	}
+	cmd := e.queue[0]
+	e.queue = e.queue[1:]
+	src, dst := e.routes.HubOf(cmd.Src), e.routes.HubOf(cmd.Dst)
+	// The fabric pins each copy's traffic to one of the equally good routes
+	// (flow hashing); copies spread over them.
+	reads, writes := e.routes.DataRoutes(e.hub, src), e.routes.DataRoutes(e.hub, dst)
+	s := &copyState{cmd: cmd, start: now,
+		read:  reads[int(e.Copies)%len(reads)],
+		write: writes[int(e.Copies)%len(writes)]}
+	// The completion signal travels as control traffic, which may take
+	// another route (a tie, or a fewest-hop route shorter than the widest);
+	// it could then overtake the data, so the engine fences first.
+	sig := e.routes.SignalRoute(e.hub, dst)
+	s.fence = len(writes) > 1 || !s.write.Equal(sig)
+	e.active = s
+	e.Copies++
+	e.at(now+e.process, phaseIssue)
+}
+
+// Handle runs the engine's timed phases and delayed sends.
+func (e *Engine) Handle(ev sim.Event) error {
+	if fabric.IsSendEvent(ev) {
+		fabric.HandleSendEvent(ev)
+		return nil
+	}
+	now := ev.Time()
+	switch ev.(*phaseEvent).phase {
+	case phaseIssue:
+		e.issue(now)
+	case phaseSignal:
+		s := e.active
+		e.ctrl.Send(now, &CopyDone{MsgMeta: sim.MsgMeta{ID: sim.GetIDGenerator().Generate()},
+			ID: s.cmd.ID, Start: s.start, End: now})
+		e.startNext(now)
+	}
+	return nil
+}
+
+func (e *Engine) issue(now sim.VTimeInSec) {
+	s := e.active
+	if s.cmd.Bytes == 0 {
+		e.finish(now)
+		return
+	}
+	for s.outstanding < e.maxOut && s.issued < s.cmd.Bytes {
+		n := int64(e.txnBytes)
+		if rem := s.cmd.Bytes - s.issued; rem < n {
+			n = rem
+		}
+		s.issued += n
+		s.outstanding++
+		e.Transactions++
+		req := fabric.NewRequest(fabric.ReadReq, int(n), s.cmd.Src, s.read, e.MemPort, nil)
+		e.mem.Send(now, req)
+	}
+}
+
+func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
+	s := e.active
+	switch p.Kind {
+	case fabric.ReadRsp:
+		// data streams through the engine's datapath, then out as a write
+		t := e.datapath.Serve(now, p.Size)
+		w := fabric.NewRequest(fabric.WriteReq, p.Size, s.cmd.Dst, s.write, e.MemPort, nil)
+		e.mem.SendAt(now, t, w)
+	case fabric.WriteAck:
+		s.outstanding--
+		s.done += int64(p.Size)
+		e.BytesCopied += uint64(p.Size)
+		if s.done == s.cmd.Bytes {
+			e.finish(now)
+			return
+		}
+		e.issue(now)
+	case fabric.FlushAck:
+		s.flushes--
+		if s.flushes == 0 {
+			e.at(now+e.fenceNs+e.signalNs, phaseSignal)
+		}
+	}
+}
+
+func (e *Engine) finish(now sim.VTimeInSec) {
+	s := e.active
+	if !s.fence {
+		e.at(now+e.signalNs, phaseSignal)
+		return
+	}
+	e.Fences++
+	s.flushes = 1
+	e.mem.Send(now, fabric.NewRequest(fabric.FlushReq, 0, s.cmd.Dst, s.write, e.MemPort, nil))
+}
+
+// NotifyPortFree retries held messages.
+func (e *Engine) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { e.RetryAll(now) }

@@ -1,0 +1,42 @@
+// Package sdma models a GCD's SDMA copy engines: each takes copy packets
+// from its queue in order, splits a copy into transactions, keeps a bounded
+// number in flight, moves data through a datapath of fixed width (the
+// engine's throughput cap) and signals completion, fencing first when the
+// fabric may reorder its writes.
+package sdma
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// CopyCmd is a copy packet written to an engine's queue.
+type CopyCmd struct {
+	sim.MsgMeta
+	ID    int
+	Src   fabric.Memory
+	Dst   fabric.Memory
+	Bytes int64
+}
+
+// Meta returns the message meta data.
+func (c *CopyCmd) Meta() *sim.MsgMeta { return &c.MsgMeta }
+
+// CopyDone is the completion signal of a copy.
+type CopyDone struct {
+	sim.MsgMeta
+	ID         int
+	Start, End sim.VTimeInSec // when the engine began and signalled the copy
+}
+
+// Meta returns the message meta data.
+func (c *CopyDone) Meta() *sim.MsgMeta { return &c.MsgMeta }
+
+// RouteTable tells an engine how its traffic crosses the fabric: the routes
+// data takes between two hubs (several when the fabric spreads it) and the
+// route of small control writes such as the completion signal.
+type RouteTable interface {
+	DataRoutes(from, to int) []fabric.Route
+	SignalRoute(from, to int) fabric.Route
+	HubOf(m fabric.Memory) int
+}

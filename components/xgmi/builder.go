@@ -1,0 +1,63 @@
+package xgmi
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Builder builds bundles.
+type Builder struct {
+	engine   sim.Engine
+	lanes    int
+	laneGBps float64
+	flightNs float64
+	payload  int
+	overhead int
+	credits  int
+}
+
+// MakeBuilder returns a builder with one 50 GB/s lane and 64 B packets.
+func MakeBuilder() Builder {
+	return Builder{lanes: 1, laneGBps: 50, payload: 64, credits: 64}
+}
+
+// WithEngine sets the simulation engine.
+func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
+
+// WithLanes sets the number of links in the bundle.
+func (b Builder) WithLanes(n int) Builder { b.lanes = n; return b }
+
+// WithLaneBandwidth sets one link's bandwidth per direction in GB/s.
+func (b Builder) WithLaneBandwidth(gbps float64) Builder { b.laneGBps = gbps; return b }
+
+// WithFlightLatency sets the one-hop latency in ns.
+func (b Builder) WithFlightLatency(ns float64) Builder { b.flightNs = ns; return b }
+
+// WithPacket sets the wire packet payload and per-packet overhead in bytes.
+func (b Builder) WithPacket(payload, overhead int) Builder {
+	b.payload, b.overhead = payload, overhead
+	return b
+}
+
+// WithCredits sets how many packets a direction holds in flight.
+func (b Builder) WithCredits(n int) Builder { b.credits = n; return b }
+
+// Build makes the bundle.
+func (b Builder) Build(name string) *Bundle {
+	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,
+		overhead: b.overhead, credits: b.credits}
+	var ports [2]sim.Port
+	for i, n := range []string{"End[0]", "End[1]"} {
+		ports[i] = sim.NewLimitNumMsgPort(x, b.credits, name+"."+n)
+		x.AddPort(n, ports[i])
+	}
+	for i := range x.dirs {
+		x.dirs[i] = &direction{in: ports[i],
+			wire: fabric.Server{BytesPerSec: fabric.GBps(b.laneGBps * float64(b.lanes))}}
+	}
+	for i := range x.dirs {
+		x.dirs[i].out = x.Add(b.engine, x, ports[1-i])
+	}
+	return x
+}

@@ -1,0 +1,98 @@
+// Package xgmi models an Infinity Fabric bundle: N links (lanes) between two
+// hubs, each direction serialising packets at N x the lane bandwidth, with
+// per-packet header overhead, flight latency and credit flow control.
+package xgmi
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// direction is one way through the bundle.
+type direction struct {
+	wire     fabric.Server // serialisation at lanes x lane bandwidth
+	in       sim.Port      // where packets enter
+	out      *fabric.Sender
+	inFlight int // packets accepted and not yet handed on (credits used)
+	Packets  uint64
+	Payload  uint64 // data bytes carried
+}
+
+// Bundle is an xGMI bundle (or any point-to-point IF link) between two hubs.
+type Bundle struct {
+	*sim.ComponentBase
+	engine sim.Engine
+	fabric.Senders
+
+	lanes    int
+	flight   sim.VTimeInSec
+	payload  int
+	overhead int
+	credits  int
+	dirs     [2]*direction
+}
+
+// Port returns the bundle end at side 0 or 1.
+func (b *Bundle) Port(side int) sim.Port { return b.dirs[side].in }
+
+// Lanes is the number of links in the bundle.
+func (b *Bundle) Lanes() int { return b.lanes }
+
+// arriveEvent hands a packet to the far end after its flight.
+type arriveEvent struct {
+	fabric.EventAt
+	dir *direction
+	pkt *fabric.Packet
+}
+
+// NotifyRecv accepts packets while the far side has credits.
+func (b *Bundle) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
+	for _, d := range b.dirs {
+		if d.in == port {
+			b.accept(now, d)
+		}
+	}
+}
+
+func (b *Bundle) accept(now sim.VTimeInSec, d *direction) {
+	for d.inFlight < b.credits {
+		msg := d.in.Retrieve(now)
+		if msg == nil {
+			return
+		}
+		p := msg.(*fabric.Packet)
+		done := d.wire.Serve(now, p.WireBytes(b.payload, b.overhead))
+		d.inFlight++
+		d.Packets++
+		if p.Kind.CarriesData() {
+			d.Payload += uint64(p.Size)
+		}
+		if b.lanes > 1 {
+			// packets are spread over the links: order is lost
+			p.Unordered = true
+		}
+		b.engine.Schedule(&arriveEvent{EventAt: fabric.EventAt{T: done + b.flight, H: b}, dir: d, pkt: p})
+	}
+}
+
+// Handle delivers arrived packets and frees their credit.
+func (b *Bundle) Handle(e sim.Event) error {
+	if fabric.IsSendEvent(e) {
+		fabric.HandleSendEvent(e)
+		return nil
+	}
+	a := e.(*arriveEvent)
+	a.dir.out.Send(a.Time(), a.pkt)
+	a.dir.inFlight--
+	b.accept(a.Time(), a.dir)
+	return nil
+}
+
+// NotifyPortFree retries packets the far hub could not take.
+func (b *Bundle) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { b.RetryAll(now) }
+
+// Stats of one direction (0: side 0 to side 1).
+func (b *Bundle) Stats(dir int) (packets, payload uint64, busy sim.VTimeInSec) {
+	d := b.dirs[dir]
+	return d.Packets, d.Payload, d.wire.Busy
+}

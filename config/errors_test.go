@@ -1,0 +1,348 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// fileCase is a broken config and the error it must give.
+type fileCase struct {
+	name   string
+	edit   func(t *testing.T, s string) string
+	sets   []string
+	at     string // text on the line the error must name; "" for no line
+	header bool   // at is the n-th "[[xgmi.bundle]]" (n in nth)
+	nth    int
+	key    string
+	msg    string // exact message
+}
+
+func TestFileErrors(t *testing.T) {
+	bundleLine := func(t *testing.T, s string, n int) int {
+		// line of the n-th [[xgmi.bundle]] header
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "[[xgmi.bundle]]") {
+				if n == 0 {
+					return i + 1
+				}
+				n--
+			}
+		}
+		t.Fatal("no such bundle")
+		return 0
+	}
+	cases := []fileCase{
+		{
+			name: "syntax error",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "compute_units = 110", "compute_units = 110 110")
+			},
+			at: "compute_units = 110 110", key: "gcd.compute_units",
+			msg: "TOML syntax: expected a top-level item to end with a newline, comment, or EOF, but got '1' instead",
+		},
+		{
+			name: "syntax error: duplicate key",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "fence_ns = 300", "fence_ns = 300\nfence_ns = 301")
+			},
+			at: "fence_ns = 301", key: "sdma.fence_ns",
+			msg: "TOML syntax: Key 'sdma.fence_ns' has already been defined.",
+		},
+		{
+			name: "wrong type",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "hbm_latency_ns = 500", `hbm_latency_ns = "500ns"`)
+			},
+			at: `hbm_latency_ns = "500ns"`, key: "gcd.hbm_latency_ns",
+			msg: `must be a number, got string "500ns"`,
+		},
+		{
+			name: "wrong type: float for integer",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "bytes_per_cycle = 32", "bytes_per_cycle = 32.5")
+			},
+			at: "bytes_per_cycle = 32.5", key: "sdma.bytes_per_cycle",
+			msg: "must be an integer, got float 32.5",
+		},
+		{
+			name: "wrong type: in a bundle",
+			edit: func(t *testing.T, s string) string { return replaceNth(t, s, "lanes = 1", "lanes = true", 1) },
+			at:   "lanes = true", key: "xgmi.bundle[3].lanes",
+			msg: "must be an integer, got boolean true",
+		},
+		{
+			name: "wrong type: table for value",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, `engine = "serial"`, `engine = {kind = "serial"}`)
+			},
+			at: "engine = {kind", key: "sim.engine",
+			msg: "must be a string, got table",
+		},
+		{
+			name: "bundle gcds not a pair",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "gcds = [0, 2]", "gcds = [0, 2, 3]") },
+			at:   "gcds = [0, 2, 3]", key: "xgmi.bundle[2].gcds",
+			msg: "must have exactly 2 elements, got 3",
+		},
+		{
+			name: "unknown key",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "[dram]\n", "[dram]\nchanels_per_domain = 2\n")
+			},
+			at: "chanels_per_domain", key: "dram.chanels_per_domain",
+			msg: "unknown key (dram has: channels_per_domain, channel_bandwidth_gbps, efficiency, latency_ns)",
+		},
+		{
+			name: "unknown table",
+			edit: func(t *testing.T, s string) string { return s + "\n[cpu]\ncores = 64\n" },
+			at:   "[cpu]", key: "cpu",
+			msg: "unknown key (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim)",
+		},
+		{
+			name: "unknown key in a bundle",
+			edit: func(t *testing.T, s string) string { return replaceNth(t, s, "lanes = 4", "lanes = 4\nwidth = 16", 1) },
+			at:   "width = 16", key: "xgmi.bundle[1].width",
+			msg: "unknown key (xgmi.bundle[1] has: gcds, lanes)",
+		},
+		{
+			name: "first error in file order wins",
+			edit: func(t *testing.T, s string) string {
+				s = replace(t, s, "[sim]\n", "[sim]\nbogus = 1\n")
+				return replace(t, s, "clock_ghz = 1.6", "clock_ghz = \"fast\"")
+			},
+			at: `clock_ghz = "fast"`, key: "sdma.clock_ghz",
+			msg: `must be a number, got string "fast"`,
+		},
+		{
+			name: "missing key",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "signal_ns = 500\n", "") },
+			at:   "[sdma]", key: "sdma.signal_ns",
+			msg: "missing (every key must be given)",
+		},
+		{
+			name:   "missing key in a bundle",
+			edit:   func(t *testing.T, s string) string { return replaceNth(t, s, "lanes = 1\n", "", 0) },
+			header: true, nth: 2, key: "xgmi.bundle[2].lanes",
+			msg: "missing (every key must be given)",
+		},
+		{
+			name: "missing table",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "[sim]\nengine = \"serial\"\n", "") },
+			key:  "sim",
+			msg:  "missing (every key must be given)",
+		},
+		{
+			name: "out of range: lanes",
+			edit: func(t *testing.T, s string) string { return replaceNth(t, s, "lanes = 1", "lanes = 17", 1) },
+			at:   "lanes = 17", key: "xgmi.bundle[3].lanes",
+			msg: "must be 1..16 (0 removes the bundle), got 17",
+		},
+		{
+			name: "out of range: count",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "count = 4", "count = 0") },
+			at:   "count = 0", key: "gcd.count",
+			msg: "must be 1..64, got 0",
+		},
+		{
+			name: "out of range: efficiency",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "efficiency = 0.85", "efficiency = 1.2") },
+			at:   "efficiency = 1.2", key: "dram.efficiency",
+			msg: "must be in (0, 1], got 1.2",
+		},
+		{
+			name: "out of range: negative latency",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "doorbell_ns = 1000", "doorbell_ns = -1") },
+			at:   "doorbell_ns = -1", key: "runtime.doorbell_ns",
+			msg: "must be a finite number >= 0, got -1",
+		},
+		{
+			name: "out of range: inf bandwidth",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "bandwidth_gbps = 36", "bandwidth_gbps = inf")
+			},
+			at: "bandwidth_gbps = inf", key: "host_link.bandwidth_gbps",
+			msg: "must be a finite number > 0, got inf",
+		},
+		{
+			name: "out of range: transaction bytes",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "transaction_bytes = 65536", "transaction_bytes = 32")
+			},
+			at: "transaction_bytes = 32", key: "sdma.transaction_bytes",
+			msg: "must be >= 64, got 32",
+		},
+		{
+			name: "bad route policy",
+			edit: func(t *testing.T, s string) string { return replace(t, s, `sdma = "widest"`, `sdma = "wide"`) },
+			at:   `sdma = "wide"`, key: "routing.sdma",
+			msg: `must be "widest" or "fewest", got "wide"`,
+		},
+		{
+			name: "bad engine",
+			edit: func(t *testing.T, s string) string { return replace(t, s, `engine = "serial"`, `engine = "parallel"`) },
+			at:   `engine = "parallel"`, key: "sim.engine",
+			msg: `must be "serial", got "parallel"`,
+		},
+		{
+			name: "empty name",
+			edit: func(t *testing.T, s string) string { return replace(t, s, `name = "mini"`, `name = ""`) },
+			at:   `name = ""`, key: "name",
+			msg: "must not be empty",
+		},
+		{
+			name: "bundle GCD out of range",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "gcds = [1, 3]", "gcds = [1, 4]") },
+			at:   "gcds = [1, 4]", key: "xgmi.bundle[3].gcds",
+			msg: "GCD 4 does not exist (gcd.count = 4, ids 0..3)",
+		},
+		{
+			name: "self bundle",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "gcds = [0, 2]", "gcds = [2, 2]") },
+			at:   "gcds = [2, 2]", key: "xgmi.bundle[2].gcds",
+			msg: "joins GCD 2 to itself",
+		},
+		{
+			name: "duplicate bundle",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "gcds = [1, 3]", "gcds = [1, 0]") },
+			at:   "gcds = [1, 0]", key: "xgmi.bundle[3].gcds",
+			msg: "duplicate bundle between GCD 0 and GCD 1 (also xgmi.bundle[0])",
+		},
+		{
+			name: "unreachable GCD",
+			edit: func(t *testing.T, s string) string {
+				s = replaceNth(t, s, "lanes = 1", "lanes = 0", 0)    // 0-2 removed
+				return replaceNth(t, s, "lanes = 1", "lanes = 0", 0) // 1-3 removed
+			},
+			header: true, nth: 0, key: "xgmi.bundle",
+			msg: "GCD 0 cannot reach GCD 2",
+		},
+		{
+			name: "NUMA id out of range",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "gcd_numa = [0, 0, 1, 1]", "gcd_numa = [0, 0, 1, 2]")
+			},
+			at: "gcd_numa = [0, 0, 1, 2]", key: "host.gcd_numa[3]",
+			msg: "NUMA domain of GCD 3 must be 0..1 (host.numa_domains = 2), got 2",
+		},
+		{
+			name: "gcd_numa wrong length",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "gcd_numa = [0, 0, 1, 1]", "gcd_numa = [0, 0, 1]")
+			},
+			at: "gcd_numa = [0, 0, 1]", key: "host.gcd_numa",
+			msg: "must have one entry per GCD (gcd.count = 4), got 3",
+		},
+		{
+			name: "max_hops too small",
+			edit: func(t *testing.T, s string) string { return replace(t, s, "max_hops = 3", "max_hops = 1") },
+			at:   "max_hops = 1", key: "routing.max_hops",
+			msg: "GCD 0 needs 2 hops to reach GCD 3, more than max_hops = 1",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := c.edit(t, mini)
+			path := writeTemp(t, text)
+			_, err := Load(path, c.sets)
+			e := asError(t, err)
+			line := 0
+			switch {
+			case c.header:
+				line = bundleLine(t, text, c.nth)
+			case c.at != "":
+				line = lineOf(t, text, c.at)
+			}
+			if e.File != path || e.Line != line || e.Key != c.key || e.Msg != c.msg || e.Set != "" {
+				t.Errorf("got  %+v\nwant File %s Line %d Key %s Msg %s", *e, path, line, c.key, c.msg)
+			}
+			want := fmt.Sprintf("%s:%d: %s: %s", path, line, c.key, c.msg)
+			if line == 0 {
+				want = fmt.Sprintf("%s: %s: %s", path, c.key, c.msg)
+			}
+			if e.Error() != want {
+				t.Errorf("Error()\n got %s\nwant %s", e.Error(), want)
+			}
+		})
+	}
+}
+
+func TestSetErrors(t *testing.T) {
+	cases := []struct {
+		sets []string
+		want string // whole Error()
+	}{
+		// Bad keys.
+		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, compute_units, clock_ghz, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns)`},
+		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim)`},
+		{[]string{"gcd.count.x=3"}, `-set gcd.count.x=3: gcd.count: is not a table, so it has no key "x"`},
+		{[]string{"gcd..count=3"}, `-set gcd..count=3: bad key "gcd..count": want dotted names like xgmi.bundle[0-2].lanes`},
+		{[]string{"gcd.count"}, `-set gcd.count: want KEY=VALUE, e.g. xgmi.lane_bandwidth_gbps=25`},
+		{[]string{"=3"}, `-set =3: want KEY=VALUE, e.g. xgmi.lane_bandwidth_gbps=25`},
+		{[]string{"xgmi.bundle[4].lanes=1"}, `-set xgmi.bundle[4].lanes=1: xgmi.bundle has 4 elements, no [4]`},
+		{[]string{"xgmi.bundle[99999999999999999999].lanes=1"}, `-set xgmi.bundle[99999999999999999999].lanes=1: bad index in "bundle[99999999999999999999]"`},
+		{[]string{"gcd[1].count=1"}, `-set gcd[1].count=1: gcd is not an array, it takes no [1]`},
+		{[]string{"host.gcd_numa[0-1]=1"}, `-set host.gcd_numa[0-1]=1: host.gcd_numa is not a bundle list, it takes no GCD pair [0-1]`},
+		{[]string{"xgmi.bundle[0-3].gcds=[0,2]"}, `-set xgmi.bundle[0-3].gcds=[0,2]: no bundle joins GCD 0 and GCD 3 (only lanes can add one)`},
+		// Bad values.
+		{[]string{"gcd.count=many"}, `-set gcd.count=many: cannot parse VALUE as TOML: expected value but found "many" instead`},
+		{[]string{`gcd.count="8"`}, `-set gcd.count="8": must be an integer, got string "8"`},
+		{[]string{"gcd.count=8.5"}, `-set gcd.count=8.5: must be an integer, got float 8.5`},
+		{[]string{"gcd.count=8\nname=\"x\""}, "-set gcd.count=8 name=\"x\": VALUE must be a single TOML value"},
+		{[]string{"routing.sdma=[1]"}, `-set routing.sdma=[1]: must be a string, got array`},
+		{[]string{`routing.sdma="widest`}, `-set routing.sdma="widest: cannot parse VALUE as TOML: unexpected EOF; expected '"'`},
+		{[]string{"host.gcd_numa=[3,3,\"x\"]"}, `-set host.gcd_numa=[3,3,"x"]: host.gcd_numa[2]: must be an integer, got string "x"`},
+		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, max_hops)`},
+		{[]string{"xgmi.bundle[0-2].lanes=x"}, `-set xgmi.bundle[0-2].lanes=x: xgmi.bundle[2].lanes: cannot parse VALUE as TOML: expected value but found "x" instead`},
+		// Values that fail validation blame the -set.
+		{[]string{"gcd.count=0"}, `-set gcd.count=0: must be 1..64, got 0`},
+		{[]string{"routing.kernel=shortest"}, `-set routing.kernel=shortest: must be "widest" or "fewest", got "shortest"`},
+		{[]string{"xgmi.bundle[1].lanes=32"}, `-set xgmi.bundle[1].lanes=32: must be 1..16 (0 removes the bundle), got 32`},
+		{[]string{"xgmi.bundle[2-3].lanes=32"}, `-set xgmi.bundle[2-3].lanes=32: xgmi.bundle[1].lanes: must be 1..16 (0 removes the bundle), got 32`},
+		{[]string{"xgmi.bundle[0-9].lanes=1"}, `-set xgmi.bundle[0-9].lanes=1: xgmi.bundle[4].gcds: GCD 9 does not exist (gcd.count = 4, ids 0..3)`},
+		{[]string{"xgmi.bundle[2-2].lanes=1"}, `-set xgmi.bundle[2-2].lanes=1: xgmi.bundle[4].gcds: joins GCD 2 to itself`},
+		{[]string{"xgmi.bundle[3].gcds=[1,0]"}, `-set xgmi.bundle[3].gcds=[1,0]: duplicate bundle between GCD 0 and GCD 1 (also xgmi.bundle[0])`},
+		{[]string{"xgmi.bundle[0-2].lanes=0", "xgmi.bundle[1-3].lanes=0"}, `-set xgmi.bundle[1-3].lanes=0: xgmi.bundle: GCD 0 cannot reach GCD 2`},
+		{[]string{"host.gcd_numa[1]=5"}, `-set host.gcd_numa[1]=5: NUMA domain of GCD 1 must be 0..1 (host.numa_domains = 2), got 5`},
+		{[]string{"host.gcd_numa=[0,0,1,1,1]"}, `-set host.gcd_numa=[0,0,1,1,1]: must have one entry per GCD (gcd.count = 4), got 5`},
+		// A -set of a related key is blamed for the check it broke.
+		{[]string{"gcd.count=5"}, `-set gcd.count=5: host.gcd_numa: must have one entry per GCD (gcd.count = 5), got 4`},
+		{[]string{"host.numa_domains=1"}, `-set host.numa_domains=1: host.gcd_numa[2]: NUMA domain of GCD 2 must be 0..0 (host.numa_domains = 1), got 1`},
+		// A later -set of a whole array overrides blame for its elements.
+		{[]string{"host.gcd_numa[1]=1", "host.gcd_numa=[0,0,1,3]"}, `-set host.gcd_numa=[0,0,1,3]: host.gcd_numa[3]: NUMA domain of GCD 3 must be 0..1 (host.numa_domains = 2), got 3`},
+	}
+	path := writeTemp(t, mini)
+	for _, c := range cases {
+		t.Run(c.sets[len(c.sets)-1], func(t *testing.T) {
+			_, err := Load(path, c.sets)
+			e := asError(t, err)
+			if e.Set == "" || e.File != "" {
+				t.Errorf("error not attributed to a -set: %+v", *e)
+			}
+			if got := e.Error(); got != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A -set that does not touch the broken value leaves the blame on the file.
+func TestSetDoesNotTakeBlame(t *testing.T) {
+	text := replace(t, mini, "efficiency = 0.85", "efficiency = 0")
+	path := writeTemp(t, text)
+	_, err := Load(path, []string{"xgmi.bundle[0-1].lanes=2", "dram.latency_ns=90"})
+	e := asError(t, err)
+	want := fmt.Sprintf("%s:%d: dram.efficiency: must be in (0, 1], got 0", path, lineOf(t, text, "efficiency = 0"))
+	if e.Error() != want {
+		t.Errorf("\n got %s\nwant %s", e.Error(), want)
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := Load("no/such/file.toml", nil)
+	e := asError(t, err)
+	if e.Error() != "no/such/file.toml: cannot read config: no such file or directory" {
+		t.Errorf("got %s", e.Error())
+	}
+}

@@ -1,0 +1,182 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mini is a small complete node: 4 GCDs, a ring of bundles.
+const mini = `# test node
+name = "mini"
+
+[gcd]
+count = 4
+compute_units = 110
+clock_ghz = 1.7
+hbm_bandwidth_gbps = 1600
+hbm_latency_ns = 500
+hub_forward_ns = 330
+reorder_ns = 250
+
+[sdma]
+host_engines = 2
+xgmi_engines = 3
+queues_per_engine = 8
+clock_ghz = 1.6
+bytes_per_cycle = 32
+transaction_bytes = 65536
+max_outstanding = 16
+packet_process_ns = 3000
+fence_ns = 300
+signal_ns = 500
+
+[xgmi]
+lane_bandwidth_gbps = 50
+flight_latency_ns = 500
+packet_payload_bytes = 64
+packet_overhead_bytes = 21
+credit_packets = 64
+
+[[xgmi.bundle]]
+gcds = [0, 1]
+lanes = 4
+
+[[xgmi.bundle]]
+gcds = [2, 3]
+lanes = 4
+
+[[xgmi.bundle]]
+gcds = [0, 2]
+lanes = 1
+
+[[xgmi.bundle]]
+gcds = [1, 3]
+lanes = 1
+
+[host_link]
+bandwidth_gbps = 36
+flight_latency_ns = 500
+packet_payload_bytes = 64
+packet_overhead_bytes = 17
+credit_packets = 64
+
+[host]
+numa_domains = 2
+gcd_numa = [0, 0, 1, 1]
+hub_latency_ns = 100
+remote_numa_ns = 50
+
+[dram]
+channels_per_domain = 2
+channel_bandwidth_gbps = 25.6
+efficiency = 0.85
+latency_ns = 96
+
+[runtime]
+api_call_ns = 2000
+sync_call_ns = 1000
+doorbell_ns = 1000
+event_record_ns = 500
+
+[routing]
+sdma = "widest"
+kernel = "fewest"
+max_hops = 3
+
+[sim]
+engine = "serial"
+`
+
+// shipped are the configs in configs/.
+var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi"}
+
+// writeTemp writes text to a file in a fresh temp dir and returns its path.
+func writeTemp(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "node.toml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// replace replaces the only occurrence of old in text, failing if there is
+// not exactly one.
+func replace(t *testing.T, text, old, new string) string {
+	t.Helper()
+	if c := strings.Count(text, old); c != 1 {
+		t.Fatalf("replace: %q occurs %d times", old, c)
+	}
+	return strings.Replace(text, old, new, 1)
+}
+
+// replaceNth replaces the n-th (from 0) occurrence of old in text.
+func replaceNth(t *testing.T, text, old, new string, n int) string {
+	t.Helper()
+	at := 0
+	for i := 0; ; i++ {
+		j := strings.Index(text[at:], old)
+		if j < 0 {
+			t.Fatalf("replaceNth: %q has no occurrence %d", old, n)
+		}
+		if i == n {
+			return text[:at+j] + new + text[at+j+len(old):]
+		}
+		at += j + len(old)
+	}
+}
+
+// lineOf is the 1-based line of the only line of text containing s.
+func lineOf(t *testing.T, text, s string) int {
+	t.Helper()
+	found := 0
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			if found != 0 {
+				t.Fatalf("lineOf: %q on lines %d and %d", s, found, i+1)
+			}
+			found = i + 1
+		}
+	}
+	if found == 0 {
+		t.Fatalf("lineOf: %q not found", s)
+	}
+	return found
+}
+
+// asError checks err is a one-line *Error and returns it.
+func asError(t *testing.T, err error) *Error {
+	t.Helper()
+	if err == nil {
+		t.Fatal("want an error, got nil")
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is %T, not *config.Error", err, err)
+	}
+	if strings.ContainsAny(err.Error(), "\r\n") {
+		t.Fatalf("error is not one line: %q", err.Error())
+	}
+	return e
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func shippedPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

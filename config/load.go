@@ -1,0 +1,117 @@
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Load reads the node description at path, applies the -set overrides in
+// order (each "KEY=VALUE", see set.go), validates the result and returns it.
+//
+// Loading is strict: a syntax error, a value of the wrong type, an unknown
+// key or a missing key is an error, and so is any value that fails
+// validation. The error is an *Error whose message is one line naming the
+// file, line and key ("configs/x.toml:12: xgmi.bundle[3].lanes: must be
+// 1..16 (0 removes the bundle), got 17"), or the offending override ("-set
+// routing.sdma=wide: must be "widest" or "fewest", got "wide"").
+//
+// Bundles with lanes = 0 are dropped from the returned Node.
+func Load(path string, sets []string) (*Node, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
+		return nil, &Error{File: path, Msg: "cannot read config: " + msg, Err: err}
+	}
+	return Parse(path, data, sets)
+}
+
+// Parse is Load on TOML text already in memory; file names it in errors.
+func Parse(file string, data []byte, sets []string) (*Node, error) {
+	text := string(data)
+	lines := indexLines(text)
+
+	// 1. Syntax, with BurntSushi/toml, into generic data.
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		return nil, syntaxError(file, lines, err)
+	}
+
+	// 2. Strict typed assignment of the generic data: types, unknown keys,
+	// missing keys, with exact key paths ("xgmi.bundle[3].lanes") that
+	// BurntSushi's own messages lack. The first problem in file order wins.
+	var check Node
+	d := &decoder{lines: lines}
+	d.assign(reflect.ValueOf(&check).Elem(), raw, "")
+	d.missing(reflect.TypeOf(check), raw, "")
+	if len(d.errs) > 0 {
+		first := d.errs[0]
+		for _, e := range d.errs[1:] {
+			if lines.lookup(e.key) < lines.lookup(first.key) {
+				first = e
+			}
+		}
+		return nil, &Error{File: file, Line: lines.lookup(first.key), Key: first.key, Msg: first.msg}
+	}
+
+	// 3. The Node itself, decoded by BurntSushi/toml, strictly. Step 2
+	// catches everything this catches; this is a second net.
+	n := &Node{}
+	md, err := toml.Decode(text, n)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{File: file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message, Err: err}
+		}
+		return nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0].String()
+		return nil, &Error{File: file, Line: lines.lookup(k), Key: k, Msg: "unknown key"}
+	}
+
+	// 4. Overrides.
+	st := &setter{sets: sets, prov: map[string]int{}}
+	for i := range sets {
+		if err := st.apply(n, i); err != nil {
+			return nil, err
+		}
+	}
+
+	// 5. Validation, blaming the -set that wrote a bad value if any.
+	if errs := n.validate(); len(errs) > 0 {
+		e := errs[0]
+		if i := st.blame(e.key, e.related); i >= 0 {
+			return nil, &Error{Set: sets[i], Key: e.key, Msg: e.msg}
+		}
+		return nil, &Error{File: file, Line: lines.lookup(e.key), Key: e.key, Msg: e.msg}
+	}
+	n.removeDeadBundles()
+	return n, nil
+}
+
+// syntaxError turns a TOML parser error into a one-line *Error.
+func syntaxError(file string, lines *lineIndex, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+	}
+	line := pe.Position.Line
+	key := lines.byLine[line]
+	if key == "" && line == 0 {
+		key = pe.LastKey
+	}
+	msg := pe.Message
+	if msg == "" {
+		msg = err.Error()
+	}
+	return &Error{File: file, Line: line, Key: key, Msg: "TOML syntax: " + msg, Err: err}
+}

@@ -1,0 +1,367 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+func TestLoadShipped(t *testing.T) {
+	for _, name := range shipped {
+		t.Run(name, func(t *testing.T) {
+			n, err := Load(shippedPath(t, name), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Name != name {
+				t.Errorf("name = %q, want %q", n.Name, name)
+			}
+			if n.GCD.Count != 8 || len(n.XGMI.Bundles) != 12 || len(n.Host.GCDNUMA) != 8 {
+				t.Errorf("count %d, %d bundles, %d gcd_numa; want 8, 12, 8",
+					n.GCD.Count, len(n.XGMI.Bundles), len(n.Host.GCDNUMA))
+			}
+		})
+	}
+}
+
+func TestFrontierValues(t *testing.T) {
+	n, err := Load(shippedPath(t, "frontier-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Node{
+		Name: "frontier-node",
+		GCD: GCD{Count: 8, ComputeUnits: 110, ClockGHz: 1.7, HBMBandwidthGBps: 1600,
+			HBMLatencyNs: 500, HubForwardNs: 330, ReorderNs: 250},
+		SDMA: SDMA{HostEngines: 2, XGMIEngines: 3, QueuesPerEngine: 8, ClockGHz: 1.6,
+			BytesPerCycle: 32, TransactionBytes: 65536, MaxOutstanding: 16,
+			PacketProcessNs: 3000, FenceNs: 300, SignalNs: 500},
+		XGMI: XGMI{LaneBandwidthGBps: 50, FlightLatencyNs: 500, PacketPayloadBytes: 64,
+			PacketOverheadBytes: 21, CreditPackets: 64, Bundles: []Bundle{
+				{[2]int{0, 1}, 4}, {[2]int{2, 3}, 4}, {[2]int{4, 5}, 4}, {[2]int{6, 7}, 4},
+				{[2]int{0, 6}, 2}, {[2]int{2, 4}, 2},
+				{[2]int{0, 2}, 1}, {[2]int{1, 3}, 1}, {[2]int{1, 5}, 1},
+				{[2]int{3, 7}, 1}, {[2]int{4, 6}, 1}, {[2]int{5, 7}, 1},
+			}},
+		HostLink: Link{BandwidthGBps: 36, FlightLatencyNs: 500, PacketPayloadBytes: 64,
+			PacketOverheadBytes: 17, CreditPackets: 64},
+		Host: Host{NUMADomains: 4, GCDNUMA: []int{3, 3, 1, 1, 0, 0, 2, 2},
+			HubLatencyNs: 100, RemoteNUMANs: 50},
+		DRAM:    DRAM{ChannelsPerDomain: 2, ChannelBandwidthGBps: 25.6, Efficiency: 0.85, LatencyNs: 96},
+		Runtime: Runtime{APICallNs: 2000, SyncCallNs: 1000, DoorbellNs: 1000, EventRecordNs: 500},
+		Routing: Routing{SDMA: "widest", Kernel: "fewest", MaxHops: 3},
+		Sim:     Sim{Engine: "serial"},
+	}
+	if !reflect.DeepEqual(*n, want) {
+		t.Errorf("frontier-node:\n got %+v\nwant %+v", *n, want)
+	}
+}
+
+// The derived configs must stay copies of frontier-node except where they
+// say, so that retuning frontier-node cannot silently leave them behind.
+func TestDerivedConfigsInSync(t *testing.T) {
+	base, err := Load(shippedPath(t, "frontier-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	lumi, err := Load(shippedPath(t, "lumi-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lumi.Name = base.Name
+	if !reflect.DeepEqual(lumi, base) {
+		t.Errorf("lumi-node.toml differs from frontier-node.toml in more than its name:\n%s", diff(t, base, lumi))
+	}
+
+	dual, err := Load(shippedPath(t, "frontier-dual-xgmi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dual.Name = base.Name
+	want := *base
+	want.XGMI.Bundles = append([]Bundle(nil), base.XGMI.Bundles...)
+	singles := 0
+	for i, b := range want.XGMI.Bundles {
+		samePackage := b.GCDs[0]/2 == b.GCDs[1]/2
+		if b.Lanes == 1 && !samePackage {
+			want.XGMI.Bundles[i].Lanes = 2
+			singles++
+		}
+	}
+	if singles != 6 {
+		t.Errorf("frontier-node has %d single inter-package bundles, want 6", singles)
+	}
+	if !reflect.DeepEqual(dual, &want) {
+		t.Errorf("frontier-dual-xgmi.toml is not frontier-node.toml with dual single links:\n%s", diff(t, &want, dual))
+	}
+}
+
+func diff(t *testing.T, want, got *Node) string {
+	t.Helper()
+	var a, b bytes.Buffer
+	if err := want.WriteTOML(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := got.WriteTOML(&b); err != nil {
+		t.Fatal(err)
+	}
+	al, bl := strings.Split(a.String(), "\n"), strings.Split(b.String(), "\n")
+	var out []string
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, "  want: "+x+"\n   got: "+y)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Our strict decoder (which makes the error messages) and BurntSushi's
+// (which makes the Node) must agree.
+func TestDecoderAgreesWithBurntSushi(t *testing.T) {
+	texts := map[string]string{"mini": mini}
+	for _, name := range shipped {
+		texts[name] = readFile(t, shippedPath(t, name))
+	}
+	for name, text := range texts {
+		var raw map[string]any
+		if _, err := toml.Decode(text, &raw); err != nil {
+			t.Fatal(err)
+		}
+		var ours, theirs Node
+		d := &decoder{}
+		d.assign(reflect.ValueOf(&ours).Elem(), raw, "")
+		if len(d.errs) > 0 {
+			t.Fatalf("%s: %v", name, d.errs)
+		}
+		if _, err := toml.Decode(text, &theirs); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ours, theirs) {
+			t.Errorf("%s: decoders disagree:\n ours   %+v\n theirs %+v", name, ours, theirs)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	cases := []struct {
+		name string
+		sets []string
+	}{
+		{"frontier-node", nil},
+		{"lumi-node", nil},
+		{"frontier-dual-xgmi", nil},
+		{"frontier-node", []string{
+			"xgmi.bundle[0-1].lanes=0", "xgmi.bundle[0-3].lanes=1", "name=\"odd \\\"name\\\" \\\\ é\"",
+			"gcd.clock_ghz=1e-3", "dram.efficiency=1", "sdma.fence_ns=0.1",
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, err := Load(shippedPath(t, c.name), c.sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := n.WriteTOML(&buf); err != nil {
+				t.Fatal(err)
+			}
+			p := writeTemp(t, buf.String())
+			m, err := Load(p, nil)
+			if err != nil {
+				t.Fatalf("reading back: %v\n%s", err, buf.String())
+			}
+			if !reflect.DeepEqual(n, m) {
+				t.Errorf("round trip changed the node:\n%s", diff(t, n, m))
+			}
+		})
+	}
+}
+
+// A one-GCD node has no bundles; it must still round-trip.
+func TestRoundTripNoBundles(t *testing.T) {
+	text := mini
+	text = replace(t, text, "count = 4", "count = 1")
+	text = replace(t, text, "gcd_numa = [0, 0, 1, 1]", "gcd_numa = [0]")
+	i := strings.Index(text, "[[xgmi.bundle]]")
+	j := strings.Index(text, "[host_link]")
+	text = text[:i] + "[host_link]" + text[j+len("[host_link]"):]
+	text = replace(t, text, "credit_packets = 64\n\n[host_link]", "credit_packets = 64\nbundle = []\n\n[host_link]")
+	n, err := Load(writeTemp(t, text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.XGMI.Bundles != nil {
+		t.Fatalf("bundles = %#v, want nil", n.XGMI.Bundles)
+	}
+	var buf bytes.Buffer
+	if err := n.WriteTOML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(writeTemp(t, buf.String()), nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if !reflect.DeepEqual(n, m) {
+		t.Errorf("round trip changed the node:\n%s", diff(t, n, m))
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	n, err := Load(shippedPath(t, "frontier-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := n.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.HasPrefix(out, "{\n    \"name\": \"frontier-node\",\n    \"gcd\": {\n        \"count\": 8,") {
+		t.Errorf("unexpected layout:\n%s", out)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	xgmi := m["xgmi"].(map[string]any)
+	if xgmi["lane_bandwidth_gbps"] != 50.0 {
+		t.Errorf("xgmi.lane_bandwidth_gbps = %v", xgmi["lane_bandwidth_gbps"])
+	}
+	b3 := xgmi["bundle"].([]any)[3].(map[string]any)
+	if !reflect.DeepEqual(b3["gcds"], []any{6.0, 7.0}) || b3["lanes"] != 4.0 {
+		t.Errorf("xgmi.bundle[3] = %v", b3)
+	}
+	if m["host_link"].(map[string]any)["bandwidth_gbps"] != 36.0 {
+		t.Errorf("host_link = %v", m["host_link"])
+	}
+}
+
+func TestSet(t *testing.T) {
+	path := shippedPath(t, "frontier-node")
+	load := func(t *testing.T, sets ...string) *Node {
+		t.Helper()
+		n, err := Load(path, sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	findBundle := func(n *Node, a, b int) (Bundle, bool) {
+		for _, x := range n.XGMI.Bundles {
+			if pair(x.GCDs[0], x.GCDs[1]) == pair(a, b) {
+				return x, true
+			}
+		}
+		return Bundle{}, false
+	}
+
+	t.Run("scalars", func(t *testing.T) {
+		n := load(t, "sdma.transaction_bytes=131072", "xgmi.lane_bandwidth_gbps=25", "dram.efficiency=0.5")
+		if n.SDMA.TransactionBytes != 131072 || n.XGMI.LaneBandwidthGBps != 25 || n.DRAM.Efficiency != 0.5 {
+			t.Errorf("got %d %v %v", n.SDMA.TransactionBytes, n.XGMI.LaneBandwidthGBps, n.DRAM.Efficiency)
+		}
+	})
+	t.Run("array", func(t *testing.T) {
+		n := load(t, "host.gcd_numa=[0,0,1,1,2,2,3,3]", "host.gcd_numa[7]=0")
+		if !reflect.DeepEqual(n.Host.GCDNUMA, []int{0, 0, 1, 1, 2, 2, 3, 0}) {
+			t.Errorf("gcd_numa = %v", n.Host.GCDNUMA)
+		}
+	})
+	t.Run("strings", func(t *testing.T) {
+		n := load(t, `routing.sdma="fewest"`, "routing.kernel=widest", "name=my-node")
+		if n.Routing.SDMA != "fewest" || n.Routing.Kernel != "widest" || n.Name != "my-node" {
+			t.Errorf("got %q %q %q", n.Routing.SDMA, n.Routing.Kernel, n.Name)
+		}
+	})
+	t.Run("table merges", func(t *testing.T) {
+		n := load(t, "routing={max_hops = 4, kernel = \"widest\"}")
+		if n.Routing.MaxHops != 4 || n.Routing.Kernel != "widest" || n.Routing.SDMA != "widest" {
+			t.Errorf("routing = %+v", n.Routing)
+		}
+	})
+	t.Run("bundle by index", func(t *testing.T) {
+		n := load(t, "xgmi.bundle[3].lanes=2")
+		if n.XGMI.Bundles[3] != (Bundle{[2]int{6, 7}, 2}) {
+			t.Errorf("bundle[3] = %+v", n.XGMI.Bundles[3])
+		}
+	})
+	t.Run("bundle by pair", func(t *testing.T) {
+		n := load(t, "xgmi.bundle[0-2].lanes=2", "xgmi.bundle[7-5].lanes=4")
+		if b, _ := findBundle(n, 0, 2); b.Lanes != 2 {
+			t.Errorf("0-2: %+v", b)
+		}
+		if b, _ := findBundle(n, 5, 7); b.Lanes != 4 {
+			t.Errorf("5-7: %+v", b)
+		}
+		if len(n.XGMI.Bundles) != 12 {
+			t.Errorf("%d bundles, want 12", len(n.XGMI.Bundles))
+		}
+	})
+	t.Run("add bundle", func(t *testing.T) {
+		n := load(t, "xgmi.bundle[0-3].lanes=1")
+		if len(n.XGMI.Bundles) != 13 || n.XGMI.Bundles[12] != (Bundle{[2]int{0, 3}, 1}) {
+			t.Errorf("bundles = %+v", n.XGMI.Bundles)
+		}
+		// Once added, the pair can be set again.
+		n = load(t, "xgmi.bundle[0-3].lanes=1", "xgmi.bundle[3-0].lanes=2")
+		if len(n.XGMI.Bundles) != 13 || n.XGMI.Bundles[12].Lanes != 2 {
+			t.Errorf("bundles = %+v", n.XGMI.Bundles)
+		}
+	})
+	t.Run("remove bundle", func(t *testing.T) {
+		n := load(t, "xgmi.bundle[1-0].lanes=0", "xgmi.bundle[11].lanes=0")
+		if len(n.XGMI.Bundles) != 10 {
+			t.Errorf("%d bundles, want 10", len(n.XGMI.Bundles))
+		}
+		if _, ok := findBundle(n, 0, 1); ok {
+			t.Error("bundle 0-1 still there")
+		}
+		if _, ok := findBundle(n, 5, 7); ok {
+			t.Error("bundle 5-7 still there")
+		}
+		// Indices keep the file's order after a removal.
+		n = load(t, "xgmi.bundle[0].lanes=0", "xgmi.bundle[1].lanes=2")
+		if b, _ := findBundle(n, 2, 3); b.Lanes != 2 {
+			t.Errorf("2-3: %+v", b)
+		}
+		// Removing a pair that has no bundle does nothing.
+		n = load(t, "xgmi.bundle[0-7].lanes=0")
+		if len(n.XGMI.Bundles) != 12 {
+			t.Errorf("%d bundles, want 12", len(n.XGMI.Bundles))
+		}
+	})
+	t.Run("later wins", func(t *testing.T) {
+		n := load(t, "gcd.clock_ghz=1", "gcd.clock_ghz=2")
+		if n.GCD.ClockGHz != 2 {
+			t.Errorf("clock = %v", n.GCD.ClockGHz)
+		}
+	})
+}
+
+func TestValidateGoNode(t *testing.T) {
+	n, err := Load(shippedPath(t, "frontier-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	n.XGMI.Bundles[2].Lanes = 5
+	n.Routing.Kernel = "random"
+	e := asError(t, n.Validate())
+	if e.Error() != "routing.kernel: must be \"widest\" or \"fewest\", got \"random\"" {
+		t.Errorf("got %q", e.Error())
+	}
+}

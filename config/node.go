@@ -1,0 +1,104 @@
+// Package config holds the node description akisim simulates: plain structs
+// decoded strictly from TOML, validated, overridden with -set and written back.
+package config
+
+// Node is a whole compute node. Every timing or bandwidth number the model
+// uses lives here; the TOML files in configs/ say where each comes from.
+type Node struct {
+	Name     string  `toml:"name"`
+	GCD      GCD     `toml:"gcd"`
+	SDMA     SDMA    `toml:"sdma"`
+	XGMI     XGMI    `toml:"xgmi"`
+	HostLink Link    `toml:"host_link"`
+	Host     Host    `toml:"host"`
+	DRAM     DRAM    `toml:"dram"`
+	Runtime  Runtime `toml:"runtime"`
+	Routing  Routing `toml:"routing"`
+	Sim      Sim     `toml:"sim"`
+}
+
+// GCD describes every graphics compute die of the node (all alike).
+type GCD struct {
+	Count            int     `toml:"count"`              // number of GCDs, ids 0..count-1
+	ComputeUnits     int     `toml:"compute_units"`      // kept for the compute-unit model
+	ClockGHz         float64 `toml:"clock_ghz"`          // CU clock
+	HBMBandwidthGBps float64 `toml:"hbm_bandwidth_gbps"` // HBM peak, GB/s (1e9 B/s)
+	HBMLatencyNs     float64 `toml:"hbm_latency_ns"`     // HBM access latency
+	HubForwardNs     float64 `toml:"hub_forward_ns"`     // data-fabric latency to pass a packet through a GCD
+	ReorderNs        float64 `toml:"reorder_ns"`         // reorder-buffer delay for packets that crossed a multi-link bundle
+}
+
+// SDMA describes the copy engines of one GCD.
+type SDMA struct {
+	HostEngines      int     `toml:"host_engines"`      // engines serving host<->GCD copies
+	XGMIEngines      int     `toml:"xgmi_engines"`      // engines serving GCD<->GCD copies
+	QueuesPerEngine  int     `toml:"queues_per_engine"` // SDMA queues (rings) per engine
+	ClockGHz         float64 `toml:"clock_ghz"`         // engine clock
+	BytesPerCycle    int     `toml:"bytes_per_cycle"`   // data the engine moves per cycle (its throughput cap)
+	TransactionBytes int     `toml:"transaction_bytes"` // chunk size of one read/write transaction
+	MaxOutstanding   int     `toml:"max_outstanding"`   // transactions in flight per engine
+	PacketProcessNs  float64 `toml:"packet_process_ns"` // decode and set-up cost of one copy packet
+	FenceNs          float64 `toml:"fence_ns"`          // cost of a fence before the completion signal
+	SignalNs         float64 `toml:"signal_ns"`         // writing the completion signal
+}
+
+// XGMI describes the GCD-to-GCD Infinity Fabric links and their bundles.
+type XGMI struct {
+	LaneBandwidthGBps   float64  `toml:"lane_bandwidth_gbps"`   // one link, one direction
+	FlightLatencyNs     float64  `toml:"flight_latency_ns"`     // wire + SerDes latency of one hop
+	PacketPayloadBytes  int      `toml:"packet_payload_bytes"`  // max data per packet
+	PacketOverheadBytes int      `toml:"packet_overhead_bytes"` // header, CRC, framing per packet
+	CreditPackets       int      `toml:"credit_packets"`        // transactions a receiver buffers per direction
+	Bundles             []Bundle `toml:"bundle"`
+}
+
+// Bundle is one bundle of xGMI links (lanes) between two GCDs.
+type Bundle struct {
+	GCDs  [2]int `toml:"gcds"`
+	Lanes int    `toml:"lanes"` // links in the bundle: 1, 2, 4 (0 removes it)
+}
+
+// Link describes a point-to-point link that is not a bundle (the host link).
+type Link struct {
+	BandwidthGBps       float64 `toml:"bandwidth_gbps"` // per direction
+	FlightLatencyNs     float64 `toml:"flight_latency_ns"`
+	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`
+	PacketOverheadBytes int     `toml:"packet_overhead_bytes"`
+	CreditPackets       int     `toml:"credit_packets"`
+}
+
+// Host describes the CPU side: NUMA domains and which GCD hangs off which.
+type Host struct {
+	NUMADomains  int     `toml:"numa_domains"`
+	GCDNUMA      []int   `toml:"gcd_numa"`       // NUMA domain of each GCD's host link, by GCD id
+	HubLatencyNs float64 `toml:"hub_latency_ns"` // IO-die latency from a host link to a memory controller
+	RemoteNUMANs float64 `toml:"remote_numa_ns"` // extra latency to reach another NUMA domain's memory
+}
+
+// DRAM describes the DDR4 controller of each NUMA domain.
+type DRAM struct {
+	ChannelsPerDomain    int     `toml:"channels_per_domain"`
+	ChannelBandwidthGBps float64 `toml:"channel_bandwidth_gbps"`
+	Efficiency           float64 `toml:"efficiency"` // sustained fraction of peak (refresh, turnarounds)
+	LatencyNs            float64 `toml:"latency_ns"`
+}
+
+// Runtime holds the costs of the HIP runtime on the host.
+type Runtime struct {
+	APICallNs     float64 `toml:"api_call_ns"`     // host time of an async HIP call
+	SyncCallNs    float64 `toml:"sync_call_ns"`    // host time of a synchronising call on top of the wait
+	DoorbellNs    float64 `toml:"doorbell_ns"`     // host to SDMA queue doorbell latency
+	EventRecordNs float64 `toml:"event_record_ns"` // GPU-side cost of an event record
+}
+
+// Routing names the route policy of each traffic type.
+type Routing struct {
+	SDMA    string `toml:"sdma"`     // "widest" or "fewest"
+	Kernel  string `toml:"kernel"`   // "widest" or "fewest"
+	MaxHops int    `toml:"max_hops"` // longest route considered
+}
+
+// Sim holds simulator settings that are not hardware.
+type Sim struct {
+	Engine string `toml:"engine"` // "serial" (deterministic)
+}

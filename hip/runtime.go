@@ -1,0 +1,351 @@
+// Package hip models the HIP runtime on the host: it replays an operation
+// stream (a trace or a built-in workload) as a host thread making HIP calls,
+// keeps streams and events, picks SDMA engines for copies and drives them
+// through their queues. Costs of the runtime live in config.Runtime.
+package hip
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Device lists one GCD's copy engines as the runtime sees them.
+type Device struct {
+	HostEngines []*sdma.Engine
+	XGMIEngines []*sdma.Engine
+}
+
+// OpResult is what happened to one operation.
+type OpResult struct {
+	Index      int
+	Op         trace.Op
+	Issue      sim.VTimeInSec // host called it
+	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
+	Engine     string         // SDMA engine that ran a copy
+}
+
+type item struct {
+	op     int
+	engine *sdma.Engine
+	event  string
+	wait   bool
+}
+
+type stream struct {
+	id       int
+	queue    []item
+	inflight int
+	last     *sdma.Engine
+}
+
+type blocker struct {
+	kind   string // "op", "event", "stream", "device"
+	op     int
+	event  string
+	stream int
+}
+
+// Runtime is the HIP runtime as an Akita component on the host.
+type Runtime struct {
+	*sim.ComponentBase
+	engine sim.Engine
+	fabric.Senders
+
+	cost    config.Runtime
+	devices []Device
+	ctrl    map[*sdma.Engine]*fabric.Sender
+	byPort  map[sim.Port]*sdma.Engine
+
+	ops     []trace.Op
+	bufs    map[string]trace.Buffer
+	pc      int
+	blocked *blocker
+	streams map[int]*stream
+	events  map[string]sim.VTimeInSec
+	pick    map[[3]int]*sdma.Engine
+	rr      map[[2]int]int
+
+	Results []OpResult
+	Err     error
+}
+
+type hostEvent struct{ fabric.EventAt }
+
+// NewRuntime makes a runtime for the given devices.
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, devices []Device) *Runtime {
+	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost,
+		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{}}
+	for g, d := range devices {
+		for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
+			p := sim.NewLimitNumMsgPort(r, 1024, fmt.Sprintf("%s.Queue[%d][%d]", name, g, i))
+			r.AddPort(fmt.Sprintf("Queue[%d][%d]", g, i), p)
+			r.ctrl[e] = r.Add(engine, r, p)
+			r.byPort[p] = e
+			fabric.Wire(p, e.CtrlPort)
+		}
+	}
+	return r
+}
+
+// Load sets the operations to replay, starting at time zero.
+func (r *Runtime) Load(ops []trace.Op) {
+	r.ops = ops
+	r.pc = 0
+	r.bufs = map[string]trace.Buffer{}
+	r.streams = map[int]*stream{}
+	r.events = map[string]sim.VTimeInSec{}
+	r.pick = map[[3]int]*sdma.Engine{}
+	r.rr = map[[2]int]int{}
+	r.Results = make([]OpResult, len(ops))
+	for i := range ops {
+		r.Results[i] = OpResult{Index: i, Op: ops[i]}
+	}
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: 0, H: r}})
+}
+
+// Event returns when a recorded event completed.
+func (r *Runtime) Event(name string) (sim.VTimeInSec, bool) {
+	t, ok := r.events[name]
+	return t, ok
+}
+
+func ns(v float64) sim.VTimeInSec { return fabric.Ns(v) }
+
+// Handle runs the host thread and delayed sends.
+func (r *Runtime) Handle(e sim.Event) error {
+	if fabric.IsSendEvent(e) {
+		fabric.HandleSendEvent(e)
+		return nil
+	}
+	r.step(e.Time())
+	return nil
+}
+
+// step performs the next host call at now.
+func (r *Runtime) step(now sim.VTimeInSec) {
+	if r.pc >= len(r.ops) || r.blocked != nil || r.Err != nil {
+		return
+	}
+	i := r.pc
+	op := &r.ops[i]
+	res := &r.Results[i]
+	res.Issue = now
+	r.pc++
+	next := now + ns(r.cost.APICallNs)
+	switch op.Op {
+	case trace.Malloc:
+		r.bufs[op.Buf] = trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes}
+	case trace.HostMalloc:
+		r.bufs[op.Buf] = trace.Buffer{Name: op.Buf, Host: true, NUMA: *op.NUMA, Bytes: op.Bytes}
+	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
+		eng, err := r.engineFor(op)
+		if err != nil {
+			r.Err = fmt.Errorf("op %d (line %d): %v", i, op.Line, err)
+			return
+		}
+		s := r.stream(op.Stream)
+		s.queue = append(s.queue, item{op: i, engine: eng})
+		r.dispatch(now, s)
+		if !op.IsAsync() {
+			r.blocked = &blocker{kind: "op", op: i}
+		}
+	case trace.EventRecord:
+		s := r.stream(op.Stream)
+		delete(r.events, op.Event)
+		s.queue = append(s.queue, item{op: i, event: op.Event})
+		r.dispatch(now, s)
+	case trace.StreamWait:
+		s := r.stream(op.Stream)
+		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true})
+		r.dispatch(now, s)
+	case trace.EventSync:
+		r.blocked = &blocker{kind: "event", event: op.Event}
+	case trace.StreamSync:
+		r.blocked = &blocker{kind: "stream", stream: op.Stream}
+	case trace.DeviceSync:
+		r.blocked = &blocker{kind: "device"}
+	default:
+		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
+		return
+	}
+	if r.blocked != nil {
+		r.unblock(now)
+		return
+	}
+	res.Start, res.End = now, next
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}})
+}
+
+// unblock resumes the host thread if what it waits for is done.
+func (r *Runtime) unblock(now sim.VTimeInSec) {
+	b := r.blocked
+	if b == nil {
+		return
+	}
+	done := false
+	switch b.kind {
+	case "op":
+		done = r.Results[b.op].End > 0
+	case "event":
+		_, done = r.events[b.event]
+	case "stream":
+		s := r.stream(b.stream)
+		done = len(s.queue) == 0 && s.inflight == 0
+	case "device":
+		done = true
+		for _, s := range r.streams {
+			done = done && len(s.queue) == 0 && s.inflight == 0
+		}
+	}
+	if !done {
+		return
+	}
+	r.blocked = nil
+	i := r.pc - 1
+	t := now + ns(r.cost.SyncCallNs)
+	if b.kind != "op" {
+		r.Results[i].Start, r.Results[i].End = r.Results[i].Issue, t
+	}
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}})
+}
+
+func (r *Runtime) stream(id int) *stream {
+	s, ok := r.streams[id]
+	if !ok {
+		s = &stream{id: id}
+		r.streams[id] = s
+	}
+	return s
+}
+
+// dispatch starts the work at the head of a stream, in stream order. Copies
+// on the engine already running the stream's copies queue behind them; the
+// engine keeps their order.
+func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
+	for len(s.queue) > 0 {
+		it := s.queue[0]
+		switch {
+		case it.engine != nil:
+			if s.inflight > 0 && s.last != it.engine {
+				return
+			}
+			op := &r.ops[it.op]
+			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
+			cmd := &sdma.CopyCmd{ID: it.op, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
+			r.ctrl[it.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			r.Results[it.op].Engine = it.engine.Name()
+			s.inflight++
+			s.last = it.engine
+		case it.wait:
+			if s.inflight > 0 {
+				return
+			}
+			if _, ok := r.events[it.event]; !ok {
+				return // resumed when the event is recorded
+			}
+		default: // event record
+			if s.inflight > 0 {
+				return
+			}
+			t := now + ns(r.cost.EventRecordNs)
+			r.events[it.event] = t
+			r.Results[it.op].Start, r.Results[it.op].End = t, t
+			r.eventRecorded(now)
+		}
+		s.queue = s.queue[1:]
+	}
+}
+
+func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
+	for _, id := range r.streamIDs() {
+		s := r.streams[id]
+		if len(s.queue) > 0 && s.queue[0].wait && s.inflight == 0 {
+			r.dispatch(now, s)
+		}
+	}
+}
+
+func memOf(b trace.Buffer) fabric.Memory {
+	if b.Host {
+		return fabric.Memory{Host: true, Index: b.NUMA}
+	}
+	return fabric.Memory{Index: b.GCD}
+}
+
+// engineFor picks the SDMA engine for a copy: host copies use the host
+// engines of the GCD holding the device buffer, peer copies the xGMI engines
+// of the source GCD. Each stream keeps its engine; streams spread over engines.
+func (r *Runtime) engineFor(op *trace.Op) (*sdma.Engine, error) {
+	src, ok1 := r.bufs[op.Src]
+	dst, ok2 := r.bufs[op.Dst]
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("copy names an unallocated buffer")
+	}
+	var gcd, class int
+	switch {
+	case src.Host && dst.Host:
+		return nil, fmt.Errorf("host-to-host copies are not modelled")
+	case src.Host:
+		gcd, class = dst.GCD, 0
+	case dst.Host:
+		gcd, class = src.GCD, 0
+	default:
+		gcd, class = src.GCD, 1
+	}
+	key := [3]int{op.Stream, gcd, class}
+	if e, ok := r.pick[key]; ok {
+		return e, nil
+	}
+	list := r.devices[gcd].HostEngines
+	if class == 1 {
+		list = r.devices[gcd].XGMIEngines
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("GCD %d has no SDMA engine for this copy", gcd)
+	}
+	n := r.rr[[2]int{gcd, class}]
+	r.rr[[2]int{gcd, class}] = n + 1
+	e := list[n%len(list)]
+	r.pick[key] = e
+	return e, nil
+}
+
+// NotifyRecv takes completion signals.
+func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
+	for {
+		msg := port.Retrieve(now)
+		if msg == nil {
+			break
+		}
+		d := msg.(*sdma.CopyDone)
+		res := &r.Results[d.ID]
+		res.Start, res.End = d.Start, now
+		s := r.stream(res.Op.Stream)
+		s.inflight--
+		if s.inflight == 0 {
+			r.dispatch(now, s)
+		}
+	}
+	r.unblock(now)
+}
+
+// NotifyPortFree retries held commands.
+func (r *Runtime) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { r.RetryAll(now) }
+
+func (r *Runtime) streamIDs() []int {
+	ids := make([]int, 0, len(r.streams))
+	for id := range r.streams {
+		ids = append(ids, id)
+	}
+	for i := 1; i < len(ids); i++ { // deterministic order
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+	return ids
+}

@@ -1,0 +1,259 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestCSVHeaderExact(t *testing.T) {
+	for _, rows := range [][]Row{nil, sampleRows()} {
+		var b bytes.Buffer
+		if err := WriteCSV(&b, rows); err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(b.String(), "\n")
+		if first != "workload,case,src,dst,bytes,metric,value,unit" {
+			t.Fatalf("header = %q", first)
+		}
+		if got, want := strings.Count(b.String(), "\n"), len(rows)+1; got != want {
+			t.Errorf("%d lines, want %d", got, want)
+		}
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	for v, want := range map[float64]string{
+		50:                   "50",
+		37.5123:              "37.5123",
+		37.51230001:          "37.5123",
+		1256.28:              "1256.28",
+		0:                    "0",
+		math.Copysign(0, -1): "0",
+		-0.00001:             "0",
+		0.00005:              "0.0001",
+		-2.5:                 "-2.5",
+		100:                  "100",
+		1e21:                 "1000000000000000000000",
+		0.123456789:          "0.1235",
+	} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	rows := sampleRows()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "}\n]\n") {
+		t.Errorf("missing trailing newline or indentation: %q", b.String()[max(0, b.Len()-10):])
+	}
+	var back []Row
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	// The trip is exact up to the documented rounding to 4 decimals.
+	want := append([]Row(nil), rows...)
+	want[2].Value = 8.1235 // 8.123456
+	want[4].Value = 0      // 0.00004
+	if !reflect.DeepEqual(back, want) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", back, want)
+	}
+	// Key order is exactly the contract's.
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw[0]))
+	var keys []string
+	for i := 0; ; i++ {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if s, ok := tok.(string); ok && i%2 == 1 {
+			keys = append(keys, s)
+		}
+	}
+	if got := strings.Join(keys, ","); got != Header {
+		t.Errorf("keys %q, want %q", got, Header)
+	}
+}
+
+func TestJSONEmptyAndRounding(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "[]\n" {
+		t.Errorf("empty = %q", b.String())
+	}
+	b.Reset()
+	if err := WriteJSON(&b, []Row{{Value: 1.23456789}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"value": 1.2346,`) {
+		t.Errorf("not rounded to 4 decimals:\n%s", b.String())
+	}
+	if err := WriteJSON(&b, []Row{{Value: math.NaN()}}); err == nil {
+		t.Error("NaN accepted")
+	}
+}
+
+func TestWriteP2PMissingCells(t *testing.T) {
+	rows := []Row{
+		{"p2p", "unidirectional", "0", "0", 0, "bandwidth", 1256.28, "GB/s"},
+		{"p2p", "unidirectional", "0", "1", 0, "bandwidth", 50.3, "GB/s"},
+		{"p2p", "unidirectional", "1", "1", 0, "bandwidth", 1256.3, "GB/s"},
+	}
+	var b bytes.Buffer
+	if err := WriteP2P(&b, rows, 2); err != nil {
+		t.Fatal(err)
+	}
+	want := "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)\n" +
+		"   D\\D     0      1 \n" +
+		"     0 1256.28  50.30 \n" +
+		"     1      - 1256.30 \n" +
+		"\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+func TestWriteP2POrderAndUnits(t *testing.T) {
+	rows := []Row{
+		{"p2p", "latency", "0", "0", 0, "latency", 2500, "ns"},
+		{"p2p", "bidirectional", "0", "0", 0, "bandwidth", 2512560, "MB/s"},
+	}
+	var b bytes.Buffer
+	if err := WriteP2P(&b, rows, 1); err != nil {
+		t.Fatal(err)
+	}
+	want := "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)\n" +
+		"   D\\D     0 \n" +
+		"     0 2512.56 \n" +
+		"\n" +
+		"P2P=Enabled Latency (P2P Writes) Matrix (us)\n" +
+		"   GPU     0 \n" +
+		"     0   2.50 \n" +
+		"\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+func TestWriteP2PErrors(t *testing.T) {
+	ok := Row{"p2p", "unidirectional", "0", "1", 0, "bandwidth", 1, "GB/s"}
+	for name, mutate := range map[string]func(*Row){
+		"case":   func(r *Row) { r.Case = "sideways" },
+		"metric": func(r *Row) { r.Metric = "latency" },
+		"unit":   func(r *Row) { r.Unit = "furlongs" },
+		"src":    func(r *Row) { r.Src = "numa0" },
+		"range":  func(r *Row) { r.Dst = "2" },
+	} {
+		r := ok
+		mutate(&r)
+		if err := WriteP2P(&bytes.Buffer{}, []Row{r}, 2); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if err := WriteP2P(&bytes.Buffer{}, []Row{ok, ok}, 2); err == nil {
+		t.Error("duplicate cell: no error")
+	}
+	if err := WriteP2P(&bytes.Buffer{}, nil, 0); err == nil {
+		t.Error("n=0: no error")
+	}
+}
+
+func TestCommScopeName(t *testing.T) {
+	const want = "Comm_hipMemcpyAsync_PinnedToGPU/0/0/log2(N):30/manual_time"
+	for _, fam := range []string{"hipMemcpyAsync_PinnedToGPU", "Comm_hipMemcpyAsync_PinnedToGPU"} {
+		if got := CommScopeName(fam, 0, 0, 30); got != want {
+			t.Errorf("CommScopeName(%q) = %q, want %q", fam, got, want)
+		}
+	}
+}
+
+func TestGBenchParses(t *testing.T) {
+	ctx, runs := sampleGBench()
+	var b bytes.Buffer
+	if err := WriteGBench(&b, ctx, runs); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Context    map[string]any   `json:"context"`
+		Benchmarks []map[string]any `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Context["host_name"] != "akisim-mi250x" || doc.Context["cpu_scaling_enabled"] != false {
+		t.Errorf("context = %v", doc.Context)
+	}
+	if len(doc.Benchmarks) != len(runs) {
+		t.Fatalf("%d benchmarks, want %d", len(doc.Benchmarks), len(runs))
+	}
+	// PinnedToGPU, PinnedToGPU, GPUToGPU, PinnedToGPU.
+	wantFamily := []float64{0, 0, 1, 0}
+	wantInstance := []float64{0, 1, 0, 2}
+	for i, bm := range doc.Benchmarks {
+		if bm["family_index"] != wantFamily[i] || bm["per_family_instance_index"] != wantInstance[i] {
+			t.Errorf("benchmark %d (%v): family_index %v per_family_instance_index %v, want %v %v",
+				i, bm["name"], bm["family_index"], bm["per_family_instance_index"], wantFamily[i], wantInstance[i])
+		}
+		if bm["run_name"] != runs[i].Name || bm["cpu_time"] != bm["real_time"] || bm["time_unit"] != "ns" {
+			t.Errorf("benchmark %d: %v", i, bm)
+		}
+		bps := float64(runs[i].Bytes) / (runs[i].RealTimeNs / 1e9)
+		if got := bm["bytes_per_second"].(float64); math.Abs(got-bps) > 1e-9*bps {
+			t.Errorf("benchmark %d: bytes_per_second %v, want %v", i, got, bps)
+		}
+	}
+	if doc.Benchmarks[2]["dst"] != 1.0 {
+		t.Errorf("counter dst missing: %v", doc.Benchmarks[2])
+	}
+	// Counters come after bytes_per_second, sorted.
+	s := b.String()
+	i1, i2, i3, i4 := strings.Index(s, `"bytes_per_second"`), strings.Index(s, `"bytes": `), strings.Index(s, `"dst"`), strings.Index(s, `"src"`)
+	if !(i1 < i2 && i2 < i3 && i3 < i4) {
+		t.Errorf("key order wrong:\n%s", s)
+	}
+}
+
+func TestGBenchErrors(t *testing.T) {
+	ctx, _ := sampleGBench()
+	bad := []GBenchRun{
+		{Name: "a", RealTimeNs: 0},
+		{Name: "a", RealTimeNs: 1, Counters: map[string]float64{"real_time": 1}},
+		{Name: "a", RealTimeNs: 1, Counters: map[string]float64{"x": math.Inf(1)}},
+	}
+	for i, r := range bad {
+		if err := WriteGBench(&bytes.Buffer{}, ctx, []GBenchRun{r}); err == nil {
+			t.Errorf("bad run %d accepted", i)
+		}
+	}
+}
+
+func TestWriteStatsLayout(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteStats(&b, []Stat{{"simTicks", 33000000, "Number of ticks simulated", "Tick"}, {"x", 0.5, "half", "Ratio"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "---------- Begin Simulation Statistics ----------\n" +
+		"simTicks" + strings.Repeat(" ", 32) + "    33000000  # Number of ticks simulated (Tick)\n" +
+		"x" + strings.Repeat(" ", 39) + "    0.500000  # half (Ratio)\n" +
+		"---------- End Simulation Statistics   ----------\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}

@@ -1,0 +1,43 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// cellReplacer keeps a cell on one line and in one column.
+var cellReplacer = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+
+// WriteTable writes rows as a left-aligned text table with the columns of
+// Header, two spaces between columns and no trailing blanks. Values are
+// formatted by FormatValue; empty cells print as "-".
+func WriteTable(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if _, err := fmt.Fprintln(tw, strings.ReplaceAll(Header, ",", "\t")); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		cells := []string{
+			r.Workload,
+			r.Case,
+			r.Src,
+			r.Dst,
+			fmt.Sprint(r.Bytes),
+			r.Metric,
+			FormatValue(r.Value),
+			r.Unit,
+		}
+		for i, c := range cells {
+			if c == "" {
+				c = "-"
+			}
+			cells[i] = cellReplacer.Replace(c)
+		}
+		if _, err := fmt.Fprintln(tw, strings.Join(cells, "\t")); err != nil {
+			return err
+		}
+	}
+	return tw.Flush()
+}

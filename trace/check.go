@@ -1,0 +1,285 @@
+package trace
+
+import "fmt"
+
+// Buffer describes one allocation made by a malloc or host_malloc op.
+type Buffer struct {
+	Name  string
+	Host  bool  // true for host_malloc (pinned host memory)
+	GCD   int   // owning GCD of a device buffer; -1 for host buffers
+	NUMA  int   // NUMA domain of a host buffer; -1 for device buffers
+	Bytes int64 // size
+}
+
+// Buffers returns the buffers allocated by ops, keyed by name. Ops without a
+// buffer name are skipped; if a name is allocated twice (which Check
+// rejects) the first allocation wins. A device buffer whose op has no gcd
+// gets GCD -1, and likewise NUMA for a host buffer.
+func Buffers(ops []Op) map[string]Buffer {
+	bufs := map[string]Buffer{}
+	for i := range ops {
+		o := &ops[i]
+		if (o.Op != Malloc && o.Op != HostMalloc) || o.Buf == "" {
+			continue
+		}
+		if _, dup := bufs[o.Buf]; dup {
+			continue
+		}
+		b := Buffer{Name: o.Buf, Host: o.Op == HostMalloc, GCD: -1, NUMA: -1, Bytes: o.Bytes}
+		if o.Op == Malloc && o.GCD != nil {
+			b.GCD = *o.GCD
+		}
+		if o.Op == HostMalloc && o.NUMA != nil {
+			b.NUMA = *o.NUMA
+		}
+		bufs[o.Buf] = b
+	}
+	return bufs
+}
+
+// lineOf is the line reported for ops[i]: its Line, or for generated ops
+// (Line 0) its 1-based position, which is its line in Write's output.
+func lineOf(ops []Op, i int) int {
+	if ops[i].Line > 0 {
+		return ops[i].Line
+	}
+	return i + 1
+}
+
+// fieldsOf lists, per kind, the JSON fields an op of that kind may set
+// ("label" is allowed everywhere). A field outside its kind's list is
+// rejected, so a misplaced field (a gcd on a memcpy, a stream on a blocking
+// copy) is not silently ignored.
+var fieldsOf = map[Kind][]string{
+	Malloc:        {"buf", "gcd", "bytes"},
+	HostMalloc:    {"buf", "numa", "bytes"},
+	Memcpy:        {"src", "dst", "bytes", "src_offset", "dst_offset"},
+	MemcpyAsync:   {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
+	MemcpyPeer:    {"src", "dst", "bytes", "src_offset", "dst_offset"},
+	MemcpyPeerAsy: {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
+	EventRecord:   {"event", "stream"},
+	EventSync:     {"event"},
+	StreamWait:    {"stream", "event"},
+	StreamSync:    {"stream"},
+	DeviceSync:    {},
+}
+
+// setFields lists the JSON fields op sets (non-zero), in Op's field order,
+// "op" and "label" aside.
+func setFields(o *Op) []string {
+	var s []string
+	add := func(set bool, name string) {
+		if set {
+			s = append(s, name)
+		}
+	}
+	add(o.Buf != "", "buf")
+	add(o.GCD != nil, "gcd")
+	add(o.NUMA != nil, "numa")
+	add(o.Bytes != 0, "bytes")
+	add(o.Src != "", "src")
+	add(o.Dst != "", "dst")
+	add(o.SrcOff != 0, "src_offset")
+	add(o.DstOff != 0, "dst_offset")
+	add(o.Stream != 0, "stream")
+	add(o.Event != "", "event")
+	return s
+}
+
+// Check verifies that ops form a consistent trace for a node with gcds GCDs
+// and numaDomains host NUMA domains. It returns the first problem, in op
+// order, as an *Error naming name and the op's line (for generated ops with
+// Line 0, the op's 1-based position), or nil.
+//
+// It checks that each op has a known kind and sets only the fields its kind
+// uses; that allocations name a new buffer, a GCD or NUMA domain in range
+// and a size > 0; that copies name buffers allocated on an earlier line,
+// with bytes > 0 and offsets >= 0 keeping the copy inside both buffers, and
+// that peer copies are between device buffers; that streams are >= 0; that
+// event_record names an event, and event_sync and stream_wait an event
+// recorded on an earlier line. Kernel ops are rejected for now.
+func Check(ops []Op, gcds, numaDomains int, name string) error {
+	c := checker{
+		gcds: gcds, numa: numaDomains,
+		bufs:   map[string]allocated{},
+		events: map[string]bool{},
+	}
+	for i := range ops {
+		if e := c.op(&ops[i]); e != nil {
+			e.File, e.Line = name, lineOf(ops, i)
+			return e
+		}
+		if o := &ops[i]; o.Op == Malloc || o.Op == HostMalloc {
+			c.bufs[o.Buf] = allocated{Buffer{Name: o.Buf, Host: o.Op == HostMalloc, Bytes: o.Bytes}, lineOf(ops, i)}
+		}
+	}
+	return nil
+}
+
+type checker struct {
+	gcds, numa int
+	bufs       map[string]allocated // allocated so far
+	events     map[string]bool      // recorded so far
+}
+
+// allocated is a buffer seen by Check (GCD and NUMA not filled in) and the
+// line that allocated it.
+type allocated struct {
+	Buffer
+	line int
+}
+
+func errf(field, format string, args ...any) *Error {
+	return &Error{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *checker) op(o *Op) *Error {
+	if o.Op == "" {
+		return errf("op", "missing: every line needs an op kind")
+	}
+	if o.Op == Kernel {
+		return errf("", "kernel: not supported yet by this model")
+	}
+	allowed, ok := fieldsOf[o.Op]
+	if !ok {
+		return errf("op", "unknown op kind %q", o.Op)
+	}
+	for _, f := range setFields(o) {
+		if !contains(allowed, f) {
+			return errf(f, "not used by %s", o.Op)
+		}
+	}
+
+	switch o.Op {
+	case Malloc, HostMalloc:
+		if o.Buf == "" {
+			return errf("buf", "required by %s", o.Op)
+		}
+		if b, dup := c.bufs[o.Buf]; dup {
+			return errf("buf", "buffer %q already defined on line %d", o.Buf, b.line)
+		}
+		if o.Op == Malloc {
+			if e := inRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
+				return e
+			}
+		} else {
+			if e := inRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
+				return e
+			}
+		}
+		if o.Bytes <= 0 {
+			return errf("bytes", "must be > 0, got %d", o.Bytes)
+		}
+
+	case Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy:
+		src, e := c.buffer("src", o.Src, o.Op)
+		if e != nil {
+			return e
+		}
+		dst, e := c.buffer("dst", o.Dst, o.Op)
+		if e != nil {
+			return e
+		}
+		if o.IsPeer() {
+			for _, b := range []struct {
+				field string
+				buf   Buffer
+			}{{"src", src}, {"dst", dst}} {
+				if b.buf.Host {
+					return errf(b.field, "%s needs device buffers, but %q is a host buffer", o.Op, b.buf.Name)
+				}
+			}
+		}
+		if o.Bytes <= 0 {
+			return errf("bytes", "must be > 0, got %d", o.Bytes)
+		}
+		if e := fits("src_offset", o.SrcOff, o.Bytes, src); e != nil {
+			return e
+		}
+		if e := fits("dst_offset", o.DstOff, o.Bytes, dst); e != nil {
+			return e
+		}
+		if e := stream(o); e != nil {
+			return e
+		}
+
+	case EventRecord:
+		if e := stream(o); e != nil {
+			return e
+		}
+		if o.Event == "" {
+			return errf("event", "required by %s", o.Op)
+		}
+		c.events[o.Event] = true
+
+	case EventSync, StreamWait:
+		if e := stream(o); e != nil { // stream_wait only: event_sync has none
+			return e
+		}
+		if o.Event == "" {
+			return errf("event", "required by %s", o.Op)
+		}
+		if !c.events[o.Event] {
+			return errf("event", "event %q not recorded on an earlier line", o.Event)
+		}
+
+	case StreamSync:
+		if e := stream(o); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func inRange(field string, v *int, n int, what string, k Kind) *Error {
+	switch {
+	case v == nil:
+		return errf(field, "required by %s", k)
+	case n <= 0:
+		return errf(field, "%d given, but the node has no %ss", *v, what)
+	case *v < 0 || *v >= n:
+		return errf(field, "must be in 0..%d, got %d", n-1, *v)
+	}
+	return nil
+}
+
+func (c *checker) buffer(field, name string, k Kind) (Buffer, *Error) {
+	if name == "" {
+		return Buffer{}, errf(field, "required by %s", k)
+	}
+	b, ok := c.bufs[name]
+	if !ok {
+		return Buffer{}, errf(field, "unknown buffer %q", name)
+	}
+	return b.Buffer, nil
+}
+
+// fits checks that bytes starting at off lie inside b; bytes is > 0.
+func fits(field string, off, bytes int64, b Buffer) *Error {
+	if off < 0 {
+		return errf(field, "must be >= 0, got %d", off)
+	}
+	if bytes > b.Bytes || off > b.Bytes-bytes {
+		if off == 0 {
+			field = "bytes"
+		}
+		return errf(field, "copy of %d bytes at offset %d exceeds buffer %q of %d bytes", bytes, off, b.Name, b.Bytes)
+	}
+	return nil
+}
+
+func stream(o *Op) *Error {
+	if o.Stream < 0 {
+		return errf("stream", "must be >= 0, got %d", o.Stream)
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+// Package trace defines akisim's operation stream: the HIP calls a program
+// makes, one per line of a JSON Lines file. Built-in workloads emit the same
+// operations, so both run through one replay path.
+package trace
+
+// Kind is the type of a trace operation.
+type Kind string
+
+// Operation kinds.
+const (
+	Malloc        Kind = "malloc"            // hipMalloc: device memory on a GCD
+	HostMalloc    Kind = "host_malloc"       // hipHostMalloc: pinned host memory on a NUMA domain
+	Memcpy        Kind = "memcpy"            // hipMemcpy: blocks the host
+	MemcpyAsync   Kind = "memcpy_async"      // hipMemcpyAsync on a stream
+	MemcpyPeer    Kind = "memcpy_peer"       // hipMemcpyPeer: blocks the host
+	MemcpyPeerAsy Kind = "memcpy_peer_async" // hipMemcpyPeerAsync on a stream
+	EventRecord   Kind = "event_record"      // hipEventRecord(event, stream)
+	EventSync     Kind = "event_sync"        // hipEventSynchronize(event)
+	StreamWait    Kind = "stream_wait"       // hipStreamWaitEvent(stream, event)
+	StreamSync    Kind = "stream_sync"       // hipStreamSynchronize(stream)
+	DeviceSync    Kind = "device_sync"       // hipDeviceSynchronize
+	Kernel        Kind = "kernel"            // reserved for kernel launches (next model)
+)
+
+// Op is one operation. Which fields matter depends on Op.
+type Op struct {
+	Op     Kind   `json:"op"`
+	Buf    string `json:"buf,omitempty"`   // malloc, host_malloc: the new buffer's name
+	GCD    *int   `json:"gcd,omitempty"`   // malloc: owning GCD
+	NUMA   *int   `json:"numa,omitempty"`  // host_malloc: NUMA domain
+	Bytes  int64  `json:"bytes,omitempty"` // allocation or copy size
+	Src    string `json:"src,omitempty"`   // copies: source buffer
+	Dst    string `json:"dst,omitempty"`   // copies: destination buffer
+	SrcOff int64  `json:"src_offset,omitempty"`
+	DstOff int64  `json:"dst_offset,omitempty"`
+	Stream int    `json:"stream,omitempty"` // async ops, event_record, stream_wait, stream_sync; 0 = null stream
+	Event  string `json:"event,omitempty"`  // event ops
+	Label  string `json:"label,omitempty"`  // free text carried into reports
+
+	Line int `json:"-"` // line number in the trace file, 0 when generated
+}
+
+// IsCopy says whether the op moves data.
+func (o *Op) IsCopy() bool {
+	switch o.Op {
+	case Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy:
+		return true
+	}
+	return false
+}
+
+// IsAsync says whether the op returns to the host before its work is done.
+func (o *Op) IsAsync() bool {
+	return o.Op == MemcpyAsync || o.Op == MemcpyPeerAsy
+}
+
+// Kinds returns every operation kind the format knows, in documentation
+// order. Kernel is listed but Check rejects it for now.
+func Kinds() []Kind {
+	return []Kind{
+		Malloc, HostMalloc,
+		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
+		Kernel,
+	}
+}
+
+// Valid says whether k is one of the kinds returned by Kinds.
+func (k Kind) Valid() bool {
+	switch k {
+	case Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel:
+		return true
+	}
+	return false
+}
+
+// IsPeer says whether the op is a peer copy, which needs device buffers at
+// both ends.
+func (o *Op) IsPeer() bool {
+	return o.Op == MemcpyPeer || o.Op == MemcpyPeerAsy
+}

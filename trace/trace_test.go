@@ -1,0 +1,547 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const (
+	testGCDs = 8
+	testNUMA = 4
+)
+
+func ip(v int) *int { return &v }
+
+// stripLines returns a copy of ops with Line zeroed, for comparisons.
+func stripLines(ops []Op) []Op {
+	out := make([]Op, len(ops))
+	copy(out, ops)
+	for i := range out {
+		out[i].Line = 0
+	}
+	return out
+}
+
+func sampleTraces(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "traces", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 3 {
+		t.Fatalf("found %d sample traces in ../traces, want at least 3", len(files))
+	}
+	return files
+}
+
+func TestSampleTraces(t *testing.T) {
+	for _, f := range sampleTraces(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			ops, err := ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ops) == 0 {
+				t.Fatal("no ops")
+			}
+			if err := Check(ops, testGCDs, testNUMA, f); err != nil {
+				t.Fatal(err)
+			}
+			for i, o := range ops {
+				if o.Line <= 0 || (i > 0 && o.Line <= ops[i-1].Line) {
+					t.Errorf("op %d: bad Line %d", i, o.Line)
+				}
+			}
+		})
+	}
+}
+
+func TestH2DPinnedSample(t *testing.T) {
+	ops, err := ReadFile(filepath.Join("..", "traces", "h2d-pinned-1gib.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Op{
+		{Op: HostMalloc, Buf: "h", NUMA: ip(3), Bytes: 1 << 30, Label: "pinned host buffer"},
+		{Op: Malloc, Buf: "d0", GCD: ip(0), Bytes: 1 << 30, Label: "device buffer on GCD 0"},
+		{Op: EventRecord, Stream: 1, Event: "start"},
+		{Op: MemcpyAsync, Src: "h", Dst: "d0", Bytes: 1 << 30, Stream: 1, Label: "h2d 1 GiB"},
+		{Op: EventRecord, Stream: 1, Event: "stop"},
+		{Op: EventSync, Event: "stop"},
+	}
+	if got := stripLines(ops); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	if ops[0].Line != 5 || ops[5].Line != 10 {
+		t.Errorf("lines %d..%d, want 5..10 (after the 4 comment lines)", ops[0].Line, ops[5].Line)
+	}
+	bufs := Buffers(ops)
+	wantBufs := map[string]Buffer{
+		"h":  {Name: "h", Host: true, GCD: -1, NUMA: 3, Bytes: 1 << 30},
+		"d0": {Name: "d0", GCD: 0, NUMA: -1, Bytes: 1 << 30},
+	}
+	if !reflect.DeepEqual(bufs, wantBufs) {
+		t.Errorf("Buffers = %+v, want %+v", bufs, wantBufs)
+	}
+}
+
+func TestParseSkipsBlankAndComments(t *testing.T) {
+	in := "\xef\xbb\xbf# header\r\n\r\n   \n  # indented comment\n" +
+		`  {"op":"device_sync"}  ` + "\r\n" +
+		"\t\n" +
+		`{"op":"device_sync","label":"last, no newline"}`
+	ops, err := Parse(strings.NewReader(in), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) != 2 || ops[0].Line != 5 || ops[1].Line != 7 || ops[1].Label != "last, no newline" {
+		t.Fatalf("got %+v", ops)
+	}
+	ops, err = Parse(strings.NewReader(""), "t")
+	if err != nil || len(ops) != 0 {
+		t.Fatalf("empty input: %v, %v", ops, err)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	generated := []Op{
+		{Op: HostMalloc, Buf: "h", NUMA: ip(0), Bytes: 4096, Label: `quotes " and <html> & newline` + "\n"},
+		{Op: Malloc, Buf: "d", GCD: ip(0), Bytes: 8192},
+		{Op: Malloc, Buf: "e", GCD: ip(7), Bytes: 8192, Label: "ünïcode ✓"},
+		{Op: Memcpy, Src: "h", Dst: "d", Bytes: 4096, DstOff: 4096},
+		{Op: MemcpyAsync, Src: "d", Dst: "h", Bytes: 1, SrcOff: 8191, Stream: 3},
+		{Op: MemcpyPeer, Src: "d", Dst: "e", Bytes: 8192},
+		{Op: MemcpyPeerAsy, Src: "e", Dst: "d", Bytes: 100, Stream: 2},
+		{Op: EventRecord, Event: "ev", Stream: 2},
+		{Op: StreamWait, Event: "ev", Stream: 0},
+		{Op: EventSync, Event: "ev"},
+		{Op: StreamSync, Stream: 2},
+		{Op: DeviceSync},
+	}
+	if err := Check(generated, testGCDs, testNUMA, "generated"); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, generated); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "\n"); n != len(generated) {
+		t.Fatalf("Write produced %d lines for %d ops:\n%s", n, len(generated), buf.String())
+	}
+	if !strings.Contains(buf.String(), `"gcd":0`) {
+		t.Errorf("gcd 0 must be written (it is a pointer):\n%s", buf.String())
+	}
+	back, err := Parse(&buf, "written")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range back {
+		if o.Line != i+1 {
+			t.Errorf("op %d: Line %d, want %d", i, o.Line, i+1)
+		}
+	}
+	if got := stripLines(back); !reflect.DeepEqual(got, generated) {
+		t.Errorf("round trip:\ngot  %+v\nwant %+v", got, generated)
+	}
+
+	// The sample traces survive a round trip too.
+	for _, f := range sampleTraces(t) {
+		ops, err := ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, ops); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(&b, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(stripLines(back), stripLines(ops)) {
+			t.Errorf("%s: round trip differs", f)
+		}
+	}
+}
+
+func TestWriteFormat(t *testing.T) {
+	var b bytes.Buffer
+	err := Write(&b, []Op{
+		{Op: Malloc, Buf: "d", GCD: ip(0), Bytes: 10, Line: 99},
+		{Op: EventRecord, Event: "e", Stream: 1, Label: "a<b"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"op":"malloc","buf":"d","gcd":0,"bytes":10}` + "\n" +
+		`{"op":"event_record","stream":1,"event":"e","label":"a<b"}` + "\n"
+	if b.String() != want {
+		t.Errorf("got\n%swant\n%s", b.String(), want)
+	}
+	if err := Write(&b, []Op{{Op: DeviceSync, Label: "bad \xff"}}); err == nil {
+		t.Error("Write accepted invalid UTF-8")
+	}
+}
+
+// Each case is a whole trace; the error must name the exact line and say
+// exactly what is wrong. check=false cases fail in Parse, the others in
+// Check (after Parse succeeds).
+var errorCases = []struct {
+	name  string
+	check bool
+	in    string
+	line  int
+	field string
+	want  string // full error text
+}{
+	{
+		name: "malformed JSON",
+		in:   "# c\n" + `{"op":"malloc","buf":"a","gcd":0,"bytes":1}` + "\n" + `{"op":"device_sync",}`,
+		line: 3, want: `t.jsonl:3: malformed JSON at column 21: invalid character '}' looking for beginning of object key string`,
+	},
+	{
+		name: "truncated JSON",
+		in:   "\n\n" + `{"op":"device_sync"`,
+		line: 3, want: `t.jsonl:3: malformed JSON: line ends before the JSON value is complete`,
+	},
+	{
+		name: "two objects on a line",
+		in:   `{"op":"device_sync"} {"op":"device_sync"}`,
+		line: 1, want: `t.jsonl:1: malformed JSON at column 22: invalid character '{' after top-level value`,
+	},
+	{
+		name: "not an object",
+		in:   "[1, 2]",
+		line: 1, want: `t.jsonl:1: expected a JSON object, got an array`,
+	},
+	{
+		name: "unknown field",
+		in:   `{"op":"device_sync"}` + "\n" + `{"op":"malloc","buf":"a","gpu":0,"bytes":1}`,
+		line: 2, field: "gpu", want: `t.jsonl:2: gpu: unknown field`,
+	},
+	{
+		name: "field name in wrong case",
+		in:   `{"op":"malloc","buf":"a","GCD":0,"bytes":1}`,
+		line: 1, field: "GCD", want: `t.jsonl:1: GCD: unknown field (names are lower case: "gcd")`,
+	},
+	{
+		name: "duplicate field",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"gcd":1,"bytes":1}`,
+		line: 1, field: "gcd", want: `t.jsonl:1: gcd: field given twice`,
+	},
+	{
+		name: "null field",
+		in:   `{"op":"malloc","buf":"a","gcd":null,"bytes":1}`,
+		line: 1, field: "gcd", want: `t.jsonl:1: gcd: must not be null`,
+	},
+	{
+		name: "string size",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":"1GiB"}`,
+		line: 1, field: "bytes", want: `t.jsonl:1: bytes: must be an integer, got string`,
+	},
+	{
+		name: "fractional size",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":1.5}`,
+		line: 1, field: "bytes", want: `t.jsonl:1: bytes: must be an integer, got number 1.5`,
+	},
+	{
+		name: "size out of range",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":9223372036854775808}`,
+		line: 1, field: "bytes", want: `t.jsonl:1: bytes: integer 9223372036854775808 out of range`,
+	},
+	{
+		name: "invalid UTF-8",
+		in:   "{\"op\":\"device_sync\",\"label\":\"\xff\"}",
+		line: 1, want: `t.jsonl:1: invalid UTF-8`,
+	},
+	{
+		name: "missing op", check: true,
+		in:   `{"op":"device_sync"}` + "\n" + `{"label":"x"}`,
+		line: 2, field: "op", want: `t.jsonl:2: op: missing: every line needs an op kind`,
+	},
+	{
+		name: "unknown op", check: true,
+		in:   `{"op":"device_sync"}` + "\n\n" + `{"op":"memset","buf":"a"}`,
+		line: 3, field: "op", want: `t.jsonl:3: op: unknown op kind "memset"`,
+	},
+	{
+		name: "kernel op", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"kernel","label":"saxpy"}`,
+		line: 2, want: `t.jsonl:2: kernel: not supported yet by this model`,
+	},
+	{
+		name: "field not used by the op", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"memcpy","src":"a","dst":"a","bytes":8,"stream":1}`,
+		line: 2, field: "stream", want: `t.jsonl:2: stream: not used by memcpy`,
+	},
+	{
+		name: "malloc without buf", check: true,
+		in:   `{"op":"malloc","gcd":0,"bytes":16}`,
+		line: 1, field: "buf", want: `t.jsonl:1: buf: required by malloc`,
+	},
+	{
+		name: "malloc without gcd", check: true,
+		in:   `{"op":"malloc","buf":"a","bytes":16}`,
+		line: 1, field: "gcd", want: `t.jsonl:1: gcd: required by malloc`,
+	},
+	{
+		name: "unknown buffer", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			`{"op":"memcpy","src":"a","dst":"x","bytes":8}`,
+		line: 2, field: "dst", want: `t.jsonl:2: dst: unknown buffer "x"`,
+	},
+	{
+		name: "buffer used before its malloc", check: true,
+		in: `{"op":"memcpy","src":"a","dst":"b","bytes":8}` + "\n" +
+			`{"op":"malloc","buf":"a","gcd":0,"bytes":16}`,
+		line: 1, field: "src", want: `t.jsonl:1: src: unknown buffer "a"`,
+	},
+	{
+		name: "negative size", check: true,
+		in:   "# c\n" + `{"op":"host_malloc","buf":"h","numa":0,"bytes":-5}`,
+		line: 2, field: "bytes", want: `t.jsonl:2: bytes: must be > 0, got -5`,
+	},
+	{
+		name: "zero size", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			`{"op":"malloc","buf":"b","gcd":1,"bytes":16}` + "\n" +
+			`{"op":"memcpy_peer","src":"a","dst":"b","bytes":0}`,
+		line: 3, field: "bytes", want: `t.jsonl:3: bytes: must be > 0, got 0`,
+	},
+	{
+		name: "negative copy size", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			`{"op":"memcpy_async","src":"a","dst":"a","bytes":-1,"stream":1}`,
+		line: 2, field: "bytes", want: `t.jsonl:2: bytes: must be > 0, got -1`,
+	},
+	{
+		name: "copy larger than its buffer", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":100}` + "\n" +
+			`{"op":"malloc","buf":"b","gcd":1,"bytes":50}` + "\n" +
+			`{"op":"memcpy_peer_async","src":"a","dst":"b","bytes":100,"stream":1}`,
+		line: 3, field: "bytes", want: `t.jsonl:3: bytes: copy of 100 bytes at offset 0 exceeds buffer "b" of 50 bytes`,
+	},
+	{
+		name: "offset beyond the buffer", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":100}` + "\n" +
+			`{"op":"memcpy","src":"a","dst":"a","bytes":10,"src_offset":95}`,
+		line: 2, field: "src_offset", want: `t.jsonl:2: src_offset: copy of 10 bytes at offset 95 exceeds buffer "a" of 100 bytes`,
+	},
+	{
+		name: "negative offset", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":100}` + "\n" +
+			`{"op":"memcpy","src":"a","dst":"a","bytes":10,"dst_offset":-1}`,
+		line: 2, field: "dst_offset", want: `t.jsonl:2: dst_offset: must be >= 0, got -1`,
+	},
+	{
+		name: "huge offset does not overflow", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":100}` + "\n" +
+			`{"op":"memcpy","src":"a","dst":"a","bytes":10,"dst_offset":9223372036854775807}`,
+		line: 2, field: "dst_offset", want: `t.jsonl:2: dst_offset: copy of 10 bytes at offset 9223372036854775807 exceeds buffer "a" of 100 bytes`,
+	},
+	{
+		name: "duplicate buffer", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			"# another\n" +
+			`{"op":"host_malloc","buf":"a","numa":1,"bytes":16}`,
+		line: 3, field: "buf", want: `t.jsonl:3: buf: buffer "a" already defined on line 1`,
+	},
+	{
+		name: "gcd out of range", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":8,"bytes":16}`,
+		line: 1, field: "gcd", want: `t.jsonl:1: gcd: must be in 0..7, got 8`,
+	},
+	{
+		name: "negative gcd", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":-1,"bytes":16}`,
+		line: 1, field: "gcd", want: `t.jsonl:1: gcd: must be in 0..7, got -1`,
+	},
+	{
+		name: "numa out of range", check: true,
+		in: `{"op":"host_malloc","buf":"h0","numa":3,"bytes":16}` + "\n" +
+			`{"op":"host_malloc","buf":"h1","numa":4,"bytes":16}`,
+		line: 2, field: "numa", want: `t.jsonl:2: numa: must be in 0..3, got 4`,
+	},
+	{
+		name: "negative stream", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			`{"op":"memcpy_async","src":"a","dst":"a","bytes":8,"stream":-2}`,
+		line: 2, field: "stream", want: `t.jsonl:2: stream: must be >= 0, got -2`,
+	},
+	{
+		name: "event_record without event", check: true,
+		in:   `{"op":"event_record","stream":1}`,
+		line: 1, field: "event", want: `t.jsonl:1: event: required by event_record`,
+	},
+	{
+		name: "event_sync of unrecorded event", check: true,
+		in: `{"op":"event_record","stream":1,"event":"start"}` + "\n" +
+			`{"op":"event_sync","event":"stop"}`,
+		line: 2, field: "event", want: `t.jsonl:2: event: event "stop" not recorded on an earlier line`,
+	},
+	{
+		name: "stream_wait before the record", check: true,
+		in: `{"op":"stream_wait","stream":2,"event":"e"}` + "\n" +
+			`{"op":"event_record","stream":1,"event":"e"}`,
+		line: 1, field: "event", want: `t.jsonl:1: event: event "e" not recorded on an earlier line`,
+	},
+	{
+		name: "peer copy with host buffer", check: true,
+		in: `{"op":"host_malloc","buf":"h","numa":3,"bytes":64}` + "\n" +
+			`{"op":"malloc","buf":"d","gcd":0,"bytes":64}` + "\n" +
+			`{"op":"memcpy_peer","src":"d","dst":"h","bytes":64}`,
+		line: 3, field: "dst", want: `t.jsonl:3: dst: memcpy_peer needs device buffers, but "h" is a host buffer`,
+	},
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range errorCases {
+		t.Run(tc.name, func(t *testing.T) {
+			ops, err := Parse(strings.NewReader(tc.in), "t.jsonl")
+			if tc.check {
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				err = Check(ops, testGCDs, testNUMA, "t.jsonl")
+			} else if ops != nil {
+				t.Errorf("Parse returned %d ops with its error", len(ops))
+			}
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n got: %s\nwant: %s", err, tc.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error is %T, want *Error", err)
+			}
+			if e.File != "t.jsonl" || e.Line != tc.line || e.Field != tc.field {
+				t.Errorf("File, Line, Field = %q, %d, %q; want %q, %d, %q", e.File, e.Line, e.Field, "t.jsonl", tc.line, tc.field)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Error("error text spans lines")
+			}
+		})
+	}
+}
+
+func TestCheckGeneratedOpsUsePosition(t *testing.T) {
+	ops := []Op{
+		{Op: Malloc, Buf: "a", GCD: ip(0), Bytes: 8},
+		{Op: Memcpy, Src: "a", Dst: "nope", Bytes: 8},
+	}
+	err := Check(ops, testGCDs, testNUMA, "gen")
+	if err == nil || err.Error() != `gen:2: dst: unknown buffer "nope"` {
+		t.Fatalf("got %v", err)
+	}
+	if err := Check(nil, testGCDs, testNUMA, "gen"); err != nil {
+		t.Fatalf("empty trace: %v", err)
+	}
+}
+
+func TestErrorFormat(t *testing.T) {
+	for _, tc := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "f", Line: 3, Field: "bytes", Msg: "m"}, "f:3: bytes: m"},
+		{Error{File: "f", Line: 3, Msg: "m"}, "f:3: m"},
+		{Error{File: "f", Msg: "m"}, "f: m"},
+		{Error{Line: 2, Msg: "a\nb"}, "trace:2: a b"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	long := `{"op":"device_sync","label":"` + strings.Repeat("x", MaxLineBytes) + `"}`
+	_, err := Parse(strings.NewReader("{\"op\":\"device_sync\"}\n"+long+"\n"), "t")
+	want := "t:2: line longer than 1048576 bytes"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	// Just under the cap is fine, with or without "\r\n".
+	ok := `{"op":"device_sync","label":"` + strings.Repeat("x", MaxLineBytes-31) + `"}`
+	for _, end := range []string{"", "\n", "\r\n"} {
+		if ops, err := Parse(strings.NewReader(ok+end), "t"); err != nil || len(ops) != 1 {
+			t.Fatalf("line of %d bytes + %q: %v", len(ok), end, err)
+		}
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestReadErrors(t *testing.T) {
+	_, err := Parse(failingReader{}, "t")
+	if err == nil || err.Error() != "t:1: read: disk on fire" {
+		t.Fatalf("got %v", err)
+	}
+	_, err = ReadFile(filepath.Join(t.TempDir(), "missing.jsonl"))
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("got %v, want not-exist", err)
+	}
+}
+
+func TestKinds(t *testing.T) {
+	for _, k := range Kinds() {
+		if !k.Valid() {
+			t.Errorf("%q not Valid", k)
+		}
+		if _, ok := fieldsOf[k]; !ok && k != Kernel {
+			t.Errorf("%q has no field list in Check", k)
+		}
+	}
+	if Kind("memset").Valid() || Kind("").Valid() {
+		t.Error("bogus kind Valid")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, file := range sampleTraces(f) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, tc := range errorCases {
+		f.Add([]byte(tc.in))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ops, err := Parse(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			if ops != nil {
+				t.Fatal("ops returned with an error")
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error: %q", err)
+			}
+			return
+		}
+		if err := Check(ops, testGCDs, testNUMA, "fuzz"); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("multi-line error: %q", err)
+		}
+		_ = Buffers(ops)
+		var b bytes.Buffer
+		if err := Write(&b, ops); err != nil {
+			t.Fatalf("Write of parsed ops: %v", err)
+		}
+		back, err := Parse(&b, "rewritten")
+		if err != nil {
+			t.Fatalf("reparse: %v\n%s", err, b.String())
+		}
+		if !reflect.DeepEqual(stripLines(back), stripLines(ops)) {
+			t.Fatalf("round trip differs:\n%+v\n%+v", ops, back)
+		}
+	})
+}

@@ -1,0 +1,35 @@
+package trace
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// Write writes ops as a JSON Lines trace, one op per line, leaving out
+// fields at their zero value (Line is never written). Parse reads the
+// output back to the same ops, Line aside; op i is on line i+1, the line
+// Check reports for a generated op. Write does not Check the ops, but it
+// refuses strings that are not valid UTF-8, which JSON cannot carry intact.
+func Write(w io.Writer, ops []Op) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := range ops {
+		o := &ops[i]
+		for _, s := range []struct{ field, v string }{
+			{"op", string(o.Op)}, {"buf", o.Buf}, {"src", o.Src}, {"dst", o.Dst},
+			{"event", o.Event}, {"label", o.Label},
+		} {
+			if !utf8.ValidString(s.v) {
+				return fmt.Errorf("trace: write op %d: %s: invalid UTF-8", i+1, s.field)
+			}
+		}
+		if err := enc.Encode(o); err != nil { // Encode ends the line
+			return fmt.Errorf("trace: write op %d: %w", i+1, err)
+		}
+	}
+	return bw.Flush()
+}

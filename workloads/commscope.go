@@ -1,0 +1,108 @@
+package workloads
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// CommScope replicates the Comm|Scope explicit-copy benchmarks: each
+// iteration records an event, issues one hipMemcpyAsync, records another
+// and waits for it; the time between the events is the manual time.
+type CommScope struct {
+	GCDs, NUMADomains int
+	MinLog2, MaxLog2  int
+	Iterations        int            // timed iterations per benchmark (plus one warm-up)
+	Filter            *regexp.Regexp // --benchmark_filter; nil runs all
+}
+
+// CommScopeFamily is one benchmark family: its Comm|Scope name and whether
+// its arguments are /<numa>/<gpu>/ or /<src>/<dst>/.
+type CommScopeFamily struct {
+	Name    string
+	HostArg bool
+	ToGPU   bool // for host families: host to GPU
+}
+
+// CommScopeFamilies are the families akisim models so far.
+var CommScopeFamilies = []CommScopeFamily{
+	{Name: "Comm_hipMemcpyAsync_PinnedToGPU", HostArg: true, ToGPU: true},
+	{Name: "Comm_hipMemcpyAsync_GPUToPinned", HostArg: true},
+	{Name: "Comm_hipMemcpyAsync_GPUToGPU"},
+}
+
+// DefaultCommScope covers log2(N) 8..30 with one timed iteration, which is
+// exact in a deterministic simulator.
+func DefaultCommScope(gcds, numa int) CommScope {
+	return CommScope{GCDs: gcds, NUMADomains: numa, MinLog2: 8, MaxLog2: 30, Iterations: 1}
+}
+
+// BenchmarkRun is one Comm|Scope benchmark with its arguments.
+type BenchmarkRun struct {
+	Name       string
+	Family     string
+	Arg0, Arg1 int
+	Log2       int
+}
+
+// Runs lists the benchmarks that pass the filter, in Comm|Scope's order.
+func (c CommScope) Runs() []Run {
+	var runs []Run
+	for _, f := range CommScopeFamilies {
+		n0 := c.GCDs
+		if f.HostArg {
+			n0 = c.NUMADomains
+		}
+		for a := 0; a < n0; a++ {
+			for b := 0; b < c.GCDs; b++ {
+				if !f.HostArg && a == b {
+					continue
+				}
+				for k := c.MinLog2; k <= c.MaxLog2; k++ {
+					name := report.CommScopeName(f.Name, a, b, k)
+					if c.Filter != nil && !c.Filter.MatchString(name) {
+						continue
+					}
+					runs = append(runs, c.run(f, name, a, b, k))
+				}
+			}
+		}
+	}
+	return runs
+}
+
+func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
+	n := int64(1) << k
+	var ops []trace.Op
+	src, dst := "src", "dst"
+	switch {
+	case f.HostArg && f.ToGPU:
+		ops = append(ops, hostAlloc(src, a, n), alloc(dst, b, n))
+	case f.HostArg:
+		ops = append(ops, alloc(src, b, n), hostAlloc(dst, a, n))
+	default:
+		ops = append(ops, alloc(src, a, n), alloc(dst, b, n))
+	}
+	iters := c.Iterations + 1
+	for i := 0; i < iters; i++ {
+		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
+		ops = append(ops, record(start, 1),
+			trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1},
+			record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
+	}
+	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		t := 0.0
+		for i := 1; i < iters; i++ { // iteration 0 warms up
+			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))
+		}
+		t /= float64(c.Iterations)
+		row := report.Row{Workload: "commscope", Case: f.Name, Src: strconv.Itoa(a), Dst: strconv.Itoa(b), Bytes: n}
+		bw, tm := row, row
+		bw.Metric, bw.Value, bw.Unit = "bandwidth", gbps(float64(n), t), "GB/s"
+		tm.Metric, tm.Value, tm.Unit = "time", t*1e6, "us"
+		return []report.Row{bw, tm}
+	}}
+}

@@ -1,0 +1,81 @@
+// Package workloads holds the built-in benchmark replicas. Each is a trace
+// generator: it emits the operations the real benchmark issues, the replay
+// engine runs them, and the workload turns event times into rows the way
+// the real benchmark computes its numbers.
+package workloads
+
+import (
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Run is one benchmark invocation on a fresh node.
+type Run struct {
+	Name string     // e.g. the Comm|Scope benchmark name
+	Ops  []trace.Op // what the benchmark's host thread calls
+	// Rows computes the benchmark's numbers from the replay.
+	Rows func(r *Replay) []report.Row
+}
+
+// Replay is what a run's operations did.
+type Replay struct {
+	Ops    []hip.OpResult
+	events map[string]sim.VTimeInSec
+}
+
+// Elapsed is hipEventElapsedTime(start, stop) in seconds.
+func (r *Replay) Elapsed(start, stop string) float64 {
+	return float64(r.events[stop] - r.events[start])
+}
+
+// Result holds the rows of all runs and the nodes' statistics.
+type Result struct {
+	Rows  []report.Row
+	Runs  []string
+	Stats *Stats
+}
+
+// Execute simulates each run on a fresh node built from c.
+func Execute(c *config.Node, runs []Run) (*Result, error) {
+	res := &Result{Stats: NewStats()}
+	for _, run := range runs {
+		n, err := node.Build(c)
+		if err != nil {
+			return nil, err
+		}
+		out, err := n.Run(run.Ops)
+		if err != nil {
+			return nil, err
+		}
+		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
+		for _, o := range run.Ops {
+			if o.Op == trace.EventRecord {
+				rp.events[o.Event], _ = n.Runtime.Event(o.Event)
+			}
+		}
+		res.Rows = append(res.Rows, run.Rows(rp)...)
+		res.Runs = append(res.Runs, run.Name)
+		res.Stats.Add(n)
+	}
+	return res, nil
+}
+
+func intp(v int) *int { return &v }
+
+func alloc(name string, gcd int, bytes int64) trace.Op {
+	return trace.Op{Op: trace.Malloc, Buf: name, GCD: intp(gcd), Bytes: bytes}
+}
+
+func hostAlloc(name string, numa int, bytes int64) trace.Op {
+	return trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: intp(numa), Bytes: bytes}
+}
+
+func record(event string, stream int) trace.Op {
+	return trace.Op{Op: trace.EventRecord, Event: event, Stream: stream}
+}
+
+func gbps(bytes float64, seconds float64) float64 { return bytes / seconds / 1e9 }
