@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/report"
@@ -37,7 +36,7 @@ func (s *Stats) Add(n *node.Node) {
 		s.add(p+".hbm.bytesRead", float64(g.HBM.BytesRead), "Bytes read from HBM", "Byte")
 		s.add(p+".hbm.bytesWritten", float64(g.HBM.BytesWrite), "Bytes written to HBM", "Byte")
 		s.add(p+".hub.forwarded", float64(g.Hub.Forwarded), "Packets passed through to another hub", "Count")
-		for i, e := range append(append(g.HostEngines[:len(g.HostEngines):len(g.HostEngines)]), g.XGMIEngines...) {
+		for i, e := range g.Engines() {
 			q := fmt.Sprintf("%s.sdma%d", p, i)
 			s.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
 			s.add(q+".bytesCopied", float64(e.BytesCopied), "Bytes copied", "Byte")
@@ -75,10 +74,8 @@ func (s *Stats) Add(n *node.Node) {
 
 // List returns the statistics in a stable order.
 func (s *Stats) List() []report.Stat {
-	names := append([]string(nil), s.order...)
-	sort.SliceStable(names, func(i, j int) bool { return false })
-	out := make([]report.Stat, 0, len(names))
-	for _, n := range names {
+	out := make([]report.Stat, 0, len(s.order))
+	for _, n := range s.order {
 		out = append(out, report.Stat{Name: n, Value: s.vals[n], Desc: s.desc[n][0], Unit: s.desc[n][1]})
 	}
 	return out

@@ -34,9 +34,20 @@ func (r *Replay) Elapsed(start, stop string) float64 {
 
 // Result holds the rows of all runs and the nodes' statistics.
 type Result struct {
-	Rows  []report.Row
-	Runs  []string
-	Stats *Stats
+	Rows   []report.Row
+	Runs   []string
+	Stats  *Stats
+	Events uint64 // simulation events handled, for speed reports
+	Bytes  uint64 // bytes the SDMA engines copied
+}
+
+// eventCounter counts the events an engine handles.
+type eventCounter struct{ n uint64 }
+
+func (c *eventCounter) Func(ctx sim.HookCtx) {
+	if ctx.Pos == sim.HookPosBeforeEvent {
+		c.n++
+	}
 }
 
 // Execute simulates each run on a fresh node built from c.
@@ -47,6 +58,8 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		count := &eventCounter{}
+		n.Engine.AcceptHook(count)
 		out, err := n.Run(run.Ops)
 		if err != nil {
 			return nil, err
@@ -60,6 +73,12 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		res.Rows = append(res.Rows, run.Rows(rp)...)
 		res.Runs = append(res.Runs, run.Name)
 		res.Stats.Add(n)
+		res.Events += count.n
+		for _, g := range n.GCDs {
+			for _, e := range g.Engines() {
+				res.Bytes += e.BytesCopied
+			}
+		}
 	}
 	return res, nil
 }

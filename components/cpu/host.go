@@ -41,7 +41,7 @@ func (b Builder) Build(name string) *fabric.Hub {
 	h := fabric.NewHub(name, b.engine, b.hubID)
 	hub, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
 	h.MemoryDelay = func(p *fabric.Packet) sim.VTimeInSec {
-		from := p.Route[p.Hop-1] // the GCD whose host link carried it
+		from := p.PrevHub() // the GCD whose host link carried it
 		if numa[from] != p.Target.Index {
 			return hub + remote
 		}

@@ -20,7 +20,8 @@ type Hub struct {
 	// given the hub it entered from (NUMA distance on the host).
 	MemoryDelay func(p *Packet) sim.VTimeInSec
 
-	links     map[int]*Sender      // neighbour hub -> port towards its link
+	links     map[int]*Sender // neighbour hub -> port towards its link
+	linkPorts map[sim.Port]bool
 	memories  map[int]*Sender      // memory index -> port to its controller
 	locals    map[sim.Port]*Sender // requester port -> port towards it
 	Senders
@@ -30,7 +31,7 @@ type Hub struct {
 // NewHub makes a hub with the given name and route id.
 func NewHub(name string, engine sim.Engine, id int) *Hub {
 	h := &Hub{ComponentBase: sim.NewComponentBase(name), engine: engine, ID: id,
-		links: map[int]*Sender{}, memories: map[int]*Sender{}, locals: map[sim.Port]*Sender{}}
+		links: map[int]*Sender{}, linkPorts: map[sim.Port]bool{}, memories: map[int]*Sender{}, locals: map[sim.Port]*Sender{}}
 	return h
 }
 
@@ -46,6 +47,7 @@ func (h *Hub) sender(p sim.Port) *Sender { return h.Add(h.engine, h, p) }
 func (h *Hub) LinkPort(neighbour int) sim.Port {
 	p := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
 	h.links[neighbour] = h.sender(p)
+	h.linkPorts[p] = true
 	return p
 }
 
@@ -70,21 +72,21 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		h.route(now, msg.(*Packet))
+		h.route(now, msg.(*Packet), h.linkPorts[port])
 	}
 }
 
-func (h *Hub) route(now sim.VTimeInSec, p *Packet) {
+func (h *Hub) route(now sim.VTimeInSec, p *Packet, fromLink bool) {
 	delay := sim.VTimeInSec(0)
-	fromLink := p.Hop > 0
 	if !p.AtLastHub() {
 		if fromLink {
 			delay += h.ForwardDelay
 			h.Forwarded++
 		}
 		next := p.NextHub()
-		p.Hop++
-		h.links[next].SendAt(now, now+delay, p)
+		p.Advance()
+		p.Lag += delay
+		h.links[next].Send(now, p)
 		return
 	}
 	if p.Unordered {
@@ -100,7 +102,8 @@ func (h *Hub) route(now sim.VTimeInSec, p *Packet) {
 			delay += h.MemoryDelay(p)
 		}
 	}
-	s.SendAt(now, now+delay, p)
+	p.Lag += delay
+	s.Send(now, p)
 }
 
 // Handle fires delayed sends.

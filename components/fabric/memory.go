@@ -38,16 +38,17 @@ func (m *MemoryController) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			return
 		}
 		p := msg.(*Packet)
+		at := p.TakeLag(now)
 		var rsp *Packet
-		done := now
+		done := at
 		switch p.Kind {
 		case ReadReq:
-			done = m.bw.Serve(now, p.Size)
+			done = m.bw.Serve(at, p.Size)
 			m.Reads++
 			m.BytesRead += uint64(p.Size)
 			rsp = p.Respond(ReadRsp, p.Size)
 		case WriteReq:
-			done = m.bw.Serve(now, p.Size)
+			done = m.bw.Serve(at, p.Size)
 			m.Writes++
 			m.BytesWrite += uint64(p.Size)
 			rsp = p.Respond(WriteAck, p.Size)
@@ -56,7 +57,8 @@ func (m *MemoryController) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		default:
 			panic("memory controller got a " + p.Kind.String())
 		}
-		m.out.SendAt(now, done+m.latency, rsp)
+		rsp.Lag = done + m.latency - now
+		m.out.Send(now, rsp)
 	}
 }
 

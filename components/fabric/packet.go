@@ -42,34 +42,99 @@ type Packet struct {
 	Kind   Kind
 	Size   int    // data bytes requested, carried or acknowledged
 	Target Memory // the memory a request is for
-	Route  Route  // hubs the packet visits, first = where it entered
+	Route  Route  // hubs a request visits, first = where it entered
 	Hop    int    // index in Route of the hub holding the packet
+	Back   bool   // a response walks Route backwards
+
+	// Lag is how far the packet is logically behind the time it is handed
+	// over: pure latencies (hub forwarding, reorder buffers, memory access)
+	// add to it instead of costing an event; the next resource that
+	// queues the packet (a link, a memory, an engine) starts it that much
+	// later and clears it.
+	Lag sim.VTimeInSec
 
 	Unordered bool     // crossed a multi-link bundle: needs reordering at arrival
 	Requester sim.Port // port of the component that gets the response
 	Tag       any      // requester bookkeeping, returned in the response
+
+	ev PacketEvent // a packet waits in one place at a time: its one event
+}
+
+// PacketEvent fires when a packet is due somewhere. It lives inside the
+// packet, so timing a packet allocates nothing.
+type PacketEvent struct {
+	EventAt
+	Pkt    *Packet
+	Aux    int // free for the handler (a link's direction)
+	sender *Sender
+}
+
+// Event readies the packet's event for time t and handler h.
+func (p *Packet) Event(t sim.VTimeInSec, h sim.Handler, aux int) *PacketEvent {
+	p.ev = PacketEvent{EventAt: EventAt{T: t, H: h}, Pkt: p, Aux: aux}
+	return &p.ev
 }
 
 // Meta returns the message meta data.
 func (p *Packet) Meta() *sim.MsgMeta { return &p.MsgMeta }
 
 // AtLastHub says whether the hub holding the packet is its destination hub.
-func (p *Packet) AtLastHub() bool { return p.Hop == len(p.Route)-1 }
+func (p *Packet) AtLastHub() bool {
+	if p.Back {
+		return p.Hop == 0
+	}
+	return p.Hop == len(p.Route)-1
+}
 
 // NextHub is the hub after the one holding the packet.
-func (p *Packet) NextHub() int { return p.Route[p.Hop+1] }
-
-// Respond builds the response to a request, sent back along the reverse route.
-func (p *Packet) Respond(kind Kind, size int) *Packet {
-	return &Packet{
-		MsgMeta:   sim.MsgMeta{TrafficBytes: size},
-		Kind:      kind,
-		Size:      size,
-		Target:    p.Target,
-		Route:     p.Route.Reverse(),
-		Requester: p.Requester,
-		Tag:       p.Tag,
+func (p *Packet) NextHub() int {
+	if p.Back {
+		return p.Route[p.Hop-1]
 	}
+	return p.Route[p.Hop+1]
+}
+
+// PrevHub is the hub the packet came from (only valid after a hop).
+func (p *Packet) PrevHub() int {
+	if p.Back {
+		return p.Route[p.Hop+1]
+	}
+	return p.Route[p.Hop-1]
+}
+
+// Advance moves the packet to the next hub.
+func (p *Packet) Advance() {
+	if p.Back {
+		p.Hop--
+	} else {
+		p.Hop++
+	}
+}
+
+// Respond turns a request into its response, which walks the route back
+// to the requester. The packet is reused: responses allocate nothing.
+func (p *Packet) Respond(kind Kind, size int) *Packet {
+	p.Kind, p.Size, p.TrafficBytes = kind, size, size
+	p.Back = !p.Back
+	p.Unordered = false
+	p.Lag = 0
+	return p
+}
+
+// TakeLag returns the time the packet is logically at, given the time it
+// was handed over, and clears its lag.
+func (p *Packet) TakeLag(now sim.VTimeInSec) sim.VTimeInSec {
+	t := now + p.Lag
+	p.Lag = 0
+	return t
+}
+
+// Reissue turns a packet the requester got back into a new request.
+func (p *Packet) Reissue(kind Kind, size int, target Memory, route Route) *Packet {
+	tag, req := p.Tag, p.Requester
+	*p = Packet{MsgMeta: sim.MsgMeta{TrafficBytes: size}, Kind: kind, Size: size,
+		Target: target, Route: route, Requester: req, Tag: tag}
+	return p
 }
 
 // NewRequest builds a request from a requester port along a route.

@@ -32,18 +32,36 @@ type sendEvent struct {
 }
 
 // IsSendEvent lets a component route the event back to its sender.
-func IsSendEvent(e sim.Event) bool { _, ok := e.(*sendEvent); return ok }
+func IsSendEvent(e sim.Event) bool {
+	switch ev := e.(type) {
+	case *sendEvent:
+		return true
+	case *PacketEvent:
+		return ev.sender != nil
+	}
+	return false
+}
 
 // HandleSendEvent handles an event made by SendAt.
 func HandleSendEvent(e sim.Event) {
-	se := e.(*sendEvent)
-	se.sender.Send(se.Time(), se.msg)
+	switch ev := e.(type) {
+	case *sendEvent:
+		ev.sender.Send(ev.Time(), ev.msg)
+	case *PacketEvent:
+		ev.sender.Send(ev.Time(), ev.Pkt)
+	}
 }
 
 // SendAt sends msg at time t (now or later).
 func (s *Sender) SendAt(now, t sim.VTimeInSec, msg sim.Msg) {
 	if t <= now {
 		s.Send(now, msg)
+		return
+	}
+	if p, ok := msg.(*Packet); ok {
+		ev := p.Event(t, s.handler, 0)
+		ev.sender = s
+		s.engine.Schedule(ev)
 		return
 	}
 	s.engine.Schedule(&sendEvent{EventAt: EventAt{t, s.handler}, sender: s, msg: msg})

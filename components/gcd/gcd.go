@@ -82,3 +82,8 @@ func (b Builder) engine1(eb sdma.Builder, g *GCD, name string) *sdma.Engine {
 	fabric.Wire(local, e.MemPort)
 	return e
 }
+
+// Engines lists the host engines, then the xGMI engines.
+func (g *GCD) Engines() []*sdma.Engine {
+	return append(append([]*sdma.Engine{}, g.HostEngines...), g.XGMIEngines...)
+}

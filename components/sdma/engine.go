@@ -25,6 +25,10 @@ type Engine struct {
 
 	queue  []*CopyCmd
 	active *copyState
+	free   []*fabric.Packet // answered packets, reused for new requests
+
+	issuing bool           // issue is running (responses can arrive inside it)
+	issueAt sim.VTimeInSec // logical time new reads leave at
 
 	Copies, Transactions, Fences uint64
 	BytesCopied                  uint64
@@ -37,7 +41,6 @@ type copyState struct {
 	fence        bool
 	issued, done int64
 	outstanding  int
-	flushes      int
 }
 
 type phaseEvent struct {
@@ -106,7 +109,8 @@ func (e *Engine) Handle(ev sim.Event) error {
 	now := ev.Time()
 	switch ev.(*phaseEvent).phase {
 	case phaseIssue:
-		e.issue(now)
+		e.issueAt = now
+		e.issue(now, now)
 	case phaseSignal:
 		s := e.active
 		e.ctrl.Send(now, &CopyDone{MsgMeta: sim.MsgMeta{ID: sim.GetIDGenerator().Generate()},
@@ -116,12 +120,29 @@ func (e *Engine) Handle(ev sim.Event) error {
 	return nil
 }
 
-func (e *Engine) issue(now sim.VTimeInSec) {
+// send hands a packet to the hub now, logically at time at: latencies
+// travel with the packet as lag instead of as events.
+func (e *Engine) send(now, at sim.VTimeInSec, p *fabric.Packet) {
+	p.Lag = at - now
+	e.mem.Send(now, p)
+}
+
+// issue starts read transactions while fewer than the limit are in flight.
+// Responses may come back while it runs (a local copy crosses no link);
+// they only move the issue time on, the loop keeps issuing.
+func (e *Engine) issue(now, at sim.VTimeInSec) {
 	s := e.active
 	if s.cmd.Bytes == 0 {
-		e.finish(now)
+		e.finish(now, at)
 		return
 	}
+	if at > e.issueAt {
+		e.issueAt = at
+	}
+	if e.issuing {
+		return
+	}
+	e.issuing = true
 	for s.outstanding < e.maxOut && s.issued < s.cmd.Bytes {
 		n := int64(e.txnBytes)
 		if rem := s.cmd.Bytes - s.issued; rem < n {
@@ -130,45 +151,55 @@ func (e *Engine) issue(now sim.VTimeInSec) {
 		s.issued += n
 		s.outstanding++
 		e.Transactions++
-		req := fabric.NewRequest(fabric.ReadReq, int(n), s.cmd.Src, s.read, e.MemPort, nil)
-		e.mem.Send(now, req)
+		e.send(now, e.issueAt, e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read))
 	}
+	e.issuing = false
+}
+
+// request makes a transaction, reusing an answered packet when it can.
+func (e *Engine) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route) *fabric.Packet {
+	if n := len(e.free); n > 0 {
+		p := e.free[n-1]
+		e.free = e.free[:n-1]
+		return p.Reissue(kind, size, m, r)
+	}
+	return fabric.NewRequest(kind, size, m, r, e.MemPort, nil)
 }
 
 func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 	s := e.active
+	at := p.TakeLag(now)
 	switch p.Kind {
 	case fabric.ReadRsp:
 		// data streams through the engine's datapath, then out as a write
-		t := e.datapath.Serve(now, p.Size)
-		w := fabric.NewRequest(fabric.WriteReq, p.Size, s.cmd.Dst, s.write, e.MemPort, nil)
-		e.mem.SendAt(now, t, w)
+		t := e.datapath.Serve(at, p.Size)
+		e.send(now, t, p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write))
 	case fabric.WriteAck:
 		s.outstanding--
 		s.done += int64(p.Size)
+		e.free = append(e.free, p)
 		e.BytesCopied += uint64(p.Size)
 		if s.done == s.cmd.Bytes {
-			e.finish(now)
+			e.finish(now, at)
 			return
 		}
-		e.issue(now)
+		e.issue(now, at)
 	case fabric.FlushAck:
-		s.flushes--
-		if s.flushes == 0 {
-			e.at(now+e.fenceNs+e.signalNs, phaseSignal)
-		}
+		e.free = append(e.free, p)
+		e.at(at+e.fenceNs+e.signalNs, phaseSignal)
 	}
 }
 
-func (e *Engine) finish(now sim.VTimeInSec) {
+// finish signals completion, after a fence if the signal could overtake
+// the data: a flush along the data's route that returns once it landed.
+func (e *Engine) finish(now, at sim.VTimeInSec) {
 	s := e.active
 	if !s.fence {
-		e.at(now+e.signalNs, phaseSignal)
+		e.at(at+e.signalNs, phaseSignal)
 		return
 	}
 	e.Fences++
-	s.flushes = 1
-	e.mem.Send(now, fabric.NewRequest(fabric.FlushReq, 0, s.cmd.Dst, s.write, e.MemPort, nil))
+	e.send(now, at, e.request(fabric.FlushReq, 0, s.cmd.Dst, s.write))
 }
 
 // NotifyPortFree retries held messages.

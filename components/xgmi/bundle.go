@@ -38,30 +38,23 @@ func (b *Bundle) Port(side int) sim.Port { return b.dirs[side].in }
 // Lanes is the number of links in the bundle.
 func (b *Bundle) Lanes() int { return b.lanes }
 
-// arriveEvent hands a packet to the far end after its flight.
-type arriveEvent struct {
-	fabric.EventAt
-	dir *direction
-	pkt *fabric.Packet
-}
-
 // NotifyRecv accepts packets while the far side has credits.
 func (b *Bundle) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
-	for _, d := range b.dirs {
+	for i, d := range b.dirs {
 		if d.in == port {
-			b.accept(now, d)
+			b.accept(now, d, i)
 		}
 	}
 }
 
-func (b *Bundle) accept(now sim.VTimeInSec, d *direction) {
+func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 	for d.inFlight < b.credits {
 		msg := d.in.Retrieve(now)
 		if msg == nil {
 			return
 		}
 		p := msg.(*fabric.Packet)
-		done := d.wire.Serve(now, p.WireBytes(b.payload, b.overhead))
+		done := d.wire.Serve(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
 		d.inFlight++
 		d.Packets++
 		if p.Kind.CarriesData() {
@@ -71,7 +64,7 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction) {
 			// packets are spread over the links: order is lost
 			p.Unordered = true
 		}
-		b.engine.Schedule(&arriveEvent{EventAt: fabric.EventAt{T: done + b.flight, H: b}, dir: d, pkt: p})
+		b.engine.Schedule(p.Event(done+b.flight, b, dir))
 	}
 }
 
@@ -81,10 +74,11 @@ func (b *Bundle) Handle(e sim.Event) error {
 		fabric.HandleSendEvent(e)
 		return nil
 	}
-	a := e.(*arriveEvent)
-	a.dir.out.Send(a.Time(), a.pkt)
-	a.dir.inFlight--
-	b.accept(a.Time(), a.dir)
+	a := e.(*fabric.PacketEvent)
+	now, dir, d := a.Time(), a.Aux, b.dirs[a.Aux]
+	d.out.Send(now, a.Pkt) // may reuse the packet's event: read it first
+	d.inFlight--
+	b.accept(now, d, dir)
 	return nil
 }
 

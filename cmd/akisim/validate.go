@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/akisim/akisim/validate"
+)
+
+// failedError means validation ran and some point is out of tolerance.
+type failedError struct{ n int }
+
+func (e *failedError) Error() string { return fmt.Sprintf("%d points outside tolerance", e.n) }
+
+func runValidate(o *options, w io.Writer) error {
+	c, err := loadConfig(o)
+	if err != nil {
+		return err
+	}
+	pts, err := validate.Run(c, validate.SeedReference())
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "experiment\tpoint\tsimulated\tpublished\terror\ttolerance\tresult\t")
+	failed := 0
+	for _, p := range pts {
+		res := "ok"
+		if !p.Pass() {
+			res = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f %s\t%.2f %s\t%+.1f%%\t%.0f%%\t%s\t\n", p.Experiment, p.Name,
+			p.Simulated, p.Unit, p.Published, p.Unit, 100*p.Error(), 100*p.Tolerance, res)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d points, %d passed, %d failed\n", len(pts), len(pts)-failed, failed)
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

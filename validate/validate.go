@@ -1,0 +1,140 @@
+// Package validate runs the calibration experiments of the seed papers that
+// akisim can run so far and compares each simulated point with its
+// published value and tolerance.
+package validate
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/workloads"
+)
+
+// Point is one compared value.
+type Point struct {
+	Experiment string
+	Name       string
+	Simulated  float64
+	Published  float64
+	Tolerance  float64 // relative, e.g. 0.05
+	Unit       string
+}
+
+// Error is the relative error of the simulated value.
+func (p Point) Error() float64 { return (p.Simulated - p.Published) / p.Published }
+
+// Pass says whether the point is within its tolerance.
+func (p Point) Pass() bool { return math.Abs(p.Error()) <= p.Tolerance }
+
+// Reference is the published p2p matrix (seed paper Figure 6), keyed by
+// metric, src and dst.
+type Reference map[[3]string]float64
+
+//go:embed reference/seed-p2p-matrix.csv
+var seedMatrix string
+
+// SeedReference is the published matrix shipped with akisim (a copy of
+// shared/reference/seed-p2p-matrix.csv).
+func SeedReference() Reference {
+	ref, err := ParseReference("seed-p2p-matrix.csv", strings.NewReader(seedMatrix))
+	if err != nil {
+		panic(err) // the embedded file is part of the build
+	}
+	return ref
+}
+
+// ParseReference reads a matrix in the seed-p2p-matrix.csv layout.
+func ParseReference(path string, r io.Reader) (Reference, error) {
+	ref := Reference{}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "metric,") {
+			continue
+		}
+		p := strings.Split(line, ",")
+		if len(p) != 5 {
+			return nil, fmt.Errorf("%s:%d: want 5 fields, got %d", path, n, len(p))
+		}
+		v, err := strconv.ParseFloat(p[3], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: value: %v", path, n, err)
+		}
+		ref[[3]string{p[0], p[1], p[2]}] = v
+	}
+	return ref, sc.Err()
+}
+
+// Run simulates every experiment on the node and returns its points.
+func Run(c *config.Node, ref Reference) ([]Point, error) {
+	var pts []Point
+	// E4: p2pBandwidthLatencyTest, every off-diagonal pair.
+	p := workloads.DefaultP2P(c.GCD.Count)
+	p.Cases = []string{"unidirectional", "latency"}
+	res, err := workloads.Execute(c, p.Runs())
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Rows {
+		metric, tol, exp := "bandwidth", 0.05, "E4 bandwidth"
+		if r.Case == "latency" {
+			metric, tol, exp = "latency", 0.10, "E4 latency"
+		}
+		pub, ok := ref[[3]string{metric, r.Src, r.Dst}]
+		if !ok {
+			continue
+		}
+		pts = append(pts, Point{Experiment: exp, Name: "GCD " + r.Src + " -> " + r.Dst,
+			Simulated: r.Value, Published: pub, Tolerance: tol, Unit: r.Unit})
+	}
+	// E1: pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0 (28.3 GB/s).
+	// E5: hipMemcpy GCD 0 -> 1, 2, 6 keeps the E4 plateau at large sizes.
+	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
+	cs.Filter = regexp.MustCompile(`^Comm_hipMemcpyAsync_(PinnedToGPU/0/0|GPUToGPU/0/[126])/log2\(N\):30/`)
+	res, err = workloads.Execute(c, cs.Runs())
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Rows {
+		if r.Metric != "bandwidth" {
+			continue
+		}
+		if strings.HasSuffix(r.Case, "PinnedToGPU") {
+			pts = append(pts, Point{Experiment: "E1 pinned H2D", Name: "NUMA 0 -> GCD 0, 1 GiB",
+				Simulated: r.Value, Published: 28.3, Tolerance: 0.05, Unit: r.Unit})
+			continue
+		}
+		pub := ref[[3]string{"bandwidth", r.Src, r.Dst}]
+		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + r.Src + " -> " + r.Dst + ", 1 GiB",
+			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
+	}
+	return pts, nil
+}
+
+// Rows gives the points as output-contract rows (metric = simulated value;
+// published, error and tolerance in their own rows).
+func Rows(pts []Point) []report.Row {
+	var rows []report.Row
+	for _, p := range pts {
+		base := report.Row{Workload: "validate", Case: p.Experiment, Src: p.Name}
+		for _, m := range []struct {
+			name  string
+			value float64
+			unit  string
+		}{{"simulated", p.Simulated, p.Unit}, {"published", p.Published, p.Unit},
+			{"error", 100 * p.Error(), "%"}, {"tolerance", 100 * p.Tolerance, "%"}} {
+			r := base
+			r.Metric, r.Value, r.Unit = m.name, m.value, m.unit
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}

@@ -1,0 +1,47 @@
+package workloads
+
+import (
+	"testing"
+	"time"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// report adds the simulator's speed to a benchmark's output.
+func reportSpeed(b *testing.B, res *Result, wall time.Duration) {
+	s := wall.Seconds() / float64(b.N)
+	b.ReportMetric(float64(res.Bytes)/s/1e9, "simGB/s")
+	b.ReportMetric(float64(res.Events)/s/1e6, "Mevents/s")
+}
+
+// BenchmarkH2D1GiB is one pinned host-to-device copy of 1 GiB (target: < 1 s).
+func BenchmarkH2D1GiB(b *testing.B) {
+	c := frontier(b)
+	ops, err := trace.ReadFile("../traces/h2d-pinned-1gib.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res *Result
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		var err error
+		if res, err = Execute(c, []Run{TraceRun("h2d", ops)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSpeed(b, res, time.Since(start))
+}
+
+// BenchmarkP2P is the whole p2pBandwidthLatencyTest replica (target: < 10 s).
+func BenchmarkP2P(b *testing.B) {
+	c := frontier(b)
+	var res *Result
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		var err error
+		if res, err = Execute(c, DefaultP2P(8).Runs()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSpeed(b, res, time.Since(start))
+}

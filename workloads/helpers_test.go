@@ -1,0 +1,27 @@
+package workloads
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/akisim/akisim/config"
+)
+
+// loadConfig loads a config of configs/ with -set overrides.
+func loadConfig(t testing.TB, name string, sets ...string) *config.Node {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	c, err := config.Load(filepath.Join(filepath.Dir(file), "..", "configs", name), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func frontier(t testing.TB, sets ...string) *config.Node {
+	return loadConfig(t, "frontier-node.toml", sets...)
+}
+
+func statName(format string, g int) string { return fmt.Sprintf(format, g) }

@@ -1,0 +1,53 @@
+package workloads
+
+import (
+	"strconv"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// TraceRun replays a trace file's operations and reports, for every
+// copy, its start, end and achieved bandwidth, for every event its time,
+// and for every blocking call when the host returned.
+func TraceRun(name string, ops []trace.Op) Run {
+	bufs := trace.Buffers(ops)
+	where := func(b string) string {
+		x, ok := bufs[b]
+		switch {
+		case !ok:
+			return ""
+		case x.Host:
+			return "numa" + strconv.Itoa(x.NUMA)
+		default:
+			return "gcd" + strconv.Itoa(x.GCD)
+		}
+	}
+	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		var rows []report.Row
+		for _, o := range r.Ops {
+			c := string(o.Op.Op)
+			if o.Op.Label != "" {
+				c = o.Op.Label
+			}
+			line := strconv.Itoa(o.Op.Line)
+			row := func(src, dst string, bytes int64, metric string, v float64, unit string) {
+				rows = append(rows, report.Row{Workload: "trace", Case: "line" + line + ":" + c, Src: src, Dst: dst,
+					Bytes: bytes, Metric: metric, Value: v, Unit: unit})
+			}
+			us := func(t float64) float64 { return t * 1e6 }
+			switch {
+			case o.Op.IsCopy():
+				s, d := where(o.Op.Src), where(o.Op.Dst)
+				row(s, d, o.Op.Bytes, "start", us(float64(o.Start)), "us")
+				row(s, d, o.Op.Bytes, "end", us(float64(o.End)), "us")
+				row(s, d, o.Op.Bytes, "bandwidth", gbps(float64(o.Op.Bytes), float64(o.End-o.Start)), "GB/s")
+			case o.Op.Op == trace.EventRecord:
+				row("", "", 0, "time", us(float64(o.End)), "us")
+			case o.Op.Op == trace.EventSync || o.Op.Op == trace.StreamSync || o.Op.Op == trace.DeviceSync:
+				row("", "", 0, "return", us(float64(o.End)), "us")
+			}
+		}
+		return rows
+	}}
+}
