@@ -26,6 +26,21 @@ func (s *Server) Serve(now sim.VTimeInSec, bytes int) sim.VTimeInSec {
 	return s.free
 }
 
+// Interleave serves a small packet that travels in its own virtual channel:
+// it does not wait behind queued bulk work, which it delays by its own
+// serialisation time instead (packet-level interleaving on the wire).
+func (s *Server) Interleave(now sim.VTimeInSec, bytes int) sim.VTimeInSec {
+	d := sim.VTimeInSec(float64(bytes) / s.BytesPerSec)
+	if s.free > now {
+		s.free += d
+	} else {
+		s.free = now + d
+	}
+	s.Busy += d
+	s.Bytes += uint64(bytes)
+	return now + d
+}
+
 // Ns converts nanoseconds to simulated seconds.
 func Ns(ns float64) sim.VTimeInSec { return sim.VTimeInSec(ns * 1e-9) }
 

@@ -54,7 +54,13 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 			return
 		}
 		p := msg.(*fabric.Packet)
-		done := d.wire.Serve(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+		var done sim.VTimeInSec
+		if p.Kind.CarriesData() {
+			done = d.wire.Serve(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+		} else {
+			// requests and acks without data use their own virtual channel
+			done = d.wire.Interleave(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+		}
 		d.inFlight++
 		d.Packets++
 		if p.Kind.CarriesData() {
