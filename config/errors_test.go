@@ -290,6 +290,7 @@ func TestSetErrors(t *testing.T) {
 		{[]string{`gcd.count="8"`}, `-set gcd.count="8": must be an integer, got string "8"`},
 		{[]string{"gcd.count=8.5"}, `-set gcd.count=8.5: must be an integer, got float 8.5`},
 		{[]string{"gcd.count=8\nname=\"x\""}, "-set gcd.count=8 name=\"x\": VALUE must be a single TOML value"},
+		{[]string{"name=a\x01b"}, "-set name=a\x01b: VALUE must be UTF-8 text without control characters"},
 		{[]string{"routing.sdma=[1]"}, `-set routing.sdma=[1]: must be a string, got array`},
 		{[]string{`routing.sdma="widest`}, `-set routing.sdma="widest: cannot parse VALUE as TOML: unexpected EOF; expected '"'`},
 		{[]string{"host.gcd_numa=[3,3,\"x\"]"}, `-set host.gcd_numa=[3,3,"x"]: host.gcd_numa[2]: must be an integer, got string "x"`},

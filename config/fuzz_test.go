@@ -1,7 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -14,8 +17,23 @@ func checkNoPanic(t *testing.T, text string, sets []string) {
 			t.Fatalf("panic on sets %q, text:\n%s\n%v", sets, text, r)
 		}
 	}()
-	_, err := Parse("fuzz.toml", []byte(text), sets)
+	n, err := Parse("fuzz.toml", []byte(text), sets)
 	if err == nil {
+		// Whatever loads must round-trip.
+		var buf bytes.Buffer
+		if err := n.WriteTOML(&buf); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Parse("again.toml", buf.Bytes(), nil)
+		if err != nil {
+			t.Fatalf("written config does not load: %v\n%s", err, buf.String())
+		}
+		if !reflect.DeepEqual(n, m) {
+			t.Fatalf("round trip changed the node:\n%+v\n%+v", n, m)
+		}
+		if err := n.WriteJSON(io.Discard); err != nil {
+			t.Fatal(err)
+		}
 		return
 	}
 	var e *Error
@@ -37,6 +55,7 @@ var nastySets = []string{
 	"host.gcd_numa=[]", "host.gcd_numa[0]=[1]", "sim.engine='''x'''", "routing.sdma=\"\"\"\n\"\"\"",
 	"gcd.count=1", "xgmi.bundle[1-1].gcds=[0,0]", "host.gcd_numa=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65]",
 	"gcd.count=64", "xgmi.bundle[0-63].lanes=1", "dram={efficiency=2}", "t=1979-05-27", "name=1979-05-27T00:00:00Z",
+	"name=a\xffb", "name=a\tb", "name=\"\\u0007\"",
 }
 
 func TestNoPanicTruncated(t *testing.T) {

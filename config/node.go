@@ -52,10 +52,12 @@ type XGMI struct {
 	Bundles             []Bundle `toml:"bundle"`
 }
 
-// Bundle is one bundle of xGMI links (lanes) between two GCDs.
+// Bundle is one bundle of xGMI links (lanes) between two GCDs. In key paths
+// and -set overrides a bundle is xgmi.bundle[i] (i from 0, file order) or
+// xgmi.bundle[a-b] (the bundle joining GCDs a and b, either order).
 type Bundle struct {
-	GCDs  [2]int `toml:"gcds"`
-	Lanes int    `toml:"lanes"` // links in the bundle: 1, 2, 4 (0 removes it)
+	GCDs  [2]int `toml:"gcds"`  // the two GCD ids it joins, in either order
+	Lanes int    `toml:"lanes"` // links in the bundle, 1..16 (0 removes it)
 }
 
 // Link describes a point-to-point link that is not a bundle (the host link).

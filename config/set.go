@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -157,6 +159,9 @@ func parseSetValue(raw string, wantString bool) (any, error) {
 	if wantString {
 		w := strings.TrimSpace(raw)
 		if w == "" || !strings.ContainsAny(w[:1], `"'[{`) {
+			if !utf8.ValidString(w) || strings.IndexFunc(w, unicode.IsControl) >= 0 {
+				return nil, &Error{Msg: "VALUE must be UTF-8 text without control characters"}
+			}
 			return w, nil
 		}
 	}
