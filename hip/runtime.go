@@ -82,7 +82,7 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, devices []D
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{}}
 	for g, d := range devices {
 		for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
-			p := sim.NewLimitNumMsgPort(r, 1024, fmt.Sprintf("%s.Queue[%d][%d]", name, g, i))
+			p := fabric.NewPort(r, 1024, fmt.Sprintf("%s.Queue[%d][%d]", name, g, i))
 			r.AddPort(fmt.Sprintf("Queue[%d][%d]", g, i), p)
 			r.ctrl[e] = r.Add(engine, r, p)
 			r.byPort[p] = e

@@ -36,7 +36,7 @@ func NewHub(name string, engine sim.Engine, id int) *Hub {
 }
 
 func (h *Hub) newPort(name string) sim.Port {
-	p := sim.NewLimitNumMsgPort(h, 64, h.Name()+"."+name)
+	p := NewPort(h, 64, h.Name()+"."+name)
 	h.AddPort(name, p)
 	return p
 }

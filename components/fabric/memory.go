@@ -24,7 +24,7 @@ type MemoryController struct {
 func NewMemoryController(name string, engine sim.Engine, gbps, latencyNs float64) *MemoryController {
 	m := &MemoryController{ComponentBase: sim.NewComponentBase(name), engine: engine,
 		bw: Server{BytesPerSec: GBps(gbps)}, latency: Ns(latencyNs)}
-	m.Port = sim.NewLimitNumMsgPort(m, 1024, name+".Port")
+	m.Port = NewPort(m, 1024, name+".Port")
 	m.AddPort("Port", m.Port)
 	m.out = m.Add(engine, m, m.Port)
 	return m

@@ -58,9 +58,9 @@ func (b Builder) Build(name string) *Engine {
 		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
 		signalNs: fabric.Ns(b.signalNs),
 		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)}}
-	e.CtrlPort = sim.NewLimitNumMsgPort(e, 1024, name+".Ctrl")
+	e.CtrlPort = fabric.NewPort(e, 1024, name+".Ctrl")
 	e.AddPort("Ctrl", e.CtrlPort)
-	e.MemPort = sim.NewLimitNumMsgPort(e, 1024, name+".Mem")
+	e.MemPort = fabric.NewPort(e, 1024, name+".Mem")
 	e.AddPort("Mem", e.MemPort)
 	e.ctrl = e.Add(b.engine, e, e.CtrlPort)
 	e.mem = e.Add(b.engine, e, e.MemPort)

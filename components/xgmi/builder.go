@@ -49,7 +49,7 @@ func (b Builder) Build(name string) *Bundle {
 		overhead: b.overhead, credits: b.credits}
 	var ports [2]sim.Port
 	for i, n := range []string{"End[0]", "End[1]"} {
-		ports[i] = sim.NewLimitNumMsgPort(x, b.credits, name+"."+n)
+		ports[i] = fabric.NewPort(x, b.credits, name+"."+n)
 		x.AddPort(n, ports[i])
 	}
 	for i := range x.dirs {

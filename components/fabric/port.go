@@ -1,0 +1,94 @@
+package fabric
+
+import "github.com/sarchlab/akita/v3/sim"
+
+// Port is an Akita port for akisim's serial, event-driven components: a
+// bounded FIFO without locks, calling hooks only when some are attached.
+// Akita's LimitNumMsgPort locks and reallocates on every message, which
+// dominated akisim's profile; behaviour is the same.
+type Port struct {
+	sim.HookableBase
+	name     string
+	comp     sim.Component
+	conn     sim.Connection
+	buf      []sim.Msg
+	head     int
+	capacity int
+	full     bool // a sender was refused: tell it when room frees
+}
+
+// NewPort makes a port of comp that holds up to capacity messages.
+func NewPort(comp sim.Component, capacity int, name string) *Port {
+	sim.NameMustBeValid(name)
+	return &Port{name: name, comp: comp, capacity: capacity}
+}
+
+// Name is the port's name.
+func (p *Port) Name() string { return p.name }
+
+// SetConnection plugs the port into a connection.
+func (p *Port) SetConnection(c sim.Connection) { p.conn = c }
+
+// Component is the port's owner.
+func (p *Port) Component() sim.Component { return p.comp }
+
+// CanSend says whether the connection takes a message now.
+func (p *Port) CanSend() bool { return p.conn.CanSend(p) }
+
+// Send sends a message out through the connection.
+func (p *Port) Send(msg sim.Msg) *sim.SendError {
+	err := p.conn.Send(msg)
+	if err == nil && p.NumHooks() > 0 {
+		p.InvokeHook(sim.HookCtx{Domain: p, Pos: sim.HookPosPortMsgSend, Item: msg})
+	}
+	return err
+}
+
+// Recv takes a message from the connection, or refuses it when full.
+func (p *Port) Recv(msg sim.Msg) *sim.SendError {
+	if len(p.buf)-p.head >= p.capacity {
+		p.full = true
+		return sim.NewSendError()
+	}
+	if p.NumHooks() > 0 {
+		p.InvokeHook(sim.HookCtx{Domain: p, Pos: sim.HookPosPortMsgRecvd, Item: msg})
+	}
+	p.buf = append(p.buf, msg)
+	p.comp.NotifyRecv(msg.Meta().RecvTime, p)
+	return nil
+}
+
+// Retrieve takes the oldest message, nil if none.
+func (p *Port) Retrieve(now sim.VTimeInSec) sim.Msg {
+	if p.head == len(p.buf) {
+		return nil
+	}
+	msg := p.buf[p.head]
+	p.buf[p.head] = nil
+	p.head++
+	if p.head == len(p.buf) {
+		p.buf, p.head = p.buf[:0], 0
+	} else if p.head >= 64 && 2*p.head >= len(p.buf) {
+		n := copy(p.buf, p.buf[p.head:])
+		p.buf, p.head = p.buf[:n], 0
+	}
+	if p.NumHooks() > 0 {
+		p.InvokeHook(sim.HookCtx{Domain: p, Pos: sim.HookPosPortMsgRetrieve, Item: msg})
+	}
+	if p.full {
+		p.full = false
+		p.conn.NotifyAvailable(now, p)
+	}
+	return msg
+}
+
+// Peek returns the oldest message without taking it.
+func (p *Port) Peek() sim.Msg {
+	if p.head == len(p.buf) {
+		return nil
+	}
+	return p.buf[p.head]
+}
+
+// NotifyAvailable tells the owner the far side has room again.
+func (p *Port) NotifyAvailable(now sim.VTimeInSec) { p.comp.NotifyPortFree(now, p) }
