@@ -43,12 +43,12 @@ func (m *MemoryController) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		done := at
 		switch p.Kind {
 		case ReadReq:
-			done = m.bw.Serve(at, p.Size)
+			done = m.bw.Serve(now, at, p.Size)
 			m.Reads++
 			m.BytesRead += uint64(p.Size)
 			rsp = p.Respond(ReadRsp, p.Size)
 		case WriteReq:
-			done = m.bw.Serve(at, p.Size)
+			done = m.bw.Serve(now, at, p.Size)
 			m.Writes++
 			m.BytesWrite += uint64(p.Size)
 			rsp = p.Respond(WriteAck, p.Size)

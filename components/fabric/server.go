@@ -2,43 +2,89 @@ package fabric
 
 import "github.com/sarchlab/akita/v3/sim"
 
-// Server is a resource that serves work one after another at a fixed rate,
-// such as a link direction serialising bytes or a memory controller's
-// channels: work queues behind earlier work (contention) and its busy
-// time is counted.
+// Server is a resource that serves work one piece at a time at a fixed
+// rate, such as a link direction serialising bytes or a memory's channels:
+// work waits while the resource is busy (contention) and its busy time is
+// counted. Work may be handed over before it logically arrives (packets
+// carry latency as lag), so the server keeps a short calendar of busy
+// intervals and fits each piece into the first gap at or after its arrival.
 type Server struct {
 	BytesPerSec float64
-	free        sim.VTimeInSec
+	busy        []interval // sorted, disjoint, merged when touching
 	Busy        sim.VTimeInSec // total time spent serving
 	Bytes       uint64         // total bytes served
 }
 
-// Serve queues bytes of work arriving at now and returns when it is done.
-func (s *Server) Serve(now sim.VTimeInSec, bytes int) sim.VTimeInSec {
-	start := now
-	if s.free > start {
-		start = s.free
-	}
+type interval struct{ start, end sim.VTimeInSec }
+
+// Serve books bytes of work that arrives at time at (handed over at now)
+// and returns when it is done.
+func (s *Server) Serve(now, at sim.VTimeInSec, bytes int) sim.VTimeInSec {
 	d := sim.VTimeInSec(float64(bytes) / s.BytesPerSec)
-	s.free = start + d
 	s.Busy += d
 	s.Bytes += uint64(bytes)
-	return s.free
+	s.prune(now)
+	start := at
+	i := 0
+	for ; i < len(s.busy); i++ {
+		iv := s.busy[i]
+		if iv.end <= start {
+			continue
+		}
+		if iv.start >= start+d {
+			break
+		}
+		start = iv.end
+	}
+	s.insert(i, interval{start, start + d})
+	return start + d
 }
 
 // Interleave serves a small packet that travels in its own virtual channel:
-// it does not wait behind queued bulk work, which it delays by its own
+// it does not wait behind booked bulk work, which it delays by its own
 // serialisation time instead (packet-level interleaving on the wire).
-func (s *Server) Interleave(now sim.VTimeInSec, bytes int) sim.VTimeInSec {
+func (s *Server) Interleave(now, at sim.VTimeInSec, bytes int) sim.VTimeInSec {
 	d := sim.VTimeInSec(float64(bytes) / s.BytesPerSec)
-	if s.free > now {
-		s.free += d
-	} else {
-		s.free = now + d
-	}
 	s.Busy += d
 	s.Bytes += uint64(bytes)
-	return now + d
+	s.prune(now)
+	if n := len(s.busy); n > 0 && s.busy[n-1].end > at {
+		s.busy[n-1].end += d
+	} else {
+		s.insert(n, interval{at, at + d})
+	}
+	return at + d
+}
+
+// prune forgets intervals that ended before now: nothing can arrive earlier.
+func (s *Server) prune(now sim.VTimeInSec) {
+	k := 0
+	for k < len(s.busy) && s.busy[k].end < now {
+		k++
+	}
+	if k > 0 {
+		s.busy = append(s.busy[:0], s.busy[k:]...)
+	}
+}
+
+// insert puts iv at index i, merging it with neighbours it touches.
+func (s *Server) insert(i int, iv interval) {
+	const eps = 1e-15
+	if i > 0 && s.busy[i-1].end >= iv.start-eps {
+		s.busy[i-1].end = iv.end
+		if i < len(s.busy) && s.busy[i].start <= iv.end+eps {
+			s.busy[i-1].end = s.busy[i].end
+			s.busy = append(s.busy[:i], s.busy[i+1:]...)
+		}
+		return
+	}
+	if i < len(s.busy) && s.busy[i].start <= iv.end+eps {
+		s.busy[i].start = iv.start
+		return
+	}
+	s.busy = append(s.busy, interval{})
+	copy(s.busy[i+1:], s.busy[i:])
+	s.busy[i] = iv
 }
 
 // Ns converts nanoseconds to simulated seconds.

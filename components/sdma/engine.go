@@ -107,6 +107,10 @@ func (e *Engine) Handle(ev sim.Event) error {
 		return nil
 	}
 	now := ev.Time()
+	if pe, ok := ev.(*fabric.PacketEvent); ok {
+		e.response(now, pe.Pkt)
+		return nil
+	}
 	switch ev.(*phaseEvent).phase {
 	case phaseIssue:
 		e.issueAt = now
@@ -166,13 +170,20 @@ func (e *Engine) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.R
 	return fabric.NewRequest(kind, size, m, r, e.MemPort, nil)
 }
 
+// response handles a transaction's answer at the time it logically
+// arrives: the engine's datapath and its issue order are shared by all its
+// transactions, so it takes them in time order, as events.
 func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
+	if p.Lag > 0 {
+		e.engine.Schedule(p.Event(p.TakeLag(now), e, 0))
+		return
+	}
 	s := e.active
-	at := p.TakeLag(now)
+	at := now
 	switch p.Kind {
 	case fabric.ReadRsp:
 		// data streams through the engine's datapath, then out as a write
-		t := e.datapath.Serve(at, p.Size)
+		t := e.datapath.Serve(now, at, p.Size)
 		e.send(now, t, p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write))
 	case fabric.WriteAck:
 		s.outstanding--

@@ -56,10 +56,10 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		p := msg.(*fabric.Packet)
 		var done sim.VTimeInSec
 		if p.Kind.CarriesData() {
-			done = d.wire.Serve(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+			done = d.wire.Serve(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
 		} else {
 			// requests and acks without data use their own virtual channel
-			done = d.wire.Interleave(p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+			done = d.wire.Interleave(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
 		}
 		d.inFlight++
 		d.Packets++

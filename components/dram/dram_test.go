@@ -1,0 +1,52 @@
+package dram
+
+import (
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Two requesters streaming reads from one NUMA domain share its channels:
+// together they get channels x channel bandwidth x efficiency, half each.
+func TestDomainIsShared(t *testing.T) {
+	e := sim.NewSerialEngine()
+	ctl := MakeBuilder().WithEngine(e).WithChannels(2, 25.6).WithEfficiency(0.85).WithLatency(96).Build("DRAM")
+	hub := fabric.NewHub("Hub", e, 0)
+	fabric.Wire(hub.MemoryPort(0), ctl.Port)
+	a1, a2 := fabrictest.NewAgent("A1", e, 1024), fabrictest.NewAgent("A2", e, 1024)
+	fabric.Wire(hub.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(hub.LocalPort("L2", a2.Port), a2.Port)
+	const n, size = 400, 64 << 10
+	for i := 0; i < n; i++ {
+		a1.Send(0, fabric.NewRequest(fabric.ReadReq, size, fabric.Memory{Host: true}, fabric.Route{0}, a1.Port, nil))
+		a2.Send(0, fabric.NewRequest(fabric.ReadReq, size, fabric.Memory{Host: true}, fabric.Route{0}, a2.Port, nil))
+	}
+	e.Run()
+	domain := 2 * 25.6e9 * 0.85
+	for i, a := range []*fabrictest.Agent{a1, a2} {
+		got := float64(a.Bytes) / float64(a.Last())
+		if math.Abs(got-domain/2) > 0.01*domain/2 {
+			t.Errorf("requester %d: %.2f GB/s, want %.2f", i+1, got/1e9, domain/2e9)
+		}
+	}
+	if busy := float64(ctl.BusyTime()); math.Abs(busy-2*n*size/domain) > 1e-9 {
+		t.Errorf("busy %g s, want %g", busy, 2*n*size/domain)
+	}
+}
+
+// An idle domain answers one small read after its transfer and latency.
+func TestReadLatency(t *testing.T) {
+	e := sim.NewSerialEngine()
+	ctl := MakeBuilder().WithEngine(e).WithEfficiency(1).WithLatency(96).Build("DRAM")
+	a := fabrictest.NewAgent("A", e, 4)
+	fabric.Wire(a.Port, ctl.Port)
+	a.Send(0, fabric.NewRequest(fabric.ReadReq, 64, fabric.Memory{Host: true}, fabric.Route{0}, a.Port, nil))
+	e.Run()
+	want := 64/51.2e9 + 96e-9
+	if got := float64(a.Last()); math.Abs(got-want) > 1e-15 {
+		t.Errorf("answered at %g s, want %g", got, want)
+	}
+}

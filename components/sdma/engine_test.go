@@ -1,0 +1,103 @@
+package sdma_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// oneHub routes everything inside hub 0, over ties routes if ties > 1.
+type oneHub struct{ ties int }
+
+func (o oneHub) DataRoutes(a, b int) []fabric.Route {
+	rs := []fabric.Route{}
+	for i := 0; i < o.ties; i++ {
+		rs = append(rs, fabric.Route{0})
+	}
+	return rs
+}
+func (o oneHub) SignalRoute(a, b int) fabric.Route { return fabric.Route{0} }
+func (o oneHub) HubOf(m fabric.Memory) int         { return 0 }
+
+// rig is an engine on a hub in front of one memory, driven by a queue agent.
+func rig(eb sdma.Builder, memGBps, memLatNs float64, ties int) (*sim.SerialEngine, *sdma.Engine, *fabrictest.Agent) {
+	e := sim.NewSerialEngine()
+	hub := fabric.NewHub("Hub", e, 0)
+	mem := fabric.NewMemoryController("Mem", e, memGBps, memLatNs)
+	fabric.Wire(hub.MemoryPort(0), mem.Port)
+	eng := eb.WithEngine(e).WithRouteTable(oneHub{ties}).Build("Engine")
+	fabric.Wire(hub.LocalPort("Engine", eng.MemPort), eng.MemPort)
+	q := fabrictest.NewAgent("Queue", e, 16)
+	fabric.Wire(q.Port, eng.CtrlPort)
+	return e, eng, q
+}
+
+func copyRate(t *testing.T, e *sim.SerialEngine, q *fabrictest.Agent, bytes int64) float64 {
+	t.Helper()
+	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: bytes})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Got) != 1 {
+		t.Fatalf("%d completions, want 1", len(q.Got))
+	}
+	d := q.Got[0].(*sdma.CopyDone)
+	return float64(bytes) / float64(d.End-d.Start)
+}
+
+// With a fast memory, the engine's datapath is the limit: 32 B x 1.6 GHz.
+func TestEngineRateIsItsDatapath(t *testing.T) {
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16)
+	e, _, q := rig(eb, 1600, 500, 1)
+	got := copyRate(t, e, q, 1<<30)
+	if want := 51.2e9; math.Abs(got-want) > 0.01*want {
+		t.Errorf("%.2f GB/s, want %.2f", got/1e9, want/1e9)
+	}
+}
+
+// With a slow memory and few transactions in flight, Little's law rules:
+// rate = outstanding x transaction / round trip.
+func TestEngineOutstandingLimit(t *testing.T) {
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(4096, 2)
+	e, _, q := rig(eb, 1600, 10000, 1) // 10 us memory latency
+	got := copyRate(t, e, q, 64<<20)
+	// each transaction: read (10 us) then write (10 us) plus ~3 ns of transfers
+	rtt := 20e-6 + 4096/1600e9*2 + 4096/51.2e9
+	want := 2 * 4096 / rtt
+	if math.Abs(got-want) > 0.02*want {
+		t.Errorf("%.3f GB/s, want %.3f", got/1e9, want/1e9)
+	}
+}
+
+// A copy whose data may take several routes is fenced before its signal.
+func TestEngineFencesOnTiedRoutes(t *testing.T) {
+	eb := sdma.MakeBuilder().WithTimings(1000, 300, 500)
+	for _, c := range []struct {
+		ties   int
+		fences uint64
+	}{{1, 0}, {2, 1}} {
+		e, eng, q := rig(eb, 1600, 500, c.ties)
+		copyRate(t, e, q, 16)
+		if eng.Fences != c.fences {
+			t.Errorf("%d routes: %d fences, want %d", c.ties, eng.Fences, c.fences)
+		}
+	}
+}
+
+// A small copy's time is its fixed costs plus its round trips.
+func TestEngineSmallCopyLatency(t *testing.T) {
+	eb := sdma.MakeBuilder().WithTimings(1000, 300, 500)
+	e, _, q := rig(eb, 1600, 500, 1)
+	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 16})
+	e.Run()
+	d := q.Got[0].(*sdma.CopyDone)
+	// process 1000 + read 500 + write 500 + signal 500 ns, plus 16 B transfers
+	want := 2500e-9 + 16/1600e9*2 + 16/51.2e9
+	if got := float64(d.End - d.Start); math.Abs(got-want) > 1e-12 {
+		t.Errorf("%g s, want %g", got, want)
+	}
+}

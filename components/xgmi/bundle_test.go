@@ -1,0 +1,98 @@
+package xgmi
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+const txn = 64 << 10
+
+// stream sends n data packets from side 0 of a fresh bundle and returns the
+// bytes per second seen at side 1.
+func stream(t *testing.T, lanes, n int) float64 {
+	e := sim.NewSerialEngine()
+	b := MakeBuilder().WithEngine(e).WithLanes(lanes).WithLaneBandwidth(50).
+		WithFlightLatency(200).WithPacket(64, 21).WithCredits(8).Build("B")
+	src := fabrictest.NewAgent("Src", e, 4)
+	dst := fabrictest.NewAgent("Dst", e, 1024)
+	fabric.Wire(src.Port, b.Port(0))
+	fabric.Wire(b.Port(1), dst.Port)
+	for i := 0; i < n; i++ {
+		src.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, src.Port, nil))
+	}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(dst.Got) != n {
+		t.Fatalf("%d packets arrived, want %d", len(dst.Got), n)
+	}
+	return float64(dst.Bytes) / float64(dst.Last())
+}
+
+// A bundle of N lanes carries N x 50 GB/s x 64/(64+21) of data.
+func TestBundleThroughputByLanes(t *testing.T) {
+	for _, lanes := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("%d lanes", lanes), func(t *testing.T) {
+			got := stream(t, lanes, 2000) / 1e9
+			want := float64(lanes) * 50 * 64 / 85
+			if math.Abs(got-want) > 0.01*want {
+				t.Errorf("%.2f GB/s, want %.2f", got, want)
+			}
+		})
+	}
+}
+
+// A single packet pays its serialisation plus the flight latency.
+func TestBundleLatency(t *testing.T) {
+	e := sim.NewSerialEngine()
+	b := MakeBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21).Build("B")
+	src := fabrictest.NewAgent("Src", e, 4)
+	dst := fabrictest.NewAgent("Dst", e, 4)
+	fabric.Wire(src.Port, b.Port(0))
+	fabric.Wire(b.Port(1), dst.Port)
+	src.Send(0, fabric.NewRequest(fabric.WriteReq, 16, fabric.Memory{}, fabric.Route{0, 1}, src.Port, nil))
+	e.Run()
+	want := (16.0+21)/50e9 + 200e-9
+	if got := float64(dst.Last()); math.Abs(got-want) > 1e-12 {
+		t.Errorf("arrived at %g s, want %g", got, want)
+	}
+}
+
+// Two flows into one bundle direction share it: each finishes at twice
+// the time it would take alone.
+func TestTwoFlowsShareABundle(t *testing.T) {
+	e := sim.NewSerialEngine()
+	b := MakeBuilder().WithEngine(e).WithPacket(64, 21).WithCredits(8).Build("B")
+	hub := fabric.NewHub("Hub", e, 0)
+	far := fabrictest.NewAgent("Far", e, 1024)
+	a1, a2 := fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
+	fabric.Wire(hub.LinkPort(1), b.Port(0))
+	fabric.Wire(b.Port(1), far.Port)
+	fabric.Wire(hub.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(hub.LocalPort("L2", a2.Port), a2.Port)
+	const n = 500
+	for i := 0; i < n; i++ {
+		a1.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a1.Port, 1))
+		a2.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a2.Port, 2))
+	}
+	e.Run()
+	var last [3]sim.VTimeInSec
+	var bytes [3]float64
+	for i, m := range far.Got {
+		f := m.(*fabric.Packet).Tag.(int)
+		last[f] = far.Arrivals[i]
+		bytes[f] += txn
+	}
+	rate := 50e9 * 64 / 85
+	for f := 1; f <= 2; f++ {
+		got := bytes[f] / float64(last[f])
+		if math.Abs(got-rate/2) > 0.02*rate/2 {
+			t.Errorf("flow %d: %.2f GB/s, want half of %.2f", f, got/1e9, rate/1e9)
+		}
+	}
+}
