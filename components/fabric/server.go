@@ -10,7 +10,7 @@ import "github.com/sarchlab/akita/v3/sim"
 // intervals and fits each piece into the first gap at or after its arrival.
 type Server struct {
 	BytesPerSec float64
-	busy        []interval // sorted, disjoint, merged when touching
+	busy        []interval     // sorted, disjoint, merged when touching
 	Busy        sim.VTimeInSec // total time spent serving
 	Bytes       uint64         // total bytes served
 }
