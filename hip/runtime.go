@@ -29,9 +29,15 @@ type OpResult struct {
 	Engine     string         // SDMA engine that ran a copy
 }
 
+// slot is an SDMA queue of an engine: where a stream's copies go.
+type slot struct {
+	engine *sdma.Engine
+	queue  int
+}
+
 type item struct {
 	op     int
-	engine *sdma.Engine
+	engine *slot
 	event  string
 	wait   bool
 }
@@ -40,7 +46,7 @@ type stream struct {
 	id       int
 	queue    []item
 	inflight int
-	last     *sdma.Engine
+	last     *slot
 }
 
 type blocker struct {
@@ -67,7 +73,7 @@ type Runtime struct {
 	blocked *blocker
 	streams map[int]*stream
 	events  map[string]sim.VTimeInSec
-	pick    map[[3]int]*sdma.Engine
+	pick    map[[3]int]*slot
 	rr      map[[2]int]int
 
 	Results []OpResult
@@ -99,7 +105,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.bufs = map[string]trace.Buffer{}
 	r.streams = map[int]*stream{}
 	r.events = map[string]sim.VTimeInSec{}
-	r.pick = map[[3]int]*sdma.Engine{}
+	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
 	r.Results = make([]OpResult, len(ops))
 	for i := range ops {
@@ -236,9 +242,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			op := &r.ops[it.op]
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
-			cmd := &sdma.CopyCmd{ID: it.op, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
-			r.ctrl[it.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
-			r.Results[it.op].Engine = it.engine.Name()
+			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
+			r.ctrl[it.engine.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			r.Results[it.op].Engine = it.engine.engine.Name()
 			s.inflight++
 			s.last = it.engine
 		case it.wait:
@@ -277,10 +283,11 @@ func memOf(b trace.Buffer) fabric.Memory {
 	return fabric.Memory{Index: b.GCD}
 }
 
-// engineFor picks the SDMA engine for a copy: host copies use the host
-// engines of the GCD holding the device buffer, peer copies the xGMI engines
-// of the source GCD. Each stream keeps its engine; streams spread over engines.
-func (r *Runtime) engineFor(op *trace.Op) (*sdma.Engine, error) {
+// engineFor picks the SDMA engine and queue for a copy: host copies use the
+// host engines of the GCD holding the device buffer, peer copies the xGMI
+// engines of the source GCD. Each stream keeps its queue; streams spread
+// over engines first, then over each engine's queues.
+func (r *Runtime) engineFor(op *trace.Op) (*slot, error) {
 	src, ok1 := r.bufs[op.Src]
 	dst, ok2 := r.bufs[op.Dst]
 	if !ok1 || !ok2 {
@@ -311,8 +318,9 @@ func (r *Runtime) engineFor(op *trace.Op) (*sdma.Engine, error) {
 	n := r.rr[[2]int{gcd, class}]
 	r.rr[[2]int{gcd, class}] = n + 1
 	e := list[n%len(list)]
-	r.pick[key] = e
-	return e, nil
+	sl := &slot{engine: e, queue: (n / len(list)) % e.Queues()}
+	r.pick[key] = sl
+	return sl, nil
 }
 
 // NotifyRecv takes completion signals.

@@ -57,6 +57,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithRouteTable(routes).
 		WithDatapath(c.SDMA.ClockGHz, c.SDMA.BytesPerCycle).
 		WithTransactions(c.SDMA.TransactionBytes, c.SDMA.MaxOutstanding).
+		WithQueues(c.SDMA.QueuesPerEngine).
 		WithTimings(c.SDMA.PacketProcessNs, c.SDMA.FenceNs, c.SDMA.SignalNs)
 	gb := gcd.MakeBuilder().WithEngine(e).
 		WithHBM(c.GCD.HBMBandwidthGBps, c.GCD.HBMLatencyNs).

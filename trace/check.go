@@ -190,6 +190,9 @@ func (c *checker) op(o *Op) *Error {
 				}
 			}
 		}
+		if src.Host && dst.Host {
+			return errf("dst", "host-to-host copies are not modelled (%q and %q are host buffers)", o.Src, o.Dst)
+		}
 		if o.Bytes <= 0 {
 			return errf("bytes", "must be > 0, got %d", o.Bytes)
 		}

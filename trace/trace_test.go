@@ -397,6 +397,13 @@ var errorCases = []struct {
 			`{"op":"memcpy_peer","src":"d","dst":"h","bytes":64}`,
 		line: 3, field: "dst", want: `t.jsonl:3: dst: memcpy_peer needs device buffers, but "h" is a host buffer`,
 	},
+	{
+		name: "host-to-host copy", check: true,
+		in: `{"op":"host_malloc","buf":"h","numa":3,"bytes":64}` + "\n" +
+			`{"op":"host_malloc","buf":"g","numa":0,"bytes":64}` + "\n" +
+			`{"op":"memcpy","src":"h","dst":"g","bytes":64}`,
+		line: 3, field: "dst", want: `t.jsonl:3: dst: host-to-host copies are not modelled ("h" and "g" are host buffers)`,
+	},
 }
 
 func TestErrors(t *testing.T) {

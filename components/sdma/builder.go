@@ -14,6 +14,7 @@ type Builder struct {
 	bytesPerCycle int
 	txnBytes      int
 	maxOut        int
+	queues        int
 	processNs     float64
 	fenceNs       float64
 	signalNs      float64
@@ -21,7 +22,7 @@ type Builder struct {
 
 // MakeBuilder returns a builder with a 32 B/cycle datapath at 1.6 GHz.
 func MakeBuilder() Builder {
-	return Builder{clockGHz: 1.6, bytesPerCycle: 32, txnBytes: 65536, maxOut: 16}
+	return Builder{clockGHz: 1.6, bytesPerCycle: 32, txnBytes: 65536, maxOut: 16, queues: 8}
 }
 
 // WithEngine sets the simulation engine.
@@ -45,6 +46,9 @@ func (b Builder) WithTransactions(bytes, maxOutstanding int) Builder {
 	return b
 }
 
+// WithQueues sets how many SDMA queues (rings) the engine serves.
+func (b Builder) WithQueues(n int) Builder { b.queues = n; return b }
+
 // WithTimings sets packet processing, fence and signal costs in ns.
 func (b Builder) WithTimings(processNs, fenceNs, signalNs float64) Builder {
 	b.processNs, b.fenceNs, b.signalNs = processNs, fenceNs, signalNs
@@ -57,7 +61,8 @@ func (b Builder) Build(name string) *Engine {
 		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxOut: b.maxOut,
 		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
 		signalNs: fabric.Ns(b.signalNs),
-		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)}}
+		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)},
+		queues:   make([][]*CopyCmd, b.queues)}
 	e.CtrlPort = fabric.NewPort(e, 1024, name+".Ctrl")
 	e.AddPort("Ctrl", e.CtrlPort)
 	e.MemPort = fabric.NewPort(e, 1024, name+".Mem")
@@ -66,6 +71,9 @@ func (b Builder) Build(name string) *Engine {
 	e.mem = e.Add(b.engine, e, e.MemPort)
 	return e
 }
+
+// Queues is the number of SDMA queues the engine serves.
+func (e *Engine) Queues() int { return len(e.queues) }
 
 // DatapathBusy is the time the engine's datapath spent moving data.
 func (e *Engine) DatapathBusy() sim.VTimeInSec { return e.datapath.Busy }

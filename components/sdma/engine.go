@@ -23,7 +23,8 @@ type Engine struct {
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
 
-	queue  []*CopyCmd
+	queues [][]*CopyCmd // the engine's SDMA queues (rings), served round-robin
+	next   int          // queue to look at first
 	active *copyState
 	free   []*fabric.Packet // answered packets, reused for new requests
 
@@ -62,7 +63,7 @@ func (e *Engine) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		switch m := msg.(type) {
 		case *CopyCmd:
-			e.queue = append(e.queue, m)
+			e.queues[m.Queue] = append(e.queues[m.Queue], m)
 			if e.active == nil {
 				e.startNext(now)
 			}
@@ -77,12 +78,22 @@ func (e *Engine) at(t sim.VTimeInSec, phase int) {
 }
 
 func (e *Engine) startNext(now sim.VTimeInSec) {
-	if len(e.queue) == 0 {
+	// one copy packet at a time; between packets the engine moves on to
+	// the next queue that has work, so streams on one engine take turns
+	var cmd *CopyCmd
+	for i := range e.queues {
+		q := (e.next + i) % len(e.queues)
+		if len(e.queues[q]) > 0 {
+			cmd = e.queues[q][0]
+			e.queues[q] = e.queues[q][1:]
+			e.next = (q + 1) % len(e.queues)
+			break
+		}
+	}
+	if cmd == nil {
 		e.active = nil
 		return
 	}
-	cmd := e.queue[0]
-	e.queue = e.queue[1:]
 	src, dst := e.routes.HubOf(cmd.Src), e.routes.HubOf(cmd.Dst)
 	// The fabric pins each copy's traffic to one of the equally good routes
 	// (flow hashing); copies spread over them.

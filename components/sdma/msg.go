@@ -14,6 +14,7 @@ import (
 type CopyCmd struct {
 	sim.MsgMeta
 	ID    int
+	Queue int // the engine's SDMA queue the packet was written to
 	Src   fabric.Memory
 	Dst   fabric.Memory
 	Bytes int64
