@@ -20,9 +20,9 @@ type Hub struct {
 	// given the hub it entered from (NUMA distance on the host).
 	MemoryDelay func(p *Packet) sim.VTimeInSec
 
-	links     map[int]*Sender // neighbour hub -> port towards its link
-	linkPorts map[sim.Port]bool
-	memories  map[int]*Sender      // memory index -> port to its controller
+	links     []*Sender            // by neighbour hub: port towards its link
+	linkPorts []sim.Port           // ports that face links
+	memories  []*Sender            // by memory index: port to its controller
 	locals    map[sim.Port]*Sender // requester port -> port towards it
 	Senders
 	Forwarded uint64 // packets passed through to another hub
@@ -31,7 +31,7 @@ type Hub struct {
 // NewHub makes a hub with the given name and route id.
 func NewHub(name string, engine sim.Engine, id int) *Hub {
 	h := &Hub{ComponentBase: sim.NewComponentBase(name), engine: engine, ID: id,
-		links: map[int]*Sender{}, linkPorts: map[sim.Port]bool{}, memories: map[int]*Sender{}, locals: map[sim.Port]*Sender{}}
+		locals: map[sim.Port]*Sender{}}
 	return h
 }
 
@@ -46,14 +46,16 @@ func (h *Hub) sender(p sim.Port) *Sender { return h.Add(h.engine, h, p) }
 // LinkPort makes the port towards the link that leads to hub neighbour.
 func (h *Hub) LinkPort(neighbour int) sim.Port {
 	p := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
+	h.links = grow(h.links, neighbour)
 	h.links[neighbour] = h.sender(p)
-	h.linkPorts[p] = true
+	h.linkPorts = append(h.linkPorts, p)
 	return p
 }
 
 // MemoryPort makes the port to the controller of memory index.
 func (h *Hub) MemoryPort(index int) sim.Port {
 	p := h.newPort(fmt.Sprintf("Memory[%d]", index))
+	h.memories = grow(h.memories, index)
 	h.memories[index] = h.sender(p)
 	return p
 }
@@ -72,8 +74,24 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		h.route(now, msg.(*Packet), h.linkPorts[port])
+		h.route(now, msg.(*Packet), h.facesLink(port))
 	}
+}
+
+func grow(s []*Sender, i int) []*Sender {
+	for len(s) <= i {
+		s = append(s, nil)
+	}
+	return s
+}
+
+func (h *Hub) facesLink(port sim.Port) bool {
+	for _, p := range h.linkPorts {
+		if p == port {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *Hub) route(now sim.VTimeInSec, p *Packet, fromLink bool) {
