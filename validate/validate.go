@@ -96,9 +96,10 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 			Simulated: r.Value, Published: pub, Tolerance: tol, Unit: r.Unit})
 	}
 	// E1: pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0 (28.3 GB/s).
+	// E2: the same from every NUMA domain, to GCD 0 and GCD 4: no loss.
 	// E5: hipMemcpy GCD 0 -> 1, 2, 6 keeps the E4 plateau at large sizes.
 	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
-	cs.Filter = regexp.MustCompile(`^Comm_hipMemcpyAsync_(PinnedToGPU/0/0|GPUToGPU/0/[126])/log2\(N\):30/`)
+	cs.Filter = regexp.MustCompile(`^Comm_hipMemcpyAsync_(PinnedToGPU/[0-9]+/[04]|GPUToGPU/0/[126])/log2\(N\):30/`)
 	res, err = workloads.Execute(c, cs.Runs())
 	if err != nil {
 		return nil, err
@@ -108,7 +109,11 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 			continue
 		}
 		if strings.HasSuffix(r.Case, "PinnedToGPU") {
-			pts = append(pts, Point{Experiment: "E1 pinned H2D", Name: "NUMA 0 -> GCD 0, 1 GiB",
+			exp := "E2 NUMA placement"
+			if r.Src == "0" && r.Dst == "0" {
+				exp = "E1 pinned H2D"
+			}
+			pts = append(pts, Point{Experiment: exp, Name: "NUMA " + r.Src + " -> GCD " + r.Dst + ", 1 GiB",
 				Simulated: r.Value, Published: 28.3, Tolerance: 0.05, Unit: r.Unit})
 			continue
 		}
