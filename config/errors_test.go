@@ -294,7 +294,7 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"routing.sdma=[1]"}, `-set routing.sdma=[1]: must be a string, got array`},
 		{[]string{`routing.sdma="widest`}, `-set routing.sdma="widest: cannot parse VALUE as TOML: unexpected EOF; expected '"'`},
 		{[]string{"host.gcd_numa=[3,3,\"x\"]"}, `-set host.gcd_numa=[3,3,"x"]: host.gcd_numa[2]: must be an integer, got string "x"`},
-		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, max_hops)`},
+		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, control, max_hops)`},
 		{[]string{"xgmi.bundle[0-2].lanes=x"}, `-set xgmi.bundle[0-2].lanes=x: xgmi.bundle[2].lanes: cannot parse VALUE as TOML: expected value but found "x" instead`},
 		// Values that fail validation blame the -set.
 		{[]string{"gcd.count=0"}, `-set gcd.count=0: must be 1..64, got 0`},

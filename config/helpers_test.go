@@ -84,6 +84,7 @@ event_record_ns = 500
 [routing]
 sdma = "widest"
 kernel = "fewest"
+control = "fewest"
 max_hops = 3
 
 [sim]

@@ -97,6 +97,7 @@ type Runtime struct {
 type Routing struct {
 	SDMA    string `toml:"sdma"`     // "widest" or "fewest"
 	Kernel  string `toml:"kernel"`   // "widest" or "fewest"
+	Control string `toml:"control"`  // small control writes (completion signals): "widest" or "fewest"
 	MaxHops int    `toml:"max_hops"` // longest route considered
 }
 

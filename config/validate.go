@@ -14,7 +14,7 @@ const (
 	MaxHops        = 8
 )
 
-// Route policies accepted by routing.sdma and routing.kernel.
+// Route policies accepted by routing.sdma, routing.kernel and routing.control.
 const (
 	RouteWidest = "widest" // maximise bottleneck bandwidth, then fewest hops
 	RouteFewest = "fewest" // fewest hops, then widest
@@ -176,6 +176,7 @@ func (n *Node) validate() []vErr {
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
+	v.oneOf("routing.control", n.Routing.Control, RouteWidest, RouteFewest)
 	v.intRange("routing.max_hops", n.Routing.MaxHops, 1, MaxHops)
 
 	v.oneOf("sim.engine", n.Sim.Engine, "serial")

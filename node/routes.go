@@ -8,7 +8,7 @@ import (
 // Routes is the node's route table: for every pair of hubs, the routes SDMA
 // data takes (all tied best routes under the SDMA policy, over which the
 // fabric spreads it), the routes kernels take, and the control route of
-// small writes such as completion signals (fewest hops).
+// small writes such as completion signals.
 type Routes struct {
 	host   int
 	data   map[[2]int][]fabric.Route
@@ -30,7 +30,7 @@ func NewRoutes(t *fabric.Topology, gcds int, c config.Routing) (*Routes, error) 
 			if r.kernel[k], err = t.Routes(a, b, fabric.Policy(c.Kernel), c.MaxHops, gcds); err != nil {
 				return nil, err
 			}
-			sig, err := t.Routes(a, b, fabric.Fewest, c.MaxHops, gcds)
+			sig, err := t.Routes(a, b, fabric.Policy(c.Control), c.MaxHops, gcds)
 			if err != nil {
 				return nil, err
 			}
