@@ -1,0 +1,70 @@
+package node
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/config"
+)
+
+func build(t *testing.T, name string, sets ...string) *Node {
+	t.Helper()
+	c, err := config.Load(filepath.Join("..", "configs", name), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestFrontierWiring(t *testing.T) {
+	n := build(t, "frontier-node.toml")
+	if len(n.GCDs) != 8 || len(n.Bundles) != 12 || len(n.HostLinks) != 8 || len(n.DRAM) != 4 {
+		t.Fatalf("%d GCDs, %d bundles, %d host links, %d NUMA domains", len(n.GCDs), len(n.Bundles), len(n.HostLinks), len(n.DRAM))
+	}
+	for pair, lanes := range map[[2]int]int{{0, 1}: 4, {6, 0}: 2, {2, 0}: 1} {
+		if b := n.BundleOf[pair]; b == nil || b.Lanes() != lanes {
+			t.Errorf("bundle %v: %v, want %d lanes", pair, b, lanes)
+		}
+	}
+	if n.BundleOf[[2]int{0, 3}] != nil {
+		t.Error("0-3 has a bundle")
+	}
+}
+
+// SDMA data takes the widest route, completion signals the fewest-hop one.
+func TestRouteTables(t *testing.T) {
+	r := build(t, "frontier-node.toml").Routes
+	if got := r.DataRoutes(1, 7); !reflect.DeepEqual(got, []fabric.Route{{1, 0, 6, 7}}) {
+		t.Errorf("data 1->7: %v", got)
+	}
+	if got := r.SignalRoute(1, 7); got.Hops() != 2 {
+		t.Errorf("signal 1->7: %v, want a 2-hop route", got)
+	}
+	if got := r.DataRoutes(0, 8); !reflect.DeepEqual(got, []fabric.Route{{0, 8}}) {
+		t.Errorf("GCD 0 to host: %v", got)
+	}
+	if h := r.HubOf(fabric.Memory{Host: true, Index: 2}); h != 8 {
+		t.Errorf("host memory behind hub %d, want 8", h)
+	}
+}
+
+// Widening the single inter-package bundles changes the routes: 0->3 no
+// longer ties, 1->7 no longer needs three hops.
+func TestDualConfigRoutes(t *testing.T) {
+	r := build(t, "frontier-dual-xgmi.toml").Routes
+	if got := r.DataRoutes(1, 7); len(got) != 2 || got[0].Hops() != 2 {
+		t.Errorf("data 1->7 on the dual node: %v, want the two 2-hop routes", got)
+	}
+	removed := build(t, "frontier-node.toml", "xgmi.bundle[0-2].lanes=0").Routes
+	for _, rt := range removed.DataRoutes(0, 2) {
+		if rt.Hops() < 2 {
+			t.Errorf("0->2 without its bundle still direct: %v", rt)
+		}
+	}
+}
