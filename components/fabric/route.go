@@ -4,15 +4,6 @@ package fabric
 // host's IO die is hub n.
 type Route []int
 
-// Reverse returns the route walked backwards.
-func (r Route) Reverse() Route {
-	out := make(Route, len(r))
-	for i, h := range r {
-		out[len(r)-1-i] = h
-	}
-	return out
-}
-
 // Hops is the number of links the route crosses.
 func (r Route) Hops() int { return len(r) - 1 }
 
