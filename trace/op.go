@@ -37,7 +37,25 @@ type Op struct {
 	Event  string `json:"event,omitempty"`  // event ops
 	Label  string `json:"label,omitempty"`  // free text carried into reports
 
+	// Kernel launches (op "kernel"), in rocprofv3's terms: Grid work-items
+	// in Workgroup-sized workgroups on GCD, ordered in Stream.
+	Name      string   `json:"name,omitempty"`       // kernel name
+	Grid      int64    `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
+	Workgroup int      `json:"workgroup,omitempty"`  // work-items per workgroup
+	ComputeNs float64  `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
+	Access    []Access `json:"access,omitempty"`     // the memory the kernel touches
+
 	Line int `json:"-"` // line number in the trace file, 0 when generated
+}
+
+// Access is one buffer a kernel reads or writes.
+type Access struct {
+	Buf     string `json:"buf"`
+	Mode    string `json:"mode"`              // "read" or "write"
+	Bytes   int64  `json:"bytes"`             // bytes touched
+	Offset  int64  `json:"offset,omitempty"`  // first byte touched
+	Pattern string `json:"pattern,omitempty"` // "sequential" (default), "strided" or "random"
+	Stride  int64  `json:"stride,omitempty"`  // bytes between accesses, for "strided"
 }
 
 // IsCopy says whether the op moves data.
