@@ -20,6 +20,12 @@ hbm_bandwidth_gbps = 1600
 hbm_latency_ns = 500
 hub_forward_ns = 330
 reorder_ns = 250
+hbm_efficiency = 1.0
+kernel_launch_ns = 4000
+kernel_end_ns = 2000
+workgroup_slots = 16
+cu_transaction_bytes = 65536
+cu_max_outstanding = 2
 
 [sdma]
 host_engines = 2
@@ -38,6 +44,7 @@ lane_bandwidth_gbps = 50
 flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 21
+request_bytes = 64
 credit_packets = 64
 
 [[xgmi.bundle]]
@@ -61,6 +68,7 @@ bandwidth_gbps = 36
 flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 17
+request_bytes = 17
 credit_packets = 64
 
 [host]

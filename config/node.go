@@ -19,13 +19,19 @@ type Node struct {
 
 // GCD describes every graphics compute die of the node (all alike).
 type GCD struct {
-	Count            int     `toml:"count"`              // number of GCDs, ids 0..count-1
-	ComputeUnits     int     `toml:"compute_units"`      // kept for the compute-unit model
-	ClockGHz         float64 `toml:"clock_ghz"`          // CU clock
-	HBMBandwidthGBps float64 `toml:"hbm_bandwidth_gbps"` // HBM peak, GB/s (1e9 B/s)
-	HBMLatencyNs     float64 `toml:"hbm_latency_ns"`     // HBM access latency
-	HubForwardNs     float64 `toml:"hub_forward_ns"`     // data-fabric latency to pass a packet through a GCD
-	ReorderNs        float64 `toml:"reorder_ns"`         // reorder-buffer delay for packets that crossed a multi-link bundle
+	Count              int     `toml:"count"`                // number of GCDs, ids 0..count-1
+	ComputeUnits       int     `toml:"compute_units"`        // kept for the compute-unit model
+	ClockGHz           float64 `toml:"clock_ghz"`            // CU clock
+	HBMBandwidthGBps   float64 `toml:"hbm_bandwidth_gbps"`   // HBM peak, GB/s (1e9 B/s)
+	HBMLatencyNs       float64 `toml:"hbm_latency_ns"`       // HBM access latency
+	HubForwardNs       float64 `toml:"hub_forward_ns"`       // data-fabric latency to pass a packet through a GCD
+	ReorderNs          float64 `toml:"reorder_ns"`           // reorder-buffer delay for packets that crossed a multi-link bundle
+	HBMEfficiency      float64 `toml:"hbm_efficiency"`       // sustained fraction of the HBM peak
+	KernelLaunchNs     float64 `toml:"kernel_launch_ns"`     // from a kernel reaching the GCD to its first workgroup
+	KernelEndNs        float64 `toml:"kernel_end_ns"`        // from the last workgroup to the completion signal
+	WorkgroupSlots     int     `toml:"workgroup_slots"`      // workgroups a CU runs at once
+	CUTransactionBytes int     `toml:"cu_transaction_bytes"` // bytes a CU moves per memory transaction (simulation granularity)
+	CUMaxOutstanding   int     `toml:"cu_max_outstanding"`   // transactions a CU keeps in flight (memory-level parallelism)
 }
 
 // SDMA describes the copy engines of one GCD.
@@ -48,6 +54,7 @@ type XGMI struct {
 	FlightLatencyNs     float64  `toml:"flight_latency_ns"`     // wire + SerDes latency of one hop
 	PacketPayloadBytes  int      `toml:"packet_payload_bytes"`  // max data per packet
 	PacketOverheadBytes int      `toml:"packet_overhead_bytes"` // header, CRC, framing per packet
+	RequestBytes        int      `toml:"request_bytes"`         // wire bytes of one read request (one per payload-sized line)
 	CreditPackets       int      `toml:"credit_packets"`        // transactions a receiver buffers per direction
 	Bundles             []Bundle `toml:"bundle"`
 }
@@ -66,6 +73,7 @@ type Link struct {
 	FlightLatencyNs     float64 `toml:"flight_latency_ns"`
 	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`
 	PacketOverheadBytes int     `toml:"packet_overhead_bytes"`
+	RequestBytes        int     `toml:"request_bytes"`
 	CreditPackets       int     `toml:"credit_packets"`
 }
 

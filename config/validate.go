@@ -69,6 +69,12 @@ func (v *validator) nonNegative(key string, x float64) {
 	}
 }
 
+func (v *validator) fraction(key string, x float64) {
+	if !(x > 0 && x <= 1) {
+		v.fail(key, nil, "must be in (0, 1], got %s", fmtFloat(x))
+	}
+}
+
 func (v *validator) oneOf(key, x string, allowed ...string) {
 	for _, a := range allowed {
 		if x == a {
@@ -116,6 +122,12 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("gcd.hbm_latency_ns", g.HBMLatencyNs)
 	v.nonNegative("gcd.hub_forward_ns", g.HubForwardNs)
 	v.nonNegative("gcd.reorder_ns", g.ReorderNs)
+	v.fraction("gcd.hbm_efficiency", g.HBMEfficiency)
+	v.nonNegative("gcd.kernel_launch_ns", g.KernelLaunchNs)
+	v.nonNegative("gcd.kernel_end_ns", g.KernelEndNs)
+	v.intMin("gcd.workgroup_slots", g.WorkgroupSlots, 1)
+	v.intMin("gcd.cu_transaction_bytes", g.CUTransactionBytes, 64)
+	v.intMin("gcd.cu_max_outstanding", g.CUMaxOutstanding, 1)
 
 	s := &n.SDMA
 	v.intMin("sdma.host_engines", s.HostEngines, 1)
@@ -134,6 +146,7 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("xgmi.flight_latency_ns", x.FlightLatencyNs)
 	v.intMin("xgmi.packet_payload_bytes", x.PacketPayloadBytes, 1)
 	v.intMin("xgmi.packet_overhead_bytes", x.PacketOverheadBytes, 0)
+	v.intMin("xgmi.request_bytes", x.RequestBytes, 1)
 	v.intMin("xgmi.credit_packets", x.CreditPackets, 1)
 	n.validateBundles(v)
 
@@ -142,6 +155,7 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("host_link.flight_latency_ns", l.FlightLatencyNs)
 	v.intMin("host_link.packet_payload_bytes", l.PacketPayloadBytes, 1)
 	v.intMin("host_link.packet_overhead_bytes", l.PacketOverheadBytes, 0)
+	v.intMin("host_link.request_bytes", l.RequestBytes, 1)
 	v.intMin("host_link.credit_packets", l.CreditPackets, 1)
 
 	h := &n.Host

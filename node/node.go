@@ -60,7 +60,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithQueues(c.SDMA.QueuesPerEngine).
 		WithTimings(c.SDMA.PacketProcessNs, c.SDMA.FenceNs, c.SDMA.SignalNs)
 	gb := gcd.MakeBuilder().WithEngine(e).
-		WithHBM(c.GCD.HBMBandwidthGBps, c.GCD.HBMLatencyNs).
+		WithHBM(c.GCD.HBMBandwidthGBps*c.GCD.HBMEfficiency, c.GCD.HBMLatencyNs).
 		WithHubLatencies(c.GCD.HubForwardNs, c.GCD.ReorderNs).
 		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb)
 	devices := make([]hip.Device, count)
@@ -84,7 +84,7 @@ func Build(c *config.Node) (*Node, error) {
 	xb := xgmi.MakeBuilder().WithEngine(e).
 		WithLaneBandwidth(c.XGMI.LaneBandwidthGBps).
 		WithFlightLatency(c.XGMI.FlightLatencyNs).
-		WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes).
+		WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
 		WithCredits(c.XGMI.CreditPackets)
 	for _, b := range c.XGMI.Bundles {
 		if b.Lanes == 0 {
@@ -101,7 +101,7 @@ func Build(c *config.Node) (*Node, error) {
 	hb := xgmi.MakeBuilder().WithEngine(e).WithLanes(1).
 		WithLaneBandwidth(c.HostLink.BandwidthGBps).
 		WithFlightLatency(c.HostLink.FlightLatencyNs).
-		WithPacket(c.HostLink.PacketPayloadBytes, c.HostLink.PacketOverheadBytes).
+		WithPacket(c.HostLink.PacketPayloadBytes, c.HostLink.PacketOverheadBytes, c.HostLink.RequestBytes).
 		WithCredits(c.HostLink.CreditPackets)
 	for g := 0; g < count; g++ {
 		l := hb.Build(fmt.Sprintf("Node.HostLink[%d]", g))

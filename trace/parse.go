@@ -57,10 +57,10 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// jsonFields holds the JSON names of Op's fields, read from its struct tags.
-var jsonFields = func() map[string]bool {
+// jsonNames returns the JSON names of T's fields, read from its struct tags.
+func jsonNames[T any]() map[string]bool {
 	m := map[string]bool{}
-	t := reflect.TypeFor[Op]()
+	t := reflect.TypeFor[T]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
@@ -68,7 +68,12 @@ var jsonFields = func() map[string]bool {
 		}
 	}
 	return m
-}()
+}
+
+var (
+	jsonFields   = jsonNames[Op]()     // keys of an op object
+	accessFields = jsonNames[Access]() // keys of an object in an op's access array
+)
 
 // ReadFile parses the trace file at path; errors name the file as path.
 func ReadFile(path string) ([]Op, error) {
@@ -84,7 +89,9 @@ func ReadFile(path string) ([]Op, error) {
 // lines and lines whose first non-blank character is '#' are skipped. Each
 // object is decoded strictly: field names must match exactly (case
 // included), appear at most once and not be null; unknown fields, wrong
-// types and anything after the object are errors. Each returned Op has Line
+// types and anything after the object are errors. The objects in a kernel's
+// access array are decoded just as strictly, and their errors name the
+// field as in "access[1].mode". Each returned Op has Line
 // set. Parse stops at the first problem and returns it as an *Error naming
 // name and the line. Parse only decodes; see Check for consistency.
 func Parse(r io.Reader, name string) ([]Op, error) {
@@ -163,12 +170,16 @@ func parseLine(line []byte) (Op, *Error) {
 	if err := dec.Decode(&op); err != nil {
 		return Op{}, jsonError(err)
 	}
+	if len(op.Access) == 0 {
+		op.Access = nil // "access":[] reads like no access, as Write leaves it out
+	}
 	return op, nil
 }
 
 // scanObject checks what encoding/json lets through: the line must be a
 // single JSON object whose keys are exactly Op's JSON field names, each at
-// most once, with no null values.
+// most once, with no null values; the same goes for the objects in its
+// access array (see scanAccess).
 func scanObject(line []byte) *Error {
 	// Syntax first: json.Unmarshal checks the whole line, trailing data
 	// included, and reports accurate offsets.
@@ -183,6 +194,19 @@ func scanObject(line []byte) *Error {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return &Error{Msg: "expected a JSON object, got " + describe(tok)}
 	}
+	return scanFields(dec, jsonFields, "", func(key string, raw json.RawMessage) *Error {
+		if key == "access" {
+			return scanAccess(raw)
+		}
+		return nil
+	})
+}
+
+// scanFields reads the rest of an object whose opening '{' dec has just
+// returned. Its keys must be in known, each at most once, and its values
+// not null; check, if not nil, sees each value then. Errors name a field as
+// prefix+key.
+func scanFields(dec *json.Decoder, known map[string]bool, prefix string, check func(key string, raw json.RawMessage) *Error) *Error {
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -193,16 +217,17 @@ func scanObject(line []byte) *Error {
 		if !ok { // not reachable with encoding/json, kept for safety
 			return &Error{Msg: "malformed JSON: expected a field name"}
 		}
-		if !jsonFields[key] {
-			for f := range jsonFields {
+		field := prefix + key
+		if !known[key] {
+			for f := range known {
 				if strings.EqualFold(f, key) {
-					return &Error{Field: key, Msg: fmt.Sprintf("unknown field (names are lower case: %q)", f)}
+					return &Error{Field: field, Msg: fmt.Sprintf("unknown field (names are lower case: %q)", f)}
 				}
 			}
-			return &Error{Field: key, Msg: "unknown field"}
+			return &Error{Field: field, Msg: "unknown field"}
 		}
 		if seen[key] {
-			return &Error{Field: key, Msg: "field given twice"}
+			return &Error{Field: field, Msg: "field given twice"}
 		}
 		seen[key] = true
 		var raw json.RawMessage
@@ -210,10 +235,84 @@ func scanObject(line []byte) *Error {
 			return jsonError(err)
 		}
 		if string(raw) == "null" {
-			return &Error{Field: key, Msg: "must not be null"}
+			return &Error{Field: field, Msg: "must not be null"}
+		}
+		if check != nil {
+			if e := check(key, raw); e != nil {
+				return e
+			}
 		}
 	}
 	return nil
+}
+
+// scanAccess checks the value of an op's "access" field (syntactically
+// valid JSON, not null): it must be an array of objects, each with only
+// Access's JSON field names, at most once, no nulls, and values of the
+// right types. Errors name the field as "access[I].KEY".
+func scanAccess(raw json.RawMessage) *Error {
+	if k := jsonKind(raw); k != "array" {
+		return &Error{Field: "access", Msg: "must be an array of objects, got " + k}
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil { // not reachable: raw is a valid array
+		e := jsonError(err)
+		e.Field = "access"
+		return e
+	}
+	for i, el := range elems {
+		field := fmt.Sprintf("access[%d]", i)
+		switch k := jsonKind(el); k {
+		case "object":
+		case "null":
+			return &Error{Field: field, Msg: "must not be null"}
+		default:
+			return &Error{Field: field, Msg: "must be an object, got " + k}
+		}
+		dec := json.NewDecoder(bytes.NewReader(el))
+		if _, err := dec.Token(); err != nil { // the '{'
+			return jsonError(err)
+		}
+		if e := scanFields(dec, accessFields, field+".", nil); e != nil {
+			return e
+		}
+		// Keys are now exact and unique; decoding finds wrong types.
+		dec = json.NewDecoder(bytes.NewReader(el))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(new(Access)); err != nil {
+			e := jsonError(err)
+			if e.Field == "" {
+				e.Field = field
+			} else {
+				e.Field = field + "." + e.Field
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// jsonKind names the type of a syntactically valid JSON value as
+// encoding/json's type errors do: "object", "array", "string", "number",
+// "bool" or "null".
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // describe names a JSON token for an error message.
@@ -283,6 +382,15 @@ func typeMsg(e *json.UnmarshalTypeError) string {
 			if num, ok := strings.CutPrefix(e.Value, "number "); ok && !strings.ContainsAny(num, ".eE") {
 				return fmt.Sprintf("integer %s out of range", num)
 			}
+		case reflect.Float32, reflect.Float64:
+			want = "a number"
+			if num, ok := strings.CutPrefix(e.Value, "number "); ok {
+				return fmt.Sprintf("number %s out of range", num)
+			}
+		case reflect.Slice:
+			want = "an array"
+		case reflect.Struct:
+			want = "an object"
 		}
 	}
 	return fmt.Sprintf("must be %s, got %s", want, e.Value)

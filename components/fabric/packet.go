@@ -152,15 +152,19 @@ func NewRequest(kind Kind, size int, target Memory, route Route, requester sim.P
 
 // WireBytes is what a link serialises for a packet: its payload split into
 // wire packets of at most payload bytes, each with overhead bytes of header,
-// CRC and framing. A packet without data still costs one header.
-func (p *Packet) WireBytes(payload, overhead int) int {
-	data := 0
-	if p.Kind.CarriesData() {
-		data = p.Size
+// CRC and framing. A read request asks for its data one payload-sized line
+// at a time, request bytes per line; other packets without data (acks,
+// flushes) cost one header.
+func (p *Packet) WireBytes(payload, overhead, request int) int {
+	if p.Kind == ReadReq {
+		return (p.Size + payload - 1) / payload * request
 	}
-	n := (data + payload - 1) / payload
+	if !p.Kind.CarriesData() {
+		return overhead
+	}
+	n := (p.Size + payload - 1) / payload
 	if n == 0 {
 		n = 1
 	}
-	return data + n*overhead
+	return p.Size + n*overhead
 }

@@ -74,15 +74,19 @@ func TestRoutesAvoidHostAndRespectHops(t *testing.T) {
 
 func TestWireBytes(t *testing.T) {
 	p := &Packet{Kind: WriteReq, Size: 64 << 10}
-	if got, want := p.WireBytes(64, 21), 64<<10+1024*21; got != want {
+	if got, want := p.WireBytes(64, 21, 64), 64<<10+1024*21; got != want {
 		t.Errorf("64 KiB write: %d wire bytes, want %d", got, want)
 	}
 	ack := &Packet{Kind: WriteAck, Size: 64 << 10}
-	if got := ack.WireBytes(64, 21); got != 21 {
+	if got := ack.WireBytes(64, 21, 64); got != 21 {
 		t.Errorf("ack: %d wire bytes, want one header (21)", got)
 	}
+	read := &Packet{Kind: ReadReq, Size: 64 << 10}
+	if got := read.WireBytes(64, 21, 64); got != 64<<10 {
+		t.Errorf("64 KiB read request: %d wire bytes, want one 64 B request per line", got)
+	}
 	small := &Packet{Kind: WriteReq, Size: 16}
-	if got := small.WireBytes(64, 21); got != 37 {
+	if got := small.WireBytes(64, 21, 64); got != 37 {
 		t.Errorf("16 B write: %d wire bytes, want 37", got)
 	}
 }

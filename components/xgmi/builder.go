@@ -13,12 +13,13 @@ type Builder struct {
 	flightNs float64
 	payload  int
 	overhead int
+	request  int
 	credits  int
 }
 
 // MakeBuilder returns a builder with one 50 GB/s lane and 64 B packets.
 func MakeBuilder() Builder {
-	return Builder{lanes: 1, laneGBps: 50, payload: 64, credits: 64}
+	return Builder{lanes: 1, laneGBps: 50, payload: 64, request: 64, credits: 64}
 }
 
 // WithEngine sets the simulation engine.
@@ -33,9 +34,10 @@ func (b Builder) WithLaneBandwidth(gbps float64) Builder { b.laneGBps = gbps; re
 // WithFlightLatency sets the one-hop latency in ns.
 func (b Builder) WithFlightLatency(ns float64) Builder { b.flightNs = ns; return b }
 
-// WithPacket sets the wire packet payload and per-packet overhead in bytes.
-func (b Builder) WithPacket(payload, overhead int) Builder {
-	b.payload, b.overhead = payload, overhead
+// WithPacket sets the wire packet payload, the per-packet overhead and the
+// wire size of one read request, in bytes.
+func (b Builder) WithPacket(payload, overhead, request int) Builder {
+	b.payload, b.overhead, b.request = payload, overhead, request
 	return b
 }
 
@@ -46,7 +48,7 @@ func (b Builder) WithCredits(n int) Builder { b.credits = n; return b }
 func (b Builder) Build(name string) *Bundle {
 	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
 		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,
-		overhead: b.overhead, credits: b.credits}
+		overhead: b.overhead, request: b.request, credits: b.credits}
 	var ports [2]sim.Port
 	for i, n := range []string{"End[0]", "End[1]"} {
 		ports[i] = fabric.NewPort(x, b.credits, name+"."+n)

@@ -28,6 +28,7 @@ type Bundle struct {
 	flight   sim.VTimeInSec
 	payload  int
 	overhead int
+	request  int
 	credits  int
 	dirs     [2]*direction
 }
@@ -56,10 +57,10 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		p := msg.(*fabric.Packet)
 		var done sim.VTimeInSec
 		if p.Kind.CarriesData() {
-			done = d.wire.Serve(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+			done = d.wire.Serve(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead, b.request))
 		} else {
 			// requests and acks without data use their own virtual channel
-			done = d.wire.Interleave(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead))
+			done = d.wire.Interleave(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead, b.request))
 		}
 		d.inFlight++
 		d.Packets++
