@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/trace"
@@ -18,6 +19,7 @@ import (
 type Device struct {
 	HostEngines []*sdma.Engine
 	XGMIEngines []*sdma.Engine
+	CUs         *gcd.ComputeUnits
 }
 
 // OpResult is what happened to one operation.
@@ -38,6 +40,7 @@ type slot struct {
 type item struct {
 	op     int
 	engine *slot
+	cus    *gcd.ComputeUnits // a kernel's GCD
 	event  string
 	wait   bool
 }
@@ -46,7 +49,7 @@ type stream struct {
 	id       int
 	queue    []item
 	inflight int
-	last     *slot
+	last     any // the SDMA queue or CU array running the stream's work
 }
 
 type blocker struct {
@@ -65,6 +68,7 @@ type Runtime struct {
 	cost    config.Runtime
 	devices []Device
 	ctrl    map[*sdma.Engine]*fabric.Sender
+	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
 	byPort  map[sim.Port]*sdma.Engine
 
 	ops     []trace.Op
@@ -85,7 +89,8 @@ type hostEvent struct{ fabric.EventAt }
 // NewRuntime makes a runtime for the given devices.
 func NewRuntime(name string, engine sim.Engine, cost config.Runtime, devices []Device) *Runtime {
 	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost,
-		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{}}
+		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{},
+		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {
 		for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
 			p := fabric.NewPort(r, 1024, fmt.Sprintf("%s.Queue[%d][%d]", name, g, i))
@@ -93,6 +98,12 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, devices []D
 			r.ctrl[e] = r.Add(engine, r, p)
 			r.byPort[p] = e
 			fabric.Wire(p, e.CtrlPort)
+		}
+		if d.CUs != nil {
+			p := fabric.NewPort(r, 1024, fmt.Sprintf("%s.Dispatch[%d]", name, g))
+			r.AddPort(fmt.Sprintf("Dispatch[%d]", g), p)
+			r.kctrl[d.CUs] = r.Add(engine, r, p)
+			fabric.Wire(p, d.CUs.CtrlPort)
 		}
 	}
 	return r
@@ -160,6 +171,10 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		if !op.IsAsync() {
 			r.blocked = &blocker{kind: "op", op: i}
 		}
+	case trace.Kernel:
+		s := r.stream(op.Stream)
+		s.queue = append(s.queue, item{op: i, cus: r.devices[*op.GCD].CUs})
+		r.dispatch(now, s)
 	case trace.EventRecord:
 		s := r.stream(op.Stream)
 		delete(r.events, op.Event)
@@ -236,6 +251,14 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 	for len(s.queue) > 0 {
 		it := s.queue[0]
 		switch {
+		case it.cus != nil:
+			if s.inflight > 0 && s.last != it.cus {
+				return
+			}
+			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), r.kernelCmd(it.op))
+			r.Results[it.op].Engine = it.cus.Name()
+			s.inflight++
+			s.last = it.cus
 		case it.engine != nil:
 			if s.inflight > 0 && s.last != it.engine {
 				return
@@ -274,6 +297,22 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 			r.dispatch(now, s)
 		}
 	}
+}
+
+// kernelCmd turns a kernel launch into the GCD's dispatch packet: its
+// workgroups and the memory streams of its accesses.
+func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	k := &gcd.KernelCmd{ID: i, Workgroups: op.Grid / int64(op.Workgroup), ComputeNs: op.ComputeNs}
+	for _, a := range op.Access {
+		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Bytes: a.Bytes}
+		if a.Mode == "write" {
+			k.Writes = append(k.Writes, m)
+		} else {
+			k.Reads = append(k.Reads, m)
+		}
+	}
+	return k
 }
 
 func memOf(b trace.Buffer) fabric.Memory {
@@ -330,9 +369,16 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			break
 		}
-		d := msg.(*sdma.CopyDone)
-		res := &r.Results[d.ID]
-		res.Start, res.End = d.Start, now
+		var id int
+		var start sim.VTimeInSec
+		switch d := msg.(type) {
+		case *sdma.CopyDone:
+			id, start = d.ID, d.Start
+		case *gcd.KernelDone:
+			id, start = d.ID, d.Start
+		}
+		res := &r.Results[id]
+		res.Start, res.End = start, now
 		s := r.stream(res.Op.Stream)
 		s.inflight--
 		if s.inflight == 0 {

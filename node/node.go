@@ -62,12 +62,15 @@ func Build(c *config.Node) (*Node, error) {
 	gb := gcd.MakeBuilder().WithEngine(e).
 		WithHBM(c.GCD.HBMBandwidthGBps*c.GCD.HBMEfficiency, c.GCD.HBMLatencyNs).
 		WithHubLatencies(c.GCD.HubForwardNs, c.GCD.ReorderNs).
-		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb)
+		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb).
+		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.GCD.CUTransactionBytes, c.GCD.CUMaxOutstanding).
+		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
+		WithKernelRoutes(routes)
 	devices := make([]hip.Device, count)
 	for g := 0; g < count; g++ {
 		d := gb.Build(fmt.Sprintf("Node.GCD[%d]", g), g)
 		n.GCDs = append(n.GCDs, d)
-		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines}
+		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs}
 	}
 
 	n.Host = cpu.MakeBuilder().WithEngine(e).WithHubID(host).WithGCDNUMA(c.Host.GCDNUMA).

@@ -18,6 +18,7 @@ type GCD struct {
 	HBM         *fabric.MemoryController
 	HostEngines []*sdma.Engine // SDMA engines for host<->GCD copies
 	XGMIEngines []*sdma.Engine // SDMA engines for GCD<->GCD copies
+	CUs         *ComputeUnits
 }
 
 // Builder builds GCDs.
@@ -30,11 +31,17 @@ type Builder struct {
 	hostEngines  int
 	xgmiEngines  int
 	sdma         sdma.Builder
+
+	cus, slots    int
+	cuTxn, cuOut  int
+	launch, endNs float64
+	kernelRoutes  KernelRoutes
 }
 
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
 func MakeBuilder() Builder {
-	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder()}
+	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
+		cus: 110, slots: 16, cuTxn: 65536, cuOut: 2}
 }
 
 // WithEngine sets the simulation engine.
@@ -58,6 +65,22 @@ func (b Builder) WithSDMA(host, xgmi int, eb sdma.Builder) Builder {
 	return b
 }
 
+// WithComputeUnits sets the CU count, workgroups per CU, and the size and
+// number of memory transactions a CU keeps in flight.
+func (b Builder) WithComputeUnits(n, slots, txnBytes, maxOutstanding int) Builder {
+	b.cus, b.slots, b.cuTxn, b.cuOut = n, slots, txnBytes, maxOutstanding
+	return b
+}
+
+// WithKernelTimings sets kernel launch and end latencies (ns).
+func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
+	b.launch, b.endNs = launchNs, endNs
+	return b
+}
+
+// WithKernelRoutes sets how CU traffic crosses the fabric.
+func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; return b }
+
 // Build makes GCD id, named name.
 func (b Builder) Build(name string, id int) *GCD {
 	g := &GCD{ID: id}
@@ -73,7 +96,22 @@ func (b Builder) Build(name string, id int) *GCD {
 	for i := 0; i < b.xgmiEngines; i++ {
 		g.XGMIEngines = append(g.XGMIEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAXGMI[%d]", name, i)))
 	}
+	g.CUs = b.computeUnits(name+".CU", id)
+	fabric.Wire(g.Hub.LocalPort("CU", g.CUs.MemPort), g.CUs.MemPort)
 	return g
+}
+
+func (b Builder) computeUnits(name string, id int) *ComputeUnits {
+	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
+		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut,
+		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
+	c.CtrlPort = fabric.NewPort(c, 1024, name+".Ctrl")
+	c.AddPort("Ctrl", c.CtrlPort)
+	c.MemPort = fabric.NewPort(c, 1024, name+".Mem")
+	c.AddPort("Mem", c.MemPort)
+	c.ctrl = c.Add(b.engine, c, c.CtrlPort)
+	c.mem = c.Add(b.engine, c, c.MemPort)
+	return c
 }
 
 func (b Builder) engine1(eb sdma.Builder, g *GCD, name string) *sdma.Engine {

@@ -1,0 +1,139 @@
+package workloads
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// Stream replicates the seed paper's STREAM (HIP, doubles, workgroup 128):
+// Copy c=a, Scale b=q*c, Add c=a+b, Triad a=b+q*c, each kernel timed with
+// events around it, run Iterations times and the best time reported, as
+// STREAM does. With several GCDs (the E3 host variant) one kernel per GCD
+// is launched back to back and all are synchronised; bandwidth then counts
+// every GCD's bytes over the common time.
+type Stream struct {
+	GCDs       []int   // executing GCDs
+	Alloc      string  // "local", "host" or a GCD id: where the arrays live
+	Sizes      []int64 // array sizes in bytes
+	Kernels    []string
+	Iterations int
+	Workgroup  int
+	NUMA       []int // NUMA domain of each GCD (for host arrays: nearest domain)
+}
+
+// streamKernels gives, per STREAM kernel, the arrays it reads and writes.
+var streamKernels = map[string][2][]string{
+	"copy":  {{"a"}, {"c"}},
+	"scale": {{"c"}, {"b"}},
+	"add":   {{"a", "b"}, {"c"}},
+	"triad": {{"b", "c"}, {"a"}},
+}
+
+// StreamKernels lists the STREAM kernels in STREAM's order.
+var StreamKernels = []string{"copy", "scale", "add", "triad"}
+
+// E6Sizes are the seed paper's array sizes: 1 MB to 8 GB, doubling.
+func E6Sizes() []int64 {
+	var s []int64
+	for b := int64(1 << 20); b <= 8<<30; b *= 2 {
+		s = append(s, b)
+	}
+	return s
+}
+
+func (st Stream) where(g int) string {
+	switch st.Alloc {
+	case "local", "":
+		return "gcd" + strconv.Itoa(g)
+	case "host":
+		return "numa" + strconv.Itoa(st.NUMA[g])
+	}
+	return "gcd" + st.Alloc
+}
+
+// Runs lists one run per size.
+func (st Stream) Runs() ([]Run, error) {
+	if st.Alloc != "local" && st.Alloc != "host" && st.Alloc != "" {
+		g, err := strconv.Atoi(st.Alloc)
+		if err != nil || g < 0 || g >= len(st.NUMA) {
+			return nil, fmt.Errorf("-alloc: want local, host or a GCD id, got %q", st.Alloc)
+		}
+	}
+	for _, k := range st.Kernels {
+		if _, ok := streamKernels[k]; !ok {
+			return nil, fmt.Errorf("-kernels: unknown STREAM kernel %q (want copy, scale, add, triad)", k)
+		}
+	}
+	var runs []Run
+	for _, n := range st.Sizes {
+		runs = append(runs, st.run(n))
+	}
+	return runs, nil
+}
+
+func (st Stream) run(n int64) Run {
+	var ops []trace.Op
+	for _, g := range st.GCDs {
+		for _, a := range []string{"a", "b", "c"} {
+			buf := fmt.Sprintf("%s%d", a, g)
+			switch st.Alloc {
+			case "host":
+				ops = append(ops, hostAlloc(buf, st.NUMA[g], n))
+			case "local", "":
+				ops = append(ops, alloc(buf, g, n))
+			default:
+				peer, _ := strconv.Atoi(st.Alloc)
+				ops = append(ops, alloc(buf, peer, n))
+			}
+		}
+	}
+	wg := st.Workgroup
+	grid := n / 8 / int64(wg) * int64(wg)
+	if grid == 0 {
+		grid = int64(wg)
+	}
+	for it := 0; it < st.Iterations; it++ {
+		for _, k := range st.Kernels {
+			start, stop := fmt.Sprintf("%s.%d.start", k, it), fmt.Sprintf("%s.%d.stop", k, it)
+			ops = append(ops, record(start, 1))
+			for _, g := range st.GCDs {
+				op := trace.Op{Op: trace.Kernel, Name: "stream_" + k, GCD: intp(g), Stream: 1 + g,
+					Grid: grid, Workgroup: wg}
+				io := streamKernels[k]
+				for _, r := range io[0] {
+					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", r, g), Mode: "read", Bytes: grid * 8})
+				}
+				for _, w := range io[1] {
+					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", w, g), Mode: "write", Bytes: grid * 8})
+				}
+				ops = append(ops, op)
+			}
+			ops = append(ops, trace.Op{Op: trace.DeviceSync}, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
+		}
+	}
+	return Run{Name: fmt.Sprintf("stream/%d", n), Ops: ops, Rows: func(r *Replay) []report.Row {
+		var rows []report.Row
+		for _, k := range st.Kernels {
+			best := 0.0
+			for it := 0; it < st.Iterations; it++ {
+				t := r.Elapsed(fmt.Sprintf("%s.%d.start", k, it), fmt.Sprintf("%s.%d.stop", k, it))
+				if it == 0 || t < best {
+					best = t
+				}
+			}
+			io := streamKernels[k]
+			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8)
+			gcds := make([]string, len(st.GCDs))
+			for i, g := range st.GCDs {
+				gcds[i] = strconv.Itoa(g)
+			}
+			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: st.where(st.GCDs[0]),
+				Dst: strings.Join(gcds, "+"), Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
+		}
+		return rows
+	}}
+}
