@@ -45,6 +45,10 @@ type options struct {
 	cases      string
 	outdir     string
 	cpuprofile string
+	exec       string
+	alloc      string
+	sizes      string
+	kernels    string
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -54,10 +58,10 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "validate":
 			o.command = "validate"
 		case "run":
-		case "p2p", "commscope":
+		case "p2p", "commscope", "stream":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, p2p or commscope)", args[0])
+			return nil, bad("unknown command %q (want run, validate, p2p, commscope or stream)", args[0])
 		}
 		args = args[1:]
 	}
@@ -65,11 +69,15 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a file in configs/")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
-	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p or commscope (default p2p without -trace)")
+	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope or stream (default p2p without -trace)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md)")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
 	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
 	fs.StringVar(&o.cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
+	fs.StringVar(&o.exec, "exec", "0", "stream: executing GCDs, comma separated (several: the E3 host variant)")
+	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer)")
+	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
+	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config and stats into DIR")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	if err := fs.Parse(args); err != nil {
@@ -92,8 +100,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if o.tracePath == "" && o.workload == "" {
 		o.workload = "p2p"
 	}
-	if o.workload != "" && o.workload != "p2p" && o.workload != "commscope" {
-		return nil, bad("-workload: unknown workload %q (want p2p or commscope)", o.workload)
+	if o.workload != "" && o.workload != "p2p" && o.workload != "commscope" && o.workload != "stream" {
+		return nil, bad("-workload: unknown workload %q (want p2p, commscope or stream)", o.workload)
 	}
 	if o.format == "gbench" && o.workload != "commscope" {
 		return nil, bad("-format gbench: only the commscope workload writes Google Benchmark JSON")

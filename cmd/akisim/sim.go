@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,8 @@ func runs(o *options, c *config.Node) ([]workloads.Run, error) {
 			return nil, bad("%v", err)
 		}
 		return []workloads.Run{workloads.TraceRun(o.tracePath, ops)}, nil
+	case o.workload == "stream":
+		return streamRuns(o, c)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
@@ -158,4 +161,33 @@ func writeOutdir(o *options, c *config.Node, res *workloads.Result, wall time.Du
 		}
 	}
 	return nil
+}
+
+// streamRuns builds the STREAM runs from -exec, -alloc, -sizes, -kernels.
+func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA,
+		Kernels: strings.Split(o.kernels, ",")}
+	for _, g := range strings.Split(o.exec, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(g))
+		if err != nil || id < 0 || id >= c.GCD.Count {
+			return nil, bad("-exec: want GCD ids 0..%d, comma separated, got %q", c.GCD.Count-1, o.exec)
+		}
+		st.GCDs = append(st.GCDs, id)
+	}
+	if o.sizes == "e6" {
+		st.Sizes = workloads.E6Sizes()
+	} else {
+		for _, s := range strings.Split(o.sizes, ",") {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil || n < 1024 {
+				return nil, bad("-sizes: want byte counts >= 1024 or e6, got %q", s)
+			}
+			st.Sizes = append(st.Sizes, n)
+		}
+	}
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return runs, nil
 }
