@@ -121,6 +121,84 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + r.Src + " -> " + r.Dst + ", 1 GiB",
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
 	}
+	kp, err := kernelPoints(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(pts, kp...), nil
+}
+
+// stream runs one STREAM copy and returns its bandwidth (GB/s).
+func stream(c *config.Node, gcds []int, alloc string, bytes int64) (float64, error) {
+	st := workloads.Stream{GCDs: gcds, Alloc: alloc, Sizes: []int64{bytes}, Kernels: []string{"copy"},
+		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+	runs, err := st.Runs()
+	if err != nil {
+		return 0, err
+	}
+	res, err := workloads.Execute(c, runs)
+	if err != nil {
+		return 0, err
+	}
+	return res.Rows[0].Value, nil
+}
+
+// kernelPoints are E6 (STREAM copy on GCD 0, local and on peers 1, 2, 6)
+// and E3 (host STREAM on 1, 2, 4 and 8 GCDs).
+func kernelPoints(c *config.Node) ([]Point, error) {
+	var pts []Point
+	local, err := stream(c, []int{0}, "local", 8<<30)
+	if err != nil {
+		return nil, err
+	}
+	pts = append(pts, Point{Experiment: "E6 local STREAM", Name: "GCD 0, 8 GiB copy",
+		Simulated: local, Published: 1400, Tolerance: 0.05, Unit: "GB/s"})
+	// Peer copies reach 43-44% of the bundle's bidirectional peak: 43.5 +- 3 points.
+	for _, peer := range []int{1, 2, 6} {
+		bw, err := stream(c, []int{0}, strconv.Itoa(peer), 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		lanes := 0
+		for _, b := range c.XGMI.Bundles {
+			if (b.GCDs[0] == 0 && b.GCDs[1] == peer) || (b.GCDs[1] == 0 && b.GCDs[0] == peer) {
+				lanes = b.Lanes
+			}
+		}
+		peak := 2 * c.XGMI.LaneBandwidthGBps * float64(lanes)
+		pts = append(pts, Point{Experiment: "E6 peer STREAM", Name: fmt.Sprintf("GCD 0 on GCD %d (%d lanes), %% of %.0f GB/s", peer, lanes, peak),
+			Simulated: 100 * bw / peak, Published: 43.5, Tolerance: 3 / 43.5, Unit: "%"})
+	}
+	// E3: host arrays (8 GB in the paper; 1 GiB here reaches the same plateau).
+	one, err := stream(c, []int{0}, "host", 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	four := 0.0
+	for _, e := range []struct {
+		gcds      []int
+		name      string
+		want, tol float64
+	}{
+		{[]int{0, 1}, "GCDs 0,1 (same package) / GCD 0", 1, 0.10},
+		{[]int{0, 4}, "GCDs 0,4 (spread) / GCD 0", 2, 0.05},
+		{[]int{0, 2, 4, 6}, "GCDs 0,2,4,6 / GCD 0", 3.9, 0.3 / 3.9},
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7}, "all 8 GCDs / GCDs 0,2,4,6", 1, 0.10},
+	} {
+		bw, err := stream(c, e.gcds, "host", 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		ratio := bw / one
+		if len(e.gcds) == 8 {
+			ratio = bw / four
+		}
+		if len(e.gcds) == 4 {
+			four = bw
+		}
+		pts = append(pts, Point{Experiment: "E3 host STREAM", Name: e.name,
+			Simulated: ratio, Published: e.want, Tolerance: e.tol, Unit: "x"})
+	}
 	return pts, nil
 }
 
