@@ -45,3 +45,25 @@ func BenchmarkP2P(b *testing.B) {
 	}
 	reportSpeed(b, res, time.Since(start))
 }
+
+// BenchmarkStreamCopy8GB is one STREAM copy of two 8 GiB arrays on GCD 0,
+// run twice as STREAM does (target: < 5 s).
+func BenchmarkStreamCopy8GB(b *testing.B) {
+	c := frontier(b)
+	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{8 << 30}, Kernels: []string{"copy"},
+		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+	runs, err := st.Runs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res *Result
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if res, err = Execute(c, runs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := time.Since(start).Seconds() / float64(b.N)
+	b.ReportMetric(2*2*float64(8<<30)/s/1e9, "simGB/s")
+	b.ReportMetric(float64(res.Events)/s/1e6, "Mevents/s")
+}

@@ -36,6 +36,12 @@ func (s *Stats) Add(n *node.Node) {
 		s.add(p+".hbm.bytesRead", float64(g.HBM.BytesRead), "Bytes read from HBM", "Byte")
 		s.add(p+".hbm.bytesWritten", float64(g.HBM.BytesWrite), "Bytes written to HBM", "Byte")
 		s.add(p+".hub.forwarded", float64(g.Hub.Forwarded), "Packets passed through to another hub", "Count")
+		s.add(p+".cu.kernels", float64(g.CUs.Kernels), "Kernels run", "Count")
+		s.add(p+".cu.workgroups", float64(g.CUs.Workgroups), "Workgroups dispatched", "Count")
+		s.add(p+".cu.transactions", float64(g.CUs.Transactions), "Memory transactions of the CUs", "Count")
+		s.add(p+".cu.bytesRead", float64(g.CUs.BytesRead), "Bytes the CUs read (any memory)", "Byte")
+		s.add(p+".cu.bytesWritten", float64(g.CUs.BytesWritten), "Bytes the CUs wrote (any memory)", "Byte")
+		s.add(p+".hbm.busy", float64(g.HBM.BusyTime()), "Time HBM was transferring", "Second")
 		for i, e := range g.Engines() {
 			q := fmt.Sprintf("%s.sdma%d", p, i)
 			s.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
