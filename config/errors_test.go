@@ -98,7 +98,7 @@ func TestFileErrors(t *testing.T) {
 			name: "unknown table",
 			edit: func(t *testing.T, s string) string { return s + "\n[cpu]\ncores = 64\n" },
 			at:   "[cpu]", key: "cpu",
-			msg: "unknown key (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim)",
+			msg: "unknown key (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim, env)",
 		},
 		{
 			name: "unknown key in a bundle",
@@ -275,7 +275,7 @@ func TestSetErrors(t *testing.T) {
 	}{
 		// Bad keys.
 		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, compute_units, clock_ghz, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, workgroup_slots, cu_transaction_bytes, cu_max_outstanding)`},
-		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim)`},
+		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim, env)`},
 		{[]string{"gcd.count.x=3"}, `-set gcd.count.x=3: gcd.count: is not a table, so it has no key "x"`},
 		{[]string{"gcd..count=3"}, `-set gcd..count=3: bad key "gcd..count": want dotted names like xgmi.bundle[0-2].lanes`},
 		{[]string{"gcd.count"}, `-set gcd.count: want KEY=VALUE, e.g. xgmi.lane_bandwidth_gbps=25`},

@@ -97,6 +97,11 @@ max_hops = 3
 
 [sim]
 engine = "serial"
+
+[env]
+HSA_ENABLE_SDMA = 1
+HSA_ENABLE_PEER_SDMA = 1
+HSA_XNACK = 0
 `
 
 // shipped are the configs in configs/.

@@ -15,6 +15,15 @@ type Node struct {
 	Runtime  Runtime `toml:"runtime"`
 	Routing  Routing `toml:"routing"`
 	Sim      Sim     `toml:"sim"`
+	Env      Env     `toml:"env"`
+}
+
+// Env holds the ROCm environment variables the model honours (akisim
+// -env NAME=VALUE sets them); they change what the runtime does.
+type Env struct {
+	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`      // 0: all hipMemcpy* run as blit kernels on the CUs
+	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"` // 0: peer copies run as blit kernels
+	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates)
 }
 
 // GCD describes every graphics compute die of the node (all alike).

@@ -194,6 +194,9 @@ func (n *Node) validate() []vErr {
 	v.intRange("routing.max_hops", n.Routing.MaxHops, 1, MaxHops)
 
 	v.oneOf("sim.engine", n.Sim.Engine, "serial")
+	v.intRange("env.HSA_ENABLE_SDMA", n.Env.EnableSDMA, 0, 1)
+	v.intRange("env.HSA_ENABLE_PEER_SDMA", n.Env.EnablePeerSDMA, 0, 1)
+	v.intRange("env.HSA_XNACK", n.Env.XNACK, 0, 1)
 
 	// Reachability needs sound bundles and a sane GCD count and hop limit.
 	if len(v.errs) == 0 {

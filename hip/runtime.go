@@ -41,6 +41,7 @@ type item struct {
 	op     int
 	engine *slot
 	cus    *gcd.ComputeUnits // a kernel's GCD
+	blit   bool              // a copy run as a blit kernel
 	event  string
 	wait   bool
 }
@@ -66,6 +67,7 @@ type Runtime struct {
 	fabric.Senders
 
 	cost    config.Runtime
+	env     config.Env
 	devices []Device
 	ctrl    map[*sdma.Engine]*fabric.Sender
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
@@ -86,9 +88,9 @@ type Runtime struct {
 
 type hostEvent struct{ fabric.EventAt }
 
-// NewRuntime makes a runtime for the given devices.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, devices []Device) *Runtime {
-	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost,
+// NewRuntime makes a runtime for the given devices, costs and environment.
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device) *Runtime {
+	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {
@@ -160,13 +162,13 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 	case trace.HostMalloc:
 		r.bufs[op.Buf] = trace.Buffer{Name: op.Buf, Host: true, NUMA: *op.NUMA, Bytes: op.Bytes}
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
-		eng, err := r.engineFor(op)
+		it, err := r.copyItem(i, op)
 		if err != nil {
 			r.Err = fmt.Errorf("op %d (line %d): %v", i, op.Line, err)
 			return
 		}
 		s := r.stream(op.Stream)
-		s.queue = append(s.queue, item{op: i, engine: eng})
+		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
 		if !op.IsAsync() {
 			r.blocked = &blocker{kind: "op", op: i}
@@ -255,7 +257,13 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if s.inflight > 0 && s.last != it.cus {
 				return
 			}
-			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), r.kernelCmd(it.op))
+			var cmd *gcd.KernelCmd
+			if it.blit {
+				cmd = r.blitCmd(it.op)
+			} else {
+				cmd = r.kernelCmd(it.op)
+			}
+			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
 			r.Results[it.op].Engine = it.cus.Name()
 			s.inflight++
 			s.last = it.cus
@@ -313,6 +321,44 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 		}
 	}
 	return k
+}
+
+// blitBytesPerWorkgroup is how much a blit kernel workgroup copies (256
+// work-items moving 16 bytes each, as ROCclr's copy kernels do).
+const blitBytesPerWorkgroup = 256 * 16
+
+// blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
+func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	wgs := (op.Bytes + blitBytesPerWorkgroup - 1) / blitBytesPerWorkgroup
+	return &gcd.KernelCmd{ID: i, Workgroups: wgs,
+		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Bytes: op.Bytes}},
+		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Bytes: op.Bytes}}}
+}
+
+// copyItem decides how a copy runs: on an SDMA queue, or, with
+// HSA_ENABLE_SDMA=0 (HSA_ENABLE_PEER_SDMA=0 for peer copies), as a blit
+// kernel on the CUs of the GCD whose memory it touches (the source GCD for
+// peer copies).
+func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
+	src, ok1 := r.bufs[op.Src]
+	dst, ok2 := r.bufs[op.Dst]
+	if !ok1 || !ok2 {
+		return item{}, fmt.Errorf("copy names an unallocated buffer")
+	}
+	peer := !src.Host && !dst.Host
+	if r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
+		g := src.GCD
+		if src.Host {
+			g = dst.GCD
+		}
+		if src.Host && dst.Host {
+			return item{}, fmt.Errorf("host-to-host copies are not modelled")
+		}
+		return item{op: i, cus: r.devices[g].CUs, blit: true}, nil
+	}
+	eng, err := r.engineFor(op)
+	return item{op: i, engine: eng}, err
 }
 
 func memOf(b trace.Buffer) fabric.Memory {

@@ -112,7 +112,7 @@ func Build(c *config.Node) (*Node, error) {
 		wireLink(e, n.GCDs[g].Hub, host, l.Port(0))
 		wireLink(e, n.Host, g, l.Port(1))
 	}
-	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, devices)
+	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices)
 	return n, nil
 }
 

@@ -1,6 +1,9 @@
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Buffer describes one allocation made by a malloc or host_malloc op.
 type Buffer struct {
@@ -62,7 +65,12 @@ var fieldsOf = map[Kind][]string{
 	StreamWait:    {"stream", "event"},
 	StreamSync:    {"stream"},
 	DeviceSync:    {},
+	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access"},
 }
+
+// MaxWorkgroup is the most work-items a kernel's workgroup may have, as in
+// HIP on MI250X.
+const MaxWorkgroup = 1024
 
 // setFields lists the JSON fields op sets (non-zero), in Op's field order,
 // "op" and "label" aside.
@@ -83,6 +91,11 @@ func setFields(o *Op) []string {
 	add(o.DstOff != 0, "dst_offset")
 	add(o.Stream != 0, "stream")
 	add(o.Event != "", "event")
+	add(o.Name != "", "name")
+	add(o.Grid != 0, "grid")
+	add(o.Workgroup != 0, "workgroup")
+	add(o.ComputeNs != 0, "compute_ns")
+	add(len(o.Access) != 0, "access")
 	return s
 }
 
@@ -95,9 +108,14 @@ func setFields(o *Op) []string {
 // uses; that allocations name a new buffer, a GCD or NUMA domain in range
 // and a size > 0; that copies name buffers allocated on an earlier line,
 // with bytes > 0 and offsets >= 0 keeping the copy inside both buffers, and
-// that peer copies are between device buffers; that streams are >= 0; that
-// event_record names an event, and event_sync and stream_wait an event
-// recorded on an earlier line. Kernel ops are rejected for now.
+// that peer copies are between device buffers; that kernels have a name, a
+// GCD in range, a grid > 0 that is a multiple of a workgroup of
+// 1..MaxWorkgroup work-items, a compute_ns >= 0 and at least one access,
+// each to a buffer allocated on an earlier line (host and other GCDs'
+// buffers included) with a mode, bytes > 0 and an offset >= 0 inside the
+// buffer, and a known pattern with a stride > 0 exactly when "strided";
+// that streams are >= 0; that event_record names an event, and event_sync
+// and stream_wait an event recorded on an earlier line.
 func Check(ops []Op, gcds, numaDomains int, name string) error {
 	c := checker{
 		gcds: gcds, numa: numaDomains,
@@ -136,9 +154,6 @@ func errf(field, format string, args ...any) *Error {
 func (c *checker) op(o *Op) *Error {
 	if o.Op == "" {
 		return errf("op", "missing: every line needs an op kind")
-	}
-	if o.Op == Kernel {
-		return errf("", "kernel: not supported yet by this model")
 	}
 	allowed, ok := fieldsOf[o.Op]
 	if !ok {
@@ -196,10 +211,10 @@ func (c *checker) op(o *Op) *Error {
 		if o.Bytes <= 0 {
 			return errf("bytes", "must be > 0, got %d", o.Bytes)
 		}
-		if e := fits("src_offset", o.SrcOff, o.Bytes, src); e != nil {
+		if e := fits("src_offset", "bytes", "copy", o.SrcOff, o.Bytes, src); e != nil {
 			return e
 		}
-		if e := fits("dst_offset", o.DstOff, o.Bytes, dst); e != nil {
+		if e := fits("dst_offset", "bytes", "copy", o.DstOff, o.Bytes, dst); e != nil {
 			return e
 		}
 		if e := stream(o); e != nil {
@@ -230,6 +245,79 @@ func (c *checker) op(o *Op) *Error {
 		if e := stream(o); e != nil {
 			return e
 		}
+
+	case Kernel:
+		if o.Name == "" {
+			return errf("name", "required by %s", o.Op)
+		}
+		if e := inRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
+			return e
+		}
+		if o.Grid <= 0 {
+			return errf("grid", "must be > 0, got %d", o.Grid)
+		}
+		if o.Workgroup < 1 || o.Workgroup > MaxWorkgroup {
+			return errf("workgroup", "must be in 1..%d, got %d", MaxWorkgroup, o.Workgroup)
+		}
+		if o.Grid%int64(o.Workgroup) != 0 {
+			return errf("grid", "must be a multiple of workgroup %d, got %d", o.Workgroup, o.Grid)
+		}
+		if math.IsNaN(o.ComputeNs) || math.IsInf(o.ComputeNs, 0) {
+			return errf("compute_ns", "must be a finite number, got %v", o.ComputeNs)
+		}
+		if o.ComputeNs < 0 {
+			return errf("compute_ns", "must be >= 0, got %g", o.ComputeNs)
+		}
+		if len(o.Access) == 0 {
+			return errf("access", "must have at least one entry")
+		}
+		for i := range o.Access {
+			if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
+				return e
+			}
+		}
+		if e := stream(o); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// access checks one entry of a kernel's access list; prefix ("access[I].")
+// goes before the field names in errors. Host buffers (zero-copy) and
+// buffers on other GCDs (peer access) are allowed.
+func (c *checker) access(prefix string, a *Access) *Error {
+	b, e := c.buffer(prefix+"buf", a.Buf, Kernel)
+	if e != nil {
+		return e
+	}
+	if a.Mode != "read" && a.Mode != "write" {
+		return errf(prefix+"mode", `must be "read" or "write", got %q`, a.Mode)
+	}
+	if a.Bytes <= 0 {
+		return errf(prefix+"bytes", "must be > 0, got %d", a.Bytes)
+	}
+	if e := fits(prefix+"offset", prefix+"bytes", "access", a.Offset, a.Bytes, b); e != nil {
+		return e
+	}
+	switch a.Pattern {
+	case "", "sequential", "random":
+		if a.Stride != 0 {
+			p := a.Pattern
+			if p == "" {
+				p = "sequential"
+			}
+			return errf(prefix+"stride", "not used by pattern %q", p)
+		}
+	case "strided":
+		if a.Stride == 0 {
+			return errf(prefix+"stride", `required by pattern "strided"`)
+		}
+		if a.Stride < 0 {
+			return errf(prefix+"stride", "must be > 0, got %d", a.Stride)
+		}
+	default:
+		return errf(prefix+"pattern", `must be "sequential", "strided" or "random", got %q`, a.Pattern)
 	}
 	return nil
 }
@@ -266,16 +354,19 @@ func (c *checker) buffer(field, name string, k Kind) (Buffer, *Error) {
 	return b.Buffer, nil
 }
 
-// fits checks that bytes starting at off lie inside b; bytes is > 0.
-func fits(field string, off, bytes int64, b Buffer) *Error {
+// fits checks that bytes starting at off lie inside b; bytes is > 0. An
+// overrun is reported on bytesField if off is 0 and on offField otherwise;
+// what ("copy", "access") names the operation in the message.
+func fits(offField, bytesField, what string, off, bytes int64, b Buffer) *Error {
 	if off < 0 {
-		return errf(field, "must be >= 0, got %d", off)
+		return errf(offField, "must be >= 0, got %d", off)
 	}
 	if bytes > b.Bytes || off > b.Bytes-bytes {
+		field := offField
 		if off == 0 {
-			field = "bytes"
+			field = bytesField
 		}
-		return errf(field, "copy of %d bytes at offset %d exceeds buffer %q of %d bytes", bytes, off, b.Name, b.Bytes)
+		return errf(field, "%s of %d bytes at offset %d exceeds buffer %q of %d bytes", what, bytes, off, b.Name, b.Bytes)
 	}
 	return nil
 }

@@ -19,21 +19,21 @@ const (
 	StreamWait    Kind = "stream_wait"       // hipStreamWaitEvent(stream, event)
 	StreamSync    Kind = "stream_sync"       // hipStreamSynchronize(stream)
 	DeviceSync    Kind = "device_sync"       // hipDeviceSynchronize
-	Kernel        Kind = "kernel"            // reserved for kernel launches (next model)
+	Kernel        Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
 )
 
 // Op is one operation. Which fields matter depends on Op.
 type Op struct {
 	Op     Kind   `json:"op"`
 	Buf    string `json:"buf,omitempty"`   // malloc, host_malloc: the new buffer's name
-	GCD    *int   `json:"gcd,omitempty"`   // malloc: owning GCD
+	GCD    *int   `json:"gcd,omitempty"`   // malloc: owning GCD; kernel: GCD it runs on
 	NUMA   *int   `json:"numa,omitempty"`  // host_malloc: NUMA domain
 	Bytes  int64  `json:"bytes,omitempty"` // allocation or copy size
 	Src    string `json:"src,omitempty"`   // copies: source buffer
 	Dst    string `json:"dst,omitempty"`   // copies: destination buffer
 	SrcOff int64  `json:"src_offset,omitempty"`
 	DstOff int64  `json:"dst_offset,omitempty"`
-	Stream int    `json:"stream,omitempty"` // async ops, event_record, stream_wait, stream_sync; 0 = null stream
+	Stream int    `json:"stream,omitempty"` // async ops, kernel, event_record, stream_wait, stream_sync; 0 = null stream
 	Event  string `json:"event,omitempty"`  // event ops
 	Label  string `json:"label,omitempty"`  // free text carried into reports
 
@@ -73,7 +73,7 @@ func (o *Op) IsAsync() bool {
 }
 
 // Kinds returns every operation kind the format knows, in documentation
-// order. Kernel is listed but Check rejects it for now.
+// order.
 func Kinds() []Kind {
 	return []Kind{
 		Malloc, HostMalloc,

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -90,6 +91,58 @@ func TestH2DPinnedSample(t *testing.T) {
 	}
 }
 
+func TestStreamCopySample(t *testing.T) {
+	f := filepath.Join("..", "traces", "stream-copy-local.jsonl")
+	ops, err := ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ops, testGCDs, testNUMA, f); err != nil {
+		t.Fatal(err)
+	}
+	want := []Op{
+		{Op: Malloc, Buf: "a", GCD: ip(0), Bytes: 1 << 30, Label: "source array on GCD 0"},
+		{Op: Malloc, Buf: "b", GCD: ip(0), Bytes: 1 << 30, Label: "destination array on GCD 0"},
+		{Op: EventRecord, Stream: 1, Event: "start"},
+		{Op: Kernel, Name: "stream_copy", GCD: ip(0), Stream: 1, Grid: 134217728, Workgroup: 128,
+			Access: []Access{
+				{Buf: "a", Mode: "read", Bytes: 1 << 30},
+				{Buf: "b", Mode: "write", Bytes: 1 << 30},
+			}, Label: "copy 1 GiB"},
+		{Op: EventRecord, Stream: 1, Event: "stop"},
+		{Op: EventSync, Event: "stop"},
+	}
+	if got := stripLines(ops); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	// One double (8 bytes) per work-item: the grid covers each array once.
+	if k := ops[3]; k.Grid*8 != k.Access[0].Bytes || k.Line != 8 {
+		t.Errorf("kernel: grid %d for %d bytes, line %d", k.Grid, k.Access[0].Bytes, k.Line)
+	}
+}
+
+func TestParseKernel(t *testing.T) {
+	in := `{"op":"kernel","name":"k","gcd":3,"stream":2,"grid":1024,"workgroup":256,"compute_ns":12.5,` +
+		`"access":[ {"buf":"a","mode":"read","bytes":64,"offset":8,"pattern":"strided","stride":16} ,` +
+		`{"stride":0,"pattern":"random","offset":0,"bytes":1,"mode":"write","buf":"b"}]}` + "\n" +
+		`{"op":"kernel","name":"empty","access":[]}`
+	ops, err := Parse(strings.NewReader(in), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Op{
+		{Op: Kernel, Name: "k", GCD: ip(3), Stream: 2, Grid: 1024, Workgroup: 256, ComputeNs: 12.5,
+			Access: []Access{
+				{Buf: "a", Mode: "read", Bytes: 64, Offset: 8, Pattern: "strided", Stride: 16},
+				{Buf: "b", Mode: "write", Bytes: 1, Pattern: "random"},
+			}},
+		{Op: Kernel, Name: "empty"}, // "access":[] reads as nil, as Write would leave it out
+	}
+	if got := stripLines(ops); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
 func TestParseSkipsBlankAndComments(t *testing.T) {
 	in := "\xef\xbb\xbf# header\r\n\r\n   \n  # indented comment\n" +
 		`  {"op":"device_sync"}  ` + "\r\n" +
@@ -121,6 +174,17 @@ func TestRoundTrip(t *testing.T) {
 		{Op: StreamWait, Event: "ev", Stream: 0},
 		{Op: EventSync, Event: "ev"},
 		{Op: StreamSync, Stream: 2},
+		{Op: Kernel, Name: "stream_triad", GCD: ip(0), Stream: 1, Grid: 1024, Workgroup: 256, ComputeNs: 0.25,
+			Access: []Access{
+				{Buf: "d", Mode: "read", Bytes: 4096},
+				{Buf: "d", Mode: "read", Bytes: 4096, Offset: 4096, Pattern: "sequential"},
+				{Buf: "e", Mode: "write", Bytes: 8192}, // peer access to GCD 7
+			}},
+		{Op: Kernel, Name: "gather ✓", GCD: ip(7), Grid: 1, Workgroup: 1, Label: "zero-copy",
+			Access: []Access{
+				{Buf: "h", Mode: "read", Bytes: 4096, Pattern: "random"}, // host memory
+				{Buf: "e", Mode: "write", Bytes: 100, Offset: 8092, Pattern: "strided", Stride: 12},
+			}},
 		{Op: DeviceSync},
 	}
 	if err := Check(generated, testGCDs, testNUMA, "generated"); err != nil {
@@ -132,6 +196,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if n := strings.Count(buf.String(), "\n"); n != len(generated) {
 		t.Fatalf("Write produced %d lines for %d ops:\n%s", n, len(generated), buf.String())
+	}
+	if !strings.Contains(buf.String(), `"compute_ns":0.25,"access":[{"buf":"d","mode":"read","bytes":4096},`) {
+		t.Errorf("kernel fields not written as expected:\n%s", buf.String())
 	}
 	if !strings.Contains(buf.String(), `"gcd":0`) {
 		t.Errorf("gcd 0 must be written (it is a pointer):\n%s", buf.String())
@@ -183,8 +250,30 @@ func TestWriteFormat(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%swant\n%s", b.String(), want)
 	}
-	if err := Write(&b, []Op{{Op: DeviceSync, Label: "bad \xff"}}); err == nil {
-		t.Error("Write accepted invalid UTF-8")
+	b.Reset()
+	err = Write(&b, []Op{{Op: Kernel, Name: "k", GCD: ip(1), Stream: 2, Grid: 256, Workgroup: 64,
+		Access: []Access{{Buf: "d", Mode: "read", Bytes: 10, Offset: 2, Pattern: "strided", Stride: 4}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"op":"kernel","gcd":1,"stream":2,"name":"k","grid":256,"workgroup":64,` +
+		`"access":[{"buf":"d","mode":"read","bytes":10,"offset":2,"pattern":"strided","stride":4}]}` + "\n"
+	if b.String() != want {
+		t.Errorf("got\n%swant\n%s", b.String(), want)
+	}
+	for _, o := range []Op{
+		{Op: DeviceSync, Label: "bad \xff"},
+		{Op: Kernel, Name: "bad \xff"},
+		{Op: Kernel, Access: []Access{{Buf: "d"}, {Buf: "d", Mode: "bad \xff"}}},
+	} {
+		if err := Write(&b, []Op{o}); err == nil {
+			t.Errorf("Write accepted invalid UTF-8 in %+v", o)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1)} {
+		if err := Write(&b, []Op{{Op: Kernel, ComputeNs: v}}); err == nil {
+			t.Errorf("Write accepted compute_ns %v", v)
+		}
 	}
 }
 
@@ -268,11 +357,6 @@ var errorCases = []struct {
 		name: "unknown op", check: true,
 		in:   `{"op":"device_sync"}` + "\n\n" + `{"op":"memset","buf":"a"}`,
 		line: 3, field: "op", want: `t.jsonl:3: op: unknown op kind "memset"`,
-	},
-	{
-		name: "kernel op", check: true,
-		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"kernel","label":"saxpy"}`,
-		line: 2, want: `t.jsonl:2: kernel: not supported yet by this model`,
 	},
 	{
 		name: "field not used by the op", check: true,
@@ -406,8 +490,244 @@ var errorCases = []struct {
 	},
 }
 
+// kernelPre allocates buffers a (100 bytes on GCD 0) and b (50 bytes on
+// GCD 1) on lines 1 and 2, for the kernel error cases.
+const kernelPre = `{"op":"malloc","buf":"a","gcd":0,"bytes":100}` + "\n" +
+	`{"op":"malloc","buf":"b","gcd":1,"bytes":50}` + "\n"
+
+// kernelErrorCases are errorCases for kernel ops.
+var kernelErrorCases = []struct {
+	name  string
+	check bool
+	in    string
+	line  int
+	field string
+	want  string
+}{
+	// Parse: the access array is decoded as strictly as the op.
+	{
+		name: "kernel: unknown key in an access object",
+		in: kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,` +
+			`"access":[{"buf":"a","mode":"read","bytes":8},{"buf":"b","mode":"write","size":8}]}`,
+		line: 3, field: "access[1].size", want: `t.jsonl:3: access[1].size: unknown field`,
+	},
+	{
+		name: "kernel: access key in wrong case",
+		in:   `{"op":"kernel","access":[{"buf":"a","Mode":"read","bytes":8}]}`,
+		line: 1, field: "access[0].Mode", want: `t.jsonl:1: access[0].Mode: unknown field (names are lower case: "mode")`,
+	},
+	{
+		name: "kernel: access key given twice",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":8,"mode":"write"}]}`,
+		line: 1, field: "access[0].mode", want: `t.jsonl:1: access[0].mode: field given twice`,
+	},
+	{
+		name: "kernel: null in an access object",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":8},{"buf":"a","mode":"read","bytes":8,"pattern":null}]}`,
+		line: 1, field: "access[1].pattern", want: `t.jsonl:1: access[1].pattern: must not be null`,
+	},
+	{
+		name: "kernel: null access object",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":8},null]}`,
+		line: 1, field: "access[1]", want: `t.jsonl:1: access[1]: must not be null`,
+	},
+	{
+		name: "kernel: null access",
+		in:   `{"op":"kernel","access":null}`,
+		line: 1, field: "access", want: `t.jsonl:1: access: must not be null`,
+	},
+	{
+		name: "kernel: access not an array",
+		in:   `{"op":"kernel","access":{"buf":"a","mode":"read","bytes":8}}`,
+		line: 1, field: "access", want: `t.jsonl:1: access: must be an array of objects, got object`,
+	},
+	{
+		name: "kernel: access entry not an object",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":8},["a","read",8]]}`,
+		line: 1, field: "access[1]", want: `t.jsonl:1: access[1]: must be an object, got array`,
+	},
+	{
+		name: "kernel: access bytes of the wrong type",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":"8"}]}`,
+		line: 1, field: "access[0].bytes", want: `t.jsonl:1: access[0].bytes: must be an integer, got string`,
+	},
+	{
+		name: "kernel: access mode of the wrong type",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":true,"bytes":8}]}`,
+		line: 1, field: "access[0].mode", want: `t.jsonl:1: access[0].mode: must be a string, got bool`,
+	},
+	{
+		name: "kernel: fractional stride",
+		in:   `{"op":"kernel","access":[{"buf":"a","mode":"read","bytes":8,"pattern":"strided","stride":2.5}]}`,
+		line: 1, field: "access[0].stride", want: `t.jsonl:1: access[0].stride: must be an integer, got number 2.5`,
+	},
+	{
+		name: "kernel: compute_ns of the wrong type",
+		in:   `{"op":"kernel","compute_ns":"5ns"}`,
+		line: 1, field: "compute_ns", want: `t.jsonl:1: compute_ns: must be a number, got string`,
+	},
+	{
+		name: "kernel: compute_ns out of range",
+		in:   `{"op":"kernel","compute_ns":1e400}`,
+		line: 1, field: "compute_ns", want: `t.jsonl:1: compute_ns: number 1e400 out of range`,
+	},
+	{
+		name: "kernel: fractional grid",
+		in:   `{"op":"kernel","grid":1e9}`,
+		line: 1, field: "grid", want: `t.jsonl:1: grid: must be an integer, got number 1e9`,
+	},
+
+	// Check.
+	{
+		name: "kernel: missing name", check: true,
+		in:   kernelPre + `{"op":"kernel","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "name", want: `t.jsonl:3: name: required by kernel`,
+	},
+	{
+		name: "kernel: missing gcd", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "gcd", want: `t.jsonl:3: gcd: required by kernel`,
+	},
+	{
+		name: "kernel: unknown GCD", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":8,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "gcd", want: `t.jsonl:3: gcd: must be in 0..7, got 8`,
+	},
+	{
+		name: "kernel: zero grid", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":0,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "grid", want: `t.jsonl:3: grid: must be > 0, got 0`,
+	},
+	{
+		name: "kernel: negative grid", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":-64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "grid", want: `t.jsonl:3: grid: must be > 0, got -64`,
+	},
+	{
+		name: "kernel: missing workgroup", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "workgroup", want: `t.jsonl:3: workgroup: must be in 1..1024, got 0`,
+	},
+	{
+		name: "kernel: workgroup too large", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":2048,"workgroup":2048,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "workgroup", want: `t.jsonl:3: workgroup: must be in 1..1024, got 2048`,
+	},
+	{
+		name: "kernel: grid not a multiple of workgroup", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":1000,"workgroup":128,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "grid", want: `t.jsonl:3: grid: must be a multiple of workgroup 128, got 1000`,
+	},
+	{
+		name: "kernel: negative compute_ns", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"compute_ns":-0.5,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "compute_ns", want: `t.jsonl:3: compute_ns: must be >= 0, got -0.5`,
+	},
+	{
+		name: "kernel: no access", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64}`,
+		line: 3, field: "access", want: `t.jsonl:3: access: must have at least one entry`,
+	},
+	{
+		name: "kernel: empty access", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[]}`,
+		line: 3, field: "access", want: `t.jsonl:3: access: must have at least one entry`,
+	},
+	{
+		name: "kernel: unknown buffer", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8},{"buf":"x","mode":"write","bytes":8}]}`,
+		line: 3, field: "access[1].buf", want: `t.jsonl:3: access[1].buf: unknown buffer "x"`,
+	},
+	{
+		name: "kernel: buffer allocated after the kernel", check: true,
+		in: `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}` + "\n" +
+			`{"op":"malloc","buf":"a","gcd":0,"bytes":100}`,
+		line: 1, field: "access[0].buf", want: `t.jsonl:1: access[0].buf: unknown buffer "a"`,
+	},
+	{
+		name: "kernel: access without buf", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"mode":"read","bytes":8}]}`,
+		line: 3, field: "access[0].buf", want: `t.jsonl:3: access[0].buf: required by kernel`,
+	},
+	{
+		name: "kernel: bad mode", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"rw","bytes":8}]}`,
+		line: 3, field: "access[0].mode", want: `t.jsonl:3: access[0].mode: must be "read" or "write", got "rw"`,
+	},
+	{
+		name: "kernel: missing mode", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","bytes":8}]}`,
+		line: 3, field: "access[0].mode", want: `t.jsonl:3: access[0].mode: must be "read" or "write", got ""`,
+	},
+	{
+		name: "kernel: zero access bytes", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read"}]}`,
+		line: 3, field: "access[0].bytes", want: `t.jsonl:3: access[0].bytes: must be > 0, got 0`,
+	},
+	{
+		name: "kernel: access beyond the buffer", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":50},{"buf":"b","mode":"write","bytes":51}]}`,
+		line: 3, field: "access[1].bytes", want: `t.jsonl:3: access[1].bytes: access of 51 bytes at offset 0 exceeds buffer "b" of 50 bytes`,
+	},
+	{
+		name: "kernel: access at an offset beyond the buffer", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":10,"offset":95}]}`,
+		line: 3, field: "access[0].offset", want: `t.jsonl:3: access[0].offset: access of 10 bytes at offset 95 exceeds buffer "a" of 100 bytes`,
+	},
+	{
+		name: "kernel: huge access offset does not overflow", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":10,"offset":9223372036854775807}]}`,
+		line: 3, field: "access[0].offset", want: `t.jsonl:3: access[0].offset: access of 10 bytes at offset 9223372036854775807 exceeds buffer "a" of 100 bytes`,
+	},
+	{
+		name: "kernel: negative offset", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"offset":-8}]}`,
+		line: 3, field: "access[0].offset", want: `t.jsonl:3: access[0].offset: must be >= 0, got -8`,
+	},
+	{
+		name: "kernel: bad pattern", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"zigzag"}]}`,
+		line: 3, field: "access[0].pattern", want: `t.jsonl:3: access[0].pattern: must be "sequential", "strided" or "random", got "zigzag"`,
+	},
+	{
+		name: "kernel: strided without stride", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"strided"}]}`,
+		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: required by pattern "strided"`,
+	},
+	{
+		name: "kernel: negative stride", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"strided","stride":-4}]}`,
+		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: must be > 0, got -4`,
+	},
+	{
+		name: "kernel: stride on sequential", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"stride":4}]}`,
+		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: not used by pattern "sequential"`,
+	},
+	{
+		name: "kernel: stride on random", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"random","stride":4}]}`,
+		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: not used by pattern "random"`,
+	},
+	{
+		name: "kernel: negative stream", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"stream":-1,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "stream", want: `t.jsonl:3: stream: must be >= 0, got -1`,
+	},
+	{
+		name: "kernel: field not used by kernel", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"bytes":8,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "bytes", want: `t.jsonl:3: bytes: not used by kernel`,
+	},
+	{
+		name: "kernel field on a copy", check: true,
+		in:   kernelPre + `{"op":"memcpy","src":"a","dst":"b","bytes":8,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "access", want: `t.jsonl:3: access: not used by memcpy`,
+	},
+}
+
 func TestErrors(t *testing.T) {
-	for _, tc := range errorCases {
+	for _, tc := range append(errorCases, kernelErrorCases...) {
 		t.Run(tc.name, func(t *testing.T) {
 			ops, err := Parse(strings.NewReader(tc.in), "t.jsonl")
 			if tc.check {
@@ -504,7 +824,7 @@ func TestKinds(t *testing.T) {
 		if !k.Valid() {
 			t.Errorf("%q not Valid", k)
 		}
-		if _, ok := fieldsOf[k]; !ok && k != Kernel {
+		if _, ok := fieldsOf[k]; !ok {
 			t.Errorf("%q has no field list in Check", k)
 		}
 	}
@@ -521,7 +841,7 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	for _, tc := range errorCases {
+	for _, tc := range append(errorCases, kernelErrorCases...) {
 		f.Add([]byte(tc.in))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

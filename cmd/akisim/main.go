@@ -38,6 +38,7 @@ type options struct {
 	command    string // "run" or "validate"
 	config     string
 	sets       setFlags
+	envs       setFlags
 	workload   string
 	tracePath  string
 	format     string
@@ -69,6 +70,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a file in configs/")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
+	fs.Var(&o.envs, "env", "set a ROCm environment variable, NAME=VALUE (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK)")
 	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope or stream (default p2p without -trace)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md)")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
@@ -85,6 +87,9 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 			return nil, err
 		}
 		return nil, bad("%v", err)
+	}
+	for _, e := range o.envs {
+		o.sets = append(o.sets, "env."+e) // the environment is part of the resolved config
 	}
 	if fs.NArg() > 0 {
 		return nil, bad("unexpected argument %q", fs.Arg(0))
