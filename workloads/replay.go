@@ -42,6 +42,18 @@ func TraceRun(name string, ops []trace.Op) Run {
 				row(s, d, o.Op.Bytes, "start", us(float64(o.Start)), "us")
 				row(s, d, o.Op.Bytes, "end", us(float64(o.End)), "us")
 				row(s, d, o.Op.Bytes, "bandwidth", gbps(float64(o.Op.Bytes), float64(o.End-o.Start)), "GB/s")
+			case o.Op.Op == trace.Kernel:
+				var n int64
+				for _, a := range o.Op.Access {
+					n += a.Bytes
+				}
+				g := "gcd" + strconv.Itoa(*o.Op.GCD)
+				if o.Op.Label == "" {
+					c = o.Op.Name
+				}
+				row(g, "", n, "start", us(float64(o.Start)), "us")
+				row(g, "", n, "end", us(float64(o.End)), "us")
+				row(g, "", n, "bandwidth", gbps(float64(n), float64(o.End-o.Start)), "GB/s")
 			case o.Op.Op == trace.EventRecord:
 				row("", "", 0, "time", us(float64(o.End)), "us")
 			case o.Op.Op == trace.EventSync || o.Op.Op == trace.StreamSync || o.Op.Op == trace.DeviceSync:
