@@ -24,7 +24,9 @@ type CommScope struct {
 type CommScopeFamily struct {
 	Name    string
 	HostArg bool
-	ToGPU   bool // for host families: host to GPU
+	ToGPU   bool   // for host families: host to GPU
+	Kernel  string // implicit families: the kernel accesses the far memory: "read" or "write"
+	MinLog2 int    // smallest size Comm|Scope registers (0: the workload's)
 }
 
 // CommScopeFamilies are the families akisim models so far.
@@ -32,6 +34,18 @@ var CommScopeFamilies = []CommScopeFamily{
 	{Name: "Comm_hipMemcpyAsync_PinnedToGPU", HostArg: true, ToGPU: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToPinned", HostArg: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToGPU"},
+	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
+	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
+	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12},
+}
+
+// implicitGrid is the launch of Comm|Scope's access kernels: 512-thread
+// workgroups, each thread touching 4-byte words, capped at 512 workgroups
+// (a grid-stride loop covers the rest).
+func implicitGrid(n int64) (grid int64, wg int) {
+	wg = 512
+	grid = min(max(n/4/int64(wg), 1), 512) * int64(wg)
+	return grid, wg
 }
 
 // DefaultCommScope covers log2(N) 8..30 with one timed iteration, which is
@@ -61,7 +75,7 @@ func (c CommScope) Runs() []Run {
 				if !f.HostArg && a == b {
 					continue
 				}
-				for k := c.MinLog2; k <= c.MaxLog2; k++ {
+				for k := max(c.MinLog2, f.MinLog2); k <= c.MaxLog2; k++ {
 					name := report.CommScopeName(f.Name, a, b, k)
 					if c.Filter != nil && !c.Filter.MatchString(name) {
 						continue
@@ -87,11 +101,22 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 		ops = append(ops, alloc(src, a, n), alloc(dst, b, n))
 	}
 	iters := c.Iterations + 1
+	work := trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1}
+	if f.Kernel != "" {
+		// a kernel on the GPU reads (or writes) the far buffer in place
+		gpu, far := b, src
+		if !f.HostArg {
+			gpu, far = a, dst
+		} else if !f.ToGPU {
+			far = dst
+		}
+		grid, wg := implicitGrid(n)
+		work = trace.Op{Op: trace.Kernel, Name: "comm_" + f.Kernel, GCD: intp(gpu), Stream: 1,
+			Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: far, Mode: f.Kernel, Bytes: n}}}
+	}
 	for i := 0; i < iters; i++ {
 		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
-		ops = append(ops, record(start, 1),
-			trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1},
-			record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
+		ops = append(ops, record(start, 1), work, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
 	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 		t := 0.0

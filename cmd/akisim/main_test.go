@@ -131,6 +131,21 @@ func TestGBenchNames(t *testing.T) {
 	}
 }
 
+func TestImplicitFamilies(t *testing.T) {
+	code, out, errs := akisim(t, "-workload", "commscope", "-filter", `implicit_mapped_.*/0/1/log2\(N\):(11|12)/`, "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"GPURdHost,0,1,4096", "GPUWrHost,0,1,4096", "GPUWrGPU,0,1,4096"} {
+		if !strings.Contains(out, "Comm_implicit_mapped_"+f+",bandwidth") {
+			t.Errorf("no %s row in\n%s", f, out)
+		}
+	}
+	if strings.Contains(out, ",2048,") {
+		t.Error("implicit families start at log2(N) 12, got 11")
+	}
+}
+
 func TestValidatePasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration experiments")
