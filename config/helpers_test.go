@@ -26,6 +26,10 @@ kernel_end_ns = 2000
 workgroup_slots = 16
 cu_transaction_bytes = 65536
 cu_max_outstanding = 2
+l2_bytes = 8388608
+l2_bandwidth_gbps = 6963
+l2_latency_ns = 300
+l2_block_bytes = 65536
 
 [sdma]
 host_engines = 2

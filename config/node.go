@@ -41,6 +41,10 @@ type GCD struct {
 	WorkgroupSlots     int     `toml:"workgroup_slots"`      // workgroups a CU runs at once
 	CUTransactionBytes int     `toml:"cu_transaction_bytes"` // bytes a CU moves per memory transaction (simulation granularity)
 	CUMaxOutstanding   int     `toml:"cu_max_outstanding"`   // transactions a CU keeps in flight (memory-level parallelism)
+	L2Bytes            int64   `toml:"l2_bytes"`             // L2 capacity (0: nothing cached)
+	L2BandwidthGBps    float64 `toml:"l2_bandwidth_gbps"`    // L2 bandwidth, all slices
+	L2LatencyNs        float64 `toml:"l2_latency_ns"`        // L2 hit latency
+	L2BlockBytes       int64   `toml:"l2_block_bytes"`       // residency granularity (simulation, not the 128 B line)
 }
 
 // SDMA describes the copy engines of one GCD.

@@ -128,6 +128,14 @@ func (n *Node) validate() []vErr {
 	v.intMin("gcd.workgroup_slots", g.WorkgroupSlots, 1)
 	v.intMin("gcd.cu_transaction_bytes", g.CUTransactionBytes, 64)
 	v.intMin("gcd.cu_max_outstanding", g.CUMaxOutstanding, 1)
+	if g.L2Bytes < 0 {
+		v.fail("gcd.l2_bytes", nil, "must be >= 0, got %d", g.L2Bytes)
+	}
+	v.positive("gcd.l2_bandwidth_gbps", g.L2BandwidthGBps)
+	v.nonNegative("gcd.l2_latency_ns", g.L2LatencyNs)
+	if g.L2BlockBytes < 64 {
+		v.fail("gcd.l2_block_bytes", nil, "must be >= 64, got %d", g.L2BlockBytes)
+	}
 
 	s := &n.SDMA
 	v.intMin("sdma.host_engines", s.HostEngines, 1)

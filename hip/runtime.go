@@ -75,6 +75,8 @@ type Runtime struct {
 
 	ops     []trace.Op
 	bufs    map[string]trace.Buffer
+	base    map[string]int64        // buffer -> its first address in its memory
+	top     map[fabric.Memory]int64 // next free address of each memory
 	pc      int
 	blocked *blocker
 	streams map[int]*stream
@@ -116,6 +118,8 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.ops = ops
 	r.pc = 0
 	r.bufs = map[string]trace.Buffer{}
+	r.base = map[string]int64{}
+	r.top = map[fabric.Memory]int64{}
 	r.streams = map[int]*stream{}
 	r.events = map[string]sim.VTimeInSec{}
 	r.pick = map[[3]int]*slot{}
@@ -158,9 +162,9 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 	next := now + ns(r.cost.APICallNs)
 	switch op.Op {
 	case trace.Malloc:
-		r.bufs[op.Buf] = trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes}
+		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes})
 	case trace.HostMalloc:
-		r.bufs[op.Buf] = trace.Buffer{Name: op.Buf, Host: true, NUMA: *op.NUMA, Bytes: op.Bytes}
+		r.allocate(trace.Buffer{Name: op.Buf, Host: true, NUMA: *op.NUMA, Bytes: op.Bytes})
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil {
@@ -307,13 +311,25 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 	}
 }
 
+// allocation is the alignment of allocations (2 MiB pages).
+const allocation = 2 << 20
+
+// allocate places a buffer at the next free, page-aligned address of its
+// memory, so caches see distinct buffers at distinct addresses.
+func (r *Runtime) allocate(b trace.Buffer) {
+	m := memOf(b)
+	r.bufs[b.Name] = b
+	r.base[b.Name] = r.top[m]
+	r.top[m] += (b.Bytes + allocation - 1) / allocation * allocation
+}
+
 // kernelCmd turns a kernel launch into the GCD's dispatch packet: its
 // workgroups and the memory streams of its accesses.
 func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
 	k := &gcd.KernelCmd{ID: i, Workgroups: op.Grid / int64(op.Workgroup), ComputeNs: op.ComputeNs}
 	for _, a := range op.Access {
-		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Bytes: a.Bytes}
+		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes}
 		if a.Mode == "write" {
 			k.Writes = append(k.Writes, m)
 		} else {
@@ -332,8 +348,8 @@ func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
 	wgs := (op.Bytes + blitBytesPerWorkgroup - 1) / blitBytesPerWorkgroup
 	return &gcd.KernelCmd{ID: i, Workgroups: wgs,
-		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Bytes: op.Bytes}},
-		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Bytes: op.Bytes}}}
+		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Addr: r.base[op.Src] + op.SrcOff, Bytes: op.Bytes}},
+		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Addr: r.base[op.Dst] + op.DstOff, Bytes: op.Bytes}}}
 }
 
 // copyItem decides how a copy runs: on an SDMA queue, or, with

@@ -42,6 +42,7 @@ type Packet struct {
 	Kind   Kind
 	Size   int    // data bytes requested, carried or acknowledged
 	Target Memory // the memory a request is for
+	Addr   int64  // first byte in that memory (for caches)
 	Route  Route  // hubs a request visits, first = where it entered
 	Hop    int    // index in Route of the hub holding the packet
 	Back   bool   // a response walks Route backwards
@@ -131,9 +132,9 @@ func (p *Packet) TakeLag(now sim.VTimeInSec) sim.VTimeInSec {
 
 // Reissue turns a packet the requester got back into a new request.
 func (p *Packet) Reissue(kind Kind, size int, target Memory, route Route) *Packet {
-	tag, req := p.Tag, p.Requester
+	tag, req, addr := p.Tag, p.Requester, p.Addr
 	*p = Packet{MsgMeta: sim.MsgMeta{TrafficBytes: size}, Kind: kind, Size: size,
-		Target: target, Route: route, Requester: req, Tag: tag}
+		Target: target, Route: route, Requester: req, Tag: tag, Addr: addr}
 	return p
 }
 

@@ -53,6 +53,7 @@ type cuState struct {
 	issued      int64
 	inFlight    int
 	stepBytes   []int64 // per stream (reads then writes): bytes per step
+	addr        []int64 // per stream: next address
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -60,6 +61,7 @@ type step struct {
 	cu           *cuState
 	reads, write int
 	writeSizes   []int
+	writeAddrs   []int64
 }
 
 type cuEvent struct {
@@ -114,6 +116,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 	k := c.active
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
+	var first int64 // first workgroup of CU i
 	for i := 0; i < c.n; i++ {
 		mine := wg / int64(c.n)
 		if int64(i) < wg%int64(c.n) {
@@ -124,17 +127,23 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		}
 		cu := &cuState{id: i, workgroups: mine}
 		largest := int64(0)
-		share := func(total int64) int64 { return total * mine / wg }
+		// CU i covers workgroups [first, first+mine) of every stream
+		share := func(m MemStream) int64 {
+			lo, hi := m.Bytes*first/wg, m.Bytes*(first+mine)/wg
+			cu.addr = append(cu.addr, m.Addr+lo)
+			return hi - lo
+		}
 		for _, r := range k.cmd.Reads {
-			b := share(r.Bytes)
+			b := share(r)
 			cu.reads = append(cu.reads, b)
 			largest = max(largest, b)
 		}
 		for _, w := range k.cmd.Writes {
-			b := share(w.Bytes)
+			b := share(w)
 			cu.writes = append(cu.writes, b)
 			largest = max(largest, b)
 		}
+		first += mine
 		cu.steps = max(1, (largest+c.txnBytes-1)/c.txnBytes)
 		for _, b := range append(append([]int64{}, cu.reads...), cu.writes...) {
 			cu.stepBytes = append(cu.stepBytes, (b+cu.steps-1)/cu.steps)
@@ -163,13 +172,17 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
 			cu.reads[i] -= n
 			if n > 0 {
 				s.reads++
-				c.send(now, fabric.ReadReq, int(n), r.Mem, s)
+				c.send(now, fabric.ReadReq, int(n), r.Mem, cu.addr[i], s)
+				cu.addr[i] += n
 			}
 		}
 		for i := range k.cmd.Writes {
 			n := min(cu.stepBytes[len(k.cmd.Reads)+i], cu.writes[i])
 			cu.writes[i] -= n
+			j := len(k.cmd.Reads) + i
 			s.writeSizes = append(s.writeSizes, int(n))
+			s.writeAddrs = append(s.writeAddrs, cu.addr[j])
+			cu.addr[j] += n
 		}
 		if s.reads == 0 {
 			c.compute(now, s)
@@ -177,11 +190,13 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
 	}
 }
 
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, s *step) {
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, s *step) {
 	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
 	c.rr++
 	c.Transactions++
-	c.mem.Send(now, fabric.NewRequest(kind, size, m, rs[c.rr%len(rs)], c.MemPort, s))
+	p := fabric.NewRequest(kind, size, m, rs[c.rr%len(rs)], c.MemPort, s)
+	p.Addr = addr
+	c.mem.Send(now, p)
 }
 
 // compute runs the step's share of workgroup compute, then its writes.
@@ -201,7 +216,7 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 	for i, w := range c.active.cmd.Writes {
 		if n := s.writeSizes[i]; n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w.Mem, s)
+			c.send(now, fabric.WriteReq, n, w.Mem, s.writeAddrs[i], s)
 		}
 	}
 	if s.write == 0 {

@@ -16,18 +16,25 @@ func (localKernel) HubOf(m fabric.Memory) int            { return m.Index }
 
 // cuRig is a GCD's CUs in front of one memory of the given bandwidth and latency.
 func cuRig(cus, maxOut, txn int, gbps, latNs float64) (*sim.SerialEngine, *ComputeUnits, *fabrictest.Agent) {
+	e, g, q := gcdRig(cus, maxOut, txn, gbps, latNs, 0)
+	return e, g.CUs, q
+}
+
+// gcdRig is a GCD with an L2 of l2Bytes (0: no caching).
+func gcdRig(cus, maxOut, txn int, gbps, latNs float64, l2Bytes int64) (*sim.SerialEngine, *GCD, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
 	g := MakeBuilder().WithEngine(e).WithHBM(gbps, latNs).WithKernelRoutes(localKernel{}).
+		WithL2(l2Bytes, 64<<10, 6960, 300).
 		WithComputeUnits(cus, 16, txn, maxOut).WithKernelTimings(0, 0).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)
 	fabric.Wire(q.Port, g.CUs.CtrlPort)
-	return e, g.CUs, q
+	return e, g, q
 }
 
 func copyKernel(id int, wgs, bytes int64) *KernelCmd {
 	return &KernelCmd{ID: id, Workgroups: wgs,
 		Reads:  []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: bytes}},
-		Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: bytes}}}
+		Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Addr: 1 << 40, Bytes: bytes}}}
 }
 
 func runKernel(t *testing.T, e *sim.SerialEngine, q *fabrictest.Agent, k *KernelCmd) float64 {
@@ -60,7 +67,7 @@ func TestCopyKernelLittlesLaw(t *testing.T) {
 	e, _, q := cuRig(4, 1, 4096, 1600, 10000)
 	const n = 4 << 20
 	got := 2 * n / runKernel(t, e, q, copyKernel(1, 1024, n))
-	per := 2 * 4096.0 / (20e-6 + 2*4096/1600e9)
+	per := 2 * 4096.0 / (20e-6 + 2*300e-9 + 2*4096/1600e9) // two HBM and two L2 latencies
 	if want := 4 * per; math.Abs(got-want) > 0.01*want {
 		t.Errorf("%.3f GB/s, want %.3f", got/1e9, want/1e9)
 	}
@@ -81,8 +88,42 @@ func TestComputeTime(t *testing.T) {
 	k := &KernelCmd{ID: 1, Workgroups: 32, ComputeNs: 1000,
 		Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 64}}}
 	got := runKernel(t, e, q, k)
-	// 32 workgroups of 1 us on 16 slots: 2 us, then a 64 B write
-	if want := 2e-6 + 64/1600e9; math.Abs(got-want) > 1e-12 {
+	// 32 workgroups of 1 us on 16 slots: 2 us, then a 64 B write through
+	// the L2 (300 ns) to HBM (no latency)
+	if want := 2e-6 + 300e-9 + 64/1600e9; math.Abs(got-want) > 1e-12 {
 		t.Errorf("%g s, want %g", got, want)
+	}
+}
+
+// Arrays that fit in the L2 are served from it the second time; arrays
+// larger than it stream from HBM every time, written back as they go.
+func TestL2HitsAndWriteBacks(t *testing.T) {
+	for _, c := range []struct {
+		bytes    int64
+		wantHits bool
+	}{{2 << 20, true}, {64 << 20, false}} {
+		e, g, q := gcdRig(110, 2, 64<<10, 1400, 500, 8<<20)
+		q.Send(0, copyKernel(1, 1024, c.bytes))
+		q.Send(0, copyKernel(2, 1024, c.bytes))
+		e.Run()
+		if len(q.Got) != 2 {
+			t.Fatalf("%d completions", len(q.Got))
+		}
+		first, second := q.Got[0].(*KernelDone), q.Got[1].(*KernelDone)
+		t1, t2 := first.End-first.Start, second.End-second.Start
+		blocks := uint64(c.bytes / (64 << 10))
+		if c.wantHits {
+			if t2 >= t1 || g.L2.Hits < blocks {
+				t.Errorf("%d MiB: second run %g s vs first %g s, %d hits; want L2 hits", c.bytes>>20, t2, t1, g.L2.Hits)
+			}
+			if g.HBM.BytesRead != uint64(c.bytes) {
+				t.Errorf("%d MiB: HBM read %d bytes, want the array once", c.bytes>>20, g.HBM.BytesRead)
+			}
+		} else {
+			if g.L2.WriteBacks == 0 || g.HBM.BytesRead != 2*uint64(c.bytes) {
+				t.Errorf("%d MiB: %d write-backs, HBM read %d; want write-backs and every read from HBM",
+					c.bytes>>20, g.L2.WriteBacks, g.HBM.BytesRead)
+			}
+		}
 	}
 }

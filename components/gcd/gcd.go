@@ -4,6 +4,7 @@
 package gcd
 
 import (
+	"container/list"
 	"fmt"
 
 	"github.com/akisim/akisim/components/fabric"
@@ -19,6 +20,7 @@ type GCD struct {
 	HostEngines []*sdma.Engine // SDMA engines for host<->GCD copies
 	XGMIEngines []*sdma.Engine // SDMA engines for GCD<->GCD copies
 	CUs         *ComputeUnits
+	L2          *L2
 }
 
 // Builder builds GCDs.
@@ -36,12 +38,16 @@ type Builder struct {
 	cuTxn, cuOut  int
 	launch, endNs float64
 	kernelRoutes  KernelRoutes
+
+	l2Bytes, l2Block    int64
+	l2GBps, l2LatencyNs float64
 }
 
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
 func MakeBuilder() Builder {
 	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
-		cus: 110, slots: 16, cuTxn: 65536, cuOut: 2}
+		cus: 110, slots: 16, cuTxn: 65536, cuOut: 2,
+		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6960, l2LatencyNs: 300}
 }
 
 // WithEngine sets the simulation engine.
@@ -78,6 +84,13 @@ func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
 	return b
 }
 
+// WithL2 sets the L2's size (0: nothing is cached), block size (simulation
+// granularity), bandwidth (GB/s) and latency (ns).
+func (b Builder) WithL2(bytes, block int64, gbps, latencyNs float64) Builder {
+	b.l2Bytes, b.l2Block, b.l2GBps, b.l2LatencyNs = bytes, block, gbps, latencyNs
+	return b
+}
+
 // WithKernelRoutes sets how CU traffic crosses the fabric.
 func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; return b }
 
@@ -97,8 +110,24 @@ func (b Builder) Build(name string, id int) *GCD {
 		g.XGMIEngines = append(g.XGMIEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAXGMI[%d]", name, i)))
 	}
 	g.CUs = b.computeUnits(name+".CU", id)
-	fabric.Wire(g.Hub.LocalPort("CU", g.CUs.MemPort), g.CUs.MemPort)
+	g.L2 = b.buildL2(name+".L2", id)
+	fabric.Wire(g.CUs.MemPort, g.L2.TopPort)
+	fabric.Wire(g.Hub.LocalPort("L2", g.L2.BottomPort), g.L2.BottomPort)
 	return g
+}
+
+func (b Builder) buildL2(name string, id int) *L2 {
+	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id,
+		block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
+		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
+		lru:       list.New(), lines: map[int64]*list.Element{}, inFlight: map[*fabric.Packet]origin{}}
+	c.TopPort = fabric.NewPort(c, 4096, name+".Top")
+	c.AddPort("Top", c.TopPort)
+	c.BottomPort = fabric.NewPort(c, 4096, name+".Bottom")
+	c.AddPort("Bottom", c.BottomPort)
+	c.top = c.Add(b.engine, c, c.TopPort)
+	c.bottom = c.Add(b.engine, c, c.BottomPort)
+	return c
 }
 
 func (b Builder) computeUnits(name string, id int) *ComputeUnits {

@@ -8,6 +8,7 @@ import (
 // MemStream is one memory a kernel reads or writes: where, how many bytes.
 type MemStream struct {
 	Mem   fabric.Memory
+	Addr  int64 // first byte in Mem
 	Bytes int64
 }
 
