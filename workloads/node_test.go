@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -144,5 +145,47 @@ func TestDRAMContention(t *testing.T) {
 	near(t, "two GCDs from NUMA 0", sum, domain, 0.03)
 	if busy := r2.Stats.vals["node.numa0.dram.busy"]; busy <= 0 {
 		t.Error("NUMA 0 DRAM shows no busy time")
+	}
+}
+
+// When host memory is the bottleneck, more memory-level parallelism cannot
+// make a STREAM kernel slower or faster: packets that are logically still
+// on their way must not hold link credits.
+func TestBandwidthBoundKernelIgnoresMLP(t *testing.T) {
+	bw := func(out string) float64 {
+		c := frontier(t, "gcd.cu_max_outstanding="+out)
+		st := Stream{GCDs: []int{0}, Alloc: "host", Sizes: []int64{64 << 20}, Kernels: []string{"triad"},
+			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+		runs, err := st.Runs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Execute(c, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Rows[0].Value
+	}
+	two, eight := bw("2"), bw("8")
+	near(t, "triad with 8 transactions per CU", eight, two, 0.02)
+	c := frontier(t)
+	domain := float64(c.DRAM.ChannelsPerDomain) * c.DRAM.ChannelBandwidthGBps * c.DRAM.Efficiency
+	near(t, "host triad (DDR4 domain bound)", two, domain, 0.03)
+}
+
+// A STREAM copy on GCD 0 with both arrays on a peer loads both directions
+// of the bundle: 43% of its bidirectional peak whatever its width.
+func TestPeerStreamFollowsBundleWidth(t *testing.T) {
+	c := frontier(t)
+	for peer, lanes := range map[int]float64{1: 4, 2: 1, 6: 2} {
+		st := Stream{GCDs: []int{0}, Alloc: fmt.Sprint(peer), Sizes: []int64{256 << 20}, Kernels: []string{"copy"},
+			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+		runs, _ := st.Runs()
+		res, err := Execute(c, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// per 64 B each way: 85 B of data packet plus one 64 B request or ack slot
+		near(t, fmt.Sprintf("copy on GCD %d", peer), res.Rows[0].Value, 2*lanes*50*64/149, 0.02)
 	}
 }

@@ -47,6 +47,7 @@ type options struct {
 	outdir     string
 	cpuprofile string
 	exec       string
+	gcds       string
 	alloc      string
 	sizes      string
 	kernels    string
@@ -76,7 +77,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
 	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
 	fs.StringVar(&o.cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
-	fs.StringVar(&o.exec, "exec", "0", "stream: executing GCDs, comma separated (several: the E3 host variant)")
+	fs.StringVar(&o.exec, "exec", "0", "stream: the executing GCD")
+	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant; overrides -exec)")
 	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer)")
 	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")

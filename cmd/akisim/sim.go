@@ -167,10 +167,14 @@ func writeOutdir(o *options, c *config.Node, res *workloads.Result, wall time.Du
 func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA,
 		Kernels: strings.Split(o.kernels, ",")}
-	for _, g := range strings.Split(o.exec, ",") {
+	flag, list := "-exec", o.exec
+	if o.gcds != "" {
+		flag, list = "-gcds", o.gcds
+	}
+	for _, g := range strings.Split(list, ",") {
 		id, err := strconv.Atoi(strings.TrimSpace(g))
 		if err != nil || id < 0 || id >= c.GCD.Count {
-			return nil, bad("-exec: want GCD ids 0..%d, comma separated, got %q", c.GCD.Count-1, o.exec)
+			return nil, bad("%s: want GCD ids 0..%d, comma separated, got %q", flag, c.GCD.Count-1, list)
 		}
 		st.GCDs = append(st.GCDs, id)
 	}

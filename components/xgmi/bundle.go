@@ -13,7 +13,9 @@ type direction struct {
 	wire     fabric.Server // serialisation at lanes x lane bandwidth
 	in       sim.Port      // where packets enter
 	out      *fabric.Sender
-	inFlight int // packets accepted and not yet handed on (credits used)
+	inFlight int              // packets accepted and not yet handed on (credits used)
+	ready    []*fabric.Packet // packets at the link waiting for a credit
+	head     int
 	Packets  uint64
 	Payload  uint64 // data bytes carried
 }
@@ -48,41 +50,67 @@ func (b *Bundle) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
+// accept takes packets from the port. A packet still logically on its way
+// (it carries lag) waits for its time before it competes for credits, so
+// credits are held only by packets actually on the wire.
 func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
-	for d.inFlight < b.credits {
+	for {
 		msg := d.in.Retrieve(now)
 		if msg == nil {
-			return
+			break
 		}
 		p := msg.(*fabric.Packet)
-		var done sim.VTimeInSec
-		if p.Kind.CarriesData() {
-			done = d.wire.Serve(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead, b.request))
-		} else {
-			// requests and acks without data use their own virtual channel
-			done = d.wire.Interleave(now, p.TakeLag(now), p.WireBytes(b.payload, b.overhead, b.request))
+		if p.Lag > 0 {
+			b.engine.Schedule(p.Event(p.TakeLag(now), b, dir+2))
+			continue
 		}
-		d.inFlight++
-		d.Packets++
-		if p.Kind.CarriesData() {
-			d.Payload += uint64(p.Size)
-		}
-		if b.lanes > 1 {
-			// packets are spread over the links: order is lost
-			p.Unordered = true
-		}
-		b.engine.Schedule(p.Event(done+b.flight, b, dir))
+		d.ready = append(d.ready, p)
+	}
+	for d.inFlight < b.credits && d.head < len(d.ready) {
+		p := d.ready[d.head]
+		d.ready[d.head] = nil
+		d.head++
+		b.transmit(now, d, dir, p)
+	}
+	if d.head == len(d.ready) {
+		d.ready, d.head = d.ready[:0], 0
 	}
 }
 
-// Handle delivers arrived packets and frees their credit.
+func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet) {
+	var done sim.VTimeInSec
+	if p.Kind.CarriesData() {
+		done = d.wire.Serve(now, now, p.WireBytes(b.payload, b.overhead, b.request))
+		d.Payload += uint64(p.Size)
+	} else {
+		// requests and acks without data use their own virtual channel
+		done = d.wire.Interleave(now, now, p.WireBytes(b.payload, b.overhead, b.request))
+	}
+	d.inFlight++
+	d.Packets++
+	if b.lanes > 1 {
+		// packets are spread over the links: order is lost
+		p.Unordered = true
+	}
+	b.engine.Schedule(p.Event(done+b.flight, b, dir))
+}
+
+// Handle delivers arrived packets and frees their credit, and queues
+// packets whose lag has passed.
 func (b *Bundle) Handle(e sim.Event) error {
 	if fabric.IsSendEvent(e) {
 		fabric.HandleSendEvent(e)
 		return nil
 	}
 	a := e.(*fabric.PacketEvent)
-	now, dir, d := a.Time(), a.Aux, b.dirs[a.Aux]
+	now, dir := a.Time(), a.Aux
+	if dir >= 2 { // a lagging packet is now at the link
+		d := b.dirs[dir-2]
+		d.ready = append(d.ready, a.Pkt)
+		b.accept(now, d, dir-2)
+		return nil
+	}
+	d := b.dirs[dir]
 	d.out.Send(now, a.Pkt) // may reuse the packet's event: read it first
 	d.inFlight--
 	b.accept(now, d, dir)
