@@ -190,6 +190,8 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		s := r.stream(op.Stream)
 		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true})
 		r.dispatch(now, s)
+	case trace.SetEnv:
+		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
 		r.blocked = &blocker{kind: "event", event: op.Event}
 	case trace.StreamSync:

@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Buffer describes one allocation made by a malloc or host_malloc op.
@@ -66,6 +67,7 @@ var fieldsOf = map[Kind][]string{
 	StreamSync:    {"stream"},
 	DeviceSync:    {},
 	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access"},
+	SetEnv:        {"name", "value"},
 }
 
 // MaxWorkgroup is the most work-items a kernel's workgroup may have, as in
@@ -91,6 +93,7 @@ func setFields(o *Op) []string {
 	add(o.DstOff != 0, "dst_offset")
 	add(o.Stream != 0, "stream")
 	add(o.Event != "", "event")
+	add(o.Value != "", "value")
 	add(o.Name != "", "name")
 	add(o.Grid != 0, "grid")
 	add(o.Workgroup != 0, "workgroup")
@@ -127,6 +130,9 @@ func Check(ops []Op, gcds, numaDomains int, name string) error {
 			e.File, e.Line = name, lineOf(ops, i)
 			return e
 		}
+		if ops[i].Op != SetEnv {
+			c.started = true
+		}
 		if o := &ops[i]; o.Op == Malloc || o.Op == HostMalloc {
 			c.bufs[o.Buf] = allocated{Buffer{Name: o.Buf, Host: o.Op == HostMalloc, Bytes: o.Bytes}, lineOf(ops, i)}
 		}
@@ -138,6 +144,7 @@ type checker struct {
 	gcds, numa int
 	bufs       map[string]allocated // allocated so far
 	events     map[string]bool      // recorded so far
+	started    bool                 // an op other than setenv was seen
 }
 
 // allocated is a buffer seen by Check (GCD and NUMA not filled in) and the
@@ -166,6 +173,17 @@ func (c *checker) op(o *Op) *Error {
 	}
 
 	switch o.Op {
+	case SetEnv:
+		if c.started {
+			return errf("op", "setenv must come before every other operation: the environment is set when the program starts")
+		}
+		if !strings.HasPrefix(o.Name, "HSA_") {
+			return errf("name", "want a ROCm variable such as HSA_ENABLE_SDMA, got %q", o.Name)
+		}
+		if o.Value == "" {
+			return errf("value", "required by setenv")
+		}
+		return nil
 	case Malloc, HostMalloc:
 		if o.Buf == "" {
 			return errf("buf", "required by %s", o.Op)

@@ -19,6 +19,7 @@ const (
 	StreamWait    Kind = "stream_wait"       // hipStreamWaitEvent(stream, event)
 	StreamSync    Kind = "stream_sync"       // hipStreamSynchronize(stream)
 	DeviceSync    Kind = "device_sync"       // hipDeviceSynchronize
+	SetEnv        Kind = "setenv"            // the ROCm environment of the run (HSA_ENABLE_SDMA, ...)
 	Kernel        Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
 )
 
@@ -36,6 +37,7 @@ type Op struct {
 	Stream int    `json:"stream,omitempty"` // async ops, kernel, event_record, stream_wait, stream_sync; 0 = null stream
 	Event  string `json:"event,omitempty"`  // event ops
 	Label  string `json:"label,omitempty"`  // free text carried into reports
+	Value  string `json:"value,omitempty"`  // setenv: the variable's value (Name is the variable)
 
 	// Kernel launches (op "kernel"), in rocprofv3's terms: Grid work-items
 	// in Workgroup-sized workgroups on GCD, ordered in Stream.
@@ -79,14 +81,14 @@ func Kinds() []Kind {
 		Malloc, HostMalloc,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
-		Kernel,
+		Kernel, SetEnv,
 	}
 }
 
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+	case SetEnv, Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel:
 		return true
 	}

@@ -726,6 +726,32 @@ var kernelErrorCases = []struct {
 	},
 }
 
+func TestSetEnv(t *testing.T) {
+	good := `{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"0"}` + "\n" + `{"op":"device_sync"}`
+	ops, err := Parse(strings.NewReader(good), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ops, 8, 4, "t.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"op":"device_sync"}` + "\n" + `{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"0"}`,
+			"t.jsonl:2: op: setenv must come before every other operation: the environment is set when the program starts"},
+		{`{"op":"setenv","name":"PATH","value":"0"}`, `t.jsonl:1: name: want a ROCm variable such as HSA_ENABLE_SDMA, got "PATH"`},
+		{`{"op":"setenv","name":"HSA_XNACK"}`, "t.jsonl:1: value: required by setenv"},
+		{`{"op":"setenv","name":"HSA_XNACK","value":"1","stream":2}`, "t.jsonl:1: stream: not used by setenv"},
+	} {
+		ops, err := Parse(strings.NewReader(c.in), "t.jsonl")
+		if err == nil {
+			err = Check(ops, 8, 4, "t.jsonl")
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for _, tc := range append(errorCases, kernelErrorCases...) {
 		t.Run(tc.name, func(t *testing.T) {

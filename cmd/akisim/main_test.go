@@ -122,6 +122,35 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	}
 }
 
+// A trace's setenv lines act as -env: the copies become blit kernels and
+// the resolved config says so.
+func TestTraceEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "env.jsonl")
+	os.WriteFile(tr, []byte(`{"op":"setenv","name":"HSA_ENABLE_PEER_SDMA","value":"0"}
+{"op":"malloc","buf":"a","gcd":0,"bytes":1048576}
+{"op":"malloc","buf":"b","gcd":1,"bytes":1048576}
+{"op":"memcpy_peer","src":"a","dst":"b","bytes":1048576}
+`), 0o644)
+	code, _, errs := akisim(t, "-trace", tr, "-outdir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, "config.toml"))
+	if !strings.Contains(string(cfg), "HSA_ENABLE_PEER_SDMA = 0") {
+		t.Error("resolved config lacks the trace's environment")
+	}
+	stats, _ := os.ReadFile(filepath.Join(dir, "stats.txt"))
+	if !strings.Contains(string(stats), "node.gcd0.cu.kernels") || strings.Contains(string(stats), "node.gcd0.cu.kernels                               0") {
+		t.Errorf("the peer copy did not run as a kernel on GCD 0")
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"7"}`+"\n"), 0o644)
+	if code, _, errs := akisim(t, "-trace", bad); code != 2 || !strings.Contains(errs, bad+":1:") {
+		t.Errorf("bad environment value: exit %d, %q", code, errs)
+	}
+}
+
 func TestGBenchNames(t *testing.T) {
 	code, out, errs := akisim(t, "-workload", "commscope", "-filter", `PinnedToGPU/3/0/log2\(N\):2[0-2]/`, "-format", "gbench")
 	if code != 0 {

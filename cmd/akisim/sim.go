@@ -79,6 +79,9 @@ func runSim(o *options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c, err = traceEnv(o, c); err != nil {
+		return err
+	}
 	rs, err := runs(o, c)
 	if err != nil {
 		return err
@@ -194,4 +197,36 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		return nil, bad("%v", err)
 	}
 	return runs, nil
+}
+
+// traceEnv applies a trace's setenv lines to the config, as -env would, so
+// the resolved config holds them.
+func traceEnv(o *options, c *config.Node) (*config.Node, error) {
+	if o.tracePath == "" {
+		return c, nil
+	}
+	ops, err := trace.ReadFile(o.tracePath)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	sets := append([]string(nil), o.sets...)
+	for _, op := range ops {
+		if op.Op != trace.SetEnv {
+			continue
+		}
+		sets = append(sets, "env."+op.Name+"="+op.Value)
+		path, _ := config.Find(o.config)
+		if _, err := config.Load(path, sets); err != nil {
+			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
+		}
+	}
+	if len(sets) == len(o.sets) {
+		return c, nil
+	}
+	path, _ := config.Find(o.config)
+	n, err := config.Load(path, sets)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return n, nil
 }
