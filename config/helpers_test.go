@@ -30,6 +30,7 @@ l2_bytes = 8388608
 l2_bandwidth_gbps = 6963
 l2_latency_ns = 300
 l2_block_bytes = 65536
+line_bytes = 64
 
 [sdma]
 host_engines = 2

@@ -45,6 +45,7 @@ type GCD struct {
 	L2BandwidthGBps    float64 `toml:"l2_bandwidth_gbps"`    // L2 bandwidth, all slices
 	L2LatencyNs        float64 `toml:"l2_latency_ns"`        // L2 hit latency
 	L2BlockBytes       int64   `toml:"l2_block_bytes"`       // residency granularity (simulation, not the 128 B line)
+	LineBytes          int64   `toml:"line_bytes"`           // bytes memory moves per access: what a strided or random access wastes
 }
 
 // SDMA describes the copy engines of one GCD.

@@ -133,6 +133,9 @@ func (n *Node) validate() []vErr {
 	}
 	v.positive("gcd.l2_bandwidth_gbps", g.L2BandwidthGBps)
 	v.nonNegative("gcd.l2_latency_ns", g.L2LatencyNs)
+	if g.LineBytes < 1 {
+		v.fail("gcd.line_bytes", nil, "must be >= 1, got %d", g.LineBytes)
+	}
 	if g.L2BlockBytes < 64 {
 		v.fail("gcd.l2_block_bytes", nil, "must be >= 64, got %d", g.L2BlockBytes)
 	}

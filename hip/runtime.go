@@ -331,7 +331,8 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
 	k := &gcd.KernelCmd{ID: i, Workgroups: op.Grid / int64(op.Workgroup), ComputeNs: op.ComputeNs}
 	for _, a := range op.Access {
-		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes}
+		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes,
+			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
 		if a.Mode == "write" {
 			k.Writes = append(k.Writes, m)
 		} else {

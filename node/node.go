@@ -66,6 +66,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.GCD.CUTransactionBytes, c.GCD.CUMaxOutstanding).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
 		WithL2(c.GCD.L2Bytes, c.GCD.L2BlockBytes, c.GCD.L2BandwidthGBps, c.GCD.L2LatencyNs).
+		WithLine(c.GCD.LineBytes).
 		WithKernelRoutes(routes)
 	devices := make([]hip.Device, count)
 	for g := 0; g < count; g++ {

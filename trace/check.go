@@ -318,6 +318,9 @@ func (c *checker) access(prefix string, a *Access) *Error {
 	if e := fits(prefix+"offset", prefix+"bytes", "access", a.Offset, a.Bytes, b); e != nil {
 		return e
 	}
+	if a.Element < 0 {
+		return errf(prefix+"element", "must be > 0, got %d", a.Element)
+	}
 	switch a.Pattern {
 	case "", "sequential", "random":
 		if a.Stride != 0 {

@@ -58,6 +58,7 @@ type Access struct {
 	Offset  int64  `json:"offset,omitempty"`  // first byte touched
 	Pattern string `json:"pattern,omitempty"` // "sequential" (default), "strided" or "random"
 	Stride  int64  `json:"stride,omitempty"`  // bytes between accesses, for "strided"
+	Element int64  `json:"element,omitempty"` // bytes per access (default 8, a double)
 }
 
 // IsCopy says whether the op moves data.

@@ -21,6 +21,7 @@ type ComputeUnits struct {
 	n        int
 	slots    int
 	txnBytes int64
+	line     int64 // bytes memory moves per access
 	maxOut   int
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
@@ -129,7 +130,8 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		largest := int64(0)
 		// CU i covers workgroups [first, first+mine) of every stream
 		share := func(m MemStream) int64 {
-			lo, hi := m.Bytes*first/wg, m.Bytes*(first+mine)/wg
+			t := m.Traffic(c.line)
+			lo, hi := t*first/wg, t*(first+mine)/wg
 			cu.addr = append(cu.addr, m.Addr+lo)
 			return hi - lo
 		}

@@ -127,3 +127,36 @@ func TestL2HitsAndWriteBacks(t *testing.T) {
 		}
 	}
 }
+
+func TestTrafficByPattern(t *testing.T) {
+	for _, c := range []struct {
+		m    MemStream
+		want int64
+	}{
+		{MemStream{Bytes: 1 << 20}, 1 << 20},
+		{MemStream{Bytes: 1 << 20, Pattern: "strided", Stride: 16}, 2 << 20},            // every other double
+		{MemStream{Bytes: 1 << 20, Pattern: "strided", Stride: 4096}, 8 << 20},          // a line per double
+		{MemStream{Bytes: 1 << 20, Pattern: "random"}, 8 << 20},                         // a line per double
+		{MemStream{Bytes: 1 << 20, Pattern: "random", Element: 256}, 1 << 20},           // whole lines
+		{MemStream{Bytes: 1 << 20, Pattern: "strided", Stride: 8, Element: 8}, 1 << 20}, // dense
+	} {
+		if got := c.m.Traffic(64); got != c.want {
+			t.Errorf("%+v: %d bytes moved, want %d", c.m, got, c.want)
+		}
+	}
+}
+
+// A strided kernel moves more data than it uses, so it takes longer.
+func TestStridedKernelIsSlower(t *testing.T) {
+	run := func(pattern string, stride int64) float64 {
+		e, _, q := cuRig(110, 2, 64<<10, 1400, 500)
+		k := copyKernel(1, 8192, 64<<20)
+		k.Reads[0].Pattern, k.Reads[0].Stride = pattern, stride
+		return runKernel(t, e, q, k)
+	}
+	seq, strided := run("", 0), run("strided", 128)
+	// reads move 8x their bytes (one 64 B line per 8 B), writes are unchanged: 9/2 the time
+	if r := strided / seq; r < 4.3 || r > 4.7 {
+		t.Errorf("strided/sequential time %.2f, want about 4.5", r)
+	}
+}

@@ -41,13 +41,14 @@ type Builder struct {
 
 	l2Bytes, l2Block    int64
 	l2GBps, l2LatencyNs float64
+	line                int64
 }
 
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
 func MakeBuilder() Builder {
 	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
 		cus: 110, slots: 16, cuTxn: 65536, cuOut: 2,
-		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6960, l2LatencyNs: 300}
+		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6960, l2LatencyNs: 300, line: 64}
 }
 
 // WithEngine sets the simulation engine.
@@ -77,6 +78,10 @@ func (b Builder) WithComputeUnits(n, slots, txnBytes, maxOutstanding int) Builde
 	b.cus, b.slots, b.cuTxn, b.cuOut = n, slots, txnBytes, maxOutstanding
 	return b
 }
+
+// WithLine sets the bytes memory moves per access (what a strided or
+// random access wastes).
+func (b Builder) WithLine(bytes int64) Builder { b.line = bytes; return b }
 
 // WithKernelTimings sets kernel launch and end latencies (ns).
 func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
@@ -132,7 +137,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 
 func (b Builder) computeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
-		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut,
+		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut, line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
 	c.CtrlPort = fabric.NewPort(c, 1024, name+".Ctrl")
 	c.AddPort("Ctrl", c.CtrlPort)

@@ -7,9 +7,35 @@ import (
 
 // MemStream is one memory a kernel reads or writes: where, how many bytes.
 type MemStream struct {
-	Mem   fabric.Memory
-	Addr  int64 // first byte in Mem
-	Bytes int64
+	Mem     fabric.Memory
+	Addr    int64  // first byte in Mem
+	Bytes   int64  // bytes the kernel uses
+	Pattern string // "sequential" (or ""), "strided" or "random"
+	Stride  int64  // bytes between accesses, for "strided"
+	Element int64  // bytes per access (0: 8, a double)
+}
+
+// Traffic is how many bytes the memory system moves for the stream when it
+// moves whole lines of line bytes: sequential accesses use every byte of a
+// line, strided ones only the elements the stride hits, random ones one
+// element per line.
+func (m MemStream) Traffic(line int64) int64 {
+	elem := m.Element
+	if elem == 0 {
+		elem = 8
+	}
+	n := (m.Bytes + elem - 1) / elem // accesses
+	perLine := (elem + line - 1) / line * line
+	switch m.Pattern {
+	case "strided":
+		if m.Stride >= line {
+			return n * perLine
+		}
+		return max(m.Bytes, (n*m.Stride+line-1)/line*line)
+	case "random":
+		return n * perLine
+	}
+	return m.Bytes
 }
 
 // KernelCmd is a kernel dispatch packet for a GCD's compute units.
