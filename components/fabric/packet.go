@@ -55,6 +55,7 @@ type Packet struct {
 	Lag sim.VTimeInSec
 
 	Unordered bool     // crossed a multi-link bundle: needs reordering at arrival
+	Early     bool     // a link booked it before it logically arrived there
 	Requester sim.Port // port of the component that gets the response
 	Tag       any      // requester bookkeeping, returned in the response
 

@@ -14,6 +14,7 @@ type direction struct {
 	in       sim.Port      // where packets enter
 	out      *fabric.Sender
 	inFlight int              // packets accepted and not yet handed on (credits used)
+	early    int              // in flight and booked before they reached the link
 	ready    []*fabric.Packet // packets at the link waiting for a credit
 	head     int
 	Packets  uint64
@@ -61,6 +62,13 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		}
 		p := msg.(*fabric.Packet)
 		if p.Lag > 0 {
+			if d.early < b.credits/2 && d.inFlight < b.credits {
+				// up to half the credits may go to packets still on their
+				// way: their serialisation is booked at their arrival time
+				d.early++
+				b.transmit(now, d, dir, p, true)
+				continue
+			}
 			b.engine.Schedule(p.Event(p.TakeLag(now), b, dir+2))
 			continue
 		}
@@ -70,22 +78,24 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		p := d.ready[d.head]
 		d.ready[d.head] = nil
 		d.head++
-		b.transmit(now, d, dir, p)
+		b.transmit(now, d, dir, p, false)
 	}
 	if d.head == len(d.ready) {
 		d.ready, d.head = d.ready[:0], 0
 	}
 }
 
-func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet) {
+func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, early bool) {
 	var done sim.VTimeInSec
+	at := p.TakeLag(now)
 	if p.Kind.CarriesData() {
-		done = d.wire.Serve(now, now, p.WireBytes(b.payload, b.overhead, b.request))
+		done = d.wire.Serve(now, at, p.WireBytes(b.payload, b.overhead, b.request))
 		d.Payload += uint64(p.Size)
 	} else {
 		// requests and acks without data use their own virtual channel
-		done = d.wire.Interleave(now, now, p.WireBytes(b.payload, b.overhead, b.request))
+		done = d.wire.Interleave(now, at, p.WireBytes(b.payload, b.overhead, b.request))
 	}
+	p.Early = early
 	d.inFlight++
 	d.Packets++
 	if b.lanes > 1 {
@@ -111,6 +121,10 @@ func (b *Bundle) Handle(e sim.Event) error {
 		return nil
 	}
 	d := b.dirs[dir]
+	if a.Pkt.Early {
+		d.early--
+		a.Pkt.Early = false
+	}
 	d.out.Send(now, a.Pkt) // may reuse the packet's event: read it first
 	d.inFlight--
 	b.accept(now, d, dir)
