@@ -81,6 +81,9 @@ numa_domains = 2
 gcd_numa = [0, 0, 1, 1]
 hub_latency_ns = 100
 remote_numa_ns = 50
+cores = 64
+core_transaction_bytes = 65536
+core_max_outstanding = 4
 
 [dram]
 channels_per_domain = 2

@@ -93,10 +93,13 @@ type Link struct {
 
 // Host describes the CPU side: NUMA domains and which GCD hangs off which.
 type Host struct {
-	NUMADomains  int     `toml:"numa_domains"`
-	GCDNUMA      []int   `toml:"gcd_numa"`       // NUMA domain of each GCD's host link, by GCD id
-	HubLatencyNs float64 `toml:"hub_latency_ns"` // IO-die latency from a host link to a memory controller
-	RemoteNUMANs float64 `toml:"remote_numa_ns"` // extra latency to reach another NUMA domain's memory
+	NUMADomains          int     `toml:"numa_domains"`
+	GCDNUMA              []int   `toml:"gcd_numa"`       // NUMA domain of each GCD's host link, by GCD id
+	HubLatencyNs         float64 `toml:"hub_latency_ns"` // IO-die latency from a host link to a memory controller
+	RemoteNUMANs         float64 `toml:"remote_numa_ns"`
+	Cores                int     `toml:"cores"`                  // CPU cores
+	CoreTransactionBytes int     `toml:"core_transaction_bytes"` // bytes a core moves per memory transaction (simulation granularity)
+	CoreMaxOutstanding   int     `toml:"core_max_outstanding"`   // transactions a core keeps in flight // extra latency to reach another NUMA domain's memory
 }
 
 // DRAM describes the DDR4 controller of each NUMA domain.

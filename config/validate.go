@@ -184,6 +184,9 @@ func (n *Node) validate() []vErr {
 	}
 	v.nonNegative("host.hub_latency_ns", h.HubLatencyNs)
 	v.nonNegative("host.remote_numa_ns", h.RemoteNUMANs)
+	v.intMin("host.cores", h.Cores, 1)
+	v.intMin("host.core_transaction_bytes", h.CoreTransactionBytes, 64)
+	v.intMin("host.core_max_outstanding", h.CoreMaxOutstanding, 1)
 
 	d := &n.DRAM
 	v.intMin("dram.channels_per_domain", d.ChannelsPerDomain, 1)

@@ -71,6 +71,7 @@ type Runtime struct {
 	devices []Device
 	ctrl    map[*sdma.Engine]*fabric.Sender
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
+	cores   *gcd.ComputeUnits // the host's cores
 	byPort  map[sim.Port]*sdma.Engine
 
 	ops     []trace.Op
@@ -91,7 +92,7 @@ type Runtime struct {
 type hostEvent struct{ fabric.EventAt }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device) *Runtime {
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *gcd.ComputeUnits) *Runtime {
 	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
@@ -109,6 +110,13 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 			r.kctrl[d.CUs] = r.Add(engine, r, p)
 			fabric.Wire(p, d.CUs.CtrlPort)
 		}
+	}
+	if cores != nil {
+		r.cores = cores
+		p := fabric.NewPort(r, 1024, name+".Threads")
+		r.AddPort("Threads", p)
+		r.kctrl[cores] = r.Add(engine, r, p)
+		fabric.Wire(p, cores.CtrlPort)
 	}
 	return r
 }
@@ -190,6 +198,16 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		s := r.stream(op.Stream)
 		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true})
 		r.dispatch(now, s)
+	case trace.HostAccess:
+		// the host thread itself loads or stores: it waits until done
+		if r.cores == nil {
+			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores", i, op.Line)
+			return
+		}
+		k := r.accessCmd(i)
+		k.Workgroups = int64(max(1, op.Threads))
+		r.kctrl[r.cores].Send(now, k)
+		r.blocked = &blocker{kind: "op", op: i}
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
@@ -329,7 +347,15 @@ func (r *Runtime) allocate(b trace.Buffer) {
 // workgroups and the memory streams of its accesses.
 func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
-	k := &gcd.KernelCmd{ID: i, Workgroups: op.Grid / int64(op.Workgroup), ComputeNs: op.ComputeNs}
+	k := r.accessCmd(i)
+	k.Workgroups, k.ComputeNs = op.Grid/int64(op.Workgroup), op.ComputeNs
+	return k
+}
+
+// accessCmd is the dispatch packet of an op's memory accesses.
+func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	k := &gcd.KernelCmd{ID: i}
 	for _, a := range op.Access {
 		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes,
 			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
@@ -444,6 +470,9 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		res := &r.Results[id]
 		res.Start, res.End = start, now
+		if res.Op.Op == trace.HostAccess {
+			continue // the host's own work, in no stream
+		}
 		s := r.stream(res.Op.Stream)
 		s.inflight--
 		if s.inflight == 0 {

@@ -23,6 +23,7 @@ type Node struct {
 	Engine    *sim.SerialEngine
 	GCDs      []*gcd.GCD
 	Host      *fabric.Hub
+	Cores     *gcd.ComputeUnits // the host's cores as memory requesters
 	DRAM      []*fabric.MemoryController
 	Bundles   []*xgmi.Bundle // in config order, without removed ones
 	BundleOf  map[[2]int]*xgmi.Bundle
@@ -114,7 +115,10 @@ func Build(c *config.Node) (*Node, error) {
 		wireLink(e, n.GCDs[g].Hub, host, l.Port(0))
 		wireLink(e, n.Host, g, l.Port(1))
 	}
-	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices)
+	n.Cores = cpu.MakeCoresBuilder().WithEngine(e).WithHubID(host).WithRoutes(routes).
+		WithCores(c.Host.Cores, c.Host.CoreTransactionBytes, c.Host.CoreMaxOutstanding).
+		Build("Node.Host.Cores", n.Host)
+	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices, n.Cores)
 	return n, nil
 }
 

@@ -68,6 +68,7 @@ var fieldsOf = map[Kind][]string{
 	DeviceSync:    {},
 	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access"},
 	SetEnv:        {"name", "value"},
+	HostAccess:    {"numa", "access", "threads"},
 }
 
 // MaxWorkgroup is the most work-items a kernel's workgroup may have, as in
@@ -94,6 +95,7 @@ func setFields(o *Op) []string {
 	add(o.Stream != 0, "stream")
 	add(o.Event != "", "event")
 	add(o.Value != "", "value")
+	add(o.Threads != 0, "threads")
 	add(o.Name != "", "name")
 	add(o.Grid != 0, "grid")
 	add(o.Workgroup != 0, "workgroup")
@@ -264,6 +266,24 @@ func (c *checker) op(o *Op) *Error {
 			return e
 		}
 
+	case HostAccess:
+		if e := inRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
+			return e
+		}
+		if o.Threads < 0 {
+			return errf("threads", "must be >= 1, got %d", o.Threads)
+		}
+		if len(o.Access) == 0 {
+			return errf("access", "must have at least one entry")
+		}
+		for i := range o.Access {
+			if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
+				return e
+			}
+			if o.Access[i].Mode == "read" {
+				return errf(fmt.Sprintf("access[%d].mode", i), "host loads from mapped memory are not modelled yet (stores are)")
+			}
+		}
 	case Kernel:
 		if o.Name == "" {
 			return errf("name", "required by %s", o.Op)

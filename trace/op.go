@@ -20,24 +20,26 @@ const (
 	StreamSync    Kind = "stream_sync"       // hipStreamSynchronize(stream)
 	DeviceSync    Kind = "device_sync"       // hipDeviceSynchronize
 	SetEnv        Kind = "setenv"            // the ROCm environment of the run (HSA_ENABLE_SDMA, ...)
+	HostAccess    Kind = "host_access"       // host threads load or store memory in place (mapped GPU memory)
 	Kernel        Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
 )
 
 // Op is one operation. Which fields matter depends on Op.
 type Op struct {
-	Op     Kind   `json:"op"`
-	Buf    string `json:"buf,omitempty"`   // malloc, host_malloc: the new buffer's name
-	GCD    *int   `json:"gcd,omitempty"`   // malloc: owning GCD; kernel: GCD it runs on
-	NUMA   *int   `json:"numa,omitempty"`  // host_malloc: NUMA domain
-	Bytes  int64  `json:"bytes,omitempty"` // allocation or copy size
-	Src    string `json:"src,omitempty"`   // copies: source buffer
-	Dst    string `json:"dst,omitempty"`   // copies: destination buffer
-	SrcOff int64  `json:"src_offset,omitempty"`
-	DstOff int64  `json:"dst_offset,omitempty"`
-	Stream int    `json:"stream,omitempty"` // async ops, kernel, event_record, stream_wait, stream_sync; 0 = null stream
-	Event  string `json:"event,omitempty"`  // event ops
-	Label  string `json:"label,omitempty"`  // free text carried into reports
-	Value  string `json:"value,omitempty"`  // setenv: the variable's value (Name is the variable)
+	Op      Kind   `json:"op"`
+	Buf     string `json:"buf,omitempty"`   // malloc, host_malloc: the new buffer's name
+	GCD     *int   `json:"gcd,omitempty"`   // malloc: owning GCD; kernel: GCD it runs on
+	NUMA    *int   `json:"numa,omitempty"`  // host_malloc: NUMA domain
+	Bytes   int64  `json:"bytes,omitempty"` // allocation or copy size
+	Src     string `json:"src,omitempty"`   // copies: source buffer
+	Dst     string `json:"dst,omitempty"`   // copies: destination buffer
+	SrcOff  int64  `json:"src_offset,omitempty"`
+	DstOff  int64  `json:"dst_offset,omitempty"`
+	Stream  int    `json:"stream,omitempty"`  // async ops, kernel, event_record, stream_wait, stream_sync; 0 = null stream
+	Event   string `json:"event,omitempty"`   // event ops
+	Label   string `json:"label,omitempty"`   // free text carried into reports
+	Value   string `json:"value,omitempty"`   // setenv: the variable's value (Name is the variable)
+	Threads int    `json:"threads,omitempty"` // host_access: host threads doing it (default 1)
 
 	// Kernel launches (op "kernel"), in rocprofv3's terms: Grid work-items
 	// in Workgroup-sized workgroups on GCD, ordered in Stream.
@@ -82,14 +84,14 @@ func Kinds() []Kind {
 		Malloc, HostMalloc,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
-		Kernel, SetEnv,
+		Kernel, SetEnv, HostAccess,
 	}
 }
 
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+	case SetEnv, HostAccess, Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel:
 		return true
 	}

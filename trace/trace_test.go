@@ -752,6 +752,33 @@ func TestSetEnv(t *testing.T) {
 	}
 }
 
+func TestHostAccess(t *testing.T) {
+	head := `{"op":"malloc","buf":"d","gcd":0,"bytes":4096}` + "\n"
+	ops, err := Parse(strings.NewReader(head+`{"op":"host_access","numa":3,"threads":2,"access":[{"buf":"d","mode":"write","bytes":4096}]}`), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ops, 8, 4, "t.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"op":"host_access","numa":4,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: numa: must be in 0..3, got 4"},
+		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"read","bytes":64}]}`, "t.jsonl:2: access[0].mode: host loads from mapped memory are not modelled yet (stores are)"},
+		{`{"op":"host_access","numa":0,"access":[{"buf":"x","mode":"write","bytes":64}]}`, `t.jsonl:2: access[0].buf: unknown buffer "x"`},
+		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"write","bytes":8192}]}`, `t.jsonl:2: access[0].bytes: access of 8192 bytes at offset 0 exceeds buffer "d" of 4096 bytes`},
+		{`{"op":"host_access","numa":0,"threads":-1,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be >= 1, got -1"},
+		{`{"op":"host_access","numa":0}`, "t.jsonl:2: access: must have at least one entry"},
+	} {
+		ops, err := Parse(strings.NewReader(head+c.in), "t.jsonl")
+		if err == nil {
+			err = Check(ops, 8, 4, "t.jsonl")
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for _, tc := range append(errorCases, kernelErrorCases...) {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,7 @@ var CommScopeFamilies = []CommScopeFamily{
 	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12},
+	{Name: "Comm_implicit_mapped_HostWrGPU", HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12},
 }
 
 // implicitGrid is the launch of Comm|Scope's access kernels: 512-thread
@@ -102,7 +103,22 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	}
 	iters := c.Iterations + 1
 	work := trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1}
-	if f.Kernel != "" {
+	switch {
+	case f.Kernel == "hostwrite":
+		// a host thread on NUMA a stores to GPU b's memory, timed on the host
+		ops = []trace.Op{alloc(dst, b, n)}
+		for i := 0; i <= c.Iterations; i++ {
+			ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(a),
+				Access: []trace.Access{{Buf: dst, Mode: "write", Bytes: n}}})
+		}
+		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+			t := 0.0
+			for _, o := range r.Ops[2:] { // the first access warms up
+				t += float64(o.End - o.Start)
+			}
+			return c.rows(f, a, b, n, t/float64(c.Iterations))
+		}}
+	case f.Kernel != "":
 		// a kernel on the GPU reads (or writes) the far buffer in place
 		gpu, far := b, src
 		if !f.HostArg {
@@ -123,11 +139,15 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 		for i := 1; i < iters; i++ { // iteration 0 warms up
 			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))
 		}
-		t /= float64(c.Iterations)
-		row := report.Row{Workload: "commscope", Case: f.Name, Src: strconv.Itoa(a), Dst: strconv.Itoa(b), Bytes: n}
-		bw, tm := row, row
-		bw.Metric, bw.Value, bw.Unit = "bandwidth", gbps(float64(n), t), "GB/s"
-		tm.Metric, tm.Value, tm.Unit = "time", t*1e6, "us"
-		return []report.Row{bw, tm}
+		return c.rows(f, a, b, n, t/float64(c.Iterations))
 	}}
+}
+
+// rows are a benchmark's bandwidth and time rows.
+func (c CommScope) rows(f CommScopeFamily, a, b int, n int64, t float64) []report.Row {
+	row := report.Row{Workload: "commscope", Case: f.Name, Src: strconv.Itoa(a), Dst: strconv.Itoa(b), Bytes: n}
+	bw, tm := row, row
+	bw.Metric, bw.Value, bw.Unit = "bandwidth", gbps(float64(n), t), "GB/s"
+	tm.Metric, tm.Value, tm.Unit = "time", t*1e6, "us"
+	return []report.Row{bw, tm}
 }

@@ -42,13 +42,18 @@ func TraceRun(name string, ops []trace.Op) Run {
 				row(s, d, o.Op.Bytes, "start", us(float64(o.Start)), "us")
 				row(s, d, o.Op.Bytes, "end", us(float64(o.End)), "us")
 				row(s, d, o.Op.Bytes, "bandwidth", gbps(float64(o.Op.Bytes), float64(o.End-o.Start)), "GB/s")
-			case o.Op.Op == trace.Kernel:
+			case o.Op.Op == trace.Kernel || o.Op.Op == trace.HostAccess:
 				var n int64
 				for _, a := range o.Op.Access {
 					n += a.Bytes
 				}
-				g := "gcd" + strconv.Itoa(*o.Op.GCD)
-				if o.Op.Label == "" {
+				var g string
+				if o.Op.Op == trace.Kernel {
+					g = "gcd" + strconv.Itoa(*o.Op.GCD)
+				} else {
+					g = "numa" + strconv.Itoa(*o.Op.NUMA)
+				}
+				if o.Op.Label == "" && o.Op.Name != "" {
 					c = o.Op.Name
 				}
 				row(g, "", n, "start", us(float64(o.Start)), "us")

@@ -168,7 +168,7 @@ func TestImplicitFamilies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, f := range []string{"GPURdHost,0,1,4096", "GPUWrHost,0,1,4096", "GPUWrGPU,0,1,4096"} {
+	for _, f := range []string{"GPURdHost,0,1,4096", "GPUWrHost,0,1,4096", "GPUWrGPU,0,1,4096", "HostWrGPU,0,1,4096"} {
 		if !strings.Contains(out, "Comm_implicit_mapped_"+f+",bandwidth") {
 			t.Errorf("no %s row in\n%s", f, out)
 		}

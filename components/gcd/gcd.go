@@ -114,7 +114,7 @@ func (b Builder) Build(name string, id int) *GCD {
 	for i := 0; i < b.xgmiEngines; i++ {
 		g.XGMIEngines = append(g.XGMIEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAXGMI[%d]", name, i)))
 	}
-	g.CUs = b.computeUnits(name+".CU", id)
+	g.CUs = b.BuildComputeUnits(name+".CU", id)
 	g.L2 = b.buildL2(name+".L2", id)
 	fabric.Wire(g.CUs.MemPort, g.L2.TopPort)
 	fabric.Wire(g.Hub.LocalPort("L2", g.L2.BottomPort), g.L2.BottomPort)
@@ -135,7 +135,9 @@ func (b Builder) buildL2(name string, id int) *L2 {
 	return c
 }
 
-func (b Builder) computeUnits(name string, id int) *ComputeUnits {
+// BuildComputeUnits makes compute units alone, behind hub id (the host's
+// cores are built this way too).
+func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
 		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut, line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
