@@ -92,11 +92,17 @@ func TestCSVHeaderAndRows(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	args := []string{"-workload", "commscope", "-filter", `/0/[01]/log2\(N\):(8|20|24)/`, "-format", "json"}
-	_, a, _ := akisim(t, args...)
-	_, b, _ := akisim(t, args...)
-	if a != b || a == "" {
-		t.Error("two runs of the same config gave different output")
+	for _, args := range [][]string{
+		{"-workload", "commscope", "-filter", `/0/[01]/log2\(N\):(8|20|24)/`, "-format", "json"},
+		{"-workload", "stream", "-alloc", "2", "-sizes", "1048576,33554432", "-format", "json"},
+		{"-workload", "stream", "-gcds", "0,1,4", "-alloc", "host", "-sizes", "16777216", "-format", "json"},
+		{"-env", "HSA_ENABLE_SDMA=0", "-cases", "latency", "-format", "json"},
+	} {
+		_, a, _ := akisim(t, args...)
+		_, b, _ := akisim(t, args...)
+		if a != b || a == "" {
+			t.Errorf("%v: two runs of the same config gave different output", args)
+		}
 	}
 }
 
