@@ -37,8 +37,9 @@ type Result struct {
 	Rows   []report.Row
 	Runs   []string
 	Stats  *Stats
-	Events uint64 // simulation events handled, for speed reports
-	Bytes  uint64 // bytes the SDMA engines copied
+	Events   uint64 // simulation events handled, for speed reports
+	Bytes    uint64 // bytes the SDMA engines copied
+	Timeline []report.Span
 }
 
 // eventCounter counts the events an engine handles.
@@ -71,6 +72,7 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 			}
 		}
 		res.Rows = append(res.Rows, run.Rows(rp)...)
+		res.Timeline = append(res.Timeline, spans(run.Name, out)...)
 		res.Runs = append(res.Runs, run.Name)
 		res.Stats.Add(n)
 		res.Events += count.n
@@ -98,3 +100,31 @@ func record(event string, stream int) trace.Op {
 }
 
 func gbps(bytes float64, seconds float64) float64 { return bytes / seconds / 1e9 }
+
+// spans are the copies, kernels and host accesses of a run, on the engine
+// or compute units that ran them.
+func spans(run string, ops []hip.OpResult) []report.Span {
+	var out []report.Span
+	for _, o := range ops {
+		if o.Engine == "" && o.Op.Op != trace.HostAccess {
+			continue
+		}
+		name, track := string(o.Op.Op), o.Engine
+		if o.Op.Name != "" {
+			name = o.Op.Name
+		}
+		if o.Op.Label != "" {
+			name = o.Op.Label
+		}
+		if track == "" {
+			track = "Node.Host.Cores"
+		}
+		bytes := o.Op.Bytes
+		for _, a := range o.Op.Access {
+			bytes += a.Bytes
+		}
+		out = append(out, report.Span{Run: run, Track: track, Name: name,
+			Start: float64(o.Start) * 1e6, Dur: float64(o.End-o.Start) * 1e6, Bytes: bytes})
+	}
+	return out
+}

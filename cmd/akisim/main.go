@@ -46,6 +46,7 @@ type options struct {
 	cases      string
 	outdir     string
 	cpuprofile string
+	timeline   string
 	exec       string
 	gcds       string
 	alloc      string
@@ -83,6 +84,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config and stats into DIR")
+	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -122,6 +122,11 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	if !strings.Contains(string(cfg), "lanes = 2") {
 		t.Error("resolved config does not hold the -set value")
 	}
+	code, _, errs = akisim(t, "-trace", "traces/peer-0-to-1.jsonl", "-timeline", filepath.Join(dir, "timeline.json"))
+	tl, _ := os.ReadFile(filepath.Join(dir, "timeline.json"))
+	if code != 0 || !strings.Contains(string(tl), `"ph": "X"`) || !strings.Contains(string(tl), "SDMAXGMI") {
+		t.Errorf("timeline: exit %d (%s), %d bytes", code, errs, len(tl))
+	}
 	stats, _ := os.ReadFile(filepath.Join(dir, "stats.txt"))
 	if !strings.Contains(string(stats), "Begin Simulation Statistics") || !strings.Contains(string(stats), "Node.XGMI[0][1].dir0.payloadBytes") {
 		t.Error("stats.txt lacks the gem5 block or the bundle counters")

@@ -95,6 +95,16 @@ func runSim(o *options, stdout io.Writer) error {
 	if err := write(o, c, res, stdout); err != nil {
 		return err
 	}
+	if o.timeline != "" {
+		f, err := os.Create(o.timeline)
+		if err != nil {
+			return bad("-timeline: %v", err)
+		}
+		defer f.Close()
+		if err := report.WriteTimeline(f, res.Timeline); err != nil {
+			return err
+		}
+	}
 	if o.outdir != "" {
 		return writeOutdir(o, c, res, wall)
 	}
