@@ -381,10 +381,10 @@ func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Addr: r.base[op.Dst] + op.DstOff, Bytes: op.Bytes}}}
 }
 
-// copyItem decides how a copy runs: on an SDMA queue, or, with
-// HSA_ENABLE_SDMA=0 (HSA_ENABLE_PEER_SDMA=0 for peer copies), as a blit
-// kernel on the CUs of the GCD whose memory it touches (the source GCD for
-// peer copies).
+// copyItem decides how a copy runs: on an SDMA queue, or as a blit kernel
+// on the CUs of the GCD whose memory it touches (the source GCD for peer
+// copies) when it stays within one GCD, or with HSA_ENABLE_SDMA=0
+// (HSA_ENABLE_PEER_SDMA=0 for peer copies).
 func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
 	src, ok1 := r.bufs[op.Src]
 	dst, ok2 := r.bufs[op.Dst]
@@ -392,7 +392,8 @@ func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
 		return item{}, fmt.Errorf("copy names an unallocated buffer")
 	}
 	peer := !src.Host && !dst.Host
-	if r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
+	local := peer && src.GCD == dst.GCD // ROCm copies within one GCD with a kernel
+	if local || r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
 		g := src.GCD
 		if src.Host {
 			g = dst.GCD

@@ -24,16 +24,14 @@ func DefaultP2P(gcds int) P2P {
 		Cases: []string{"unidirectional", "bidirectional", "latency"}}
 }
 
-// Runs lists one run per case and ordered pair (diagonal excluded: the
-// same-device copy is a blit kernel, modelled with compute units).
+// Runs lists one run per case and ordered pair, the diagonal (a copy
+// within one GCD) included.
 func (p P2P) Runs() []Run {
 	var runs []Run
 	for _, c := range p.Cases {
 		for i := 0; i < p.GCDs; i++ {
 			for j := 0; j < p.GCDs; j++ {
-				if i != j {
-					runs = append(runs, p.run(c, i, j))
-				}
+				runs = append(runs, p.run(c, i, j))
 			}
 		}
 	}
@@ -85,6 +83,9 @@ func (p P2P) run(c string, i, j int) Run {
 		ops = append(ops, record("stop", 1), trace.Op{Op: trace.EventSync, Event: "stop"})
 		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 			b := float64(p.Bytes * int64(p.Repeat))
+			if i == j {
+				b *= 2 // as the sample does: a copy within a device reads and writes it
+			}
 			return []report.Row{p.row(c, i, j, p.Bytes, "bandwidth", gbps(b, r.Elapsed("start", "stop")), "GB/s")}
 		}}
 	}
