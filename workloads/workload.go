@@ -34,9 +34,9 @@ func (r *Replay) Elapsed(start, stop string) float64 {
 
 // Result holds the rows of all runs and the nodes' statistics.
 type Result struct {
-	Rows   []report.Row
-	Runs   []string
-	Stats  *Stats
+	Rows     []report.Row
+	Runs     []string
+	Stats    *Stats
 	Events   uint64 // simulation events handled, for speed reports
 	Bytes    uint64 // bytes the SDMA engines copied
 	Timeline []report.Span
