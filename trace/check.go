@@ -273,13 +273,10 @@ func (c *checker) op(o *Op) *Error {
 		if o.Threads < 0 {
 			return errf("threads", "must be >= 1, got %d", o.Threads)
 		}
-		if len(o.Access) == 0 {
-			return errf("access", "must have at least one entry")
+		if e := c.accesses(o); e != nil {
+			return e
 		}
 		for i := range o.Access {
-			if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
-				return e
-			}
 			if o.Access[i].Mode == "read" {
 				return errf(fmt.Sprintf("access[%d].mode", i), "host loads from mapped memory are not modelled yet (stores are)")
 			}
@@ -306,15 +303,23 @@ func (c *checker) op(o *Op) *Error {
 		if o.ComputeNs < 0 {
 			return errf("compute_ns", "must be >= 0, got %g", o.ComputeNs)
 		}
-		if len(o.Access) == 0 {
-			return errf("access", "must have at least one entry")
-		}
-		for i := range o.Access {
-			if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
-				return e
-			}
+		if e := c.accesses(o); e != nil {
+			return e
 		}
 		if e := stream(o); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// accesses checks an op's access list: at least one entry, each valid.
+func (c *checker) accesses(o *Op) *Error {
+	if len(o.Access) == 0 {
+		return errf("access", "must have at least one entry")
+	}
+	for i := range o.Access {
+		if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
 			return e
 		}
 	}
