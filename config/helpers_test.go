@@ -96,6 +96,7 @@ api_call_ns = 2000
 sync_call_ns = 1000
 doorbell_ns = 1000
 event_record_ns = 500
+blit_workgroup_bytes = 4096
 
 [routing]
 sdma = "widest"

@@ -112,10 +112,11 @@ type DRAM struct {
 
 // Runtime holds the costs of the HIP runtime on the host.
 type Runtime struct {
-	APICallNs     float64 `toml:"api_call_ns"`     // host time of an async HIP call
-	SyncCallNs    float64 `toml:"sync_call_ns"`    // host time of a synchronising call on top of the wait
-	DoorbellNs    float64 `toml:"doorbell_ns"`     // host to SDMA queue doorbell latency
-	EventRecordNs float64 `toml:"event_record_ns"` // GPU-side cost of an event record
+	APICallNs          float64 `toml:"api_call_ns"`          // host time of an async HIP call
+	SyncCallNs         float64 `toml:"sync_call_ns"`         // host time of a synchronising call on top of the wait
+	DoorbellNs         float64 `toml:"doorbell_ns"`          // host to SDMA queue doorbell latency
+	EventRecordNs      float64 `toml:"event_record_ns"`      // GPU-side cost of an event record
+	BlitWorkgroupBytes int64   `toml:"blit_workgroup_bytes"` // bytes one workgroup of the runtime's copy kernel moves
 }
 
 // Routing names the route policy of each traffic type.

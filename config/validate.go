@@ -201,6 +201,9 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("runtime.sync_call_ns", r.SyncCallNs)
 	v.nonNegative("runtime.doorbell_ns", r.DoorbellNs)
 	v.nonNegative("runtime.event_record_ns", r.EventRecordNs)
+	if r.BlitWorkgroupBytes < 1 {
+		v.fail("runtime.blit_workgroup_bytes", nil, "must be >= 1, got %d", r.BlitWorkgroupBytes)
+	}
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)

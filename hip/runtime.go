@@ -368,14 +368,11 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 	return k
 }
 
-// blitBytesPerWorkgroup is how much a blit kernel workgroup copies (256
-// work-items moving 16 bytes each, as ROCclr's copy kernels do).
-const blitBytesPerWorkgroup = 256 * 16
-
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
-	wgs := (op.Bytes + blitBytesPerWorkgroup - 1) / blitBytesPerWorkgroup
+	per := r.cost.BlitWorkgroupBytes
+	wgs := (op.Bytes + per - 1) / per
 	return &gcd.KernelCmd{ID: i, Workgroups: wgs,
 		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Addr: r.base[op.Src] + op.SrcOff, Bytes: op.Bytes}},
 		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Addr: r.base[op.Dst] + op.DstOff, Bytes: op.Bytes}}}
