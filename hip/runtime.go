@@ -72,7 +72,6 @@ type Runtime struct {
 	ctrl    map[*sdma.Engine]*fabric.Sender
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
 	cores   *gcd.ComputeUnits // the host's cores
-	byPort  map[sim.Port]*sdma.Engine
 
 	ops     []trace.Op
 	bufs    map[string]trace.Buffer
@@ -94,28 +93,24 @@ type hostEvent struct{ fabric.EventAt }
 // NewRuntime makes a runtime for the given devices, costs and environment.
 func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *gcd.ComputeUnits) *Runtime {
 	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
-		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{}, byPort: map[sim.Port]*sdma.Engine{},
+		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {
 		for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
-			p := fabric.NewPort(r, 1024, fmt.Sprintf("%s.Queue[%d][%d]", name, g, i))
-			r.AddPort(fmt.Sprintf("Queue[%d][%d]", g, i), p)
-			r.ctrl[e] = r.Add(engine, r, p)
-			r.byPort[p] = e
+			var p sim.Port
+			p, r.ctrl[e] = r.NewPort(engine, r, 1024, name, fmt.Sprintf("Queue[%d][%d]", g, i))
 			fabric.Wire(p, e.CtrlPort)
 		}
 		if d.CUs != nil {
-			p := fabric.NewPort(r, 1024, fmt.Sprintf("%s.Dispatch[%d]", name, g))
-			r.AddPort(fmt.Sprintf("Dispatch[%d]", g), p)
-			r.kctrl[d.CUs] = r.Add(engine, r, p)
+			var p sim.Port
+			p, r.kctrl[d.CUs] = r.NewPort(engine, r, 1024, name, fmt.Sprintf("Dispatch[%d]", g))
 			fabric.Wire(p, d.CUs.CtrlPort)
 		}
 	}
 	if cores != nil {
 		r.cores = cores
-		p := fabric.NewPort(r, 1024, name+".Threads")
-		r.AddPort("Threads", p)
-		r.kctrl[cores] = r.Add(engine, r, p)
+		var p sim.Port
+		p, r.kctrl[cores] = r.NewPort(engine, r, 1024, name, "Threads")
 		fabric.Wire(p, cores.CtrlPort)
 	}
 	return r

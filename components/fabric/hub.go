@@ -35,35 +35,31 @@ func NewHub(name string, engine sim.Engine, id int) *Hub {
 	return h
 }
 
-func (h *Hub) newPort(name string) sim.Port {
-	p := NewPort(h, 64, h.Name()+"."+name)
-	h.AddPort(name, p)
-	return p
+func (h *Hub) newPort(name string) (sim.Port, *Sender) {
+	return h.NewPort(h.engine, h, 64, h.Name(), name)
 }
-
-func (h *Hub) sender(p sim.Port) *Sender { return h.Add(h.engine, h, p) }
 
 // LinkPort makes the port towards the link that leads to hub neighbour.
 func (h *Hub) LinkPort(neighbour int) sim.Port {
-	p := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
+	p, s := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
 	h.links = grow(h.links, neighbour)
-	h.links[neighbour] = h.sender(p)
+	h.links[neighbour] = s
 	h.linkPorts = append(h.linkPorts, p)
 	return p
 }
 
 // MemoryPort makes the port to the controller of memory index.
 func (h *Hub) MemoryPort(index int) sim.Port {
-	p := h.newPort(fmt.Sprintf("Memory[%d]", index))
+	p, s := h.newPort(fmt.Sprintf("Memory[%d]", index))
 	h.memories = grow(h.memories, index)
-	h.memories[index] = h.sender(p)
+	h.memories[index] = s
 	return p
 }
 
 // LocalPort makes the port to a requester (an SDMA engine) whose own port is far.
 func (h *Hub) LocalPort(name string, far sim.Port) sim.Port {
-	p := h.newPort(name)
-	h.locals[far] = h.sender(p)
+	p, s := h.newPort(name)
+	h.locals[far] = s
 	return p
 }
 

@@ -24,9 +24,7 @@ type MemoryController struct {
 func NewMemoryController(name string, engine sim.Engine, gbps, latencyNs float64) *MemoryController {
 	m := &MemoryController{ComponentBase: sim.NewComponentBase(name), engine: engine,
 		bw: Server{BytesPerSec: GBps(gbps)}, latency: Ns(latencyNs)}
-	m.Port = NewPort(m, 1024, name+".Port")
-	m.AddPort("Port", m.Port)
-	m.out = m.Add(engine, m, m.Port)
+	m.Port, m.out = m.NewPort(engine, m, 1024, name, "Port")
 	return m
 }
 

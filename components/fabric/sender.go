@@ -151,3 +151,17 @@ func (e EventAt) Handler() sim.Handler { return e.H }
 
 // IsSecondary is false: akisim's events are all primary.
 func (e EventAt) IsSecondary() bool { return false }
+
+// Owner is a component that owns named ports.
+type Owner interface {
+	sim.Component
+	AddPort(name string, port sim.Port)
+}
+
+// NewPort makes the port base+"."+name of comp, holding capacity messages,
+// registers it and returns it with the sender comp sends through.
+func (ss *Senders) NewPort(engine sim.Engine, comp Owner, capacity int, base, name string) (sim.Port, *Sender) {
+	p := NewPort(comp, capacity, base+"."+name)
+	comp.AddPort(name, p)
+	return p, ss.Add(engine, comp, p)
+}

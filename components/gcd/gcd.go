@@ -126,12 +126,8 @@ func (b Builder) buildL2(name string, id int) *L2 {
 		block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
 		lru:       list.New(), lines: map[int64]*list.Element{}, inFlight: map[*fabric.Packet]origin{}}
-	c.TopPort = fabric.NewPort(c, 4096, name+".Top")
-	c.AddPort("Top", c.TopPort)
-	c.BottomPort = fabric.NewPort(c, 4096, name+".Bottom")
-	c.AddPort("Bottom", c.BottomPort)
-	c.top = c.Add(b.engine, c, c.TopPort)
-	c.bottom = c.Add(b.engine, c, c.BottomPort)
+	c.TopPort, c.top = c.NewPort(b.engine, c, 4096, name, "Top")
+	c.BottomPort, c.bottom = c.NewPort(b.engine, c, 4096, name, "Bottom")
 	return c
 }
 
@@ -141,12 +137,8 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
 		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut, line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
-	c.CtrlPort = fabric.NewPort(c, 1024, name+".Ctrl")
-	c.AddPort("Ctrl", c.CtrlPort)
-	c.MemPort = fabric.NewPort(c, 1024, name+".Mem")
-	c.AddPort("Mem", c.MemPort)
-	c.ctrl = c.Add(b.engine, c, c.CtrlPort)
-	c.mem = c.Add(b.engine, c, c.MemPort)
+	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
+	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")
 	return c
 }
 

@@ -63,12 +63,8 @@ func (b Builder) Build(name string) *Engine {
 		signalNs: fabric.Ns(b.signalNs),
 		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)},
 		queues:   make([][]*CopyCmd, b.queues)}
-	e.CtrlPort = fabric.NewPort(e, 1024, name+".Ctrl")
-	e.AddPort("Ctrl", e.CtrlPort)
-	e.MemPort = fabric.NewPort(e, 1024, name+".Mem")
-	e.AddPort("Mem", e.MemPort)
-	e.ctrl = e.Add(b.engine, e, e.CtrlPort)
-	e.mem = e.Add(b.engine, e, e.MemPort)
+	e.CtrlPort, e.ctrl = e.NewPort(b.engine, e, 1024, name, "Ctrl")
+	e.MemPort, e.mem = e.NewPort(b.engine, e, 1024, name, "Mem")
 	return e
 }
 

@@ -24,9 +24,7 @@ type Agent struct {
 // NewAgent makes an agent with a port of the given capacity.
 func NewAgent(name string, engine sim.Engine, capacity int) *Agent {
 	a := &Agent{ComponentBase: sim.NewComponentBase(name), Engine: engine}
-	a.Port = fabric.NewPort(a, capacity, name+".Port")
-	a.AddPort("Port", a.Port)
-	a.out = a.Add(engine, a, a.Port)
+	a.Port, a.out = a.NewPort(engine, a, capacity, name, "Port")
 	return a
 }
 
