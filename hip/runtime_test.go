@@ -1,12 +1,9 @@
 package hip_test
 
 import (
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/trace"
@@ -14,15 +11,7 @@ import (
 
 func replay(t *testing.T, ops []trace.Op) ([]hip.OpResult, *node.Node, error) {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	c, err := config.Load(filepath.Join(filepath.Dir(file), "..", "configs", "frontier-node.toml"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := node.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := build(t, nil)
 	res, err := n.Run(ops)
 	return res, n, err
 }
