@@ -75,10 +75,10 @@ func TestFileErrors(t *testing.T) {
 		{
 			name: "wrong type: table for value",
 			edit: func(t *testing.T, s string) string {
-				return replace(t, s, `engine = "serial"`, `engine = {kind = "serial"}`)
+				return replace(t, s, `early_booking = 0.5`, `early_booking = {kind = "serial"}`)
 			},
-			at: "engine = {kind", key: "sim.engine",
-			msg: "must be a string, got table",
+			at: "early_booking = {kind", key: "sim.early_booking",
+			msg: "must be a number, got table",
 		},
 		{
 			name: "bundle gcds not a pair",
@@ -129,9 +129,11 @@ func TestFileErrors(t *testing.T) {
 		},
 		{
 			name: "missing table",
-			edit: func(t *testing.T, s string) string { return replace(t, s, "[sim]\nengine = \"serial\"\n", "") },
-			key:  "sim",
-			msg:  "missing (every key must be given)",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, "[sim]\nsdma_transaction_bytes = 65536\ncu_transaction_bytes = 65536\ncore_transaction_bytes = 65536\nl2_block_bytes = 65536\nearly_booking = 0.5\n", "")
+			},
+			key: "sim",
+			msg: "missing (every key must be given)",
 		},
 		{
 			name: "out of range: lanes",
@@ -168,10 +170,10 @@ func TestFileErrors(t *testing.T) {
 		{
 			name: "out of range: transaction bytes",
 			edit: func(t *testing.T, s string) string {
-				return replace(t, s, "\ntransaction_bytes = 65536", "\ntransaction_bytes = 32")
+				return replace(t, s, "\nsdma_transaction_bytes = 65536", "\nsdma_transaction_bytes = 32")
 			},
-			at: "transaction_bytes = 32", key: "sdma.transaction_bytes",
-			msg: "must be >= 64, got 32",
+			at: "sdma_transaction_bytes = 32", key: "sim.sdma_transaction_bytes",
+			msg: "must be 4096..16777216, got 32",
 		},
 		{
 			name: "bad route policy",
@@ -181,9 +183,11 @@ func TestFileErrors(t *testing.T) {
 		},
 		{
 			name: "bad engine",
-			edit: func(t *testing.T, s string) string { return replace(t, s, `engine = "serial"`, `engine = "parallel"`) },
-			at:   `engine = "parallel"`, key: "sim.engine",
-			msg: `must be "serial", got "parallel"`,
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, `kernel_ties = "spray"`, `kernel_ties = "parallel"`)
+			},
+			at: `kernel_ties = "parallel"`, key: "routing.kernel_ties",
+			msg: `must be "spray" or "pin", got "parallel"`,
 		},
 		{
 			name: "empty name",
@@ -274,7 +278,7 @@ func TestSetErrors(t *testing.T) {
 		want string // whole Error()
 	}{
 		// Bad keys.
-		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, compute_units, clock_ghz, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, workgroup_slots, cu_transaction_bytes, cu_max_outstanding, l2_bytes, l2_bandwidth_gbps, l2_latency_ns, l2_block_bytes, line_bytes)`},
+		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, compute_units, clock_ghz, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, workgroup_slots, cu_outstanding_bytes, cu_bytes_per_clock, concurrent_kernels, l2_bytes, l2_slices, l2_bytes_per_clock, l2_latency_ns, line_bytes)`},
 		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, routing, sim, env)`},
 		{[]string{"gcd.count.x=3"}, `-set gcd.count.x=3: gcd.count: is not a table, so it has no key "x"`},
 		{[]string{"gcd..count=3"}, `-set gcd..count=3: bad key "gcd..count": want dotted names like xgmi.bundle[0-2].lanes`},
@@ -294,7 +298,7 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"routing.sdma=[1]"}, `-set routing.sdma=[1]: must be a string, got array`},
 		{[]string{`routing.sdma="widest`}, `-set routing.sdma="widest: cannot parse VALUE as TOML: unexpected EOF; expected '"'`},
 		{[]string{"host.gcd_numa=[3,3,\"x\"]"}, `-set host.gcd_numa=[3,3,"x"]: host.gcd_numa[2]: must be an integer, got string "x"`},
-		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, control, max_hops)`},
+		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, control, kernel_ties, max_hops)`},
 		{[]string{"xgmi.bundle[0-2].lanes=x"}, `-set xgmi.bundle[0-2].lanes=x: xgmi.bundle[2].lanes: cannot parse VALUE as TOML: expected value but found "x" instead`},
 		// Values that fail validation blame the -set.
 		{[]string{"gcd.count=0"}, `-set gcd.count=0: must be 1..64, got 0`},

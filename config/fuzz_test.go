@@ -52,7 +52,7 @@ var nastySets = []string{
 	"xgmi.bundle=[1,2]", "xgmi.bundle[0]=5", "xgmi.bundle[0].gcds=[1]", "xgmi.bundle[0].gcds[5]=1",
 	"xgmi.bundle[0].gcds[1]=9", "xgmi=5", "xgmi={}", "gcd.count=99999999999999999999",
 	"gcd.count=-9223372036854775808", "gcd.clock_ghz=nan", "gcd.clock_ghz=-inf", "name=\"\\u0000\"",
-	"host.gcd_numa=[]", "host.gcd_numa[0]=[1]", "sim.engine='''x'''", "routing.sdma=\"\"\"\n\"\"\"",
+	"host.gcd_numa=[]", "host.gcd_numa[0]=[1]", "routing.kernel_ties='''x'''", "routing.sdma=\"\"\"\n\"\"\"",
 	"gcd.count=1", "xgmi.bundle[1-1].gcds=[0,0]", "host.gcd_numa=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65]",
 	"gcd.count=64", "xgmi.bundle[0-63].lanes=1", "dram={efficiency=2}", "t=1979-05-27", "name=1979-05-27T00:00:00Z",
 	"name=a\xffb", "name=a\tb", "name=\"\\u0007\"",

@@ -16,6 +16,7 @@ name = "mini"
 count = 4
 compute_units = 110
 clock_ghz = 1.7
+hbm_bytes = 68719476736
 hbm_bandwidth_gbps = 1600
 hbm_latency_ns = 500
 hub_forward_ns = 330
@@ -24,12 +25,13 @@ hbm_efficiency = 1.0
 kernel_launch_ns = 4000
 kernel_end_ns = 2000
 workgroup_slots = 16
-cu_transaction_bytes = 65536
-cu_max_outstanding = 2
+cu_outstanding_bytes = 131072
+cu_bytes_per_clock = 64
+concurrent_kernels = 1
 l2_bytes = 8388608
-l2_bandwidth_gbps = 6963
+l2_slices = 32
+l2_bytes_per_clock = 128
 l2_latency_ns = 300
-l2_block_bytes = 65536
 line_bytes = 64
 
 [sdma]
@@ -38,8 +40,7 @@ xgmi_engines = 3
 queues_per_engine = 8
 clock_ghz = 1.6
 bytes_per_cycle = 32
-transaction_bytes = 65536
-max_outstanding = 16
+outstanding_bytes = 1048576
 packet_process_ns = 3000
 fence_ns = 300
 signal_ns = 500
@@ -50,7 +51,7 @@ flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 21
 request_bytes = 64
-credit_packets = 64
+credit_bytes = 4194304
 
 [[xgmi.bundle]]
 gcds = [0, 1]
@@ -74,16 +75,16 @@ flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 17
 request_bytes = 17
-credit_packets = 64
+credit_bytes = 4194304
 
 [host]
 numa_domains = 2
+numa_bytes = 137438953472
 gcd_numa = [0, 0, 1, 1]
 hub_latency_ns = 100
 remote_numa_ns = 50
 cores = 64
-core_transaction_bytes = 65536
-core_max_outstanding = 4
+core_outstanding_bytes = 262144
 
 [dram]
 channels_per_domain = 2
@@ -97,15 +98,21 @@ sync_call_ns = 1000
 doorbell_ns = 1000
 event_record_ns = 500
 blit_workgroup_bytes = 4096
+allocation_bytes = 2097152
 
 [routing]
 sdma = "widest"
 kernel = "fewest"
 control = "fewest"
+kernel_ties = "spray"
 max_hops = 3
 
 [sim]
-engine = "serial"
+sdma_transaction_bytes = 65536
+cu_transaction_bytes = 65536
+core_transaction_bytes = 65536
+l2_block_bytes = 65536
+early_booking = 0.5
 
 [env]
 HSA_ENABLE_SDMA = 1

@@ -31,6 +31,7 @@ type GCD struct {
 	Count              int     `toml:"count"`                // number of GCDs, ids 0..count-1
 	ComputeUnits       int     `toml:"compute_units"`        // kept for the compute-unit model
 	ClockGHz           float64 `toml:"clock_ghz"`            // CU clock
+	HBMBytes           int64   `toml:"hbm_bytes"`            // HBM capacity: what the GCD's allocations may total
 	HBMBandwidthGBps   float64 `toml:"hbm_bandwidth_gbps"`   // HBM peak, GB/s (1e9 B/s)
 	HBMLatencyNs       float64 `toml:"hbm_latency_ns"`       // HBM access latency
 	HubForwardNs       float64 `toml:"hub_forward_ns"`       // data-fabric latency to pass a packet through a GCD
@@ -39,12 +40,13 @@ type GCD struct {
 	KernelLaunchNs     float64 `toml:"kernel_launch_ns"`     // from a kernel reaching the GCD to its first workgroup
 	KernelEndNs        float64 `toml:"kernel_end_ns"`        // from the last workgroup to the completion signal
 	WorkgroupSlots     int     `toml:"workgroup_slots"`      // workgroups a CU runs at once
-	CUTransactionBytes int     `toml:"cu_transaction_bytes"` // bytes a CU moves per memory transaction (simulation granularity)
-	CUMaxOutstanding   int     `toml:"cu_max_outstanding"`   // transactions a CU keeps in flight (memory-level parallelism)
+	CUOutstandingBytes int64   `toml:"cu_outstanding_bytes"` // bytes of each access stream a CU keeps in flight (memory-level parallelism)
+	CUBytesPerClock    int     `toml:"cu_bytes_per_clock"`   // bytes a CU's vector memory path issues per clock (x clock_ghz)
+	ConcurrentKernels  int     `toml:"concurrent_kernels"`   // kernels a GCD runs at once
 	L2Bytes            int64   `toml:"l2_bytes"`             // L2 capacity (0: nothing cached)
-	L2BandwidthGBps    float64 `toml:"l2_bandwidth_gbps"`    // L2 bandwidth, all slices
+	L2Slices           int     `toml:"l2_slices"`            // L2 channels (slices)
+	L2BytesPerClock    int     `toml:"l2_bytes_per_clock"`   // bytes one slice delivers per clock (x clock_ghz)
 	L2LatencyNs        float64 `toml:"l2_latency_ns"`        // L2 hit latency
-	L2BlockBytes       int64   `toml:"l2_block_bytes"`       // residency granularity (simulation, not the 128 B line)
 	LineBytes          int64   `toml:"line_bytes"`           // bytes memory moves per access: what a strided or random access wastes
 }
 
@@ -55,8 +57,7 @@ type SDMA struct {
 	QueuesPerEngine  int     `toml:"queues_per_engine"` // SDMA queues (rings) per engine
 	ClockGHz         float64 `toml:"clock_ghz"`         // engine clock
 	BytesPerCycle    int     `toml:"bytes_per_cycle"`   // data the engine moves per cycle (its throughput cap)
-	TransactionBytes int     `toml:"transaction_bytes"` // chunk size of one read/write transaction
-	MaxOutstanding   int     `toml:"max_outstanding"`   // transactions in flight per engine
+	OutstandingBytes int     `toml:"outstanding_bytes"` // bytes of reads and writes in flight per engine
 	PacketProcessNs  float64 `toml:"packet_process_ns"` // decode and set-up cost of one copy packet
 	FenceNs          float64 `toml:"fence_ns"`          // cost of a fence before the completion signal
 	SignalNs         float64 `toml:"signal_ns"`         // writing the completion signal
@@ -69,7 +70,7 @@ type XGMI struct {
 	PacketPayloadBytes  int      `toml:"packet_payload_bytes"`  // max data per packet
 	PacketOverheadBytes int      `toml:"packet_overhead_bytes"` // header, CRC, framing per packet
 	RequestBytes        int      `toml:"request_bytes"`         // wire bytes of one read request (one per payload-sized line)
-	CreditPackets       int      `toml:"credit_packets"`        // transactions a receiver buffers per direction
+	CreditBytes         int      `toml:"credit_bytes"`          // bytes a receiver buffers per direction (link-level credits)
 	Bundles             []Bundle `toml:"bundle"`
 }
 
@@ -88,18 +89,18 @@ type Link struct {
 	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`
 	PacketOverheadBytes int     `toml:"packet_overhead_bytes"`
 	RequestBytes        int     `toml:"request_bytes"`
-	CreditPackets       int     `toml:"credit_packets"`
+	CreditBytes         int     `toml:"credit_bytes"`
 }
 
 // Host describes the CPU side: NUMA domains and which GCD hangs off which.
 type Host struct {
 	NUMADomains          int     `toml:"numa_domains"`
-	GCDNUMA              []int   `toml:"gcd_numa"`       // NUMA domain of each GCD's host link, by GCD id
-	HubLatencyNs         float64 `toml:"hub_latency_ns"` // IO-die latency from a host link to a memory controller
-	RemoteNUMANs         float64 `toml:"remote_numa_ns"`
+	NUMABytes            int64   `toml:"numa_bytes"`             // DRAM capacity of each NUMA domain: what its pinned allocations may total
+	GCDNUMA              []int   `toml:"gcd_numa"`               // NUMA domain of each GCD's host link, by GCD id
+	HubLatencyNs         float64 `toml:"hub_latency_ns"`         // IO-die latency from a host link to a memory controller
+	RemoteNUMANs         float64 `toml:"remote_numa_ns"`         // extra latency to reach another NUMA domain's memory
 	Cores                int     `toml:"cores"`                  // CPU cores
-	CoreTransactionBytes int     `toml:"core_transaction_bytes"` // bytes a core moves per memory transaction (simulation granularity)
-	CoreMaxOutstanding   int     `toml:"core_max_outstanding"`   // transactions a core keeps in flight // extra latency to reach another NUMA domain's memory
+	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"` // bytes of each access stream a core keeps in flight
 }
 
 // DRAM describes the DDR4 controller of each NUMA domain.
@@ -117,17 +118,25 @@ type Runtime struct {
 	DoorbellNs         float64 `toml:"doorbell_ns"`          // host to SDMA queue doorbell latency
 	EventRecordNs      float64 `toml:"event_record_ns"`      // GPU-side cost of an event record
 	BlitWorkgroupBytes int64   `toml:"blit_workgroup_bytes"` // bytes one workgroup of the runtime's copy kernel moves
+	AllocationBytes    int64   `toml:"allocation_bytes"`     // alignment of allocations in their memory
 }
 
 // Routing names the route policy of each traffic type.
 type Routing struct {
-	SDMA    string `toml:"sdma"`     // "widest" or "fewest"
-	Kernel  string `toml:"kernel"`   // "widest" or "fewest"
-	Control string `toml:"control"`  // small control writes (completion signals): "widest" or "fewest"
-	MaxHops int    `toml:"max_hops"` // longest route considered
+	SDMA       string `toml:"sdma"`        // "widest" or "fewest"
+	Kernel     string `toml:"kernel"`      // "widest" or "fewest"
+	Control    string `toml:"control"`     // small control writes (completion signals): "widest" or "fewest"
+	KernelTies string `toml:"kernel_ties"` // kernel traffic over tied routes: "spray" (transactions alternate) or "pin" (one route per memory stream)
+	MaxHops    int    `toml:"max_hops"`    // longest route considered
 }
 
-// Sim holds simulator settings that are not hardware.
+// Sim holds the simulation's granularity: how big the transactions are that
+// stand for many hardware requests. Results must not depend on these (a
+// test sweeps them); they trade speed for nothing else.
 type Sim struct {
-	Engine string `toml:"engine"` // "serial" (deterministic)
+	SDMATransactionBytes int     `toml:"sdma_transaction_bytes"` // bytes one SDMA read or write transaction stands for
+	CUTransactionBytes   int64   `toml:"cu_transaction_bytes"`   // bytes of one access stream a CU moves per step
+	CoreTransactionBytes int64   `toml:"core_transaction_bytes"` // bytes of one access stream a core moves per step
+	L2BlockBytes         int64   `toml:"l2_block_bytes"`         // L2 replacement unit (residency is tracked per line)
+	EarlyBooking         float64 `toml:"early_booking"`          // fraction of a link's credits that packets still on their way may book
 }

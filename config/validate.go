@@ -12,12 +12,24 @@ const (
 	MaxNUMADomains = 16
 	MaxLanes       = 16
 	MaxHops        = 8
+
+	// Memory capacities (gcd.hbm_bytes, host.numa_bytes): 1 MiB to 1 PiB.
+	// The top keeps a trace's sizes times line and workgroup counts in
+	// int64 and is 16000x today's 64 GiB per GCD.
+	MinMemoryBytes = 1 << 20
+	MaxMemoryBytes = 1 << 50
 )
 
 // Route policies accepted by routing.sdma, routing.kernel and routing.control.
 const (
 	RouteWidest = "widest" // maximise bottleneck bandwidth, then fewest hops
 	RouteFewest = "fewest" // fewest hops, then widest
+)
+
+// Tie policies accepted by routing.kernel_ties.
+const (
+	TiesSpray = "spray" // transactions alternate over tied routes
+	TiesPin   = "pin"   // each memory stream of a kernel keeps one route
 )
 
 // vErr is a validation failure: the key that is wrong and the keys whose
@@ -38,6 +50,13 @@ func (v *validator) fail(key string, related []string, format string, args ...an
 
 // intRange checks lo <= x <= hi.
 func (v *validator) intRange(key string, x, lo, hi int) {
+	if x < lo || x > hi {
+		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
+	}
+}
+
+// int64Range checks lo <= x <= hi.
+func (v *validator) int64Range(key string, x, lo, hi int64) {
 	if x < lo || x > hi {
 		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
 	}
@@ -118,6 +137,7 @@ func (n *Node) validate() []vErr {
 	v.intRange("gcd.count", g.Count, 1, MaxGCDs)
 	v.intMin("gcd.compute_units", g.ComputeUnits, 1)
 	v.positive("gcd.clock_ghz", g.ClockGHz)
+	v.int64Range("gcd.hbm_bytes", g.HBMBytes, MinMemoryBytes, MaxMemoryBytes)
 	v.positive("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
 	v.nonNegative("gcd.hbm_latency_ns", g.HBMLatencyNs)
 	v.nonNegative("gcd.hub_forward_ns", g.HubForwardNs)
@@ -126,18 +146,17 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("gcd.kernel_launch_ns", g.KernelLaunchNs)
 	v.nonNegative("gcd.kernel_end_ns", g.KernelEndNs)
 	v.intMin("gcd.workgroup_slots", g.WorkgroupSlots, 1)
-	v.intMin("gcd.cu_transaction_bytes", g.CUTransactionBytes, 64)
-	v.intMin("gcd.cu_max_outstanding", g.CUMaxOutstanding, 1)
+	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30)
+	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)
+	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1) // one kernel at a time until kernels share CUs (issue 8)
 	if g.L2Bytes < 0 {
 		v.fail("gcd.l2_bytes", nil, "must be >= 0, got %d", g.L2Bytes)
 	}
-	v.positive("gcd.l2_bandwidth_gbps", g.L2BandwidthGBps)
+	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)
+	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)
 	v.nonNegative("gcd.l2_latency_ns", g.L2LatencyNs)
 	if g.LineBytes < 1 {
 		v.fail("gcd.line_bytes", nil, "must be >= 1, got %d", g.LineBytes)
-	}
-	if g.L2BlockBytes < 64 {
-		v.fail("gcd.l2_block_bytes", nil, "must be >= 64, got %d", g.L2BlockBytes)
 	}
 
 	s := &n.SDMA
@@ -146,8 +165,7 @@ func (n *Node) validate() []vErr {
 	v.intMin("sdma.queues_per_engine", s.QueuesPerEngine, 1)
 	v.positive("sdma.clock_ghz", s.ClockGHz)
 	v.intMin("sdma.bytes_per_cycle", s.BytesPerCycle, 1)
-	v.intMin("sdma.transaction_bytes", s.TransactionBytes, 64)
-	v.intMin("sdma.max_outstanding", s.MaxOutstanding, 1)
+	v.intRange("sdma.outstanding_bytes", s.OutstandingBytes, 64, 1<<30)
 	v.nonNegative("sdma.packet_process_ns", s.PacketProcessNs)
 	v.nonNegative("sdma.fence_ns", s.FenceNs)
 	v.nonNegative("sdma.signal_ns", s.SignalNs)
@@ -158,7 +176,7 @@ func (n *Node) validate() []vErr {
 	v.intMin("xgmi.packet_payload_bytes", x.PacketPayloadBytes, 1)
 	v.intMin("xgmi.packet_overhead_bytes", x.PacketOverheadBytes, 0)
 	v.intMin("xgmi.request_bytes", x.RequestBytes, 1)
-	v.intMin("xgmi.credit_packets", x.CreditPackets, 1)
+	v.intRange("xgmi.credit_bytes", x.CreditBytes, 64, 1<<30)
 	n.validateBundles(v)
 
 	l := &n.HostLink
@@ -167,10 +185,11 @@ func (n *Node) validate() []vErr {
 	v.intMin("host_link.packet_payload_bytes", l.PacketPayloadBytes, 1)
 	v.intMin("host_link.packet_overhead_bytes", l.PacketOverheadBytes, 0)
 	v.intMin("host_link.request_bytes", l.RequestBytes, 1)
-	v.intMin("host_link.credit_packets", l.CreditPackets, 1)
+	v.intRange("host_link.credit_bytes", l.CreditBytes, 64, 1<<30)
 
 	h := &n.Host
 	v.intRange("host.numa_domains", h.NUMADomains, 1, MaxNUMADomains)
+	v.int64Range("host.numa_bytes", h.NUMABytes, MinMemoryBytes, MaxMemoryBytes)
 	if len(h.GCDNUMA) != g.Count {
 		v.fail("host.gcd_numa", []string{"gcd.count"},
 			"must have one entry per GCD (gcd.count = %d), got %d", g.Count, len(h.GCDNUMA))
@@ -185,8 +204,7 @@ func (n *Node) validate() []vErr {
 	v.nonNegative("host.hub_latency_ns", h.HubLatencyNs)
 	v.nonNegative("host.remote_numa_ns", h.RemoteNUMANs)
 	v.intMin("host.cores", h.Cores, 1)
-	v.intMin("host.core_transaction_bytes", h.CoreTransactionBytes, 64)
-	v.intMin("host.core_max_outstanding", h.CoreMaxOutstanding, 1)
+	v.int64Range("host.core_outstanding_bytes", h.CoreOutstandingBytes, 64, 1<<30)
 
 	d := &n.DRAM
 	v.intMin("dram.channels_per_domain", d.ChannelsPerDomain, 1)
@@ -204,13 +222,18 @@ func (n *Node) validate() []vErr {
 	if r.BlitWorkgroupBytes < 1 {
 		v.fail("runtime.blit_workgroup_bytes", nil, "must be >= 1, got %d", r.BlitWorkgroupBytes)
 	}
+	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30)
+	if r.AllocationBytes&(r.AllocationBytes-1) != 0 {
+		v.fail("runtime.allocation_bytes", nil, "must be a power of two, got %d", r.AllocationBytes)
+	}
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
 	v.oneOf("routing.control", n.Routing.Control, RouteWidest, RouteFewest)
+	v.oneOf("routing.kernel_ties", n.Routing.KernelTies, TiesSpray, TiesPin)
 	v.intRange("routing.max_hops", n.Routing.MaxHops, 1, MaxHops)
 
-	v.oneOf("sim.engine", n.Sim.Engine, "serial")
+	n.validateSim(v)
 	v.intRange("env.HSA_ENABLE_SDMA", n.Env.EnableSDMA, 0, 1)
 	v.intRange("env.HSA_ENABLE_PEER_SDMA", n.Env.EnablePeerSDMA, 0, 1)
 	v.intRange("env.HSA_XNACK", n.Env.XNACK, 0, 1)
@@ -220,6 +243,51 @@ func (n *Node) validate() []vErr {
 		n.validateReach(v)
 	}
 	return v.errs
+}
+
+// Granularity limits: below a few KiB a big copy needs millions of events;
+// above the in-flight limits a single transaction could not be issued.
+const (
+	MinTransactionBytes = 4 << 10
+	MaxTransactionBytes = 16 << 20
+)
+
+// validateSim checks the simulation granularity against the hardware it
+// stands for: a transaction may not exceed what the hardware keeps in
+// flight or what a link buffers, or the model would stall on it.
+func (n *Node) validateSim(v *validator) {
+	s := &n.Sim
+	txn := func(key string, x int64) {
+		v.int64Range(key, x, MinTransactionBytes, MaxTransactionBytes)
+		if x&(x-1) != 0 {
+			v.fail(key, nil, "must be a power of two, got %d", x)
+		}
+	}
+	txn("sim.sdma_transaction_bytes", int64(s.SDMATransactionBytes))
+	txn("sim.cu_transaction_bytes", s.CUTransactionBytes)
+	txn("sim.core_transaction_bytes", s.CoreTransactionBytes)
+	txn("sim.l2_block_bytes", s.L2BlockBytes)
+	if s.L2BlockBytes > 0 && n.GCD.LineBytes > 0 && s.L2BlockBytes%n.GCD.LineBytes != 0 {
+		v.fail("sim.l2_block_bytes", []string{"gcd.line_bytes"}, "must be a multiple of gcd.line_bytes (%d), got %d",
+			n.GCD.LineBytes, s.L2BlockBytes)
+	}
+	if s.L2BlockBytes > n.GCD.L2Bytes && n.GCD.L2Bytes > 0 {
+		v.fail("sim.l2_block_bytes", []string{"gcd.l2_bytes"}, "must not exceed gcd.l2_bytes (%d), got %d",
+			n.GCD.L2Bytes, s.L2BlockBytes)
+	}
+	if !(s.EarlyBooking >= 0 && s.EarlyBooking <= 1) {
+		v.fail("sim.early_booking", nil, "must be in [0, 1], got %s", fmtFloat(s.EarlyBooking))
+	}
+	largest := max(int64(s.SDMATransactionBytes), s.CUTransactionBytes, s.CoreTransactionBytes)
+	for _, c := range []struct {
+		key string
+		x   int
+	}{{"xgmi.credit_bytes", n.XGMI.CreditBytes}, {"host_link.credit_bytes", n.HostLink.CreditBytes}} {
+		if int64(c.x) < largest {
+			v.fail(c.key, []string{"sim.sdma_transaction_bytes", "sim.cu_transaction_bytes", "sim.core_transaction_bytes"},
+				"must hold the largest simulated transaction (%d bytes), got %d", largest, c.x)
+		}
+	}
 }
 
 // validateBundles checks every bundle that is not removed (lanes != 0).

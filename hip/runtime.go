@@ -326,16 +326,15 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 	}
 }
 
-// allocation is the alignment of allocations (2 MiB pages).
-const allocation = 2 << 20
-
-// allocate places a buffer at the next free, page-aligned address of its
-// memory, so caches see distinct buffers at distinct addresses.
+// allocate places a buffer at the next free address of its memory aligned
+// to runtime.allocation_bytes, so caches see distinct buffers at distinct
+// addresses.
 func (r *Runtime) allocate(b trace.Buffer) {
 	m := memOf(b)
+	a := r.cost.AllocationBytes
 	r.bufs[b.Name] = b
 	r.base[b.Name] = r.top[m]
-	r.top[m] += (b.Bytes + allocation - 1) / allocation * allocation
+	r.top[m] += (b.Bytes + a - 1) / a * a
 }
 
 // kernelCmd turns a kernel launch into the GCD's dispatch packet: its

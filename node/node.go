@@ -57,16 +57,18 @@ func Build(c *config.Node) (*Node, error) {
 	eb := sdma.MakeBuilder().
 		WithRouteTable(routes).
 		WithDatapath(c.SDMA.ClockGHz, c.SDMA.BytesPerCycle).
-		WithTransactions(c.SDMA.TransactionBytes, c.SDMA.MaxOutstanding).
+		WithTransactions(c.Sim.SDMATransactionBytes, c.SDMA.OutstandingBytes).
 		WithQueues(c.SDMA.QueuesPerEngine).
 		WithTimings(c.SDMA.PacketProcessNs, c.SDMA.FenceNs, c.SDMA.SignalNs)
 	gb := gcd.MakeBuilder().WithEngine(e).
 		WithHBM(c.GCD.HBMBandwidthGBps*c.GCD.HBMEfficiency, c.GCD.HBMLatencyNs).
 		WithHubLatencies(c.GCD.HubForwardNs, c.GCD.ReorderNs).
 		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb).
-		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.GCD.CUTransactionBytes, c.GCD.CUMaxOutstanding).
+		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.Sim.CUTransactionBytes, c.GCD.CUOutstandingBytes).
+		WithCUIssue(float64(c.GCD.CUBytesPerClock)*c.GCD.ClockGHz).
+		WithRouteSpray(c.Routing.KernelTies == config.TiesSpray).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
-		WithL2(c.GCD.L2Bytes, c.GCD.L2BlockBytes, c.GCD.L2BandwidthGBps, c.GCD.L2LatencyNs).
+		WithL2(c.GCD.L2Bytes, c.Sim.L2BlockBytes, float64(c.GCD.L2Slices*c.GCD.L2BytesPerClock)*c.GCD.ClockGHz, c.GCD.L2LatencyNs).
 		WithLine(c.GCD.LineBytes).
 		WithKernelRoutes(routes)
 	devices := make([]hip.Device, count)
@@ -91,7 +93,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithLaneBandwidth(c.XGMI.LaneBandwidthGBps).
 		WithFlightLatency(c.XGMI.FlightLatencyNs).
 		WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
-		WithCredits(c.XGMI.CreditPackets)
+		WithCredits(c.XGMI.CreditBytes, c.Sim.EarlyBooking)
 	for _, b := range c.XGMI.Bundles {
 		if b.Lanes == 0 {
 			continue
@@ -108,7 +110,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithLaneBandwidth(c.HostLink.BandwidthGBps).
 		WithFlightLatency(c.HostLink.FlightLatencyNs).
 		WithPacket(c.HostLink.PacketPayloadBytes, c.HostLink.PacketOverheadBytes, c.HostLink.RequestBytes).
-		WithCredits(c.HostLink.CreditPackets)
+		WithCredits(c.HostLink.CreditBytes, c.Sim.EarlyBooking)
 	for g := 0; g < count; g++ {
 		l := hb.Build(fmt.Sprintf("Node.HostLink[%d]", g))
 		n.HostLinks = append(n.HostLinks, l)
@@ -116,7 +118,7 @@ func Build(c *config.Node) (*Node, error) {
 		wireLink(e, n.Host, g, l.Port(1))
 	}
 	n.Cores = cpu.MakeCoresBuilder().WithEngine(e).WithHubID(host).WithRoutes(routes).
-		WithCores(c.Host.Cores, c.Host.CoreTransactionBytes, c.Host.CoreMaxOutstanding).
+		WithCores(c.Host.Cores, c.Sim.CoreTransactionBytes, c.Host.CoreOutstandingBytes).
 		Build("Node.Host.Cores", n.Host)
 	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices, n.Cores)
 	return n, nil

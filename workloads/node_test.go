@@ -74,7 +74,7 @@ func TestConcurrentCopiesShareABundle(t *testing.T) {
 	total := 50 * 64.0 / 85
 	near(t, "first copy", bw[0], total/2, 0.03)
 	near(t, "second copy", bw[1], total/2, 0.03)
-	if busy := res.Stats.vals["Node.XGMI[0][2].dir0.busy"]; busy <= 0 {
+	if busy := res.Stats.vals["node.xgmi.b0_2.dir0.busy"]; busy <= 0 {
 		t.Errorf("bundle 0-2 shows no busy time: %v", busy)
 	}
 }
@@ -91,7 +91,7 @@ func TestRemovingABundleReroutes(t *testing.T) {
 	if fwd == 0 {
 		t.Error("no packet passed through an intermediate GCD")
 	}
-	if res.Stats.vals["Node.XGMI[0][2].dir0.packets"] != 0 {
+	if res.Stats.vals["node.xgmi.b0_2.dir0.packets"] != 0 {
 		t.Error("removed bundle still carried packets")
 	}
 }
@@ -153,7 +153,7 @@ func TestDRAMContention(t *testing.T) {
 // on their way must not hold link credits.
 func TestBandwidthBoundKernelIgnoresMLP(t *testing.T) {
 	bw := func(out string) float64 {
-		c := frontier(t, "gcd.cu_max_outstanding="+out)
+		c := frontier(t, "gcd.cu_outstanding_bytes="+out)
 		st := Stream{GCDs: []int{0}, Alloc: "host", Sizes: []int64{64 << 20}, Kernels: []string{"triad"},
 			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 		runs, err := st.Runs()
@@ -166,8 +166,8 @@ func TestBandwidthBoundKernelIgnoresMLP(t *testing.T) {
 		}
 		return res.Rows[0].Value
 	}
-	two, eight := bw("2"), bw("8")
-	near(t, "triad with 8 transactions per CU", eight, two, 0.02)
+	two, eight := bw("131072"), bw("524288")
+	near(t, "triad with 4x the bytes in flight per CU", eight, two, 0.02)
 	c := frontier(t)
 	// triad reads two host arrays and writes one: the DDR4 domain carries all
 	// three, the host link's GCD-bound direction the two reads

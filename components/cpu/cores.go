@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"math"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/sarchlab/akita/v3/sim"
@@ -15,14 +17,14 @@ type CoresBuilder struct {
 	engine   sim.Engine
 	hub      int
 	cores    int
-	txnBytes int
-	maxOut   int
+	txnBytes int64
+	maxBytes int64
 	routes   gcd.KernelRoutes
 }
 
 // MakeCoresBuilder returns a builder for 64 cores.
 func MakeCoresBuilder() CoresBuilder {
-	return CoresBuilder{cores: 64, txnBytes: 65536, maxOut: 4}
+	return CoresBuilder{cores: 64, txnBytes: 65536, maxBytes: 4 << 16}
 }
 
 // WithEngine sets the simulation engine.
@@ -31,9 +33,11 @@ func (b CoresBuilder) WithEngine(e sim.Engine) CoresBuilder { b.engine = e; retu
 // WithHubID sets the route id of the host hub the cores sit behind.
 func (b CoresBuilder) WithHubID(id int) CoresBuilder { b.hub = id; return b }
 
-// WithCores sets the core count and each core's transactions in flight.
-func (b CoresBuilder) WithCores(n, txnBytes, maxOutstanding int) CoresBuilder {
-	b.cores, b.txnBytes, b.maxOut = n, txnBytes, maxOutstanding
+// WithCores sets the core count, the bytes of a stream a core moves per
+// step (simulation granularity) and the bytes of each stream it keeps in
+// flight.
+func (b CoresBuilder) WithCores(n int, txnBytes, outstandingBytes int64) CoresBuilder {
+	b.cores, b.txnBytes, b.maxBytes = n, txnBytes, outstandingBytes
 	return b
 }
 
@@ -43,7 +47,8 @@ func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r
 // Build makes the cores and wires them to the host hub.
 func (b CoresBuilder) Build(name string, hub *fabric.Hub) *gcd.ComputeUnits {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
-		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxOut).WithKernelTimings(0, 0).
+		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
+		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(hub.LocalPort("Cores", c.MemPort), c.MemPort)
 	return c

@@ -1,16 +1,20 @@
 package gcd
 
 import (
+	"math/bits"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
 // ComputeUnits are a GCD's CUs and the dispatcher that hands them a
 // kernel's workgroups. Each CU works through its share of the kernel's
-// memory in steps: it reads a transaction of each input, computes, writes a
-// transaction of each output, and keeps a bounded number of steps in flight
-// (its memory-level parallelism). Bandwidth then follows from Little's law
-// over the real path: a slower or narrower memory shows up as on hardware.
+// memory in steps: it reads a piece of each input, computes, writes a piece
+// of each output, and keeps a bounded number of bytes of each stream in
+// flight (its memory-level parallelism). Bandwidth then follows from
+// Little's law over the real path: a slower or narrower memory shows up as
+// on hardware. Steps are sized to fill the in-flight limit exactly, so the
+// simulation's step size does not change results.
 type ComputeUnits struct {
 	*sim.ComponentBase
 	engine sim.Engine
@@ -18,11 +22,13 @@ type ComputeUnits struct {
 
 	hub      int
 	routes   KernelRoutes
+	spray    bool // tied routes: alternate per transaction, else one per stream
 	n        int
 	slots    int
-	txnBytes int64
+	txnBytes int64 // simulation granularity: bytes of a stream per step
 	line     int64 // bytes memory moves per access
-	maxOut   int
+	maxBytes int64 // bytes of each stream a CU keeps in flight
+	issueBPS float64
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
 
@@ -44,25 +50,25 @@ type kernelRun struct {
 	left  int // CUs not finished
 }
 
-// cuState is one CU's share of a kernel.
+// cuState is one CU's share of a kernel. Progress is counted in bytes of
+// its largest stream; the other streams move in proportion.
 type cuState struct {
-	id          int
-	workgroups  int64
-	reads       []int64 // bytes of each read stream still to issue
-	writes      []int64
-	steps, done int64 // steps in total, steps finished
-	issued      int64
-	inFlight    int
-	stepBytes   []int64 // per stream (reads then writes): bytes per step
-	addr        []int64 // per stream: next address
+	id         int
+	workgroups int64
+	base       []int64 // per stream (reads then writes): first address of this CU's share
+	bytes      []int64 // per stream: bytes of this CU's share
+	total      int64   // bytes of the largest stream
+	issued     int64   // of total, issued
+	inFlight   int64   // of total, issued and not finished
+	open       int     // steps in flight
+	issue      fabric.Server
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
 type step struct {
 	cu           *cuState
+	from, to     int64 // progress range of the step
 	reads, write int
-	writeSizes   []int
-	writeAddrs   []int64
 }
 
 type cuEvent struct {
@@ -112,11 +118,33 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
 	c.at(now+c.launch, phaseStart, nil)
 }
 
+// mulDiv is a*b/c without overflow for a, b, c >= 0 and b <= c.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int64(q)
+}
+
+// split is where part x of n of a stream of bytes begins: shares start on
+// a line, as the hardware's accesses do, so no line is fetched twice.
+func (c *ComputeUnits) split(bytes, x, n int64) int64 {
+	if x >= n {
+		return bytes
+	}
+	o := mulDiv(bytes, x, n)
+	return o - o%c.line
+}
+
 // dispatch spreads the workgroups over the CUs and starts each CU.
 func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 	k := c.active
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
+	streams := append(append([]MemStream{}, k.cmd.Reads...), k.cmd.Writes...)
+	traffic := make([]int64, len(streams))
+	for i, m := range streams {
+		traffic[i] = m.Traffic(c.line)
+	}
 	var first int64 // first workgroup of CU i
 	for i := 0; i < c.n; i++ {
 		mine := wg / int64(c.n)
@@ -126,30 +154,15 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		if mine == 0 {
 			continue
 		}
-		cu := &cuState{id: i, workgroups: mine}
-		largest := int64(0)
+		cu := &cuState{id: i, workgroups: mine, issue: fabric.Server{BytesPerSec: c.issueBPS}}
 		// CU i covers workgroups [first, first+mine) of every stream
-		share := func(m MemStream) int64 {
-			t := m.Traffic(c.line)
-			lo, hi := t*first/wg, t*(first+mine)/wg
-			cu.addr = append(cu.addr, m.Addr+lo)
-			return hi - lo
-		}
-		for _, r := range k.cmd.Reads {
-			b := share(r)
-			cu.reads = append(cu.reads, b)
-			largest = max(largest, b)
-		}
-		for _, w := range k.cmd.Writes {
-			b := share(w)
-			cu.writes = append(cu.writes, b)
-			largest = max(largest, b)
+		for j, m := range streams {
+			lo, hi := c.split(traffic[j], first, wg), c.split(traffic[j], first+mine, wg)
+			cu.base = append(cu.base, m.Addr+lo)
+			cu.bytes = append(cu.bytes, hi-lo)
+			cu.total = max(cu.total, hi-lo)
 		}
 		first += mine
-		cu.steps = max(1, (largest+c.txnBytes-1)/c.txnBytes)
-		for _, b := range append(append([]int64{}, cu.reads...), cu.writes...) {
-			cu.stepBytes = append(cu.stepBytes, (b+cu.steps-1)/cu.steps)
-		}
 		k.cus = append(k.cus, cu)
 		k.left++
 	}
@@ -158,33 +171,33 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		return
 	}
 	for _, cu := range k.cus {
+		if cu.total == 0 { // no memory to move: one step of compute
+			cu.open++
+			c.compute(now, &step{cu: cu})
+			continue
+		}
 		c.issue(now, cu)
 	}
 }
 
-// issue starts steps of a CU while it has room.
+// issue starts steps of a CU while it has room: each step is as large as
+// the room left, up to the simulation's step size, but at least a line.
 func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
 	k := c.active
-	for cu.inFlight < c.maxOut && cu.issued < cu.steps {
-		cu.issued++
-		cu.inFlight++
-		s := &step{cu: cu}
-		for i, r := range k.cmd.Reads {
-			n := min(cu.stepBytes[i], cu.reads[i])
-			cu.reads[i] -= n
-			if n > 0 {
-				s.reads++
-				c.send(now, fabric.ReadReq, int(n), r.Mem, cu.addr[i], s)
-				cu.addr[i] += n
-			}
+	for cu.issued < cu.total {
+		n := min(c.txnBytes, cu.total-cu.issued, c.maxBytes-cu.inFlight)
+		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
+			return
 		}
-		for i := range k.cmd.Writes {
-			n := min(cu.stepBytes[len(k.cmd.Reads)+i], cu.writes[i])
-			cu.writes[i] -= n
-			j := len(k.cmd.Reads) + i
-			s.writeSizes = append(s.writeSizes, int(n))
-			s.writeAddrs = append(s.writeAddrs, cu.addr[j])
-			cu.addr[j] += n
+		s := &step{cu: cu, from: cu.issued, to: cu.issued + n}
+		cu.issued += n
+		cu.inFlight += n
+		cu.open++
+		for j, r := range k.cmd.Reads {
+			if off, b := c.piece(cu, j, s); b > 0 {
+				s.reads++
+				c.send(now, fabric.ReadReq, b, r.Mem, off, j, s)
+			}
 		}
 		if s.reads == 0 {
 			c.compute(now, s)
@@ -192,12 +205,25 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
 	}
 }
 
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, s *step) {
+// piece is the address and size of stream j's part of step s.
+func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
+	lo, hi := c.split(cu.bytes[j], s.from, cu.total), c.split(cu.bytes[j], s.to, cu.total)
+	return cu.base[j] + lo, int(hi - lo)
+}
+
+// send issues a request through the CU's memory pipe (bytes per clock).
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, stream int, s *step) {
+	cu := s.cu
 	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
-	c.rr++
+	pick := stream + cu.id
+	if c.spray {
+		c.rr++
+		pick = c.rr
+	}
 	c.Transactions++
-	p := fabric.NewRequest(kind, size, m, rs[c.rr%len(rs)], c.MemPort, s)
+	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr = addr
+	p.Lag = cu.issue.Serve(now, now, size) - now
 	c.mem.Send(now, p)
 }
 
@@ -205,8 +231,14 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fa
 func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	k := c.active
 	cu := s.cu
-	wgPerStep := float64(cu.workgroups) / float64(cu.steps)
-	t := now + fabric.Ns(k.cmd.ComputeNs*wgPerStep/float64(c.slots))
+	// the step's share of the CU's workgroups, of which up to slots run at
+	// once: a lone workgroup takes its whole compute time
+	share := 1.0
+	if cu.total > 0 {
+		share = float64(s.to-s.from) / float64(cu.total)
+	}
+	wgs := float64(cu.workgroups)
+	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots)))
 	if t > now {
 		c.at(t, phaseWrite, s)
 		return
@@ -215,10 +247,14 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 }
 
 func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
+	cu, nr := s.cu, len(c.active.cmd.Reads)
 	for i, w := range c.active.cmd.Writes {
-		if n := s.writeSizes[i]; n > 0 {
+		if cu.total == 0 {
+			break
+		}
+		if off, n := c.piece(cu, nr+i, s); n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w.Mem, s.writeAddrs[i], s)
+			c.send(now, fabric.WriteReq, n, w.Mem, off, nr+i, s)
 		}
 	}
 	if s.write == 0 {
@@ -249,9 +285,9 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 
 func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
-	cu.inFlight--
-	cu.done++
-	if cu.done == cu.steps {
+	cu.inFlight -= s.to - s.from
+	cu.open--
+	if cu.open == 0 && cu.issued == cu.total {
 		if c.active.left--; c.active.left == 0 {
 			c.at(now+c.end, phaseDone, nil)
 		}

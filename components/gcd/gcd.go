@@ -35,7 +35,9 @@ type Builder struct {
 	sdma         sdma.Builder
 
 	cus, slots    int
-	cuTxn, cuOut  int
+	cuTxn, cuOut  int64
+	cuIssueGBps   float64
+	spray         bool
 	launch, endNs float64
 	kernelRoutes  KernelRoutes
 
@@ -47,8 +49,8 @@ type Builder struct {
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
 func MakeBuilder() Builder {
 	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
-		cus: 110, slots: 16, cuTxn: 65536, cuOut: 2,
-		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6960, l2LatencyNs: 300, line: 64}
+		cus: 110, slots: 16, cuTxn: 65536, cuOut: 131072, cuIssueGBps: 108.8, spray: true,
+		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6963, l2LatencyNs: 300, line: 64}
 }
 
 // WithEngine sets the simulation engine.
@@ -72,12 +74,20 @@ func (b Builder) WithSDMA(host, xgmi int, eb sdma.Builder) Builder {
 	return b
 }
 
-// WithComputeUnits sets the CU count, workgroups per CU, and the size and
-// number of memory transactions a CU keeps in flight.
-func (b Builder) WithComputeUnits(n, slots, txnBytes, maxOutstanding int) Builder {
-	b.cus, b.slots, b.cuTxn, b.cuOut = n, slots, txnBytes, maxOutstanding
+// WithComputeUnits sets the CU count, workgroups per CU, the bytes of a
+// stream a CU moves per step (simulation granularity) and the bytes of each
+// stream it keeps in flight.
+func (b Builder) WithComputeUnits(n, slots int, txnBytes, outstandingBytes int64) Builder {
+	b.cus, b.slots, b.cuTxn, b.cuOut = n, slots, txnBytes, outstandingBytes
 	return b
 }
+
+// WithCUIssue sets the rate (GB/s) at which one CU issues memory traffic.
+func (b Builder) WithCUIssue(gbps float64) Builder { b.cuIssueGBps = gbps; return b }
+
+// WithRouteSpray says whether CU traffic alternates over tied routes
+// transaction by transaction (else each stream keeps one).
+func (b Builder) WithRouteSpray(spray bool) Builder { b.spray = spray; return b }
 
 // WithLine sets the bytes memory moves per access (what a strided or
 // random access wastes).
@@ -89,8 +99,9 @@ func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
 	return b
 }
 
-// WithL2 sets the L2's size (0: nothing is cached), block size (simulation
-// granularity), bandwidth (GB/s) and latency (ns).
+// WithL2 sets the L2's size (0: nothing is cached), replacement block size
+// (simulation granularity; residency is per line, see WithLine), bandwidth
+// (GB/s) and latency (ns).
 func (b Builder) WithL2(bytes, block int64, gbps, latencyNs float64) Builder {
 	b.l2Bytes, b.l2Block, b.l2GBps, b.l2LatencyNs = bytes, block, gbps, latencyNs
 	return b
@@ -123,9 +134,9 @@ func (b Builder) Build(name string, id int) *GCD {
 
 func (b Builder) buildL2(name string, id int) *L2 {
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id,
-		block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
+		line: b.line, block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
-		lru:       list.New(), lines: map[int64]*list.Element{}, inFlight: map[*fabric.Packet]origin{}}
+		lru:       list.New(), blocks: map[int64]*list.Element{}, inFlight: map[*fabric.Packet]origin{}}
 	c.TopPort, c.top = c.NewPort(b.engine, c, 4096, name, "Top")
 	c.BottomPort, c.bottom = c.NewPort(b.engine, c, 4096, name, "Bottom")
 	return c
@@ -135,7 +146,8 @@ func (b Builder) buildL2(name string, id int) *L2 {
 // cores are built this way too).
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
-		routes: b.kernelRoutes, n: b.cus, slots: b.slots, txnBytes: int64(b.cuTxn), maxOut: b.cuOut, line: b.line,
+		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut,
+		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
 	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
 	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")

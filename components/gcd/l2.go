@@ -2,6 +2,7 @@ package gcd
 
 import (
 	"container/list"
+	"math/bits"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
@@ -10,38 +11,48 @@ import (
 // L2 is a GCD's L2 cache between its CUs and the data fabric. It caches
 // the GCD's own HBM only: coherent (fine-grained) host memory and peer
 // memory are not cached on MI250X, so those requests pass through. It is
-// write-back and write-allocate, with LRU replacement over blocks of
-// blockBytes (the simulation's granularity; real lines are 128 B).
+// write-back and write-allocate. Residency is tracked per line, the unit
+// data really arrives in; replacement is LRU over blocks of lines (the
+// simulation's granularity), so a block may hold some lines and not others.
 type L2 struct {
 	*sim.ComponentBase
 	engine sim.Engine
 	fabric.Senders
 
-	local     int // this GCD's memory index
-	block     int64
-	capacity  int // blocks
+	local     int   // this GCD's memory index
+	line      int64 // bytes per line
+	block     int64 // bytes per replacement block
+	capacity  int   // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
 
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
 
-	lru      *list.List // front = most recent; values are *line
-	lines    map[int64]*list.Element
+	lru      *list.List // front = most recent; values are *block
+	blocks   map[int64]*list.Element
 	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
 
-	Hits, Misses, WriteBacks uint64
+	// Requests that found all their lines (hits) or not (misses), and the
+	// bytes behind them: what the cache served, what it fetched, what it
+	// took from writes, what it wrote back.
+	Hits, Misses, WriteBacks                        uint64
+	HitBytes, FillBytes, WriteBytes, WriteBackBytes uint64
+	PassBytes                                       uint64 // requests for memory the L2 does not cache
 }
 
-type line struct {
-	block int64
-	dirty int64 // bytes written since the block was filled: what a write-back writes
+// block is one replacement unit: which of its lines are valid and dirty.
+type block struct {
+	id           int64
+	valid, dirty []uint64 // bit sets over the block's lines
 }
 
 // origin remembers what a forwarded packet carried for its requester.
 type origin struct {
 	requester sim.Port
-	fill      bool // a read miss whose data fills a line
+	fill      bool  // a read miss whose data fills lines
+	size      int   // bytes the requester asked for
+	addr      int64 // where
 }
 
 // NotifyRecv takes CU requests from the top and answers from the bottom.
@@ -60,37 +71,44 @@ func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
+func (c *L2) cached(p *fabric.Packet) bool {
+	return !p.Target.Host && p.Target.Index == c.local && c.capacity > 0
+}
+
 func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Target.Host || p.Target.Index != c.local || c.capacity == 0 {
+	if !c.cached(p) || (p.Kind != fabric.ReadReq && p.Kind != fabric.WriteReq) {
+		if p.Kind.CarriesData() || p.Kind == fabric.ReadReq {
+			c.PassBytes += uint64(p.Size)
+		}
 		c.forward(now, p, false)
 		return
 	}
-	first, last := c.blocks(p)
 	switch p.Kind {
 	case fabric.ReadReq:
-		hit := true
-		for b := first; b <= last && hit; b++ {
-			_, hit = c.lines[b]
-		}
-		if hit {
+		missing := c.missingLines(p.Addr, int64(p.Size))
+		if missing == 0 {
 			c.Hits++
-			for b := first; b <= last; b++ {
-				c.lru.MoveToFront(c.lines[b])
-			}
+			c.HitBytes += uint64(p.Size)
+			c.touch(p.Addr, int64(p.Size))
 			c.serve(now, p, fabric.ReadRsp)
 			return
 		}
+		// fetch only the lines that are not there; the rest is served
+		// from the cache as the fill returns
 		c.Misses++
-		c.forward(now, p, true)
+		fetch := missing * c.line
+		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
+		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
+		c.inFlight[p] = origin{requester: p.Requester, fill: true, size: p.Size, addr: p.Addr}
+		p.Size, p.TrafficBytes = int(fetch), int(fetch)
+		p.Requester = c.BottomPort
+		p.Lag += c.latency
+		c.bottom.Send(now, p)
 	case fabric.WriteReq:
 		c.Hits++ // write-allocate: a write never waits for HBM
-		for b := first; b <= last; b++ {
-			lo, hi := max(p.Addr, b*c.block), min(p.Addr+int64(p.Size), (b+1)*c.block)
-			c.insert(now, b, hi-lo)
-		}
+		c.WriteBytes += uint64(p.Size)
+		c.fill(now, p.Addr, int64(p.Size), true)
 		c.serve(now, p, fabric.WriteAck)
-	default:
-		c.forward(now, p, false)
 	}
 }
 
@@ -104,7 +122,7 @@ func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
 
 // forward sends a request on to the fabric, as the L2's own.
 func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
-	c.inFlight[p] = origin{requester: p.Requester, fill: fill}
+	c.inFlight[p] = origin{requester: p.Requester, fill: fill, size: p.Size, addr: p.Addr}
 	p.Requester = c.BottomPort
 	p.Lag += c.latency
 	c.bottom.Send(now, p)
@@ -123,43 +141,133 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	delete(c.inFlight, p)
 	if o.fill && p.Kind == fabric.ReadRsp {
-		first, last := c.blocks(p)
-		for b := first; b <= last; b++ {
-			c.insert(now, b, 0)
-		}
+		c.FillBytes += uint64(p.Size)
+		c.fill(now, o.addr, int64(o.size), false)
+		p.Size, p.TrafficBytes = o.size, o.size
 	}
 	p.Requester = o.requester
 	c.top.Send(now, p)
 }
 
-// blocks are the first and last block a transaction touches.
-func (c *L2) blocks(p *fabric.Packet) (int64, int64) {
-	return p.Addr / c.block, (p.Addr + int64(max(p.Size, 1)) - 1) / c.block
+// lines returns the first line of [addr, addr+size) and how many it spans.
+func (c *L2) lines(addr, size int64) (int64, int64) {
+	first := addr / c.line
+	last := (addr + max(size, 1) - 1) / c.line
+	return first, last - first + 1
 }
 
-// insert makes a block resident, writing back the least recent dirty one
-// it evicts.
-func (c *L2) insert(now sim.VTimeInSec, b int64, dirty int64) {
-	if e, ok := c.lines[b]; ok {
-		c.lru.MoveToFront(e)
-		l := e.Value.(*line)
-		l.dirty = min(c.block, l.dirty+dirty)
-		return
+// each calls f for every block the lines [first, first+n) touch, with the
+// range of line indexes within the block.
+func (c *L2) each(first, n int64, f func(b int64, lo, hi int)) {
+	per := c.block / c.line
+	for l := first; l < first+n; {
+		b := l / per
+		lo := l - b*per
+		hi := min(per, lo+first+n-l)
+		f(b, int(lo), int(hi))
+		l += hi - lo
 	}
+}
+
+// missingLines counts the lines of a range that are not valid.
+func (c *L2) missingLines(addr, size int64) int64 {
+	first, n := c.lines(addr, size)
+	var missing int64
+	c.each(first, n, func(b int64, lo, hi int) {
+		e, ok := c.blocks[b]
+		if !ok {
+			missing += int64(hi - lo)
+			return
+		}
+		missing += int64(hi-lo) - int64(countBits(e.Value.(*block).valid, lo, hi))
+	})
+	return missing
+}
+
+// touch makes the blocks of a range most recently used.
+func (c *L2) touch(addr, size int64) {
+	first, n := c.lines(addr, size)
+	c.each(first, n, func(b int64, _, _ int) {
+		if e, ok := c.blocks[b]; ok {
+			c.lru.MoveToFront(e)
+		}
+	})
+}
+
+// fill makes the lines of a range valid (and dirty for writes), bringing
+// in their blocks and evicting the least recent ones.
+func (c *L2) fill(now sim.VTimeInSec, addr, size int64, dirty bool) {
+	first, n := c.lines(addr, size)
+	c.each(first, n, func(b int64, lo, hi int) {
+		bl := c.insert(now, b)
+		setBits(bl.valid, lo, hi)
+		if dirty {
+			setBits(bl.dirty, lo, hi)
+		}
+	})
+}
+
+// insert returns block b, resident and most recent, evicting the least
+// recent block (and writing back its dirty lines) to make room.
+func (c *L2) insert(now sim.VTimeInSec, b int64) *block {
+	if e, ok := c.blocks[b]; ok {
+		c.lru.MoveToFront(e)
+		return e.Value.(*block)
+	}
+	words := int((c.block/c.line + 63) / 64)
+	var bl *block
 	if c.lru.Len() >= c.capacity {
 		e := c.lru.Back()
-		old := e.Value.(*line)
+		bl = e.Value.(*block)
 		c.lru.Remove(e)
-		delete(c.lines, old.block)
-		if old.dirty > 0 {
+		delete(c.blocks, bl.id)
+		if d := countBits(bl.dirty, 0, int(c.block/c.line)); d > 0 {
 			c.WriteBacks++
-			wb := fabric.NewRequest(fabric.WriteReq, int(old.dirty), fabric.Memory{Index: c.local},
+			bytes := int64(d) * c.line
+			c.WriteBackBytes += uint64(bytes)
+			wb := fabric.NewRequest(fabric.WriteReq, int(bytes), fabric.Memory{Index: c.local},
 				fabric.Route{c.local}, c.BottomPort, nil)
-			wb.Addr = old.block * c.block
+			wb.Addr = bl.id * c.block
 			c.bottom.Send(now, wb)
 		}
+		clear(bl.valid)
+		clear(bl.dirty)
+	} else {
+		bl = &block{valid: make([]uint64, words), dirty: make([]uint64, words)}
 	}
-	c.lines[b] = c.lru.PushFront(&line{block: b, dirty: dirty})
+	bl.id = b
+	c.blocks[b] = c.lru.PushFront(bl)
+	return bl
+}
+
+// setBits sets bits [lo, hi) of s.
+func setBits(s []uint64, lo, hi int) {
+	for i := lo; i < hi; {
+		w, off := i/64, i%64
+		take := min(64-off, hi-i)
+		s[w] |= mask(off, take)
+		i += take
+	}
+}
+
+// mask has bits [off, off+n) set.
+func mask(off, n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return (1<<n - 1) << off
+}
+
+// countBits counts the set bits [lo, hi) of s.
+func countBits(s []uint64, lo, hi int) int {
+	n := 0
+	for i := lo; i < hi; {
+		w, off := i/64, i%64
+		take := min(64-off, hi-i)
+		n += bits.OnesCount64(s[w] & mask(off, take))
+		i += take
+	}
+	return n
 }
 
 // Handle takes answers that arrived with lag, and fires held sends.
@@ -175,5 +283,11 @@ func (c *L2) Handle(e sim.Event) error {
 // NotifyPortFree retries held messages.
 func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 
-// Resident is the number of bytes the cache holds.
-func (c *L2) Resident() int64 { return int64(c.lru.Len()) * c.block }
+// Resident is the number of valid bytes the cache holds.
+func (c *L2) Resident() int64 {
+	n := 0
+	for e := c.lru.Front(); e != nil; e = e.Next() {
+		n += countBits(e.Value.(*block).valid, 0, int(c.block/c.line))
+	}
+	return int64(n) * c.line
+}

@@ -13,7 +13,7 @@ type Builder struct {
 	clockGHz      float64
 	bytesPerCycle int
 	txnBytes      int
-	maxOut        int
+	maxBytes      int
 	queues        int
 	processNs     float64
 	fenceNs       float64
@@ -22,7 +22,7 @@ type Builder struct {
 
 // MakeBuilder returns a builder with a 32 B/cycle datapath at 1.6 GHz.
 func MakeBuilder() Builder {
-	return Builder{clockGHz: 1.6, bytesPerCycle: 32, txnBytes: 65536, maxOut: 16, queues: 8}
+	return Builder{clockGHz: 1.6, bytesPerCycle: 32, txnBytes: 65536, maxBytes: 1 << 20, queues: 8}
 }
 
 // WithEngine sets the simulation engine.
@@ -40,9 +40,10 @@ func (b Builder) WithDatapath(ghz float64, bytesPerCycle int) Builder {
 	return b
 }
 
-// WithTransactions sets the transaction size and how many may be in flight.
-func (b Builder) WithTransactions(bytes, maxOutstanding int) Builder {
-	b.txnBytes, b.maxOut = bytes, maxOutstanding
+// WithTransactions sets the transaction size (simulation granularity) and
+// the bytes the engine keeps in flight (hardware).
+func (b Builder) WithTransactions(bytes, outstandingBytes int) Builder {
+	b.txnBytes, b.maxBytes = bytes, outstandingBytes
 	return b
 }
 
@@ -58,7 +59,7 @@ func (b Builder) WithTimings(processNs, fenceNs, signalNs float64) Builder {
 // Build makes the engine.
 func (b Builder) Build(name string) *Engine {
 	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
-		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxOut: b.maxOut,
+		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxBytes: int64(b.maxBytes),
 		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
 		signalNs: fabric.Ns(b.signalNs),
 		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)},

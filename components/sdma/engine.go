@@ -13,8 +13,8 @@ type Engine struct {
 
 	hub      int // route id of the GCD hub the engine sits on
 	routes   RouteTable
-	txnBytes int
-	maxOut   int
+	txnBytes int   // simulation granularity: bytes per transaction
+	maxBytes int64 // bytes the engine keeps in flight (hardware limit)
 	process  sim.VTimeInSec
 	fenceNs  sim.VTimeInSec
 	signalNs sim.VTimeInSec
@@ -41,7 +41,7 @@ type copyState struct {
 	read, write  fabric.Route
 	fence        bool
 	issued, done int64
-	outstanding  int
+	outstanding  int64 // bytes read or written and not yet acknowledged
 }
 
 type phaseEvent struct {
@@ -158,13 +158,12 @@ func (e *Engine) issue(now, at sim.VTimeInSec) {
 		return
 	}
 	e.issuing = true
-	for s.outstanding < e.maxOut && s.issued < s.cmd.Bytes {
-		n := int64(e.txnBytes)
-		if rem := s.cmd.Bytes - s.issued; rem < n {
-			n = rem
-		}
+	// The limit is in bytes, so a transaction may be cut short to fill it
+	// exactly: results do not depend on the transaction size.
+	for s.outstanding < e.maxBytes && s.issued < s.cmd.Bytes {
+		n := min(int64(e.txnBytes), s.cmd.Bytes-s.issued, e.maxBytes-s.outstanding)
 		s.issued += n
-		s.outstanding++
+		s.outstanding += n
 		e.Transactions++
 		e.send(now, e.issueAt, e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read))
 	}
@@ -197,7 +196,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		t := e.datapath.Serve(now, at, p.Size)
 		e.send(now, t, p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write))
 	case fabric.WriteAck:
-		s.outstanding--
+		s.outstanding -= int64(p.Size)
 		s.done += int64(p.Size)
 		e.free = append(e.free, p)
 		e.BytesCopied += uint64(p.Size)

@@ -51,7 +51,7 @@ func copyRate(t *testing.T, e *sim.SerialEngine, q *fabrictest.Agent, bytes int6
 
 // With a fast memory, the engine's datapath is the limit: 32 B x 1.6 GHz.
 func TestEngineRateIsItsDatapath(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16)
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
 	e, _, q := rig(eb, 1600, 500, 1)
 	got := copyRate(t, e, q, 1<<30)
 	if want := 51.2e9; math.Abs(got-want) > 0.01*want {
@@ -62,7 +62,7 @@ func TestEngineRateIsItsDatapath(t *testing.T) {
 // With a slow memory and few transactions in flight, Little's law rules:
 // rate = outstanding x transaction / round trip.
 func TestEngineOutstandingLimit(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(4096, 2)
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(4096, 2*4096)
 	e, _, q := rig(eb, 1600, 10000, 1) // 10 us memory latency
 	got := copyRate(t, e, q, 64<<20)
 	// each transaction: read (10 us) then write (10 us) plus ~3 ns of transfers

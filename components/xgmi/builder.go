@@ -15,11 +15,12 @@ type Builder struct {
 	overhead int
 	request  int
 	credits  int
+	early    float64
 }
 
 // MakeBuilder returns a builder with one 50 GB/s lane and 64 B packets.
 func MakeBuilder() Builder {
-	return Builder{lanes: 1, laneGBps: 50, payload: 64, request: 64, credits: 64}
+	return Builder{lanes: 1, laneGBps: 50, payload: 64, request: 64, credits: 4 << 20, early: 0.5}
 }
 
 // WithEngine sets the simulation engine.
@@ -41,17 +42,23 @@ func (b Builder) WithPacket(payload, overhead, request int) Builder {
 	return b
 }
 
-// WithCredits sets how many packets a direction holds in flight.
-func (b Builder) WithCredits(n int) Builder { b.credits = n; return b }
+// WithCredits sets the bytes a direction's receiver buffers, and the share
+// of them packets still on their way to the link may book ahead (a
+// simulation shortcut that saves events).
+func (b Builder) WithCredits(bytes int, early float64) Builder {
+	b.credits, b.early = bytes, early
+	return b
+}
 
 // Build makes the bundle.
 func (b Builder) Build(name string) *Bundle {
 	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
 		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,
-		overhead: b.overhead, request: b.request, credits: b.credits}
+		overhead: b.overhead, request: b.request, credits: b.credits,
+		early: int(b.early * float64(b.credits))}
 	var ports [2]sim.Port
 	for i, n := range []string{"End[0]", "End[1]"} {
-		ports[i] = fabric.NewPort(x, b.credits, name+"."+n)
+		ports[i] = fabric.NewPort(x, 1024, name+"."+n)
 		x.AddPort(n, ports[i])
 	}
 	for i := range x.dirs {

@@ -13,8 +13,8 @@ type direction struct {
 	wire     fabric.Server // serialisation at lanes x lane bandwidth
 	in       sim.Port      // where packets enter
 	out      *fabric.Sender
-	inFlight int              // packets accepted and not yet handed on (credits used)
-	early    int              // in flight and booked before they reached the link
+	inFlight int              // bytes accepted and not yet handed on (credits used)
+	early    int              // bytes in flight and booked before they reached the link
 	ready    []*fabric.Packet // packets at the link waiting for a credit
 	head     int
 	Packets  uint64
@@ -32,7 +32,8 @@ type Bundle struct {
 	payload  int
 	overhead int
 	request  int
-	credits  int
+	credits  int // receive buffering per direction, bytes
+	early    int // bytes of credits packets still on their way may book
 	dirs     [2]*direction
 }
 
@@ -62,10 +63,10 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		}
 		p := msg.(*fabric.Packet)
 		if p.Lag > 0 {
-			if d.early < b.credits/2 && d.inFlight < b.credits {
-				// up to half the credits may go to packets still on their
+			if d.early+b.wire(p) <= b.early && b.fits(d, p) {
+				// part of the credits may go to packets still on their
 				// way: their serialisation is booked at their arrival time
-				d.early++
+				d.early += b.wire(p)
 				b.transmit(now, d, dir, p, true)
 				continue
 			}
@@ -74,7 +75,7 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		}
 		d.ready = append(d.ready, p)
 	}
-	for d.inFlight < b.credits && d.head < len(d.ready) {
+	for d.head < len(d.ready) && b.fits(d, d.ready[d.head]) {
 		p := d.ready[d.head]
 		d.ready[d.head] = nil
 		d.head++
@@ -84,6 +85,15 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		d.ready, d.head = d.ready[:0], 0
 	}
 }
+
+// fits says whether the receiver has buffer room for p (a packet larger
+// than the whole buffer passes alone).
+func (b *Bundle) fits(d *direction, p *fabric.Packet) bool {
+	return d.inFlight == 0 || d.inFlight+b.wire(p) <= b.credits
+}
+
+// wire is what p occupies on the wire and in the receiver's buffer.
+func (b *Bundle) wire(p *fabric.Packet) int { return p.WireBytes(b.payload, b.overhead, b.request) }
 
 func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, early bool) {
 	var done sim.VTimeInSec
@@ -96,7 +106,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		done = d.wire.Interleave(now, at, p.WireBytes(b.payload, b.overhead, b.request))
 	}
 	p.Early = early
-	d.inFlight++
+	d.inFlight += b.wire(p)
 	d.Packets++
 	if b.lanes > 1 {
 		// packets are spread over the links: order is lost
@@ -121,12 +131,13 @@ func (b *Bundle) Handle(e sim.Event) error {
 		return nil
 	}
 	d := b.dirs[dir]
+	size := b.wire(a.Pkt)
 	if a.Pkt.Early {
-		d.early--
+		d.early -= size
 		a.Pkt.Early = false
 	}
 	d.out.Send(now, a.Pkt) // may reuse the packet's event: read it first
-	d.inFlight--
+	d.inFlight -= size
 	b.accept(now, d, dir)
 	return nil
 }

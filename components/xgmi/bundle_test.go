@@ -17,7 +17,7 @@ const txn = 64 << 10
 func stream(t *testing.T, lanes, n int) float64 {
 	e := sim.NewSerialEngine()
 	b := MakeBuilder().WithEngine(e).WithLanes(lanes).WithLaneBandwidth(50).
-		WithFlightLatency(200).WithPacket(64, 21, 64).WithCredits(8).Build("B")
+		WithFlightLatency(200).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
 	src := fabrictest.NewAgent("Src", e, 4)
 	dst := fabrictest.NewAgent("Dst", e, 1024)
 	fabric.Wire(src.Port, b.Port(0))
@@ -67,7 +67,7 @@ func TestBundleLatency(t *testing.T) {
 // the time it would take alone.
 func TestTwoFlowsShareABundle(t *testing.T) {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithPacket(64, 21, 64).WithCredits(8).Build("B")
+	b := MakeBuilder().WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
 	hub := fabric.NewHub("Hub", e, 0)
 	far := fabrictest.NewAgent("Far", e, 1024)
 	a1, a2 := fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
