@@ -71,9 +71,29 @@ var fieldsOf = map[Kind][]string{
 	HostAccess:    {"numa", "access", "threads"},
 }
 
-// MaxWorkgroup is the most work-items a kernel's workgroup may have, as in
-// HIP on MI250X.
-const MaxWorkgroup = 1024
+// Bounds on a trace's numbers. Besides what HIP allows, they keep every
+// product the model forms from them (traffic x workgroups, compute time x
+// workgroups) inside int64 and finite float64.
+const (
+	// MaxWorkgroup is the most work-items a kernel's workgroup may have, as
+	// in HIP on MI250X.
+	MaxWorkgroup = 1024
+	// MaxWorkgroups is the most workgroups a kernel may have: the AQL
+	// dispatch packet holds each grid dimension in 32 bits.
+	MaxWorkgroups = 1 << 32
+	// MaxComputeNs is the longest compute_ns: one second per workgroup.
+	MaxComputeNs = 1e9
+	// MaxThreads is the most threads a host_access may use, far above
+	// the hardware threads of any host (Trento: 128).
+	MaxThreads = 1 << 16
+)
+
+// Limits is what Check needs to know of the node a trace runs on.
+type Limits struct {
+	GCDs, NUMADomains int
+	HBMBytes          int64 // HBM capacity of each GCD
+	NUMABytes         int64 // host memory of each NUMA domain
+}
 
 // setFields lists the JSON fields op sets (non-zero), in Op's field order,
 // "op" and "label" aside.
@@ -104,26 +124,32 @@ func setFields(o *Op) []string {
 	return s
 }
 
-// Check verifies that ops form a consistent trace for a node with gcds GCDs
-// and numaDomains host NUMA domains. It returns the first problem, in op
-// order, as an *Error naming name and the op's line (for generated ops with
-// Line 0, the op's 1-based position), or nil.
+// Check verifies that ops form a consistent trace for the node n. It
+// returns the first problem, in op order, as an *Error naming name and the
+// op's line (for generated ops with Line 0, the op's 1-based position), or
+// nil.
 //
 // It checks that each op has a known kind and sets only the fields its kind
 // uses; that allocations name a new buffer, a GCD or NUMA domain in range
-// and a size > 0; that copies name buffers allocated on an earlier line,
+// and a size > 0 that fits in what is left of the GCD's HBM or the NUMA
+// domain's memory; that copies name buffers allocated on an earlier line,
 // with bytes > 0 and offsets >= 0 keeping the copy inside both buffers, and
 // that peer copies are between device buffers; that kernels have a name, a
 // GCD in range, a grid > 0 that is a multiple of a workgroup of
-// 1..MaxWorkgroup work-items, a compute_ns >= 0 and at least one access,
-// each to a buffer allocated on an earlier line (host and other GCDs'
-// buffers included) with a mode, bytes > 0 and an offset >= 0 inside the
-// buffer, and a known pattern with a stride > 0 exactly when "strided";
-// that streams are >= 0; that event_record names an event, and event_sync
-// and stream_wait an event recorded on an earlier line.
-func Check(ops []Op, gcds, numaDomains int, name string) error {
+// 1..MaxWorkgroup work-items and at most MaxWorkgroups workgroups, a
+// compute_ns in 0..MaxComputeNs and at least one access, each to a buffer
+// allocated on an earlier line (host and other GCDs' buffers included) with
+// a mode, bytes > 0 and an offset >= 0 inside the buffer, an element of
+// 1..bytes bytes, and a known pattern with a stride > 0 exactly when
+// "strided"; that host accesses use 1..MaxThreads threads; that streams are
+// >= 0; that event_record names an event, and event_sync and stream_wait an
+// event recorded on an earlier line. Every sum and product is checked
+// without overflowing int64.
+func Check(ops []Op, n Limits, name string) error {
 	c := checker{
-		gcds: gcds, numa: numaDomains,
+		gcds: n.GCDs, numa: n.NUMADomains,
+		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
+		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
 	}
@@ -144,9 +170,28 @@ func Check(ops []Op, gcds, numaDomains int, name string) error {
 
 type checker struct {
 	gcds, numa int
+	hbm, dram  memory               // allocated so far, per GCD and per NUMA domain
 	bufs       map[string]allocated // allocated so far
 	events     map[string]bool      // recorded so far
 	started    bool                 // an op other than setenv was seen
+}
+
+// memory is what the allocations of a trace use of one kind of memory.
+type memory struct {
+	what, kind, key string        // "GCD", "HBM", the config key of the capacity
+	capacity        int64         // bytes of each GCD or domain
+	used            map[int]int64 // bytes allocated so far, by GCD or domain
+}
+
+// take books an allocation of bytes (> 0) on GCD or domain i.
+func (m *memory) take(i int, bytes int64) *Error {
+	free := m.capacity - m.used[i] // used <= capacity: no overflow
+	if bytes > free {
+		return errf("bytes", "%d bytes do not fit in %s %d's %s: %d of %d bytes (%s) free",
+			bytes, m.what, i, m.kind, max(free, 0), m.capacity, m.key)
+	}
+	m.used[i] += bytes
+	return nil
 }
 
 // allocated is a buffer seen by Check (GCD and NUMA not filled in) and the
@@ -205,6 +250,10 @@ func (c *checker) op(o *Op) *Error {
 		if o.Bytes <= 0 {
 			return errf("bytes", "must be > 0, got %d", o.Bytes)
 		}
+		if o.Op == Malloc {
+			return c.hbm.take(*o.GCD, o.Bytes)
+		}
+		return c.dram.take(*o.NUMA, o.Bytes)
 
 	case Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy:
 		src, e := c.buffer("src", o.Src, o.Op)
@@ -270,8 +319,8 @@ func (c *checker) op(o *Op) *Error {
 		if e := inRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
 			return e
 		}
-		if o.Threads < 0 {
-			return errf("threads", "must be >= 1, got %d", o.Threads)
+		if o.Threads < 0 || o.Threads > MaxThreads {
+			return errf("threads", "must be in 1..%d, got %d", MaxThreads, o.Threads)
 		}
 		if e := c.accesses(o); e != nil {
 			return e
@@ -297,11 +346,14 @@ func (c *checker) op(o *Op) *Error {
 		if o.Grid%int64(o.Workgroup) != 0 {
 			return errf("grid", "must be a multiple of workgroup %d, got %d", o.Workgroup, o.Grid)
 		}
+		if wgs := o.Grid / int64(o.Workgroup); wgs > MaxWorkgroups {
+			return errf("grid", "%d workgroups of %d, more than %d (2^32)", wgs, o.Workgroup, int64(MaxWorkgroups))
+		}
 		if math.IsNaN(o.ComputeNs) || math.IsInf(o.ComputeNs, 0) {
 			return errf("compute_ns", "must be a finite number, got %v", o.ComputeNs)
 		}
-		if o.ComputeNs < 0 {
-			return errf("compute_ns", "must be >= 0, got %g", o.ComputeNs)
+		if o.ComputeNs < 0 || o.ComputeNs > MaxComputeNs {
+			return errf("compute_ns", "must be in 0..%g (one second per workgroup), got %g", float64(MaxComputeNs), o.ComputeNs)
 		}
 		if e := c.accesses(o); e != nil {
 			return e
@@ -346,14 +398,13 @@ func (c *checker) access(prefix string, a *Access) *Error {
 	if a.Element < 0 {
 		return errf(prefix+"element", "must be > 0, got %d", a.Element)
 	}
+	if a.Element > a.Bytes {
+		return errf(prefix+"element", "must be at most bytes (%d): an access moves whole elements, got %d", a.Bytes, a.Element)
+	}
 	switch a.Pattern {
 	case "", "sequential", "random":
 		if a.Stride != 0 {
-			p := a.Pattern
-			if p == "" {
-				p = "sequential"
-			}
-			return errf(prefix+"stride", "not used by pattern %q", p)
+			return errf(prefix+"stride", "not used by pattern %q", patternName(a.Pattern))
 		}
 	case "strided":
 		if a.Stride == 0 {
@@ -366,6 +417,14 @@ func (c *checker) access(prefix string, a *Access) *Error {
 		return errf(prefix+"pattern", `must be "sequential", "strided" or "random", got %q`, a.Pattern)
 	}
 	return nil
+}
+
+// patternName is how errors name an access pattern: "" is "sequential".
+func patternName(p string) string {
+	if p == "" {
+		return "sequential"
+	}
+	return p
 }
 
 func contains(list []string, s string) bool {

@@ -75,14 +75,51 @@ var (
 	accessFields = jsonNames[Access]() // keys of an object in an op's access array
 )
 
-// ReadFile parses the trace file at path; errors name the file as path.
+// MaxFileBytes bounds a trace file (1 GiB, millions of ops): a wrong
+// argument such as a disk image stops with an error instead of filling memory.
+const MaxFileBytes = 1 << 30
+
+// ReadFile parses the trace file at path, reading it once, so a pipe
+// (-trace /dev/stdin) works, and at most MaxFileBytes; errors name the
+// file as path.
 func ReadFile(path string) ([]Op, error) {
+	return readFile(path, MaxFileBytes)
+}
+
+func readFile(path string, limit int64) ([]Op, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Parse(f, path)
+	r := &capReader{r: f, left: limit}
+	ops, err := Parse(r, path)
+	if r.over {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB (the limit for a trace)", limit>>20)}
+	}
+	return ops, err
+}
+
+// capReader reads at most left bytes of r and fails past them.
+type capReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+var errTooLarge = errors.New("file too large")
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1] // one byte more tells a file of exactly the limit from a larger one
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		c.over = true
+		return n, errTooLarge
+	}
+	return n, err
 }
 
 // Parse reads a JSON Lines trace: one JSON object (an Op) per line. Blank
@@ -162,8 +199,9 @@ func parseLine(line []byte) (Op, *Error) {
 	if !utf8.Valid(line) {
 		return op, &Error{Msg: "invalid UTF-8"}
 	}
-	if err := scanObject(line); err != nil {
-		return op, err
+	keys, accessKeys, perr := scanObject(line)
+	if perr != nil {
+		return op, perr
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -173,109 +211,150 @@ func parseLine(line []byte) (Op, *Error) {
 	if len(op.Access) == 0 {
 		op.Access = nil // "access":[] reads like no access, as Write leaves it out
 	}
+	if e := given(&op, keys, accessKeys); e != nil {
+		return Op{}, e
+	}
 	return op, nil
 }
 
-// scanObject checks what encoding/json lets through: the line must be a
-// single JSON object whose keys are exactly Op's JSON field names, each at
-// most once, with no null values; the same goes for the objects in its
-// access array (see scanAccess).
-func scanObject(line []byte) *Error {
-	// Syntax first: json.Unmarshal checks the whole line, trailing data
-	// included, and reports accurate offsets.
-	if err := json.Unmarshal(line, new(json.RawMessage)); err != nil {
-		return jsonError(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	tok, err := dec.Token()
-	if err != nil {
-		return jsonError(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return &Error{Msg: "expected a JSON object, got " + describe(tok)}
-	}
-	return scanFields(dec, jsonFields, "", func(key string, raw json.RawMessage) *Error {
-		if key == "access" {
-			return scanAccess(raw)
-		}
+// given rejects what only the keys present on the line show, since a zero
+// value reads the same as a field left out: a field the op's kind does not
+// use ("numa":0 on a kernel), a stride on an access that is not strided
+// ("stride":0, pattern sequential), and a zero where zero is no value
+// ("threads":0, "element":0). Ops of unknown kind are left to Check.
+func given(o *Op, keys []string, accessKeys [][]string) *Error {
+	allowed, ok := fieldsOf[o.Op]
+	if !ok {
 		return nil
-	})
-}
-
-// scanFields reads the rest of an object whose opening '{' dec has just
-// returned. Its keys must be in known, each at most once, and its values
-// not null; check, if not nil, sees each value then. Errors name a field as
-// prefix+key.
-func scanFields(dec *json.Decoder, known map[string]bool, prefix string, check func(key string, raw json.RawMessage) *Error) *Error {
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return jsonError(err)
+	}
+	for _, k := range keys {
+		if k != "op" && k != "label" && !contains(allowed, k) {
+			return &Error{Field: k, Msg: fmt.Sprintf("not used by %s", o.Op)}
 		}
-		key, ok := tok.(string)
-		if !ok { // not reachable with encoding/json, kept for safety
-			return &Error{Msg: "malformed JSON: expected a field name"}
+	}
+	if contains(keys, "threads") && o.Threads == 0 {
+		return &Error{Field: "threads", Msg: "must be >= 1, got 0"}
+	}
+	for i, ks := range accessKeys {
+		a, p := &o.Access[i], fmt.Sprintf("access[%d].", i)
+		if contains(ks, "stride") && (a.Pattern == "" || a.Pattern == "sequential" || a.Pattern == "random") {
+			return &Error{Field: p + "stride", Msg: fmt.Sprintf("not used by pattern %q", patternName(a.Pattern))}
 		}
-		field := prefix + key
-		if !known[key] {
-			for f := range known {
-				if strings.EqualFold(f, key) {
-					return &Error{Field: field, Msg: fmt.Sprintf("unknown field (names are lower case: %q)", f)}
-				}
-			}
-			return &Error{Field: field, Msg: "unknown field"}
-		}
-		if seen[key] {
-			return &Error{Field: field, Msg: "field given twice"}
-		}
-		seen[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return jsonError(err)
-		}
-		if string(raw) == "null" {
-			return &Error{Field: field, Msg: "must not be null"}
-		}
-		if check != nil {
-			if e := check(key, raw); e != nil {
-				return e
-			}
+		if contains(ks, "element") && a.Element == 0 {
+			return &Error{Field: p + "element", Msg: "must be > 0, got 0"}
 		}
 	}
 	return nil
 }
 
+// scanObject checks what encoding/json lets through: the line must be a
+// single JSON object whose keys are exactly Op's JSON field names, each at
+// most once, with no null values; the same goes for the objects in its
+// access array (see scanAccess). It returns the keys present, in line
+// order, and those of each access object.
+func scanObject(line []byte) (keys []string, accessKeys [][]string, e *Error) {
+	// Syntax first: json.Unmarshal checks the whole line, trailing data
+	// included, and reports accurate offsets.
+	if err := json.Unmarshal(line, new(json.RawMessage)); err != nil {
+		return nil, nil, jsonError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, jsonError(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, &Error{Msg: "expected a JSON object, got " + describe(tok)}
+	}
+	keys, e = scanFields(dec, jsonFields, "", func(key string, raw json.RawMessage) *Error {
+		if key == "access" {
+			var ae *Error
+			accessKeys, ae = scanAccess(raw)
+			return ae
+		}
+		return nil
+	})
+	return keys, accessKeys, e
+}
+
+// scanFields reads the rest of an object whose opening '{' dec has just
+// returned and returns its keys in order. Its keys must be in known, each
+// at most once, and its values not null; check, if not nil, sees each
+// value then. Errors name a field as prefix+key.
+func scanFields(dec *json.Decoder, known map[string]bool, prefix string, check func(key string, raw json.RawMessage) *Error) ([]string, *Error) {
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jsonError(err)
+		}
+		key, ok := tok.(string)
+		if !ok { // not reachable with encoding/json, kept for safety
+			return nil, &Error{Msg: "malformed JSON: expected a field name"}
+		}
+		field := prefix + key
+		if !known[key] {
+			for f := range known {
+				if strings.EqualFold(f, key) {
+					return nil, &Error{Field: field, Msg: fmt.Sprintf("unknown field (names are lower case: %q)", f)}
+				}
+			}
+			return nil, &Error{Field: field, Msg: "unknown field"}
+		}
+		if contains(keys, key) {
+			return nil, &Error{Field: field, Msg: "field given twice"}
+		}
+		keys = append(keys, key)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonError(err)
+		}
+		if string(raw) == "null" {
+			return nil, &Error{Field: field, Msg: "must not be null"}
+		}
+		if check != nil {
+			if e := check(key, raw); e != nil {
+				return nil, e
+			}
+		}
+	}
+	return keys, nil
+}
+
 // scanAccess checks the value of an op's "access" field (syntactically
 // valid JSON, not null): it must be an array of objects, each with only
 // Access's JSON field names, at most once, no nulls, and values of the
-// right types. Errors name the field as "access[I].KEY".
-func scanAccess(raw json.RawMessage) *Error {
+// right types. Errors name the field as "access[I].KEY". It returns each
+// object's keys.
+func scanAccess(raw json.RawMessage) ([][]string, *Error) {
 	if k := jsonKind(raw); k != "array" {
-		return &Error{Field: "access", Msg: "must be an array of objects, got " + k}
+		return nil, &Error{Field: "access", Msg: "must be an array of objects, got " + k}
 	}
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil { // not reachable: raw is a valid array
 		e := jsonError(err)
 		e.Field = "access"
-		return e
+		return nil, e
 	}
+	var all [][]string
 	for i, el := range elems {
 		field := fmt.Sprintf("access[%d]", i)
 		switch k := jsonKind(el); k {
 		case "object":
 		case "null":
-			return &Error{Field: field, Msg: "must not be null"}
+			return nil, &Error{Field: field, Msg: "must not be null"}
 		default:
-			return &Error{Field: field, Msg: "must be an object, got " + k}
+			return nil, &Error{Field: field, Msg: "must be an object, got " + k}
 		}
 		dec := json.NewDecoder(bytes.NewReader(el))
 		if _, err := dec.Token(); err != nil { // the '{'
-			return jsonError(err)
+			return nil, jsonError(err)
 		}
-		if e := scanFields(dec, accessFields, field+".", nil); e != nil {
-			return e
+		keys, e := scanFields(dec, accessFields, field+".", nil)
+		if e != nil {
+			return nil, e
 		}
+		all = append(all, keys)
 		// Keys are now exact and unique; decoding finds wrong types.
 		dec = json.NewDecoder(bytes.NewReader(el))
 		dec.DisallowUnknownFields()
@@ -286,10 +365,10 @@ func scanAccess(raw json.RawMessage) *Error {
 			} else {
 				e.Field = field + "." + e.Field
 			}
-			return e
+			return nil, e
 		}
 	}
-	return nil
+	return all, nil
 }
 
 // jsonKind names the type of a syntactically valid JSON value as

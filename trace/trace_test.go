@@ -11,10 +11,9 @@ import (
 	"testing"
 )
 
-const (
-	testGCDs = 8
-	testNUMA = 4
-)
+// testNode is a Frontier node: 8 GCDs of 64 GiB HBM, 4 NUMA domains of
+// 128 GiB.
+var testNode = Limits{GCDs: 8, NUMADomains: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30}
 
 func ip(v int) *int { return &v }
 
@@ -50,7 +49,7 @@ func TestSampleTraces(t *testing.T) {
 			if len(ops) == 0 {
 				t.Fatal("no ops")
 			}
-			if err := Check(ops, testGCDs, testNUMA, f); err != nil {
+			if err := Check(ops, testNode, f); err != nil {
 				t.Fatal(err)
 			}
 			for i, o := range ops {
@@ -97,7 +96,7 @@ func TestStreamCopySample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(ops, testGCDs, testNUMA, f); err != nil {
+	if err := Check(ops, testNode, f); err != nil {
 		t.Fatal(err)
 	}
 	want := []Op{
@@ -124,7 +123,7 @@ func TestStreamCopySample(t *testing.T) {
 func TestParseKernel(t *testing.T) {
 	in := `{"op":"kernel","name":"k","gcd":3,"stream":2,"grid":1024,"workgroup":256,"compute_ns":12.5,` +
 		`"access":[ {"buf":"a","mode":"read","bytes":64,"offset":8,"pattern":"strided","stride":16} ,` +
-		`{"stride":0,"pattern":"random","offset":0,"bytes":1,"mode":"write","buf":"b"}]}` + "\n" +
+		`{"pattern":"random","offset":0,"bytes":1,"mode":"write","buf":"b"}]}` + "\n" +
 		`{"op":"kernel","name":"empty","access":[]}`
 	ops, err := Parse(strings.NewReader(in), "t")
 	if err != nil {
@@ -187,7 +186,7 @@ func TestRoundTrip(t *testing.T) {
 			}},
 		{Op: DeviceSync},
 	}
-	if err := Check(generated, testGCDs, testNUMA, "generated"); err != nil {
+	if err := Check(generated, testNode, "generated"); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -359,7 +358,7 @@ var errorCases = []struct {
 		line: 3, field: "op", want: `t.jsonl:3: op: unknown op kind "memset"`,
 	},
 	{
-		name: "field not used by the op", check: true,
+		name: "field not used by the op",
 		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"memcpy","src":"a","dst":"a","bytes":8,"stream":1}`,
 		line: 2, field: "stream", want: `t.jsonl:2: stream: not used by memcpy`,
 	},
@@ -487,6 +486,69 @@ var errorCases = []struct {
 			`{"op":"host_malloc","buf":"g","numa":0,"bytes":64}` + "\n" +
 			`{"op":"memcpy","src":"h","dst":"g","bytes":64}`,
 		line: 3, field: "dst", want: `t.jsonl:3: dst: host-to-host copies are not modelled ("h" and "g" are host buffers)`,
+	},
+
+	// Fields the op does not use are errors even at their zero value,
+	// which only the parser, seeing the keys, can tell from absent.
+	{
+		name: "zero stream on a blocking copy",
+		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
+			`{"op":"memcpy","src":"a","dst":"a","bytes":8,"stream":0}`,
+		line: 2, field: "stream", want: `t.jsonl:2: stream: not used by memcpy`,
+	},
+	{
+		name: "zero numa on a malloc",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"numa":0,"bytes":16}`,
+		line: 1, field: "numa", want: `t.jsonl:1: numa: not used by malloc`,
+	},
+	{
+		name: "zero offset on an allocation",
+		in:   `{"op":"host_malloc","buf":"a","numa":0,"bytes":16,"src_offset":0}`,
+		line: 1, field: "src_offset", want: `t.jsonl:1: src_offset: not used by host_malloc`,
+	},
+	{
+		name: "empty name on a malloc",
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16,"name":""}`,
+		line: 1, field: "name", want: `t.jsonl:1: name: not used by malloc`,
+	},
+	{
+		name: "empty access on a copy",
+		in:   `{"op":"memcpy","src":"a","dst":"a","bytes":8,"access":[]}`,
+		line: 1, field: "access", want: `t.jsonl:1: access: not used by memcpy`,
+	},
+	{
+		name: "zero threads on device_sync",
+		in:   `{"op":"device_sync","threads":0}`,
+		line: 1, field: "threads", want: `t.jsonl:1: threads: not used by device_sync`,
+	},
+	{
+		name: "unknown kind with a zero field is left to Check", check: true,
+		in:   `{"op":"memset","gcd":0}`,
+		line: 1, field: "op", want: `t.jsonl:1: op: unknown op kind "memset"`,
+	},
+
+	// Capacity: allocations must fit in the GCD's HBM or the NUMA
+	// domain's memory, counting earlier allocations there.
+	{
+		name: "2^62-byte malloc", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":4611686018427387904}`,
+		line: 1, field: "bytes", want: `t.jsonl:1: bytes: 4611686018427387904 bytes do not fit in GCD 0's HBM: 68719476736 of 68719476736 bytes (gcd.hbm_bytes) free`,
+	},
+	{
+		name: "mallocs beyond HBM together", check: true,
+		in: `{"op":"malloc","buf":"a","gcd":3,"bytes":34359738368}` + "\n" +
+			`{"op":"malloc","buf":"b","gcd":4,"bytes":68719476736}` + "\n" +
+			`{"op":"malloc","buf":"c","gcd":3,"bytes":34359738368}` + "\n" +
+			`{"op":"malloc","buf":"d","gcd":3,"bytes":1}`,
+		line: 4, field: "bytes", want: `t.jsonl:4: bytes: 1 bytes do not fit in GCD 3's HBM: 0 of 68719476736 bytes (gcd.hbm_bytes) free`,
+	},
+	{
+		name: "host_malloc beyond the NUMA domain", check: true,
+		in: `{"op":"host_malloc","buf":"a","numa":1,"bytes":137438953472}` + "\n" +
+			`{"op":"host_malloc","buf":"b","numa":2,"bytes":137438953472}` + "\n" +
+			`{"op":"malloc","buf":"c","gcd":1,"bytes":4096}` + "\n" +
+			`{"op":"host_malloc","buf":"d","numa":2,"bytes":9223372036854775807}`,
+		line: 4, field: "bytes", want: `t.jsonl:4: bytes: 9223372036854775807 bytes do not fit in NUMA domain 2's memory: 0 of 137438953472 bytes (host.numa_bytes) free`,
 	},
 }
 
@@ -621,7 +683,7 @@ var kernelErrorCases = []struct {
 	{
 		name: "kernel: negative compute_ns", check: true,
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"compute_ns":-0.5,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
-		line: 3, field: "compute_ns", want: `t.jsonl:3: compute_ns: must be >= 0, got -0.5`,
+		line: 3, field: "compute_ns", want: `t.jsonl:3: compute_ns: must be in 0..1e+09 (one second per workgroup), got -0.5`,
 	},
 	{
 		name: "kernel: no access", check: true,
@@ -700,14 +762,49 @@ var kernelErrorCases = []struct {
 		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: must be > 0, got -4`,
 	},
 	{
-		name: "kernel: stride on sequential", check: true,
+		name: "kernel: stride on sequential",
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"stride":4}]}`,
 		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: not used by pattern "sequential"`,
 	},
 	{
-		name: "kernel: stride on random", check: true,
+		name: "kernel: stride on random",
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"random","stride":4}]}`,
 		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: not used by pattern "random"`,
+	},
+	{
+		name: "kernel: zero stride on sequential",
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"pattern":"sequential","stride":0}]}`,
+		line: 3, field: "access[0].stride", want: `t.jsonl:3: access[0].stride: not used by pattern "sequential"`,
+	},
+	{
+		name: "kernel: zero stride without pattern",
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8},{"buf":"a","mode":"read","bytes":8,"stride":0}]}`,
+		line: 3, field: "access[1].stride", want: `t.jsonl:3: access[1].stride: not used by pattern "sequential"`,
+	},
+	{
+		name: "kernel: zero numa",
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"numa":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "numa", want: `t.jsonl:3: numa: not used by kernel`,
+	},
+	{
+		name: "kernel: zero element",
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"element":0}]}`,
+		line: 3, field: "access[0].element", want: `t.jsonl:3: access[0].element: must be > 0, got 0`,
+	},
+	{
+		name: "kernel: element larger than bytes", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"element":9223372036854775807,"pattern":"random"}]}`,
+		line: 3, field: "access[0].element", want: `t.jsonl:3: access[0].element: must be at most bytes (8): an access moves whole elements, got 9223372036854775807`,
+	},
+	{
+		name: "kernel: more than 2^32 workgroups", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":9223372036854775807,"workgroup":1,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "grid", want: `t.jsonl:3: grid: 9223372036854775807 workgroups of 1, more than 4294967296 (2^32)`,
+	},
+	{
+		name: "kernel: compute_ns above a second", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"compute_ns":1e300,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "compute_ns", want: `t.jsonl:3: compute_ns: must be in 0..1e+09 (one second per workgroup), got 1e+300`,
 	},
 	{
 		name: "kernel: negative stream", check: true,
@@ -715,12 +812,12 @@ var kernelErrorCases = []struct {
 		line: 3, field: "stream", want: `t.jsonl:3: stream: must be >= 0, got -1`,
 	},
 	{
-		name: "kernel: field not used by kernel", check: true,
+		name: "kernel: field not used by kernel",
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"bytes":8,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
 		line: 3, field: "bytes", want: `t.jsonl:3: bytes: not used by kernel`,
 	},
 	{
-		name: "kernel field on a copy", check: true,
+		name: "kernel field on a copy",
 		in:   kernelPre + `{"op":"memcpy","src":"a","dst":"b","bytes":8,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
 		line: 3, field: "access", want: `t.jsonl:3: access: not used by memcpy`,
 	},
@@ -732,7 +829,7 @@ func TestSetEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(ops, 8, 4, "t.jsonl"); err != nil {
+	if err := Check(ops, testNode, "t.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ in, want string }{
@@ -744,7 +841,7 @@ func TestSetEnv(t *testing.T) {
 	} {
 		ops, err := Parse(strings.NewReader(c.in), "t.jsonl")
 		if err == nil {
-			err = Check(ops, 8, 4, "t.jsonl")
+			err = Check(ops, testNode, "t.jsonl")
 		}
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
@@ -758,7 +855,7 @@ func TestHostAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(ops, 8, 4, "t.jsonl"); err != nil {
+	if err := Check(ops, testNode, "t.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ in, want string }{
@@ -766,12 +863,15 @@ func TestHostAccess(t *testing.T) {
 		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"read","bytes":64}]}`, "t.jsonl:2: access[0].mode: host loads from mapped memory are not modelled yet (stores are)"},
 		{`{"op":"host_access","numa":0,"access":[{"buf":"x","mode":"write","bytes":64}]}`, `t.jsonl:2: access[0].buf: unknown buffer "x"`},
 		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"write","bytes":8192}]}`, `t.jsonl:2: access[0].bytes: access of 8192 bytes at offset 0 exceeds buffer "d" of 4096 bytes`},
-		{`{"op":"host_access","numa":0,"threads":-1,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be >= 1, got -1"},
+		{`{"op":"host_access","numa":0,"threads":-1,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be in 1..65536, got -1"},
+		{`{"op":"host_access","numa":0,"threads":65537,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be in 1..65536, got 65537"},
+		{`{"op":"host_access","numa":0,"threads":0,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be >= 1, got 0"},
+		{`{"op":"host_access","numa":0,"stream":0,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: stream: not used by host_access"},
 		{`{"op":"host_access","numa":0}`, "t.jsonl:2: access: must have at least one entry"},
 	} {
 		ops, err := Parse(strings.NewReader(head+c.in), "t.jsonl")
 		if err == nil {
-			err = Check(ops, 8, 4, "t.jsonl")
+			err = Check(ops, testNode, "t.jsonl")
 		}
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
@@ -787,7 +887,7 @@ func TestErrors(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				err = Check(ops, testGCDs, testNUMA, "t.jsonl")
+				err = Check(ops, testNode, "t.jsonl")
 			} else if ops != nil {
 				t.Errorf("Parse returned %d ops with its error", len(ops))
 			}
@@ -816,12 +916,49 @@ func TestCheckGeneratedOpsUsePosition(t *testing.T) {
 		{Op: Malloc, Buf: "a", GCD: ip(0), Bytes: 8},
 		{Op: Memcpy, Src: "a", Dst: "nope", Bytes: 8},
 	}
-	err := Check(ops, testGCDs, testNUMA, "gen")
+	err := Check(ops, testNode, "gen")
 	if err == nil || err.Error() != `gen:2: dst: unknown buffer "nope"` {
 		t.Fatalf("got %v", err)
 	}
-	if err := Check(nil, testGCDs, testNUMA, "gen"); err != nil {
+	if err := Check(nil, testNode, "gen"); err != nil {
 		t.Fatalf("empty trace: %v", err)
+	}
+}
+
+// Generated ops have no keys: Check finds misplaced fields by their
+// non-zero values, as the parser finds them by their keys.
+func TestCheckGeneratedMisplacedFields(t *testing.T) {
+	a := Op{Op: Malloc, Buf: "a", GCD: ip(0), Bytes: 64}
+	for _, c := range []struct {
+		op   Op
+		want string
+	}{
+		{Op{Op: Memcpy, Src: "a", Dst: "a", Bytes: 8, Stream: 1}, "gen:2: stream: not used by memcpy"},
+		{Op{Op: Kernel, Name: "k", GCD: ip(0), NUMA: ip(0), Grid: 1, Workgroup: 1,
+			Access: []Access{{Buf: "a", Mode: "read", Bytes: 8}}}, "gen:2: numa: not used by kernel"},
+		{Op{Op: HostMalloc, Buf: "h", NUMA: ip(0), Bytes: 64, Threads: 2}, "gen:2: threads: not used by host_malloc"},
+		{Op{Op: Kernel, Name: "k", GCD: ip(0), Grid: 1, Workgroup: 1,
+			Access: []Access{{Buf: "a", Mode: "read", Bytes: 8, Stride: 8}}}, `gen:2: access[0].stride: not used by pattern "sequential"`},
+	} {
+		if err := Check([]Op{a, c.op}, testNode, "gen"); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: error %v, want %s", c.op, err, c.want)
+		}
+	}
+}
+
+// The largest values Check accepts: a whole HBM in one buffer, 2^32
+// workgroups, a second of compute per workgroup, one-byte elements.
+func TestCheckLargestAccepted(t *testing.T) {
+	ops := []Op{
+		{Op: Malloc, Buf: "a", GCD: ip(7), Bytes: testNode.HBMBytes},
+		{Op: HostMalloc, Buf: "h", NUMA: ip(3), Bytes: testNode.NUMABytes},
+		{Op: Memcpy, Src: "a", Dst: "h", Bytes: testNode.HBMBytes, DstOff: testNode.NUMABytes - testNode.HBMBytes},
+		{Op: Kernel, Name: "k", GCD: ip(0), Grid: MaxWorkgroups * MaxWorkgroup, Workgroup: MaxWorkgroup, ComputeNs: MaxComputeNs,
+			Access: []Access{{Buf: "a", Mode: "read", Bytes: testNode.HBMBytes, Pattern: "random", Element: 1}}},
+		{Op: HostAccess, NUMA: ip(0), Threads: MaxThreads, Access: []Access{{Buf: "a", Mode: "write", Bytes: 1}}},
+	}
+	if err := Check(ops, testNode, "gen"); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -908,7 +1045,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if err := Check(ops, testGCDs, testNUMA, "fuzz"); err != nil && strings.Contains(err.Error(), "\n") {
+		if err := Check(ops, testNode, "fuzz"); err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("multi-line error: %q", err)
 		}
 		_ = Buffers(ops)

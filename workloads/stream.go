@@ -63,6 +63,13 @@ func (st Stream) Runs() ([]Run, error) {
 			return nil, fmt.Errorf("-alloc: want local, host or a GCD id, got %q", st.Alloc)
 		}
 	}
+	seen := map[int]bool{}
+	for _, g := range st.GCDs {
+		if seen[g] {
+			return nil, fmt.Errorf("-gcds: GCD %d given twice", g) // its bytes would count twice
+		}
+		seen[g] = true
+	}
 	for _, k := range st.Kernels {
 		if _, ok := streamKernels[k]; !ok {
 			return nil, fmt.Errorf("-kernels: unknown STREAM kernel %q (want copy, scale, add, triad)", k)

@@ -51,8 +51,12 @@ func (c *eventCounter) Func(ctx sim.HookCtx) {
 	}
 }
 
-// Execute simulates each run on a fresh node built from c.
+// Execute checks every run (Check) and simulates each on a fresh node
+// built from c.
 func Execute(c *config.Node, runs []Run) (*Result, error) {
+	if err := Check(c, runs); err != nil {
+		return nil, err
+	}
 	res := &Result{Stats: NewStats()}
 	for _, run := range runs {
 		n, err := node.Build(c)

@@ -39,7 +39,7 @@ func runs(o *options, c *config.Node) ([]workloads.Run, error) {
 		if err != nil {
 			return nil, bad("%v", err)
 		}
-		if err := trace.Check(ops, c.GCD.Count, c.Host.NUMADomains, o.tracePath); err != nil {
+		if err := trace.Check(ops, workloads.Limits(c), o.tracePath); err != nil {
 			return nil, bad("%v", err)
 		}
 		return []workloads.Run{workloads.TraceRun(o.tracePath, ops)}, nil

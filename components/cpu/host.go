@@ -41,6 +41,12 @@ func (b Builder) Build(name string) *fabric.Hub {
 	h := fabric.NewHub(name, b.engine, b.hubID)
 	hub, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
 	h.MemoryDelay = func(p *fabric.Packet) sim.VTimeInSec {
+		if p.Hop == 0 {
+			// From the cores on the IO die (host stores to pinned host
+			// memory): the IO-die latency only. The threads' own NUMA
+			// domain does not travel with the request, so no remote cost.
+			return hub
+		}
 		from := p.PrevHub() // the GCD whose host link carried it
 		if numa[from] != p.Target.Index {
 			return hub + remote

@@ -1,0 +1,64 @@
+package workloads
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// kernelRow runs one kernel on GCD 0 over a buffer of n bytes on GCD 0
+// and returns its time (s) from the trace rows and the bytes HBM read.
+func kernelRow(t *testing.T, n, grid int64, wg int, computeNs float64) (seconds, hbmRead float64) {
+	t.Helper()
+	ops := []trace.Op{alloc("a", 0, n),
+		{Op: trace.Kernel, Name: "k", GCD: intp(0), Stream: 1, Grid: grid, Workgroup: wg, ComputeNs: computeNs,
+			Access: []trace.Access{{Buf: "a", Mode: "read", Bytes: n}}},
+		{Op: trace.DeviceSync}}
+	res, err := Execute(frontier(t), []Run{TraceRun("k.jsonl", ops)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var start, end float64
+	for _, r := range res.Rows {
+		switch r.Metric {
+		case "start":
+			start = r.Value
+		case "end":
+			end = r.Value
+		}
+	}
+	return (end - start) * 1e-6, res.Stats.vals["node.gcd0.hbm.bytesRead"]
+}
+
+// Issue 6: a CU's share of a stream, t*first/wg in components/gcd/cu.go,
+// overflows int64 when traffic x workgroups passes 2^63. A 3 GiB read by
+// 2^32 one-item workgroups (a trace Check accepts) must read all 3 GiB
+// from HBM (the CU whose share straddles the overflow read nothing), in
+// the time the same read by 2^20 workgroups takes.
+func TestReproWorkgroupShareOverflow(t *testing.T) {
+	const n = 3 << 30
+	tm, read := kernelRow(t, n, 1<<32, 1, 0)
+	if read != n {
+		t.Errorf("3 GiB read by 2^32 workgroups: HBM read %.0f bytes, want %d", read, n)
+	}
+	ref, _ := kernelRow(t, n, 1<<20, 1, 0)
+	if tm > ref*1.01 || tm < ref*0.99 {
+		t.Errorf("2^32 workgroups took %.4g s, 2^20 %.4g s: the workgroup count should not matter", tm, ref)
+	}
+}
+
+// Issue 6: a lone workgroup's compute_ns is divided by gcd.workgroup_slots,
+// as if it shared its CU with 15 others. One workgroup computing 1 ms must
+// take at least 1 ms; as many workgroups as the GCD has slots take 1 ms too.
+func TestReproLoneWorkgroupComputeNs(t *testing.T) {
+	c := frontier(t)
+	lone, _ := kernelRow(t, 4096, 64, 64, 1e6)
+	if lone < 1e-3 {
+		t.Errorf("one workgroup computing 1 ms took %.3g s", lone)
+	}
+	slots := int64(c.GCD.ComputeUnits * c.GCD.WorkgroupSlots)
+	full, _ := kernelRow(t, 4096*slots, 64*slots, 64, 1e6)
+	if full < 1e-3 || full > 1.1e-3 {
+		t.Errorf("%d workgroups (every slot) computing 1 ms took %.3g s, want 1 ms", slots, full)
+	}
+}
