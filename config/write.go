@@ -2,8 +2,6 @@ package config
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -154,71 +152,4 @@ func tomlString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// WriteJSON writes n as indented JSON in the style of gem5's config.json:
-// one object per table, keys named and ordered as in the TOML.
-func (n *Node) WriteJSON(w io.Writer) error {
-	data, err := json.Marshal(jsonValue(reflect.ValueOf(n).Elem()))
-	if err != nil {
-		return fmt.Errorf("config: writing JSON: %w", err)
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, data, "", "    "); err != nil {
-		return fmt.Errorf("config: writing JSON: %w", err)
-	}
-	out.WriteByte('\n')
-	_, err = w.Write(out.Bytes())
-	return err
-}
-
-// jsonObject is a JSON object that keeps its key order.
-type jsonObject []jsonField
-
-type jsonField struct {
-	key   string
-	value any
-}
-
-func (o jsonObject) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(f.key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := json.Marshal(f.value)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.key, err)
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// jsonValue converts v to values encoding/json writes with TOML key names.
-func jsonValue(v reflect.Value) any {
-	switch v.Kind() {
-	case reflect.Struct:
-		fs := fieldsOf(v.Type())
-		o := make(jsonObject, len(fs))
-		for i, f := range fs {
-			o[i] = jsonField{key: f.name, value: jsonValue(v.Field(f.index))}
-		}
-		return o
-	case reflect.Slice, reflect.Array:
-		a := make([]any, v.Len())
-		for i := range a {
-			a[i] = jsonValue(v.Index(i))
-		}
-		return a
-	}
-	return v.Interface()
 }
