@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,12 +35,13 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // formatting (integers, 4 decimals, rounding, tiny and negative values).
 func sampleRows() []Row {
 	return []Row{
-		{"p2p", "unidirectional", "0", "1", 40000000, "bandwidth", 50, "GB/s"},
-		{"p2p", "unidirectional", "0", "2", 40000000, "bandwidth", 37.5123, "GB/s"},
-		{"p2p", "latency", "1", "0", 16, "latency", 8.123456, "us"},
-		{"stream", "triad", "", "", 1 << 30, "bandwidth", 1342.1, "GB/s"},
-		{"hostcopy", "pinned, to gpu", "numa0", "3", 1024, "time", 0.00004, "us"},
-		{"hostcopy", `say "hi"`, "numa1", "4", 0, "delta", -2.5, "us"},
+		{"p2p", "unidirectional", "gcd0", "gcd1", 40000000, "bandwidth", 50, "GB/s"},
+		{"p2p", "unidirectional", "gcd0", "gcd2", 40000000, "bandwidth", 37.5123, "GB/s"},
+		{"p2p", "latency", "gcd1", "gcd0", 16, "latency", 8.123456, "us"},
+		{"stream", "triad", "numa0", "gcd0+gcd4", 1 << 30, "bandwidth", 1342.1, "GB/s"},
+		{"hostcopy", "pinned, to gpu", "numa0", "gcd3", 1024, "time", 0.00004, "us"},
+		{"hostcopy", `say "hi"`, "numa1", "gcd4", 0, "delta", -2.5, "us"},
+		{"trace", "line3:event_record", "", "", 0, "time", 12.5, "us"},
 	}
 }
 
@@ -79,12 +81,12 @@ func p2pRows() []Row {
 	}
 	for i := range 4 {
 		for j := range 4 {
-			rows = append(rows, Row{"p2p", "unidirectional", itoa(i), itoa(j), 40000000, "bandwidth", bw[i][j], "GB/s"})
+			rows = append(rows, Row{"p2p", "unidirectional", GCD(i), GCD(j), 40000000, "bandwidth", bw[i][j], "GB/s"})
 		}
 	}
 	for i := range 4 {
 		for j := range 4 {
-			rows = append(rows, Row{"p2p", "bidirectional", itoa(i), itoa(j), 40000000, "bandwidth", 2 * bw[i][j], "GB/s"})
+			rows = append(rows, Row{"p2p", "bidirectional", GCD(i), GCD(j), 40000000, "bandwidth", 2 * bw[i][j], "GB/s"})
 		}
 	}
 	for i := range 4 {
@@ -96,10 +98,10 @@ func p2pRows() []Row {
 			if i != j {
 				lat = 9.75 + float64(i+j)/100
 			}
-			rows = append(rows, Row{"p2p", "latency", itoa(i), itoa(j), 16, "latency", lat, "us"})
+			rows = append(rows, Row{"p2p", "latency", GCD(i), GCD(j), 16, "latency", lat, "us"})
 		}
 	}
-	rows = append(rows, Row{"stream", "copy", "0", "0", 1, "bandwidth", 1, "GB/s"})
+	rows = append(rows, Row{"stream", "copy", "gcd0", "gcd0", 1, "bandwidth", 1, "GB/s"})
 	return rows
 }
 
@@ -138,15 +140,25 @@ func TestWriteGBenchGolden(t *testing.T) {
 	checkGolden(t, "gbench.json", b.Bytes())
 }
 
-func sampleStats() []Stat {
-	return []Stat{
-		{"simSeconds", 0.000033, "Number of seconds simulated", "Second"},
-		{"simTicks", 33000000, "Number of ticks simulated", "Tick"},
-		{"system.gcd0.sdma0.bytesCopied", 1073741824, "Bytes copied by the SDMA engine", "Byte"},
-		{"system.xgmi.link0_1.bandwidth", 37.5123, "Achieved link bandwidth", "GB/s"},
-		{"system.node.a_very_long_statistic_name_over_forty", 1, "Long name", ""},
-		{"system.noDesc", -0.5, "", ""},
-	}
+// sampleStats are two dumps: gem5's root statistics (hostSeconds with two
+// decimals), integral and fractional values, a name over 40 columns, a
+// stat without description or unit, a rate unit, NaN and a description
+// with a newline.
+func sampleStats() []Dump {
+	return []Dump{{
+		{"simSeconds", 0.000033, "Number of seconds simulated", "Second", 0},
+		{"simTicks", 33000000, "Number of ticks simulated", "Tick", 0},
+		{"finalTick", 33000000, "Number of ticks from beginning of simulation", "Tick", 0},
+		{"simFreq", 1e12, "The number of ticks per simulated second", "(Tick/Second)", 0},
+		{"hostSeconds", 0.0123, "Real time elapsed on the host", "Second", 2},
+		{"node.gcd0.sdma0.bytesCopied", 1073741824, "Bytes copied", "Byte", 0},
+		{"node.xgmi.b0_1.dir0.a_very_long_statistic_name", 1, "Long name", "Count", 0},
+		{"node.noDesc", -0.5, "", "", 0},
+		{"node.unitOnly", 2, "", "Count", 0},
+	}, {
+		{"simTicks", 1, "Number of ticks simulated", "Tick", 0},
+		{"node.nan", math.NaN(), "Not a number\nsplit", "Ratio", 0},
+	}}
 }
 
 func TestWriteStatsGolden(t *testing.T) {

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 )
 
 // p2pMatrix describes one matrix of the p2pBandwidthLatencyTest output.
@@ -34,8 +33,8 @@ var p2pMatrices = []p2pMatrix{
 //
 // Only rows with Workload "p2p" are used; others are skipped. A p2p row
 // must have Case "unidirectional" or "bidirectional" with Metric
-// "bandwidth", or Case "latency" with Metric "latency"; Src and Dst must be
-// decimal GCD ids in [0, n). Bandwidth is printed in GB/s and latency in us
+// "bandwidth", or Case "latency" with Metric "latency"; Src and Dst must
+// name GCDs in [0, n) as rows do ("gcd3"). Bandwidth is printed in GB/s and latency in us
 // (rows in MB/s, ns and similar are converted). For each case present, in
 // the order unidirectional, bidirectional, latency, WriteP2P prints the
 // title line, the header line printf("%6s", corner) + printf("%6d ", j)
@@ -121,14 +120,17 @@ func WriteP2P(w io.Writer, rows []Row, n int) error {
 	return err
 }
 
-// gcdID parses a decimal GCD id and checks it is in [0, n).
+// gcdID parses a GCD endpoint ("gcd3") and checks its id is in [0, n).
 func gcdID(s string, n int) (int, error) {
-	id, err := strconv.Atoi(s)
+	e, err := ParseEndpoint(s)
 	if err != nil {
-		return 0, fmt.Errorf("GCD id %q is not a decimal integer", s)
+		return 0, err
 	}
-	if id < 0 || id >= n {
-		return 0, fmt.Errorf("GCD id %d is outside [0, %d)", id, n)
+	if e.Kind != "gcd" {
+		return 0, fmt.Errorf("endpoint %q is not a GCD", s)
 	}
-	return id, nil
+	if e.ID >= n {
+		return 0, fmt.Errorf("GCD id %d is outside [0, %d)", e.ID, n)
+	}
+	return e.ID, nil
 }

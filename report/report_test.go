@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestCSVHeaderExact(t *testing.T) {
 	for _, rows := range [][]Row{nil, sampleRows()} {
@@ -112,9 +109,9 @@ func TestJSONEmptyAndRounding(t *testing.T) {
 
 func TestWriteP2PMissingCells(t *testing.T) {
 	rows := []Row{
-		{"p2p", "unidirectional", "0", "0", 0, "bandwidth", 1256.28, "GB/s"},
-		{"p2p", "unidirectional", "0", "1", 0, "bandwidth", 50.3, "GB/s"},
-		{"p2p", "unidirectional", "1", "1", 0, "bandwidth", 1256.3, "GB/s"},
+		{"p2p", "unidirectional", "gcd0", "gcd0", 0, "bandwidth", 1256.28, "GB/s"},
+		{"p2p", "unidirectional", "gcd0", "gcd1", 0, "bandwidth", 50.3, "GB/s"},
+		{"p2p", "unidirectional", "gcd1", "gcd1", 0, "bandwidth", 1256.3, "GB/s"},
 	}
 	var b bytes.Buffer
 	if err := WriteP2P(&b, rows, 2); err != nil {
@@ -132,8 +129,8 @@ func TestWriteP2PMissingCells(t *testing.T) {
 
 func TestWriteP2POrderAndUnits(t *testing.T) {
 	rows := []Row{
-		{"p2p", "latency", "0", "0", 0, "latency", 2500, "ns"},
-		{"p2p", "bidirectional", "0", "0", 0, "bandwidth", 2512560, "MB/s"},
+		{"p2p", "latency", "gcd0", "gcd0", 0, "latency", 2500, "ns"},
+		{"p2p", "bidirectional", "gcd0", "gcd0", 0, "bandwidth", 2512560, "MB/s"},
 	}
 	var b bytes.Buffer
 	if err := WriteP2P(&b, rows, 1); err != nil {
@@ -153,13 +150,15 @@ func TestWriteP2POrderAndUnits(t *testing.T) {
 }
 
 func TestWriteP2PErrors(t *testing.T) {
-	ok := Row{"p2p", "unidirectional", "0", "1", 0, "bandwidth", 1, "GB/s"}
+	ok := Row{"p2p", "unidirectional", "gcd0", "gcd1", 0, "bandwidth", 1, "GB/s"}
 	for name, mutate := range map[string]func(*Row){
 		"case":   func(r *Row) { r.Case = "sideways" },
 		"metric": func(r *Row) { r.Metric = "latency" },
 		"unit":   func(r *Row) { r.Unit = "furlongs" },
 		"src":    func(r *Row) { r.Src = "numa0" },
-		"range":  func(r *Row) { r.Dst = "2" },
+		"range":  func(r *Row) { r.Dst = "gcd2" },
+		"bare":   func(r *Row) { r.Dst = "1" },
+		"zero":   func(r *Row) { r.Dst = "gcd01" },
 	} {
 		r := ok
 		mutate(&r)
@@ -244,16 +243,77 @@ func TestGBenchErrors(t *testing.T) {
 	}
 }
 
+// The line layout of gem5's text output: name in 40 columns, a space,
+// the value in 12, the empty pdf and cdf columns (1+10 each), " # desc"
+// and " (unit)"; a blank line before each marker.
 func TestWriteStatsLayout(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteStats(&b, []Stat{{"simTicks", 33000000, "Number of ticks simulated", "Tick"}, {"x", 0.5, "half", "Ratio"}}); err != nil {
+	dumps := []Dump{{{"simTicks", 33000000, "Number of ticks simulated", "Tick", 0}, {"x", 0.5, "half", "Ratio", 0}},
+		{{"hostSeconds", 0.126, "Real time elapsed on the host", "Second", 2}}}
+	if err := WriteStats(&b, dumps); err != nil {
 		t.Fatal(err)
 	}
-	want := "---------- Begin Simulation Statistics ----------\n" +
-		"simTicks" + strings.Repeat(" ", 32) + "    33000000  # Number of ticks simulated (Tick)\n" +
-		"x" + strings.Repeat(" ", 39) + "    0.500000  # half (Ratio)\n" +
-		"---------- End Simulation Statistics   ----------\n"
+	empty := strings.Repeat(" ", 22)
+	want := "\n---------- Begin Simulation Statistics ----------\n" +
+		"simTicks" + strings.Repeat(" ", 32) + "     33000000" + empty + " # Number of ticks simulated (Tick)\n" +
+		"x" + strings.Repeat(" ", 39) + "     0.500000" + empty + " # half (Ratio)\n" +
+		"\n---------- End Simulation Statistics   ----------\n" +
+		"\n---------- Begin Simulation Statistics ----------\n" +
+		"hostSeconds" + strings.Repeat(" ", 29) + "         0.13" + empty + " # Real time elapsed on the host (Second)\n" +
+		"\n---------- End Simulation Statistics   ----------\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+func TestStatValue(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{
+		{0, 0, "0"}, {1e20, 0, "100000000000000000000"}, {0.0000004, 0, "0.000000"},
+		{2.5, 0, "2.500000"}, {2.5, 2, "2.50"}, {-3, 0, "-3"}, {math.Inf(-1), 0, "-inf"},
+	} {
+		if got := statValue(c.v, c.prec); got != c.want {
+			t.Errorf("statValue(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+}
+
+func TestEndpoints(t *testing.T) {
+	if got := GCDs([]int{0, 4}); got != "gcd0+gcd4" {
+		t.Errorf("GCDs = %q", got)
+	}
+	for s, want := range map[string]Endpoint{"gcd2": {"gcd", 2}, "numa3": {"numa", 3}, "gcd10": {"gcd", 10}} {
+		if e, err := ParseEndpoint(s); err != nil || e != want {
+			t.Errorf("ParseEndpoint(%q) = %v, %v", s, e, err)
+		}
+	}
+	for _, s := range []string{"", "2", "gcd", "gcd-1", "gcd+1", "gcd02", "GCD2", "numa 1", "gcd0+gcd4", "host0"} {
+		if e, err := ParseEndpoint(s); err == nil {
+			t.Errorf("ParseEndpoint(%q) = %v, want an error", s, e)
+		}
+	}
+}
+
+// Comm|Scope arguments come from the endpoints whatever the direction.
+func TestGBenchRunsArguments(t *testing.T) {
+	rows := []Row{
+		{"commscope", "Comm_hipMemcpyAsync_PinnedToGPU", "numa3", "gcd1", 1 << 20, "time", 50, "us"},
+		{"commscope", "Comm_hipMemcpyAsync_GPUToPinned", "gcd1", "numa3", 1 << 20, "time", 50, "us"},
+		{"commscope", "Comm_hipMemcpyAsync_GPUToGPU", "gcd6", "gcd2", 1 << 20, "time", 50, "us"},
+		{"commscope", "Comm_hipMemcpyAsync_GPUToGPU", "gcd6", "gcd2", 1 << 20, "bandwidth", 20, "GB/s"},
+		{"stream", "copy", "numa0", "gcd0+gcd4", 1 << 20, "time", 50, "us"},
+	}
+	var names []string
+	for _, r := range GBenchRuns(rows) {
+		names = append(names, r.Name)
+	}
+	want := []string{"Comm_hipMemcpyAsync_PinnedToGPU/3/1/log2(N):20/manual_time",
+		"Comm_hipMemcpyAsync_GPUToPinned/3/1/log2(N):20/manual_time",
+		"Comm_hipMemcpyAsync_GPUToGPU/6/2/log2(N):20/manual_time"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
 	}
 }

@@ -6,8 +6,9 @@ package report
 // Header is the exact csv header of the output contract.
 const Header = "workload,case,src,dst,bytes,metric,value,unit"
 
-// Row is one measurement. Src and Dst are GCD ids, NUMA ids or empty,
-// as the workload defines them.
+// Row is one measurement. Src and Dst name where the data comes from and
+// goes to, the same way in every workload: "gcd2", "numa3", a list
+// "gcd0+gcd4" (see GCD, NUMA, GCDs), or empty where a row has none.
 type Row struct {
 	Workload string  `json:"workload"`
 	Case     string  `json:"case"`

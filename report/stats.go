@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Stat is one gem5-style statistic.
@@ -12,50 +13,56 @@ type Stat struct {
 	Name  string
 	Value float64
 	Desc  string
-	Unit  string
+	Unit  string // gem5's unit string: "Tick", "Byte", "(Tick/Second)"
+	// Precision is the number of decimals; 0 means gem5's default: none
+	// for an integral value, six otherwise.
+	Precision int
 }
+
+// Dump is one block of stats.txt: what one m5.stats.dump() writes.
+type Dump []Stat
 
 const (
 	statsBegin = "---------- Begin Simulation Statistics ----------"
 	statsEnd   = "---------- End Simulation Statistics   ----------"
 )
 
-// WriteStats writes stats in gem5's stats.txt layout, in the order given:
-// the begin marker, one line per stat with the name left-justified in 40
-// columns, the value right-justified in 12 (integral values without
-// decimals, others with 6) and "  # desc (Unit)", then the end marker.
-// A name of 40 or more characters is followed by one space. An empty Unit
-// drops " (Unit)"; an empty Desc and Unit drop the comment.
-func WriteStats(w io.Writer, stats []Stat) error {
-	buf := []byte(statsBegin + "\n")
-	for _, s := range stats {
-		name := s.Name
-		if len(name) >= 40 {
-			name += " "
-		}
-		buf = fmt.Appendf(buf, "%-40s%12s", name, statValue(s.Value))
-		if s.Desc != "" || s.Unit != "" {
-			buf = append(buf, "  # "...)
-			buf = append(buf, s.Desc...)
+// descReplacer keeps a description on its line.
+var descReplacer = strings.NewReplacer("\n", " ", "\r", " ")
+
+// WriteStats writes dumps as gem5's text output does (base/stats/text.cc
+// with spaces and descriptions on): per dump a blank line and the begin
+// marker, one line per stat, a blank line and the end marker. A stat line
+// is printf("%-40s %12s %10s %10s", name, value, "", "") (the empty
+// columns are a scalar's pdf and cdf), then " # desc" unless Desc is
+// empty, then " (unit)" unless Unit is empty.
+func WriteStats(w io.Writer, dumps []Dump) error {
+	var buf []byte
+	for _, d := range dumps {
+		buf = append(buf, "\n"+statsBegin+"\n"...)
+		for _, s := range d {
+			buf = fmt.Appendf(buf, "%-40s %12s %10s %10s", s.Name, statValue(s.Value, s.Precision), "", "")
+			if s.Desc != "" {
+				buf = append(buf, " # "...)
+				buf = append(buf, descReplacer.Replace(s.Desc)...)
+			}
 			if s.Unit != "" {
-				if s.Desc != "" {
-					buf = append(buf, ' ')
-				}
-				buf = append(buf, '(')
+				buf = append(buf, " ("...)
 				buf = append(buf, s.Unit...)
 				buf = append(buf, ')')
 			}
+			buf = append(buf, '\n')
 		}
-		buf = append(buf, '\n')
+		buf = append(buf, "\n"+statsEnd+"\n"...)
 	}
-	buf = append(buf, statsEnd+"\n"...)
 	_, err := w.Write(buf)
 	return err
 }
 
-// statValue formats integral values without decimals and others with six,
-// printing NaN and infinities as gem5 (C printf) does.
-func statValue(v float64) string {
+// statValue formats v as gem5's ValueToString: fixed notation with
+// precision decimals, or by default none for integral values and six for
+// others; NaN and infinities as C++ streams print them.
+func statValue(v float64, precision int) string {
 	switch {
 	case math.IsNaN(v):
 		return "nan"
@@ -63,10 +70,9 @@ func statValue(v float64) string {
 		return "inf"
 	case math.IsInf(v, -1):
 		return "-inf"
-	case v == math.Trunc(v) && math.Abs(v) < 1<<53:
-		if v == 0 {
-			return "0"
-		}
+	case precision > 0:
+		return strconv.FormatFloat(v, 'f', precision, 64)
+	case v == math.Round(v):
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 6, 64)

@@ -84,19 +84,23 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		return nil, err
 	}
 	for _, r := range res.Rows {
+		src, dst, err := ids(r)
+		if err != nil {
+			return nil, err
+		}
 		metric, tol, exp := "bandwidth", 0.05, "E4 bandwidth"
 		if r.Case == "latency" {
 			metric, tol, exp = "latency", 0.10, "E4 latency"
-		} else if r.Src == r.Dst {
+		} else if src == dst {
 			// The copy within one GCD is a blit kernel: the model gives the
 			// STREAM-like 1400 GB/s, the hardware 1246-1314; not calibrated yet.
 			continue
 		}
-		pub, ok := ref[[3]string{metric, r.Src, r.Dst}]
+		pub, ok := ref[[3]string{metric, src, dst}]
 		if !ok {
 			continue
 		}
-		pts = append(pts, Point{Experiment: exp, Name: "GCD " + r.Src + " -> " + r.Dst,
+		pts = append(pts, Point{Experiment: exp, Name: "GCD " + src + " -> " + dst,
 			Simulated: r.Value, Published: pub, Tolerance: tol, Unit: r.Unit})
 	}
 	// E1: pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0 (28.3 GB/s).
@@ -112,17 +116,21 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		if r.Metric != "bandwidth" {
 			continue
 		}
+		src, dst, err := ids(r)
+		if err != nil {
+			return nil, err
+		}
 		if strings.HasSuffix(r.Case, "PinnedToGPU") {
 			exp := "E2 NUMA placement"
-			if r.Src == "0" && r.Dst == "0" {
+			if src == "0" && dst == "0" {
 				exp = "E1 pinned H2D"
 			}
-			pts = append(pts, Point{Experiment: exp, Name: "NUMA " + r.Src + " -> GCD " + r.Dst + ", 1 GiB",
+			pts = append(pts, Point{Experiment: exp, Name: "NUMA " + src + " -> GCD " + dst + ", 1 GiB",
 				Simulated: r.Value, Published: 28.3, Tolerance: 0.05, Unit: r.Unit})
 			continue
 		}
-		pub := ref[[3]string{"bandwidth", r.Src, r.Dst}]
-		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + r.Src + " -> " + r.Dst + ", 1 GiB",
+		pub := ref[[3]string{"bandwidth", src, dst}]
+		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + src + " -> " + dst + ", 1 GiB",
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
 	}
 	kp, err := kernelPoints(c)
@@ -130,6 +138,20 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		return nil, err
 	}
 	return append(pts, kp...), nil
+}
+
+// ids are the decimal ids of a row's endpoints ("gcd3" -> "3"), as the
+// published matrix numbers GCDs.
+func ids(r report.Row) (src, dst string, err error) {
+	s, err := report.ParseEndpoint(r.Src)
+	if err != nil {
+		return "", "", fmt.Errorf("validate: %s row: src: %w", r.Workload, err)
+	}
+	d, err := report.ParseEndpoint(r.Dst)
+	if err != nil {
+		return "", "", fmt.Errorf("validate: %s row: dst: %w", r.Workload, err)
+	}
+	return strconv.Itoa(s.ID), strconv.Itoa(d.ID), nil
 }
 
 // stream runs one STREAM copy and returns its bandwidth (GB/s).
@@ -204,24 +226,4 @@ func kernelPoints(c *config.Node) ([]Point, error) {
 			Simulated: ratio, Published: e.want, Tolerance: e.tol, Unit: "x"})
 	}
 	return pts, nil
-}
-
-// Rows gives the points as output-contract rows (metric = simulated value;
-// published, error and tolerance in their own rows).
-func Rows(pts []Point) []report.Row {
-	var rows []report.Row
-	for _, p := range pts {
-		base := report.Row{Workload: "validate", Case: p.Experiment, Src: p.Name}
-		for _, m := range []struct {
-			name  string
-			value float64
-			unit  string
-		}{{"simulated", p.Simulated, p.Unit}, {"published", p.Published, p.Unit},
-			{"error", 100 * p.Error(), "%"}, {"tolerance", 100 * p.Tolerance, "%"}} {
-			r := base
-			r.Metric, r.Value, r.Unit = m.name, m.value, m.unit
-			rows = append(rows, r)
-		}
-	}
-	return rows
 }

@@ -3,7 +3,6 @@ package workloads
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -143,9 +142,17 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	}}
 }
 
-// rows are a benchmark's bandwidth and time rows.
+// rows are a benchmark's bandwidth and time rows; src and dst follow the
+// data (GPUToPinned /<numa>/<gpu>/ goes from the GPU to the NUMA domain).
 func (c CommScope) rows(f CommScopeFamily, a, b int, n int64, t float64) []report.Row {
-	row := report.Row{Workload: "commscope", Case: f.Name, Src: strconv.Itoa(a), Dst: strconv.Itoa(b), Bytes: n}
+	src, dst := report.GCD(a), report.GCD(b)
+	switch {
+	case f.HostArg && f.ToGPU:
+		src = report.NUMA(a)
+	case f.HostArg:
+		src, dst = report.GCD(b), report.NUMA(a)
+	}
+	row := report.Row{Workload: "commscope", Case: f.Name, Src: src, Dst: dst, Bytes: n}
 	bw, tm := row, row
 	bw.Metric, bw.Value, bw.Unit = "bandwidth", gbps(float64(n), t), "GB/s"
 	tm.Metric, tm.Value, tm.Unit = "time", t*1e6, "us"

@@ -39,7 +39,7 @@ func (p P2P) Runs() []Run {
 }
 
 func (p P2P) row(c string, i, j int, bytes int64, metric string, v float64, unit string) report.Row {
-	return report.Row{Workload: "p2p", Case: c, Src: strconv.Itoa(i), Dst: strconv.Itoa(j),
+	return report.Row{Workload: "p2p", Case: c, Src: report.GCD(i), Dst: report.GCD(j),
 		Bytes: bytes, Metric: metric, Value: v, Unit: unit}
 }
 

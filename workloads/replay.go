@@ -18,9 +18,9 @@ func TraceRun(name string, ops []trace.Op) Run {
 		case !ok:
 			return ""
 		case x.Host:
-			return "numa" + strconv.Itoa(x.NUMA)
+			return report.NUMA(x.NUMA)
 		default:
-			return "gcd" + strconv.Itoa(x.GCD)
+			return report.GCD(x.GCD)
 		}
 	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
@@ -49,9 +49,9 @@ func TraceRun(name string, ops []trace.Op) Run {
 				}
 				var g string
 				if o.Op.Op == trace.Kernel {
-					g = "gcd" + strconv.Itoa(*o.Op.GCD)
+					g = report.GCD(*o.Op.GCD)
 				} else {
-					g = "numa" + strconv.Itoa(*o.Op.NUMA)
+					g = report.NUMA(*o.Op.NUMA)
 				}
 				if o.Op.Label == "" && o.Op.Name != "" {
 					c = o.Op.Name

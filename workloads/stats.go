@@ -2,87 +2,138 @@ package workloads
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/report"
+	"github.com/sarchlab/akita/v3/sim"
 )
 
-// Stats sums component statistics over the runs of a workload, gem5 style:
-// one named counter per component quantity.
+// simFreq is gem5's tick rate: one tick is a picosecond.
+const simFreq = 1e12
+
+// Stats holds one gem5 stats dump per run, as m5.stats.dump() followed by
+// m5.stats.reset() writes them: each run is a fresh node, so every block
+// counts that run only. Names follow the component tree of config.json
+// (node.gcd0.sdma3.bytesCopied). Only the host* lines depend on the machine
+// that simulated; every other line is deterministic.
 type Stats struct {
-	vals  map[string]float64
-	desc  map[string][2]string
-	order []string
-	Runs  int
+	dumps []report.Dump
+	index []map[string]int   // per dump: stat name -> position
+	vals  map[string]float64 // stat name -> sum over the runs
+	last  time.Time          // when the previous dump was taken (gem5's statTime)
 }
 
-// NewStats makes empty statistics.
-func NewStats() *Stats { return &Stats{vals: map[string]float64{}, desc: map[string][2]string{}} }
+// NewStats makes empty statistics; host time counts from now.
+func NewStats() *Stats { return &Stats{vals: map[string]float64{}, last: time.Now()} }
 
-func (s *Stats) add(name string, v float64, desc, unit string) {
-	if _, ok := s.vals[name]; !ok {
-		s.order = append(s.order, name)
-		s.desc[name] = [2]string{desc, unit}
-	}
-	s.vals[name] += v
+// ticks converts simulated seconds to picosecond ticks.
+func ticks(t sim.VTimeInSec) float64 { return math.Round(float64(t) * simFreq) }
+
+// dump collects one block's stats in order.
+type dump struct{ d report.Dump }
+
+func (d *dump) add(name string, v float64, desc, unit string) {
+	d.d = append(d.d, report.Stat{Name: name, Value: v, Desc: desc, Unit: unit})
 }
 
-// Add accumulates the statistics of a node after its run.
-func (s *Stats) Add(n *node.Node) {
-	s.Runs++
-	s.add("simSeconds", float64(n.Engine.CurrentTime()), "Simulated time of all runs", "Second")
+// Add takes the dump of run number len(dumps), named run, from its node.
+func (s *Stats) Add(run string, n *node.Node) {
+	now := time.Now()
+	host := now.Sub(s.last).Seconds()
+	s.last = now
+	simTicks := ticks(n.Engine.CurrentTime())
+	d := &dump{}
+	d.add("simSeconds", simTicks/simFreq, "Number of seconds simulated", "Second")
+	d.add("simTicks", simTicks, "Number of ticks simulated", "Tick")
+	d.add("finalTick", simTicks, "Number of ticks from beginning of simulation (each run starts a fresh node at 0)", "Tick")
+	d.add("simFreq", simFreq, "The number of ticks per simulated second", "(Tick/Second)")
+	d.d = append(d.d, report.Stat{Name: "hostSeconds", Value: host, Desc: "Real time elapsed on the host", Unit: "Second", Precision: 2},
+		report.Stat{Name: "hostTickRate", Value: math.Round(simTicks / host), Desc: "The number of ticks simulated per host second (ticks/s)", Unit: "(Tick/Second)"})
+	d.add("runIndex", float64(len(s.dumps)), "Run "+run+" (order of the runs in results, from 0)", "Count")
 	for _, g := range n.GCDs {
 		p := fmt.Sprintf("node.gcd%d", g.ID)
-		s.add(p+".hbm.bytesRead", float64(g.HBM.BytesRead), "Bytes read from HBM", "Byte")
-		s.add(p+".hbm.bytesWritten", float64(g.HBM.BytesWrite), "Bytes written to HBM", "Byte")
-		s.add(p+".hub.forwarded", float64(g.Hub.Forwarded), "Packets passed through to another hub", "Count")
-		s.add(p+".cu.kernels", float64(g.CUs.Kernels), "Kernels run", "Count")
-		s.add(p+".cu.workgroups", float64(g.CUs.Workgroups), "Workgroups dispatched", "Count")
-		s.add(p+".cu.transactions", float64(g.CUs.Transactions), "Memory transactions of the CUs", "Count")
-		s.add(p+".cu.bytesRead", float64(g.CUs.BytesRead), "Bytes the CUs read (any memory)", "Byte")
-		s.add(p+".cu.bytesWritten", float64(g.CUs.BytesWritten), "Bytes the CUs wrote (any memory)", "Byte")
-		s.add(p+".hbm.busy", float64(g.HBM.BusyTime()), "Time HBM was transferring", "Second")
+		d.add(p+".hub.forwarded", float64(g.Hub.Forwarded), "Packets passed through to another hub", "Count")
+		d.add(p+".hbm.bytesRead", float64(g.HBM.BytesRead), "Bytes read from HBM", "Byte")
+		d.add(p+".hbm.bytesWritten", float64(g.HBM.BytesWrite), "Bytes written to HBM", "Byte")
+		d.add(p+".hbm.busy", ticks(g.HBM.BusyTime()), "Time HBM was transferring", "Tick")
+		d.add(p+".l2.hits", float64(g.L2.Hits), "Requests the L2 served", "Count")
+		d.add(p+".l2.misses", float64(g.L2.Misses), "Requests the L2 passed to memory", "Count")
+		d.add(p+".l2.writebacks", float64(g.L2.WriteBacks), "Dirty blocks written back to HBM", "Count")
+		cus(d, p+".cu", g.CUs.Kernels, g.CUs.Workgroups, g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)
 		for i, e := range g.Engines() {
 			q := fmt.Sprintf("%s.sdma%d", p, i)
-			s.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
-			s.add(q+".bytesCopied", float64(e.BytesCopied), "Bytes copied", "Byte")
-			s.add(q+".transactions", float64(e.Transactions), "Read/write transactions", "Count")
-			s.add(q+".fences", float64(e.Fences), "Fences before completion signals", "Count")
-			s.add(q+".datapathBusy", float64(e.DatapathBusy()), "Time the datapath moved data", "Second")
+			d.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
+			d.add(q+".bytesCopied", float64(e.BytesCopied), "Bytes copied", "Byte")
+			d.add(q+".transactions", float64(e.Transactions), "Read/write transactions", "Count")
+			d.add(q+".fences", float64(e.Fences), "Fences before completion signals", "Count")
+			d.add(q+".datapathBusy", ticks(e.DatapathBusy()), "Time the datapath moved data", "Tick")
 		}
 	}
-	for _, b := range n.Bundles {
-		name := b.Name()
-		for d := 0; d < 2; d++ {
-			pk, pl, busy := b.Stats(d)
-			q := fmt.Sprintf("%s.dir%d", name, d)
-			s.add(q+".packets", float64(pk), "Transactions carried", "Count")
-			s.add(q+".payloadBytes", float64(pl), "Data bytes carried", "Byte")
-			s.add(q+".busy", float64(busy), "Time the lanes were serialising", "Second")
+	c := n.Config
+	for _, b := range c.XGMI.Bundles {
+		x := n.BundleOf[b.GCDs]
+		if x == nil {
+			continue
+		}
+		lo, hi := min(b.GCDs[0], b.GCDs[1]), max(b.GCDs[0], b.GCDs[1])
+		for dir, from := range [2]int{lo, hi} {
+			side := 0 // the bundle's side 0 is the first GCD of its config entry
+			if from != b.GCDs[0] {
+				side = 1
+			}
+			link(d, fmt.Sprintf("node.xgmi.b%d_%d.dir%d", lo, hi, dir), fmt.Sprintf("from GCD %d to GCD %d", from, lo+hi-from), x.Stats, side)
 		}
 	}
 	for g, l := range n.HostLinks {
-		for d, dir := range []string{"toHost", "toGCD"} {
-			pk, pl, busy := l.Stats(d)
-			q := fmt.Sprintf("node.hostLink%d.%s", g, dir)
-			s.add(q+".packets", float64(pk), "Transactions carried", "Count")
-			s.add(q+".payloadBytes", float64(pl), "Data bytes carried", "Byte")
-			s.add(q+".busy", float64(busy), "Time the link was serialising", "Second")
-		}
+		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir0", g), fmt.Sprintf("from GCD %d to the host", g), l.Stats, 0)
+		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir1", g), fmt.Sprintf("from the host to GCD %d", g), l.Stats, 1)
 	}
-	for d, m := range n.DRAM {
-		q := fmt.Sprintf("node.numa%d.dram", d)
-		s.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")
-		s.add(q+".bytesWritten", float64(m.BytesWrite), "Bytes written", "Byte")
-		s.add(q+".busy", float64(m.BusyTime()), "Time the channels were transferring", "Second")
+	cus(d, "node.host.cores", n.Cores.Kernels, n.Cores.Workgroups, n.Cores.Transactions, n.Cores.BytesRead, n.Cores.BytesWritten)
+	for i, m := range n.DRAM {
+		q := fmt.Sprintf("node.numa%d.dram", i)
+		d.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")
+		d.add(q+".bytesWritten", float64(m.BytesWrite), "Bytes written", "Byte")
+		d.add(q+".busy", ticks(m.BusyTime()), "Time the channels were transferring", "Tick")
 	}
+	idx := make(map[string]int, len(d.d))
+	for i, st := range d.d {
+		idx[st.Name] = i
+		s.vals[st.Name] += st.Value
+	}
+	s.dumps = append(s.dumps, d.d)
+	s.index = append(s.index, idx)
 }
 
-// List returns the statistics in a stable order.
-func (s *Stats) List() []report.Stat {
-	out := make([]report.Stat, 0, len(s.order))
-	for _, n := range s.order {
-		out = append(out, report.Stat{Name: n, Value: s.vals[n], Desc: s.desc[n][0], Unit: s.desc[n][1]})
-	}
-	return out
+// link adds one direction of a bundle or host link.
+func link(d *dump, q, way string, stats func(int) (uint64, uint64, sim.VTimeInSec), side int) {
+	pk, pl, busy := stats(side)
+	d.add(q+".packets", float64(pk), "Transactions carried "+way, "Count")
+	d.add(q+".payloadBytes", float64(pl), "Data bytes carried "+way, "Byte")
+	d.add(q+".busy", ticks(busy), "Time the lanes were serialising "+way, "Tick")
 }
+
+// cus adds the counters of compute units (a GCD's CUs or the host cores).
+func cus(d *dump, q string, kernels, workgroups, transactions, read, written uint64) {
+	d.add(q+".kernels", float64(kernels), "Kernels (or host accesses) run", "Count")
+	d.add(q+".workgroups", float64(workgroups), "Workgroups dispatched", "Count")
+	d.add(q+".transactions", float64(transactions), "Memory transactions", "Count")
+	d.add(q+".bytesRead", float64(read), "Bytes read (any memory)", "Byte")
+	d.add(q+".bytesWritten", float64(written), "Bytes written (any memory)", "Byte")
+}
+
+// List returns the dumps, one per run, in run order.
+func (s *Stats) List() []report.Dump { return s.dumps }
+
+// Value is stat name of run number run.
+func (s *Stats) Value(run int, name string) (float64, bool) {
+	i, ok := s.index[run][name]
+	if !ok {
+		return 0, false
+	}
+	return s.dumps[run][i].Value, true
+}
+
+// Total is stat name summed over all runs (0 if no run has it).
+func (s *Stats) Total(name string) float64 { return s.vals[name] }

@@ -3,7 +3,6 @@ package workloads
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -48,11 +47,12 @@ func E6Sizes() []int64 {
 func (st Stream) where(g int) string {
 	switch st.Alloc {
 	case "local", "":
-		return "gcd" + strconv.Itoa(g)
+		return report.GCD(g)
 	case "host":
-		return "numa" + strconv.Itoa(st.NUMA[g])
+		return report.NUMA(st.NUMA[g])
 	}
-	return "gcd" + st.Alloc
+	peer, _ := strconv.Atoi(st.Alloc)
+	return report.GCD(peer)
 }
 
 // Runs lists one run per size.
@@ -134,12 +134,8 @@ func (st Stream) run(n int64) Run {
 			}
 			io := streamKernels[k]
 			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8)
-			gcds := make([]string, len(st.GCDs))
-			for i, g := range st.GCDs {
-				gcds[i] = strconv.Itoa(g)
-			}
 			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: st.where(st.GCDs[0]),
-				Dst: strings.Join(gcds, "+"), Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
+				Dst: report.GCDs(st.GCDs), Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
 		}
 		return rows
 	}}

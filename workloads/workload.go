@@ -78,7 +78,7 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		res.Rows = append(res.Rows, run.Rows(rp)...)
 		res.Timeline = append(res.Timeline, spans(run.Name, out)...)
 		res.Runs = append(res.Runs, run.Name)
-		res.Stats.Add(n)
+		res.Stats.Add(run.Name, n)
 		res.Events += count.n
 		for _, g := range n.GCDs {
 			for _, e := range g.Engines() {

@@ -1,0 +1,49 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Rows name their endpoints one way in every workload: a GCD "gcd2", a
+// NUMA domain (its host memory or its cores) "numa3", several GCDs
+// "gcd0+gcd4".
+
+// GCD names GCD id as rows do: "gcd2".
+func GCD(id int) string { return "gcd" + strconv.Itoa(id) }
+
+// NUMA names NUMA domain id as rows do: "numa3".
+func NUMA(id int) string { return "numa" + strconv.Itoa(id) }
+
+// GCDs names a list of GCDs as rows do: "gcd0+gcd4".
+func GCDs(ids []int) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = GCD(id)
+	}
+	return strings.Join(names, "+")
+}
+
+// Endpoint is one parsed row endpoint.
+type Endpoint struct {
+	Kind string // "gcd" or "numa"
+	ID   int
+}
+
+// ParseEndpoint reads "gcd<id>" or "numa<id>" with a decimal id written as
+// GCD and NUMA write it (no sign, no leading zeros).
+func ParseEndpoint(s string) (Endpoint, error) {
+	for _, kind := range []string{"gcd", "numa"} {
+		digits, ok := strings.CutPrefix(s, kind)
+		if !ok {
+			continue
+		}
+		id, err := strconv.Atoi(digits)
+		if err != nil || id < 0 || strconv.Itoa(id) != digits {
+			break
+		}
+		return Endpoint{Kind: kind, ID: id}, nil
+	}
+	return Endpoint{}, fmt.Errorf("endpoint %q is not gcd<id> or numa<id>", s)
+}

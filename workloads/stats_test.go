@@ -1,0 +1,323 @@
+package workloads
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// blocks splits stats.txt into its dumps, each a map of stat name to
+// value text, checking the begin and end markers pair up.
+func blocks(t *testing.T, text string) []map[string]string {
+	t.Helper()
+	var out []map[string]string
+	var cur map[string]string
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "---------- Begin Simulation Statistics ----------":
+			if cur != nil {
+				t.Fatal("Begin inside a block")
+			}
+			cur = map[string]string{}
+		case line == "---------- End Simulation Statistics   ----------":
+			if cur == nil {
+				t.Fatal("End outside a block")
+			}
+			out = append(out, cur)
+			cur = nil
+		case line == "":
+		default:
+			f := strings.Fields(line)
+			if cur == nil || len(f) < 2 {
+				t.Fatalf("stray line %q", line)
+			}
+			cur[f[0]] = f[1]
+		}
+	}
+	if cur != nil {
+		t.Fatal("block without End")
+	}
+	return out
+}
+
+func statsText(t *testing.T, res *Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.WriteStats(&b, res.Stats.List()); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// peerCopy is a trace of one hipMemcpyPeer of n bytes from GCD 0 to GCD 1
+// followed by a device synchronisation.
+func peerCopy(n int64) []trace.Op {
+	return []trace.Op{alloc("a", 0, n), alloc("b", 1, n),
+		{Op: trace.MemcpyPeerAsy, Src: "a", Dst: "b", Bytes: n, Stream: 1}, {Op: trace.DeviceSync}}
+}
+
+// hostCopyStream runs a 1 MiB STREAM copy on GCDs 0 and 4 with the arrays
+// placed by alloc, then the extra runs.
+func hostCopyStream(t *testing.T, c *config.Node, alloc string, extra ...Run) *Result {
+	t.Helper()
+	st := Stream{GCDs: []int{0, 4}, Alloc: alloc, Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
+		Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(c, append(runs, extra...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// stats.txt holds one block per run, as one m5.stats.dump() per run: its
+// simTicks is the run's own simulated time in picoseconds (the host
+// returns from its last synchronisation at the end), and its counters are
+// the run's own, not sums over runs.
+func TestStatsOneBlockPerRun(t *testing.T) {
+	sizes := []int64{4 << 20, 16 << 20}
+	res, err := Execute(frontier(t), []Run{TraceRun("small", peerCopy(sizes[0])), TraceRun("big", peerCopy(sizes[1]))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := statsText(t, res)
+	if b, e := strings.Count(text, "Begin Simulation Statistics"), strings.Count(text, "End Simulation Statistics"); b != 2 || e != 2 {
+		t.Fatalf("%d Begin and %d End markers, want 2 each", b, e)
+	}
+	bl := blocks(t, text)
+	var returns []float64
+	for _, r := range res.Rows {
+		if r.Metric == "return" {
+			returns = append(returns, r.Value)
+		}
+	}
+	if len(returns) != 2 {
+		t.Fatalf("%d synchronisations in the rows, want 2", len(returns))
+	}
+	for i, b := range bl {
+		want := strconv.FormatFloat(math.Round(returns[i]*1e6), 'f', 0, 64)
+		if b["simTicks"] != want || b["finalTick"] != want {
+			t.Errorf("run %d: simTicks %s, finalTick %s, want the run's %s ps", i, b["simTicks"], b["finalTick"], want)
+		}
+		if b["simFreq"] != "1000000000000" || b["runIndex"] != strconv.Itoa(i) {
+			t.Errorf("run %d: simFreq %s, runIndex %s", i, b["simFreq"], b["runIndex"])
+		}
+		copied := 0
+		for k := 0; k < 5; k++ {
+			v, _ := strconv.Atoi(b["node.gcd0.sdma"+strconv.Itoa(k)+".bytesCopied"])
+			copied += v
+		}
+		if int64(copied) != sizes[i] || b["node.xgmi.b0_1.dir0.payloadBytes"] != strconv.FormatInt(sizes[i], 10) {
+			t.Errorf("run %d: GCD 0 engines copied %d, bundle 0-1 carried %s, want %d each", i, copied,
+				b["node.xgmi.b0_1.dir0.payloadBytes"], sizes[i])
+		}
+		for _, k := range []string{"simSeconds", "hostSeconds", "hostTickRate"} {
+			if _, ok := b[k]; !ok {
+				t.Errorf("run %d: no %s", i, k)
+			}
+		}
+	}
+	if bl[0]["simTicks"] == bl[1]["simTicks"] {
+		t.Error("both runs took the same time: the sizes did not reach the stats")
+	}
+}
+
+// Only lines starting with "host" differ between two simulations of the
+// same runs; the rows are byte-identical.
+func TestStatsDeterministicButHost(t *testing.T) {
+	c := frontier(t)
+	var texts, csvs [2]string
+	for i := range texts {
+		res := hostCopyStream(t, c, "host", TraceRun("peer", peerCopy(1<<20)))
+		var b bytes.Buffer
+		if err := report.WriteCSV(&b, res.Rows); err != nil {
+			t.Fatal(err)
+		}
+		csvs[i], texts[i] = b.String(), statsText(t, res)
+	}
+	if csvs[0] != csvs[1] {
+		t.Error("rows differ between two identical simulations")
+	}
+	var kept [2][]string
+	for i, text := range texts {
+		host := 0
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "host") {
+				host++
+				continue
+			}
+			kept[i] = append(kept[i], l)
+		}
+		if host != 2*2 {
+			t.Errorf("%d host lines, want hostSeconds and hostTickRate in each of 2 blocks", host)
+		}
+	}
+	if !reflect.DeepEqual(kept[0], kept[1]) {
+		t.Error("stats.txt differs beyond its host lines")
+	}
+}
+
+// Every stat names an object of config.json: its name without the stat
+// (and without a link direction) is the path of an object in the tree.
+func TestStatNamesAreConfigPaths(t *testing.T) {
+	c := frontier(t)
+	res, err := Execute(c, []Run{TraceRun("peer", peerCopy(1<<20))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := c.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var tree map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &tree); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]bool{}
+	var walk func(o map[string]any)
+	walk = func(o map[string]any) {
+		paths[o["path"].(string)] = true
+		for _, v := range o {
+			if ch, ok := v.(map[string]any); ok {
+				walk(ch)
+			}
+		}
+	}
+	walk(tree)
+	dir := regexp.MustCompile(`\.dir[01]$`)
+	n := 0
+	for _, s := range res.Stats.List()[0] {
+		i := strings.LastIndexByte(s.Name, '.')
+		if i < 0 {
+			continue // gem5's root statistics
+		}
+		obj := dir.ReplaceAllString(s.Name[:i], "")
+		if !paths[obj] {
+			t.Errorf("stat %s: no object %s in config.json", s.Name, obj)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d component stats", n)
+	}
+}
+
+// endpoint is how every row names a GCD, a NUMA domain or a list of GCDs.
+var endpoint = regexp.MustCompile(`^((gcd|numa)[0-9]+|gcd[0-9]+(\+gcd[0-9]+)+)$`)
+
+func checkEndpoints(t *testing.T, rows []report.Row) {
+	t.Helper()
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		for _, e := range []string{r.Src, r.Dst} {
+			if e != "" && !endpoint.MatchString(e) {
+				t.Errorf("%s %s row: endpoint %q", r.Workload, r.Case, e)
+			}
+		}
+	}
+}
+
+// Rows name endpoints one way in every workload, following the data.
+func TestRowEndpoints(t *testing.T) {
+	c := frontier(t)
+	t.Run("p2p", func(t *testing.T) {
+		p := P2P{GCDs: 3, Bytes: 1 << 20, Repeat: 1, LatencyBytes: 16, LatencyIters: 2,
+			Cases: []string{"unidirectional", "bidirectional", "latency"}}
+		res, err := Execute(c, p.Runs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEndpoints(t, res.Rows)
+		if len(res.Rows) != 27 || res.Rows[5].Src != "gcd1" || res.Rows[5].Dst != "gcd2" {
+			t.Errorf("%d rows, row 5 %s -> %s, want 27 rows and gcd1 -> gcd2", len(res.Rows), res.Rows[5].Src, res.Rows[5].Dst)
+		}
+		if err := report.WriteP2P(&bytes.Buffer{}, res.Rows, 3); err != nil {
+			t.Errorf("the p2p matrices do not read the rows: %v", err)
+		}
+	})
+	t.Run("stream", func(t *testing.T) {
+		for alloc, src := range map[string]string{"host": report.NUMA(c.Host.GCDNUMA[0]), "local": "gcd0", "2": "gcd2"} {
+			res := hostCopyStream(t, c, alloc)
+			checkEndpoints(t, res.Rows)
+			if r := res.Rows[0]; r.Src != src || r.Dst != "gcd0+gcd4" {
+				t.Errorf("-alloc %s: %s -> %s, want %s -> gcd0+gcd4", alloc, r.Src, r.Dst, src)
+			}
+		}
+	})
+	t.Run("commscope", func(t *testing.T) {
+		cs := CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 12, MaxLog2: 12, Iterations: 1,
+			Filter: regexp.MustCompile(`/3/1/`)}
+		runs := cs.Runs()
+		res, err := Execute(c, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEndpoints(t, res.Rows)
+		// the data's direction: numa3 -> gcd1 for host-to-GPU families,
+		// gcd1 -> numa3 for GPU-to-host ones, gcd3 -> gcd1 for GPU pairs
+		want := map[string][2]string{
+			"Comm_hipMemcpyAsync_PinnedToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPinned": {"gcd1", "numa3"},
+			"Comm_hipMemcpyAsync_GPUToGPU": {"gcd3", "gcd1"}, "Comm_implicit_mapped_GPURdHost": {"numa3", "gcd1"},
+			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
+			"Comm_implicit_mapped_HostWrGPU": {"numa3", "gcd1"},
+		}
+		seen := map[string]bool{}
+		for _, r := range res.Rows {
+			if w, ok := want[r.Case]; !ok || r.Src != w[0] || r.Dst != w[1] {
+				t.Errorf("%s: %s -> %s, want %v", r.Case, r.Src, r.Dst, w)
+			}
+			seen[r.Case] = true
+		}
+		if len(seen) != len(want) {
+			t.Errorf("families %v, want all of %v", seen, want)
+		}
+		// Google Benchmark names come back from the endpoints exactly.
+		var names []string
+		for _, g := range report.GBenchRuns(res.Rows) {
+			names = append(names, g.Name)
+		}
+		if !reflect.DeepEqual(names, res.Runs) {
+			t.Errorf("gbench names %q, want the runs %q", names, res.Runs)
+		}
+	})
+	t.Run("trace", func(t *testing.T) {
+		ops := []trace.Op{hostAlloc("h", 2, 1<<20), alloc("d", 5, 1<<20),
+			{Op: trace.MemcpyAsync, Src: "h", Dst: "d", Bytes: 1 << 20, Stream: 1},
+			{Op: trace.Kernel, Name: "touch", GCD: intp(5), Stream: 1, Grid: 1024, Workgroup: 256,
+				Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 1 << 20}}},
+			{Op: trace.DeviceSync},
+			{Op: trace.HostAccess, NUMA: intp(1), Access: []trace.Access{{Buf: "d", Mode: "write", Bytes: 1 << 16}}},
+			record("e", 0), {Op: trace.DeviceSync}}
+		res, err := Execute(c, []Run{TraceRun("t", ops)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEndpoints(t, res.Rows)
+		got := map[string][2]string{}
+		for _, r := range res.Rows {
+			got[strings.SplitN(r.Case, ":", 2)[1]] = [2]string{r.Src, r.Dst}
+		}
+		want := map[string][2]string{"memcpy_async": {"numa2", "gcd5"}, "touch": {"gcd5", ""},
+			"host_access": {"numa1", ""}, "event_record": {"", ""}, "device_sync": {"", ""}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("endpoints by operation %v, want %v", got, want)
+		}
+	})
+}
