@@ -157,7 +157,7 @@ func TestFileErrors(t *testing.T) {
 			name: "out of range: negative latency",
 			edit: func(t *testing.T, s string) string { return replace(t, s, "doorbell_ns = 1000", "doorbell_ns = -1") },
 			at:   "doorbell_ns = -1", key: "runtime.doorbell_ns",
-			msg: "must be a finite number >= 0, got -1",
+			msg: "must be in [0, 1e+09], got -1",
 		},
 		{
 			name: "out of range: inf bandwidth",
@@ -165,7 +165,7 @@ func TestFileErrors(t *testing.T) {
 				return replace(t, s, "bandwidth_gbps = 36", "bandwidth_gbps = inf")
 			},
 			at: "bandwidth_gbps = inf", key: "host_link.bandwidth_gbps",
-			msg: "must be a finite number > 0, got inf",
+			msg: "must be in [0.001, 1e+06], got inf",
 		},
 		{
 			name: "out of range: transaction bytes",

@@ -2,16 +2,27 @@ package config
 
 import (
 	"fmt"
-	"math"
 )
 
-// Limits of the checks. They are sanity bounds against typos and unit
-// mistakes, not hardware limits.
+// Limits of the checks. Every numeric value has a range: generous for
+// what-if studies, but bounded so that no value can make a run take
+// unbounded memory or time, or push a product out of int64 or float64.
+// They are sanity bounds against typos and unit mistakes, not hardware
+// limits.
 const (
-	MaxGCDs        = 64
-	MaxNUMADomains = 16
-	MaxLanes       = 16
-	MaxHops        = 8
+	MaxGCDs        = 64 // 8x a Frontier node; the route tables grow with the square
+	MaxNUMADomains = 16 // 4x NPS4
+	MaxLanes       = 16 // 4x a quad bundle
+	MaxHops        = 8  // routes are enumerated up to this length
+
+	// Latencies (ns): one second is beyond any hardware latency, so a
+	// larger value is a unit mistake.
+	MaxLatencyNs = 1e9
+	// Bandwidths (GB/s): 1 MB/s to 1 PB/s. Below, a capacity's worth of
+	// traffic takes centuries and times lose their precision.
+	MinGBps, MaxGBps = 1e-3, 1e6
+	// Clocks (GHz): 1 MHz to 100 GHz, for the same reason.
+	MinGHz, MaxGHz = 1e-3, 100
 
 	// Memory capacities (gcd.hbm_bytes, host.numa_bytes): 1 MiB to 1 PiB.
 	// The top keeps a trace's sizes times line and workgroup counts in
@@ -62,29 +73,27 @@ func (v *validator) int64Range(key string, x, lo, hi int64) {
 	}
 }
 
-// intMin checks x >= lo, with a generous upper bound against typos.
-func (v *validator) intMin(key string, x, lo int) {
-	const hi = 1 << 30
-	if x < lo || x > hi {
-		if x < lo {
-			v.fail(key, nil, "must be >= %d, got %d", lo, x)
-		} else {
-			v.fail(key, nil, "must be <= %d, got %d", hi, x)
-		}
+// floatRange checks lo <= x <= hi (so x is a number, not NaN or an
+// infinity).
+func (v *validator) floatRange(key string, x, lo, hi float64) {
+	if !(x >= lo && x <= hi) {
+		v.fail(key, nil, "must be in [%s, %s], got %s", fmtFloat(lo), fmtFloat(hi), fmtFloat(x))
 	}
 }
 
-// positive checks a finite x > 0 (bandwidths, clocks).
-func (v *validator) positive(key string, x float64) {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
-		v.fail(key, nil, "must be a finite number > 0, got %s", fmtFloat(x))
-	}
-}
+// latency checks a latency in ns: 0..MaxLatencyNs.
+func (v *validator) latency(key string, x float64) { v.floatRange(key, x, 0, MaxLatencyNs) }
 
-// nonNegative checks a finite x >= 0 (latencies).
-func (v *validator) nonNegative(key string, x float64) {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		v.fail(key, nil, "must be a finite number >= 0, got %s", fmtFloat(x))
+// gbps checks a bandwidth in GB/s: MinGBps..MaxGBps.
+func (v *validator) gbps(key string, x float64) { v.floatRange(key, x, MinGBps, MaxGBps) }
+
+// ghz checks a clock in GHz: MinGHz..MaxGHz.
+func (v *validator) ghz(key string, x float64) { v.floatRange(key, x, MinGHz, MaxGHz) }
+
+// powerOfTwo checks that x (already range-checked, > 0) is a power of two.
+func (v *validator) powerOfTwo(key string, x int64) {
+	if x > 0 && x&(x-1) != 0 {
+		v.fail(key, nil, "must be a power of two, got %d", x)
 	}
 }
 
@@ -135,57 +144,48 @@ func (n *Node) validate() []vErr {
 
 	g := &n.GCD
 	v.intRange("gcd.count", g.Count, 1, MaxGCDs)
-	v.intMin("gcd.compute_units", g.ComputeUnits, 1)
-	v.positive("gcd.clock_ghz", g.ClockGHz)
+	v.intRange("gcd.compute_units", g.ComputeUnits, 1, 1024) // 3x MI300X's 304; the dispatcher walks every CU per kernel
+	v.ghz("gcd.clock_ghz", g.ClockGHz)
 	v.int64Range("gcd.hbm_bytes", g.HBMBytes, MinMemoryBytes, MaxMemoryBytes)
-	v.positive("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
-	v.nonNegative("gcd.hbm_latency_ns", g.HBMLatencyNs)
-	v.nonNegative("gcd.hub_forward_ns", g.HubForwardNs)
-	v.nonNegative("gcd.reorder_ns", g.ReorderNs)
+	v.gbps("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
+	v.latency("gcd.hbm_latency_ns", g.HBMLatencyNs)
+	v.latency("gcd.hub_forward_ns", g.HubForwardNs)
+	v.latency("gcd.reorder_ns", g.ReorderNs)
 	v.fraction("gcd.hbm_efficiency", g.HBMEfficiency)
-	v.nonNegative("gcd.kernel_launch_ns", g.KernelLaunchNs)
-	v.nonNegative("gcd.kernel_end_ns", g.KernelEndNs)
-	v.intMin("gcd.workgroup_slots", g.WorkgroupSlots, 1)
-	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30)
-	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)
-	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1) // one kernel at a time until kernels share CUs (issue 8)
-	if g.L2Bytes < 0 {
-		v.fail("gcd.l2_bytes", nil, "must be >= 0, got %d", g.L2Bytes)
-	}
-	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)
-	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)
-	v.nonNegative("gcd.l2_latency_ns", g.L2LatencyNs)
-	if g.LineBytes < 1 {
-		v.fail("gcd.line_bytes", nil, "must be >= 1, got %d", g.LineBytes)
-	}
+	v.latency("gcd.kernel_launch_ns", g.KernelLaunchNs)
+	v.latency("gcd.kernel_end_ns", g.KernelEndNs)
+	v.intRange("gcd.workgroup_slots", g.WorkgroupSlots, 1, 256)               // 8x CDNA2's 32 waves per CU
+	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet: memory grows with it
+	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)         // 1000x a CDNA2 CU's 64 B per clock
+	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1)           // one kernel at a time until kernels share CUs (issue 8)
+	v.int64Range("gcd.l2_bytes", g.L2Bytes, 0, 1<<30)                         // 128x MI250X's 8 MiB; residency is tracked per line
+	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)                          // 32x MI250X's 32 channels
+	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)         // 512x a channel's 128 B per clock
+	v.latency("gcd.l2_latency_ns", g.L2LatencyNs)
+	v.int64Range("gcd.line_bytes", g.LineBytes, 16, 4096) // 16 B (a dwordx4) to a 4 KiB page: a random access moves line/element times its bytes
+	v.powerOfTwo("gcd.line_bytes", g.LineBytes)           // memory systems split addresses at powers of two
 
 	s := &n.SDMA
-	v.intMin("sdma.host_engines", s.HostEngines, 1)
-	v.intMin("sdma.xgmi_engines", s.XGMIEngines, 1)
-	v.intMin("sdma.queues_per_engine", s.QueuesPerEngine, 1)
-	v.positive("sdma.clock_ghz", s.ClockGHz)
-	v.intMin("sdma.bytes_per_cycle", s.BytesPerCycle, 1)
-	v.intRange("sdma.outstanding_bytes", s.OutstandingBytes, 64, 1<<30)
-	v.nonNegative("sdma.packet_process_ns", s.PacketProcessNs)
-	v.nonNegative("sdma.fence_ns", s.FenceNs)
-	v.nonNegative("sdma.signal_ns", s.SignalNs)
+	v.intRange("sdma.host_engines", s.HostEngines, 1, 16)          // 8x MI250X's 2; each engine is a component
+	v.intRange("sdma.xgmi_engines", s.XGMIEngines, 1, 16)          // 5x MI250X's 3
+	v.intRange("sdma.queues_per_engine", s.QueuesPerEngine, 1, 64) // 8x MI250X's 8 rings; each queue is a slice the engine scans
+	v.ghz("sdma.clock_ghz", s.ClockGHz)
+	v.intRange("sdma.bytes_per_cycle", s.BytesPerCycle, 1, 4096)        // 128x the MI250X engine's 32 B
+	v.intRange("sdma.outstanding_bytes", s.OutstandingBytes, 64, 1<<30) // each in-flight transaction is a packet
+	v.latency("sdma.packet_process_ns", s.PacketProcessNs)
+	v.latency("sdma.fence_ns", s.FenceNs)
+	v.latency("sdma.signal_ns", s.SignalNs)
 
 	x := &n.XGMI
-	v.positive("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
-	v.nonNegative("xgmi.flight_latency_ns", x.FlightLatencyNs)
-	v.intMin("xgmi.packet_payload_bytes", x.PacketPayloadBytes, 1)
-	v.intMin("xgmi.packet_overhead_bytes", x.PacketOverheadBytes, 0)
-	v.intMin("xgmi.request_bytes", x.RequestBytes, 1)
-	v.intRange("xgmi.credit_bytes", x.CreditBytes, 64, 1<<30)
+	v.gbps("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
+	v.latency("xgmi.flight_latency_ns", x.FlightLatencyNs)
+	n.validateWire(v, "xgmi", x.PacketPayloadBytes, x.PacketOverheadBytes, x.RequestBytes, x.CreditBytes)
 	n.validateBundles(v)
 
 	l := &n.HostLink
-	v.positive("host_link.bandwidth_gbps", l.BandwidthGBps)
-	v.nonNegative("host_link.flight_latency_ns", l.FlightLatencyNs)
-	v.intMin("host_link.packet_payload_bytes", l.PacketPayloadBytes, 1)
-	v.intMin("host_link.packet_overhead_bytes", l.PacketOverheadBytes, 0)
-	v.intMin("host_link.request_bytes", l.RequestBytes, 1)
-	v.intRange("host_link.credit_bytes", l.CreditBytes, 64, 1<<30)
+	v.gbps("host_link.bandwidth_gbps", l.BandwidthGBps)
+	v.latency("host_link.flight_latency_ns", l.FlightLatencyNs)
+	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes, l.CreditBytes)
 
 	h := &n.Host
 	v.intRange("host.numa_domains", h.NUMADomains, 1, MaxNUMADomains)
@@ -201,31 +201,25 @@ func (n *Node) validate() []vErr {
 				i, h.NUMADomains-1, h.NUMADomains, d)
 		}
 	}
-	v.nonNegative("host.hub_latency_ns", h.HubLatencyNs)
-	v.nonNegative("host.remote_numa_ns", h.RemoteNUMANs)
-	v.intMin("host.cores", h.Cores, 1)
-	v.int64Range("host.core_outstanding_bytes", h.CoreOutstandingBytes, 64, 1<<30)
+	v.latency("host.hub_latency_ns", h.HubLatencyNs)
+	v.latency("host.remote_numa_ns", h.RemoteNUMANs)
+	v.intRange("host.cores", h.Cores, 1, 1024)                                     // 4x a 256-core two-socket host; each core is CU-like state
+	v.int64Range("host.core_outstanding_bytes", h.CoreOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet
 
 	d := &n.DRAM
-	v.intMin("dram.channels_per_domain", d.ChannelsPerDomain, 1)
-	v.positive("dram.channel_bandwidth_gbps", d.ChannelBandwidthGBps)
-	if math.IsNaN(d.Efficiency) || d.Efficiency <= 0 || d.Efficiency > 1 {
-		v.fail("dram.efficiency", nil, "must be in (0, 1], got %s", fmtFloat(d.Efficiency))
-	}
-	v.nonNegative("dram.latency_ns", d.LatencyNs)
+	v.intRange("dram.channels_per_domain", d.ChannelsPerDomain, 1, 64) // 5x a whole 12-channel socket in one domain
+	v.gbps("dram.channel_bandwidth_gbps", d.ChannelBandwidthGBps)
+	v.fraction("dram.efficiency", d.Efficiency)
+	v.latency("dram.latency_ns", d.LatencyNs)
 
 	r := &n.Runtime
-	v.nonNegative("runtime.api_call_ns", r.APICallNs)
-	v.nonNegative("runtime.sync_call_ns", r.SyncCallNs)
-	v.nonNegative("runtime.doorbell_ns", r.DoorbellNs)
-	v.nonNegative("runtime.event_record_ns", r.EventRecordNs)
-	if r.BlitWorkgroupBytes < 1 {
-		v.fail("runtime.blit_workgroup_bytes", nil, "must be >= 1, got %d", r.BlitWorkgroupBytes)
-	}
-	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30)
-	if r.AllocationBytes&(r.AllocationBytes-1) != 0 {
-		v.fail("runtime.allocation_bytes", nil, "must be a power of two, got %d", r.AllocationBytes)
-	}
+	v.latency("runtime.api_call_ns", r.APICallNs)
+	v.latency("runtime.sync_call_ns", r.SyncCallNs)
+	v.latency("runtime.doorbell_ns", r.DoorbellNs)
+	v.latency("runtime.event_record_ns", r.EventRecordNs)
+	v.int64Range("runtime.blit_workgroup_bytes", r.BlitWorkgroupBytes, 1, 1<<30) // a workgroup copying more than 1 GiB is a unit mistake
+	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30)        // alignment up to a 1 GiB huge page
+	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
@@ -243,6 +237,16 @@ func (n *Node) validate() []vErr {
 		n.validateReach(v)
 	}
 	return v.errs
+}
+
+// validateWire checks a link's packet sizes and credits; pre is "xgmi" or
+// "host_link". Links charge wire packets arithmetically, so these bound
+// products, not event counts.
+func (n *Node) validateWire(v *validator, pre string, payload, overhead, request, credit int) {
+	v.intRange(pre+".packet_payload_bytes", payload, 1, 1<<16)   // 64 KiB: far above any link protocol's packet
+	v.intRange(pre+".packet_overhead_bytes", overhead, 0, 1<<16) // likewise
+	v.intRange(pre+".request_bytes", request, 1, 1<<16)          // likewise
+	v.intRange(pre+".credit_bytes", credit, 64, 1<<30)           // each credited packet in flight is held in memory
 }
 
 // Granularity limits: below a few KiB a big copy needs millions of events;
