@@ -7,7 +7,7 @@ import (
 )
 
 // Rows name their endpoints one way in every workload: a GCD "gcd2", a
-// NUMA domain (its host memory or its cores) "numa3", several GCDs
+// NUMA domain (its host memory or its cores) "numa3", several places
 // "gcd0+gcd4".
 
 // GCD names GCD id as rows do: "gcd2".
@@ -22,7 +22,21 @@ func GCDs(ids []int) string {
 	for i, id := range ids {
 		names[i] = GCD(id)
 	}
-	return strings.Join(names, "+")
+	return List(names...)
+}
+
+// List names several places as rows do, each once, in the order given:
+// "numa3+numa1".
+func List(names ...string) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "+")
 }
 
 // Endpoint is one parsed row endpoint.

@@ -285,6 +285,9 @@ func TestEndpoints(t *testing.T) {
 	if got := GCDs([]int{0, 4}); got != "gcd0+gcd4" {
 		t.Errorf("GCDs = %q", got)
 	}
+	if got := List("numa3", "numa1", "numa3"); got != "numa3+numa1" {
+		t.Errorf("List = %q", got)
+	}
 	for s, want := range map[string]Endpoint{"gcd2": {"gcd", 2}, "numa3": {"numa", 3}, "gcd10": {"gcd", 10}} {
 		if e, err := ParseEndpoint(s); err != nil || e != want {
 			t.Errorf("ParseEndpoint(%q) = %v, %v", s, e, err)

@@ -61,7 +61,7 @@ func (s *Stats) Add(run string, n *node.Node) {
 		d.add(p+".l2.hits", float64(g.L2.Hits), "Requests the L2 served", "Count")
 		d.add(p+".l2.misses", float64(g.L2.Misses), "Requests the L2 passed to memory", "Count")
 		d.add(p+".l2.writebacks", float64(g.L2.WriteBacks), "Dirty blocks written back to HBM", "Count")
-		cus(d, p+".cu", g.CUs.Kernels, g.CUs.Workgroups, g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)
+		cus(d, p+".cu", "Kernels run", g.CUs.Kernels, g.CUs.Workgroups, g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)
 		for i, e := range g.Engines() {
 			q := fmt.Sprintf("%s.sdma%d", p, i)
 			d.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
@@ -90,7 +90,7 @@ func (s *Stats) Add(run string, n *node.Node) {
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir0", g), fmt.Sprintf("from GCD %d to the host", g), l.Stats, 0)
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir1", g), fmt.Sprintf("from the host to GCD %d", g), l.Stats, 1)
 	}
-	cus(d, "node.host.cores", n.Cores.Kernels, n.Cores.Workgroups, n.Cores.Transactions, n.Cores.BytesRead, n.Cores.BytesWritten)
+	cus(d, "node.host.cores", "Host accesses run", n.Cores.Kernels, n.Cores.Workgroups, n.Cores.Transactions, n.Cores.BytesRead, n.Cores.BytesWritten)
 	for i, m := range n.DRAM {
 		q := fmt.Sprintf("node.numa%d.dram", i)
 		d.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")
@@ -115,8 +115,8 @@ func link(d *dump, q, way string, stats func(int) (uint64, uint64, sim.VTimeInSe
 }
 
 // cus adds the counters of compute units (a GCD's CUs or the host cores).
-func cus(d *dump, q string, kernels, workgroups, transactions, read, written uint64) {
-	d.add(q+".kernels", float64(kernels), "Kernels (or host accesses) run", "Count")
+func cus(d *dump, q, kernelsDesc string, kernels, workgroups, transactions, read, written uint64) {
+	d.add(q+".kernels", float64(kernels), kernelsDesc, "Count")
 	d.add(q+".workgroups", float64(workgroups), "Workgroups dispatched", "Count")
 	d.add(q+".transactions", float64(transactions), "Memory transactions", "Count")
 	d.add(q+".bytesRead", float64(read), "Bytes read (any memory)", "Byte")

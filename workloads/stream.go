@@ -134,7 +134,11 @@ func (st Stream) run(n int64) Run {
 			}
 			io := streamKernels[k]
 			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8)
-			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: st.where(st.GCDs[0]),
+			where := make([]string, len(st.GCDs))
+			for i, g := range st.GCDs {
+				where[i] = st.where(g)
+			}
+			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: report.List(where...),
 				Dst: report.GCDs(st.GCDs), Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
 		}
 		return rows
