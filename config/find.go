@@ -1,11 +1,19 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
+
+// MaxFileBytes bounds a config file. Node configs are a few KiB; the cap
+// keeps a wrong argument (/dev/zero, a disk image) from being read without end.
+const MaxFileBytes = 16 << 20
 
 // Find resolves a -config argument to a file: name itself if it exists,
 // else configs/NAME under the working directory, else configs/NAME in the
@@ -16,10 +24,7 @@ func Find(name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("config: no config name given")
 	}
-	names := []string{name}
-	if !strings.HasSuffix(name, ".toml") {
-		names = append(names, name+".toml")
-	}
+	names := withTOML(name)
 	for _, n := range names {
 		if isFile(n) {
 			return n, nil
@@ -57,6 +62,83 @@ func Find(name string) (string, error) {
 		dir = up
 	}
 	return "", notFound(name)
+}
+
+// Resolve reads the config a -config argument names, once and at most
+// MaxFileBytes: a file on disk as Find finds it wins; else a config in
+// builtin (the configs built into the binary, may be nil) by its base
+// name, which errors then call "embedded:NAME". It returns that name and
+// the text, for Parse.
+func Resolve(name string, builtin fs.FS) (file string, data []byte, err error) {
+	p, ferr := Find(name)
+	if ferr == nil {
+		data, err := ReadFile(p)
+		return p, data, err
+	}
+	if builtin == nil || name == "" {
+		return "", nil, ferr
+	}
+	// A bare name or configs/NAME, as the README spells them.
+	if base := strings.TrimPrefix(filepath.ToSlash(name), "configs/"); !strings.Contains(base, "/") {
+		for _, n := range withTOML(base) {
+			f, err := builtin.Open(n)
+			if err != nil {
+				continue
+			}
+			data, err := readAtMost(f, "embedded:"+n, MaxFileBytes)
+			f.Close()
+			return "embedded:" + n, data, err
+		}
+	}
+	return "", nil, fmt.Errorf("config %s: not found (looked in ./, configs/ and the built-in configs: %s)",
+		name, strings.Join(Builtin(builtin), ", "))
+}
+
+// Builtin lists the *.toml files at the top of builtin, sorted.
+func Builtin(builtin fs.FS) []string {
+	names, _ := fs.Glob(builtin, "*.toml")
+	sort.Strings(names)
+	return names
+}
+
+// ReadFile reads the config file at path, at most MaxFileBytes; its errors
+// are *Error naming the file.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	defer f.Close()
+	return readAtMost(f, path, MaxFileBytes)
+}
+
+// readAtMost reads r whole if it holds at most limit bytes.
+func readAtMost(r io.Reader, file string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, readError(file, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("cannot read config: larger than %d MiB (a node config is a few KiB)", limit>>20)}
+	}
+	return data, nil
+}
+
+func readError(file string, err error) error {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return &Error{File: file, Msg: "cannot read config: " + msg, Err: err}
+}
+
+// withTOML is name, and name.toml when it lacks the suffix.
+func withTOML(name string) []string {
+	if strings.HasSuffix(name, ".toml") {
+		return []string{name}
+	}
+	return []string{name, name + ".toml"}
 }
 
 func notFound(name string) error {

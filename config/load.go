@@ -2,15 +2,13 @@ package config
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"reflect"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 )
 
-// Load reads the node description at path, applies the -set overrides in
+// Load reads the node description at path (at most MaxFileBytes), applies the -set overrides in
 // order (each "KEY=VALUE", see set.go), validates the result and returns it.
 //
 // Loading is strict: a syntax error, a value of the wrong type, an unknown
@@ -22,14 +20,9 @@ import (
 //
 // Bundles with lanes = 0 are dropped from the returned Node.
 func Load(path string, sets []string) (*Node, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		msg := err.Error()
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			msg = pe.Err.Error()
-		}
-		return nil, &Error{File: path, Msg: "cannot read config: " + msg, Err: err}
+		return nil, err
 	}
 	return Parse(path, data, sets)
 }

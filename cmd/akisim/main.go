@@ -7,145 +7,80 @@
 //	akisim -trace traces/h2d-pinned-1gib.jsonl
 //	akisim -set 'xgmi.bundle[0-2].lanes=2' -format csv
 //	akisim validate
+//	akisim configs                                      # the configs built in
+//	akisim -version
+//
+// Exit status: 0 ok, 1 the run or validation failed (a write error, a
+// point out of tolerance), 2 bad input (nothing was simulated), 3 internal
+// error (a bug: the message has the stack), 128+N killed by signal N.
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
-	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/tebeka/atexit"
 )
 
-// usageError is bad input: one line on stderr, exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func bad(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-type setFlags []string
-
-func (s *setFlags) String() string     { return strings.Join(*s, ",") }
-func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
-
-// options are the command line.
-type options struct {
-	command    string // "run" or "validate"
-	config     string
-	sets       setFlags
-	envs       setFlags
-	workload   string
-	tracePath  string
-	format     string
-	filter     string
-	cases      string
-	outdir     string
-	cpuprofile string
-	timeline   string
-	exec       string
-	gcds       string
-	alloc      string
-	sizes      string
-	kernels    string
-}
-
-func parse(args []string, stderr io.Writer) (*options, error) {
-	o := &options{command: "run"}
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		switch args[0] {
-		case "validate":
-			o.command = "validate"
-		case "run":
-		case "p2p", "commscope", "stream":
-			o.workload = args[0]
-		default:
-			return nil, bad("unknown command %q (want run, validate, p2p, commscope or stream)", args[0])
-		}
-		args = args[1:]
-	}
-	fs := flag.NewFlagSet("akisim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a file in configs/")
-	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
-	fs.Var(&o.envs, "env", "set a ROCm environment variable, NAME=VALUE (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK)")
-	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope or stream (default p2p without -trace)")
-	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md)")
-	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
-	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
-	fs.StringVar(&o.cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
-	fs.StringVar(&o.exec, "exec", "0", "stream: the executing GCD")
-	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant; overrides -exec)")
-	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer)")
-	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
-	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
-	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config and stats into DIR")
-	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
-	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, bad("%v", err)
-	}
-	for _, e := range o.envs {
-		o.sets = append(o.sets, "env."+e) // the environment is part of the resolved config
-	}
-	if fs.NArg() > 0 {
-		return nil, bad("unexpected argument %q", fs.Arg(0))
-	}
-	switch o.format {
-	case "text", "csv", "json", "gbench":
-	default:
-		return nil, bad("-format: unknown format %q (want text, csv, json or gbench)", o.format)
-	}
-	if o.tracePath != "" && o.workload != "" {
-		return nil, bad("-trace and -workload %s: give one of them", o.workload)
-	}
-	if o.tracePath == "" && o.workload == "" {
-		o.workload = "p2p"
-	}
-	if o.workload != "" && o.workload != "p2p" && o.workload != "commscope" && o.workload != "stream" {
-		return nil, bad("-workload: unknown workload %q (want p2p, commscope or stream)", o.workload)
-	}
-	if o.format == "gbench" && o.workload != "commscope" {
-		return nil, bad("-format gbench: only the commscope workload writes Google Benchmark JSON")
-	}
-	return o, nil
-}
-
 func main() {
+	trapSignals()
 	atexit.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// trapSignals makes SIGINT and SIGTERM end the run through atexit, which
+// removes its unfinished files; a write to a closed pipe becomes a write
+// error (exit 1, files removed) instead of a silent death by SIGPIPE.
+func trapSignals() {
+	signal.Ignore(syscall.SIGPIPE)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		stopping.Store(true)
+		fileMu.Lock() // a write or commit under way finishes; none starts after
+		code := 128 + 15
+		if n, ok := s.(syscall.Signal); ok {
+			code = 128 + int(n)
+		}
+		atexit.Exit(code)
+	}()
+}
+
+// stopping is set when a signal asks the run to end: no commit starts after.
+var stopping atomic.Bool
+
 // run is main without the exit, so tests can call it.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "akisim: internal error: %v\n%s", p, debug.Stack())
+			code = 3
+		}
+	}()
 	o, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if err == nil && o.cpuprofile != "" {
-		f, ferr := os.Create(o.cpuprofile)
-		if ferr != nil {
-			err = bad("-cpuprofile: %v", ferr)
-		} else {
-			pprof.StartCPUProfile(f)
-			defer func() { pprof.StopCPUProfile(); f.Close() }()
-		}
-	}
+	out := &stdoutBuffer{w: stdout}
 	if err == nil {
-		if o.command == "validate" {
-			err = runValidate(o, stdout)
-		} else {
-			err = runSim(o, stdout)
-		}
+		err = dispatch(o, out)
 	}
 	var ue *usageError
 	var fe *failedError
+	if err == nil || errors.As(err, &fe) {
+		if ferr := out.flush(); err == nil {
+			err = ferr
+		}
+	}
 	switch {
 	case err == nil:
 		return 0
@@ -158,4 +93,87 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 1
 	}
+}
+
+func dispatch(o *options, out *stdoutBuffer) (err error) {
+	if o.version {
+		_, err := io.WriteString(out, versionText())
+		return err
+	}
+	if o.cpuprofile != "" {
+		stop, err := startProfile(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if perr := stop(); err == nil {
+				err = perr
+			}
+		}()
+	}
+	switch o.command {
+	case "validate":
+		return runValidate(o, out)
+	case "configs":
+		return listConfigs(out)
+	}
+	return runSim(o, out)
+}
+
+// startProfile starts the CPU profile; stop reports a failed write.
+func startProfile(path string) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, bad("-cpuprofile %s: %v", path, errText(err))
+	}
+	w := &errWriter{w: f}
+	if err := pprof.StartCPUProfile(w); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-cpuprofile: %v", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		err := w.err
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("-cpuprofile %s: %v", path, errText(err))
+		}
+		return nil
+	}, nil
+}
+
+// stdoutBuffer holds what a command prints until it has succeeded: a
+// failed run prints nothing, never a part.
+type stdoutBuffer struct {
+	bytes.Buffer
+	w    io.Writer
+	sent bool
+}
+
+// flush writes the buffer to stdout, once.
+func (s *stdoutBuffer) flush() error {
+	if s.sent {
+		return nil
+	}
+	s.sent = true
+	if _, err := s.w.Write(s.Bytes()); err != nil {
+		return fmt.Errorf("stdout: %v", errText(err))
+	}
+	return nil
+}
+
+// errWriter keeps the first write error of a writer whose user ignores it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }

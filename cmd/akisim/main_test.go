@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/workloads"
 )
 
 // akisim runs the command from the repository root and returns its exit
@@ -22,6 +25,28 @@ func akisim(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+	}
+	return string(b)
+}
+
+// noSimulation makes the test fail if anything is simulated.
+func noSimulation(t *testing.T) {
+	t.Helper()
+	saved := simulate
+	simulate = func(c *config.Node, rs []workloads.Run) (*workloads.Result, error) {
+		t.Errorf("simulated despite bad input")
+		return saved(c, rs)
+	}
+	t.Cleanup(func() { simulate = saved })
+}
+
+// Bad input exits 2 with one line, before anything is simulated and
+// before any output is written.
 func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	dir := t.TempDir()
 	badTrace := filepath.Join(dir, "bad.jsonl")
@@ -34,12 +59,24 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	}
 	badConfig := filepath.Join(dir, "bad.toml")
 	os.WriteFile(badConfig, append([]byte("bogus = 1\n"), good...), 0o644)
+	aFile := filepath.Join(dir, "file")
+	os.WriteFile(aFile, nil, 0o644)
+	notOurs := filepath.Join(dir, "notours")
+	os.MkdirAll(notOurs, 0o755)
+	os.WriteFile(filepath.Join(notOurs, "thesis.tex"), nil, 0o644)
+	previous := filepath.Join(dir, "previous")
+	if code, _, errs := akisim(t, smallStream("-outdir", previous)...); code != 0 {
+		t.Fatalf("making a previous run: exit %d: %s", code, errs)
+	}
+	noSimulation(t)
+	trace := []string{"-trace", "traces/peer-0-to-1.jsonl"}
 	cases := []struct {
 		args []string
 		want string // part of the one-line message
 	}{
 		{[]string{"-config", "no-such.toml"}, "no-such.toml"},
 		{[]string{"-config", badConfig}, badConfig + ":1: bogus"},
+		{[]string{"-config", "/dev/zero"}, "/dev/zero: cannot read config: larger than 16 MiB"},
 		{[]string{"-set", "xgmi.bundle[0-1].lanes=-1"}, "xgmi.bundle"},
 		{[]string{"-set", "gcd.nope=1"}, "gcd.nope"},
 		{[]string{"-set", "xgmi.bundle[0-1].lanes=0", "-set", "xgmi.bundle[0-2].lanes=0", "-set", "xgmi.bundle[0-6].lanes=0"}, "reach"},
@@ -50,15 +87,48 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-workload", "stream", "-alloc", "9"}, "-alloc"},
 		{[]string{"-workload", "stream", "-exec", "x"}, "-exec"},
 		{[]string{"-workload", "stream", "-gcds", "0,9"}, "-gcds"},
+		{[]string{"-workload", "stream", "-gcds", "0,0"}, "-gcds: 0 given twice"},
+		{[]string{"-workload", "stream", "-gcds", "0,00"}, "-gcds: GCD 0 given twice"},
 		{[]string{"-workload", "stream", "-sizes", "12,x"}, "-sizes"},
+		{[]string{"-workload", "stream", "-sizes", "4096,4096"}, "-sizes: 4096 given twice"},
 		{[]string{"-workload", "stream", "-kernels", "copy,sort"}, "sort"},
+		{[]string{"-workload", "stream", "-kernels", "copy,"}, "-kernels: empty item"},
 		{[]string{"-env", "HSA_FOO=1"}, "HSA_FOO"},
 		{[]string{"-env", "HSA_ENABLE_SDMA=2"}, "HSA_ENABLE_SDMA"},
 		{[]string{"-workload", "commscope", "-filter", "("}, "-filter"},
 		{[]string{"-workload", "commscope", "-filter", "NoSuchBenchmark"}, "matches no benchmark"},
 		{[]string{"-cases", "sideways"}, "-cases"},
+		{[]string{"-cases", "latency,latency"}, "-cases: latency given twice"},
 		{[]string{"-format", "gbench"}, "gbench"},
+		{[]string{"-workload", "stream", "-format", "gbench"}, "gbench"},
 		{[]string{"frobnicate"}, "unknown command"},
+		// Flags that do not apply to the chosen workload.
+		{[]string{"-filter", "x"}, "-filter: applies to -workload commscope only, not to p2p"},
+		{[]string{"-workload", "stream", "-cases", "latency"}, "-cases: applies to -workload p2p only, not to stream"},
+		{[]string{"-workload", "commscope", "-cases", "latency"}, "-cases: applies to -workload p2p only"},
+		{[]string{"-exec", "1"}, "-exec: applies to -workload stream only"},
+		{[]string{"-gcds", "0,4"}, "-gcds: applies to -workload stream only"},
+		{[]string{"-workload", "commscope", "-alloc", "host"}, "-alloc: applies to -workload stream only"},
+		{[]string{"-sizes", "4096"}, "-sizes: applies to -workload stream only"},
+		{[]string{"-kernels", "copy"}, "-kernels: applies to -workload stream only"},
+		{append([]string{"-kernels", "copy"}, trace...), "-kernels: applies to -workload stream only, not to a -trace replay"},
+		{[]string{"stream", "-workload", "p2p"}, "-workload p2p: the command already chose stream"},
+		{[]string{"-workload", "stream", "-exec", "1", "-gcds", "0,4"}, "-exec and -gcds: give one of them"},
+		{[]string{"-force"}, "-force: applies to -outdir only"},
+		{[]string{"-version", "-cases", "latency"}, "-version: takes no command and no other flag"},
+		{[]string{"validate", "-format", "csv"}, "-format: does not apply to akisim validate"},
+		{[]string{"validate", "-outdir", dir}, "-outdir: does not apply to akisim validate"},
+		{[]string{"configs", "-config", "lumi-node.toml"}, "-config: does not apply to akisim configs"},
+		// Output paths, checked before simulating.
+		{[]string{"-outdir", filepath.Join(aFile, "out")}, "-outdir " + filepath.Join(aFile, "out") + ": not a directory"},
+		{[]string{"-outdir", aFile}, "is a file, not a folder"},
+		{[]string{"-outdir", notOurs, "-force"}, "holds files akisim did not write"},
+		{[]string{"-outdir", previous}, "holds a previous run; give -force to replace it"},
+		{[]string{"-outdir", "/"}, "the root folder cannot be an outdir"},
+		{[]string{"-timeline", dir}, "-timeline " + dir + ": is a folder"},
+		{[]string{"-timeline", filepath.Join(aFile, "t.json")}, "-timeline " + filepath.Join(aFile, "t.json") + ": not a directory"},
+		{[]string{"-outdir", filepath.Join(dir, "o"), "-timeline", filepath.Join(dir, "o", "stats.txt")}, "the outdir's own stats.txt"},
+		{[]string{"-cpuprofile", filepath.Join(dir, "no", "such", "cpu.prof")}, "-cpuprofile"},
 	}
 	for _, c := range cases {
 		code, out, errs := akisim(t, c.args...)
@@ -72,6 +142,33 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 			t.Errorf("%v: printed results despite bad input: %q", c.args, out)
 		}
 	}
+	// Nothing was written: no new outdir, no temporary files, the user's
+	// folder and the previous run untouched.
+	if got := names(t, dir); got != "bad.jsonl bad.toml file notours previous" {
+		t.Errorf("bad input left files: %v", got)
+	}
+	if got := names(t, notOurs); got != "thesis.tex" || !isRun(previous) {
+		t.Errorf("the user's folder (%s) or the previous run was touched", got)
+	}
+}
+
+// smallStream is a STREAM run of a few milliseconds, with more flags.
+func smallStream(more ...string) []string {
+	return append([]string{"-workload", "stream", "-sizes", "1048576", "-kernels", "copy"}, more...)
+}
+
+// names lists a folder, hidden files included.
+func names(t *testing.T, dir string) string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Error(err)
+	}
+	var s []string
+	for _, e := range es {
+		s = append(s, e.Name())
+	}
+	return strings.Join(s, " ")
 }
 
 func TestCSVHeaderAndRows(t *testing.T) {
@@ -86,7 +183,7 @@ func TestCSVHeaderAndRows(t *testing.T) {
 	if len(lines) != 1+64 {
 		t.Errorf("%d rows, want 64 pairs (diagonal included)", len(lines)-1)
 	}
-	if !strings.HasPrefix(lines[2], "p2p,latency,0,1,16,latency,") || !strings.HasSuffix(lines[2], ",us") {
+	if !strings.HasPrefix(lines[2], "p2p,latency,gcd0,gcd1,16,latency,") || !strings.HasSuffix(lines[2], ",us") {
 		t.Errorf("second row %q", lines[2])
 	}
 }
@@ -112,7 +209,7 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, f := range []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt"} {
+	for _, f := range []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "version.txt"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil || len(b) == 0 {
 			t.Errorf("%s missing or empty: %v", f, err)
@@ -122,14 +219,23 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	if !strings.Contains(string(cfg), "lanes = 2") {
 		t.Error("resolved config does not hold the -set value")
 	}
-	code, _, errs = akisim(t, "-trace", "traces/peer-0-to-1.jsonl", "-timeline", filepath.Join(dir, "timeline.json"))
-	tl, _ := os.ReadFile(filepath.Join(dir, "timeline.json"))
-	if code != 0 || !strings.Contains(string(tl), `"ph": "X"`) || !strings.Contains(string(tl), "SDMAXGMI") {
-		t.Errorf("timeline: exit %d (%s), %d bytes", code, errs, len(tl))
-	}
 	stats, _ := os.ReadFile(filepath.Join(dir, "stats.txt"))
-	if !strings.Contains(string(stats), "Begin Simulation Statistics") || !strings.Contains(string(stats), "Node.XGMI[0][1].dir0.payloadBytes") {
+	if !strings.Contains(string(stats), "Begin Simulation Statistics") || !strings.Contains(string(stats), "xgmi") {
 		t.Error("stats.txt lacks the gem5 block or the bundle counters")
+	}
+	if _, out, _ := akisim(t, "-version"); readFile(t, filepath.Join(dir, "version.txt")) != out {
+		t.Error("version.txt differs from -version")
+	}
+	// A timeline beside the outdir, and one inside it (a file of the outdir).
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tl := range []string{filepath.Join(t.TempDir(), "timeline.json"), filepath.Join(out, "tl.json")} {
+		code, _, errs = akisim(t, "-trace", "traces/peer-0-to-1.jsonl", "-timeline", tl, "-outdir", out, "-force")
+		if b := readFile(t, tl); code != 0 || !strings.Contains(b, `"ph": "X"`) || !strings.Contains(b, "SDMAXGMI") {
+			t.Errorf("timeline %s: exit %d (%s), %d bytes", tl, code, errs, len(b))
+		}
+	}
+	if !strings.Contains(names(t, out), "tl.json") {
+		t.Errorf("the outdir lacks its timeline: %s", names(t, out))
 	}
 }
 
@@ -143,15 +249,16 @@ func TestTraceEnvironment(t *testing.T) {
 {"op":"malloc","buf":"b","gcd":1,"bytes":1048576}
 {"op":"memcpy_peer","src":"a","dst":"b","bytes":1048576}
 `), 0o644)
-	code, _, errs := akisim(t, "-trace", tr, "-outdir", dir)
+	out := filepath.Join(dir, "out")
+	code, _, errs := akisim(t, "-trace", tr, "-outdir", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	cfg, _ := os.ReadFile(filepath.Join(dir, "config.toml"))
+	cfg, _ := os.ReadFile(filepath.Join(out, "config.toml"))
 	if !strings.Contains(string(cfg), "HSA_ENABLE_PEER_SDMA = 0") {
 		t.Error("resolved config lacks the trace's environment")
 	}
-	stats, _ := os.ReadFile(filepath.Join(dir, "stats.txt"))
+	stats, _ := os.ReadFile(filepath.Join(out, "stats.txt"))
 	if !strings.Contains(string(stats), "node.gcd0.cu.kernels") || strings.Contains(string(stats), "node.gcd0.cu.kernels                               0") {
 		t.Errorf("the peer copy did not run as a kernel on GCD 0")
 	}
@@ -179,7 +286,7 @@ func TestImplicitFamilies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, f := range []string{"GPURdHost,0,1,4096", "GPUWrHost,0,1,4096", "GPUWrGPU,0,1,4096", "HostWrGPU,0,1,4096"} {
+	for _, f := range []string{"GPURdHost,numa0,gcd1,4096", "GPUWrHost,gcd1,numa0,4096", "GPUWrGPU,gcd0,gcd1,4096", "HostWrGPU,numa0,gcd1,4096"} {
 		if !strings.Contains(out, "Comm_implicit_mapped_"+f+",bandwidth") {
 			t.Errorf("no %s row in\n%s", f, out)
 		}

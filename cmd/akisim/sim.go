@@ -1,48 +1,84 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/configs"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
 
-// loadConfig finds, loads and resolves the node config; its errors are
+// simulate runs the workload; tests replace it to make it panic.
+var simulate = workloads.Execute
+
+// input is what a run reads, each file once: the config text (kept to
+// re-resolve it with a trace's environment) and the trace.
+type input struct {
+	file string // the config's name in errors
+	data []byte
+	node *config.Node
+	ops  []trace.Op
+}
+
+// loadConfig finds, reads and resolves the node config; its errors are
 // bad input.
 func loadConfig(o *options) (*config.Node, error) {
-	path, err := config.Find(o.config)
+	in, err := readConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	return in.node, nil
+}
+
+func readConfig(o *options) (*input, error) {
+	file, data, err := config.Resolve(o.config, configs.FS)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	c, err := config.Load(path, o.sets)
+	c, err := config.Parse(file, data, o.sets)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	return c, nil
+	return &input{file: file, data: data, node: c}, nil
+}
+
+// readInput reads the config and the trace, if any, and applies the
+// trace's setenv lines to the config, as -env would, so the resolved
+// config holds them.
+func readInput(o *options) (*input, error) {
+	in, err := readConfig(o)
+	if err != nil || o.tracePath == "" {
+		return in, err
+	}
+	if in.ops, err = trace.ReadFile(o.tracePath); err != nil {
+		return nil, bad("%v", err)
+	}
+	sets := append([]string(nil), o.sets...)
+	for _, op := range in.ops {
+		if op.Op != trace.SetEnv {
+			continue
+		}
+		sets = append(sets, "env."+op.Name+"="+op.Value)
+		if in.node, err = config.Parse(in.file, in.data, sets); err != nil {
+			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
+		}
+	}
+	return in, nil
 }
 
 // runs builds the operation streams of the chosen workload or trace.
-func runs(o *options, c *config.Node) ([]workloads.Run, error) {
+func runs(o *options, in *input) ([]workloads.Run, error) {
+	c := in.node
 	switch {
 	case o.tracePath != "":
-		ops, err := trace.ReadFile(o.tracePath)
-		if err != nil {
-			return nil, bad("%v", err)
-		}
-		if err := trace.Check(ops, workloads.Limits(c), o.tracePath); err != nil {
-			return nil, bad("%v", err)
-		}
-		return []workloads.Run{workloads.TraceRun(o.tracePath, ops)}, nil
+		return []workloads.Run{workloads.TraceRun(o.tracePath, in.ops)}, nil
 	case o.workload == "stream":
 		return streamRuns(o, c)
 	case o.workload == "commscope":
@@ -61,54 +97,160 @@ func runs(o *options, c *config.Node) ([]workloads.Run, error) {
 		return r, nil
 	default:
 		p := workloads.DefaultP2P(c.GCD.Count)
-		p.Cases = nil
-		for _, cs := range strings.Split(o.cases, ",") {
-			switch cs {
-			case "unidirectional", "bidirectional", "latency":
-				p.Cases = append(p.Cases, cs)
-			default:
-				return nil, bad("-cases: unknown case %q (want unidirectional, bidirectional or latency)", cs)
-			}
-		}
+		p.Cases = o.cases
 		return p.Runs(), nil
 	}
 }
 
-func runSim(o *options, stdout io.Writer) error {
-	c, err := loadConfig(o)
+// runSim checks every input and output, simulates, writes the results to
+// stdout and the output files, and only then puts the files in place.
+func runSim(o *options, stdout *stdoutBuffer) error {
+	in, err := readInput(o)
 	if err != nil {
 		return err
 	}
-	if c, err = traceEnv(o, c); err != nil {
-		return err
-	}
-	rs, err := runs(o, c)
+	rs, err := runs(o, in)
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	res, err := workloads.Execute(c, rs)
+	// Traces and built-in workloads pass the same checks (Execute checks
+	// again), here so that bad input exits 2 before any output is opened.
+	if err := workloads.Check(in.node, rs); err != nil {
+		return bad("%v", err)
+	}
+	fileMu.Lock() // a signal now finds the temporary files registered for removal
+	out, err := openOutputs(o)
+	fileMu.Unlock()
 	if err != nil {
 		return err
 	}
-	wall := time.Since(start)
-	if err := write(o, c, res, stdout); err != nil {
+	defer out.close()
+	res, err := simulate(in.node, rs)
+	if err != nil {
 		return err
 	}
-	if o.timeline != "" {
-		f, err := os.Create(o.timeline)
-		if err != nil {
-			return bad("-timeline: %v", err)
+	if err := write(o, in.node, res, stdout); err != nil {
+		return err
+	}
+	fileMu.Lock()
+	err = out.write(o, in.node, res)
+	fileMu.Unlock()
+	if err != nil {
+		return err
+	}
+	// Not under fileMu: a reader that stalls the pipe must not keep a
+	// signal from ending the run.
+	if err := stdout.flush(); err != nil {
+		return err
+	}
+	fileMu.Lock()
+	if stopping.Load() {
+		fileMu.Unlock()
+		select {} // the signal's handler removes the files and exits
+	}
+	defer fileMu.Unlock()
+	return out.commit()
+}
+
+// outputs are a run's files besides stdout.
+type outputs struct {
+	dir          *outdir
+	timeline     *outFile // nil when the timeline goes into the outdir
+	timelineName string   // its name there
+}
+
+// outdirFiles are the files a run writes into its outdir.
+var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "commscope.json", marker}
+
+// openOutputs checks -outdir and -timeline before anything is simulated.
+// A timeline whose folder is the outdir becomes one of its files.
+func openOutputs(o *options) (*outputs, error) {
+	out := &outputs{}
+	var err error
+	if o.outdir != "" {
+		if out.dir, err = openOutdir(o.outdir, o.force); err != nil {
+			return nil, err
 		}
-		defer f.Close()
-		if err := report.WriteTimeline(f, res.Timeline); err != nil {
+	}
+	if o.timeline == "" {
+		return out, nil
+	}
+	if abs, aerr := filepath.Abs(o.timeline); out.dir != nil && aerr == nil && filepath.Dir(abs) == out.dir.path {
+		out.timelineName = filepath.Base(abs)
+		for _, f := range outdirFiles {
+			if f == out.timelineName {
+				out.close()
+				return nil, bad("-timeline %s: the outdir's own %s", o.timeline, f)
+			}
+		}
+		return out, nil
+	}
+	if out.timeline, err = openOutFile("-timeline", o.timeline); err != nil {
+		out.close()
+		return nil, err
+	}
+	return out, nil
+}
+
+// write writes every output file into its temporary place.
+func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) error {
+	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
+	if out.timeline != nil {
+		if err := out.timeline.write(timeline); err != nil {
 			return err
 		}
 	}
-	if o.outdir != "" {
-		return writeOutdir(o, c, res, wall)
+	if out.dir == nil {
+		return nil
+	}
+	gbench := func(w io.Writer) error {
+		return report.WriteGBench(w, gbenchContext(), report.GBenchRuns(res.Rows))
+	}
+	files := []struct {
+		name string
+		fn   func(w io.Writer) error
+	}{
+		{"results.csv", func(w io.Writer) error { return report.WriteCSV(w, res.Rows) }},
+		{"results.json", func(w io.Writer) error { return report.WriteJSON(w, res.Rows) }},
+		{"config.toml", c.WriteTOML},
+		{"config.json", c.WriteJSON},
+		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
+		{"commscope.json", gbench},
+		{out.timelineName, timeline},
+		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
+	}
+	for _, f := range files {
+		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" {
+			continue
+		}
+		if err := out.dir.write(f.name, f.fn); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// commit puts the outdir and the timeline in place.
+func (out *outputs) commit() error {
+	if out.timeline != nil {
+		if err := out.timeline.commit(); err != nil {
+			return err
+		}
+	}
+	if out.dir != nil {
+		return out.dir.commit()
+	}
+	return nil
+}
+
+// close removes whatever was not committed.
+func (out *outputs) close() {
+	if out.timeline != nil {
+		out.timeline.close()
+	}
+	if out.dir != nil {
+		out.dir.close()
+	}
 }
 
 func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error {
@@ -139,63 +281,41 @@ func gbenchContext() report.GBenchContext {
 		NumCPUs: 64, MHzPerCPU: 2000, LibraryBuildType: "release"}
 }
 
-// writeOutdir writes results.csv, results.json, the resolved config (TOML
-// and gem5-style config.json) and stats.txt, as gem5 writes m5out/.
-func writeOutdir(o *options, c *config.Node, res *workloads.Result, wall time.Duration) error {
-	if err := os.MkdirAll(o.outdir, 0o755); err != nil {
-		return bad("-outdir: %v", err)
-	}
-	files := []struct {
-		name string
-		fn   func(w io.Writer) error
-	}{
-		{"results.csv", func(w io.Writer) error { return report.WriteCSV(w, res.Rows) }},
-		{"results.json", func(w io.Writer) error { return report.WriteJSON(w, res.Rows) }},
-		{"config.toml", c.WriteTOML},
-		{"config.json", c.WriteJSON},
-		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
-	}
-	if o.workload == "commscope" {
-		files = append(files, struct {
-			name string
-			fn   func(w io.Writer) error
-		}{"commscope.json", func(w io.Writer) error {
-			return report.WriteGBench(w, gbenchContext(), report.GBenchRuns(res.Rows))
-		}})
-	}
-	_ = wall // host time is not written: outputs stay byte-identical across runs
-	for _, f := range files {
-		var b bytes.Buffer
-		if err := f.fn(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(o.outdir, f.name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// streamRuns builds the STREAM runs from -exec, -alloc, -sizes, -kernels.
+// streamRuns builds the STREAM runs from -exec or -gcds, -alloc, -sizes,
+// -kernels.
 func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
-	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA,
-		Kernels: strings.Split(o.kernels, ",")}
-	flag, list := "-exec", o.exec
-	if o.gcds != "" {
-		flag, list = "-gcds", o.gcds
+	kernels, err := list("-kernels", o.kernels)
+	if err != nil {
+		return nil, err
 	}
-	for _, g := range strings.Split(list, ",") {
-		id, err := strconv.Atoi(strings.TrimSpace(g))
+	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Kernels: kernels}
+	flagName, gcds := "-exec", o.exec
+	if o.gcds != "" {
+		flagName, gcds = "-gcds", o.gcds
+	}
+	ids, err := list(flagName, gcds)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range ids {
+		id, err := strconv.Atoi(g)
 		if err != nil || id < 0 || id >= c.GCD.Count {
-			return nil, bad("%s: want GCD ids 0..%d, comma separated, got %q", flag, c.GCD.Count-1, list)
+			return nil, bad("%s: want GCD ids 0..%d, comma separated, got %q", flagName, c.GCD.Count-1, gcds)
+		}
+		if slices.Contains(st.GCDs, id) {
+			return nil, bad("%s: GCD %d given twice", flagName, id)
 		}
 		st.GCDs = append(st.GCDs, id)
 	}
 	if o.sizes == "e6" {
 		st.Sizes = workloads.E6Sizes()
 	} else {
-		for _, s := range strings.Split(o.sizes, ",") {
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		sizes, err := list("-sizes", o.sizes)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sizes {
+			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || n < 1024 {
 				return nil, bad("-sizes: want byte counts >= 1024 or e6, got %q", s)
 			}
@@ -207,36 +327,4 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		return nil, bad("%v", err)
 	}
 	return runs, nil
-}
-
-// traceEnv applies a trace's setenv lines to the config, as -env would, so
-// the resolved config holds them.
-func traceEnv(o *options, c *config.Node) (*config.Node, error) {
-	if o.tracePath == "" {
-		return c, nil
-	}
-	ops, err := trace.ReadFile(o.tracePath)
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	sets := append([]string(nil), o.sets...)
-	for _, op := range ops {
-		if op.Op != trace.SetEnv {
-			continue
-		}
-		sets = append(sets, "env."+op.Name+"="+op.Value)
-		path, _ := config.Find(o.config)
-		if _, err := config.Load(path, sets); err != nil {
-			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
-		}
-	}
-	if len(sets) == len(o.sets) {
-		return c, nil
-	}
-	path, _ := config.Find(o.config)
-	n, err := config.Load(path, sets)
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	return n, nil
 }

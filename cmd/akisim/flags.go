@@ -1,0 +1,203 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+type setFlags []string
+
+func (s *setFlags) String() string     { return strings.Join(*s, ",") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+// options are the command line.
+type options struct {
+	command    string // "run", "validate" or "configs"
+	version    bool
+	config     string
+	sets       setFlags
+	envs       setFlags
+	workload   string
+	tracePath  string
+	format     string
+	filter     string
+	cases      []string
+	outdir     string
+	force      bool
+	cpuprofile string
+	timeline   string
+	exec       string
+	gcds       string
+	alloc      string
+	sizes      string
+	kernels    string
+}
+
+// workloadFlags are the flags that belong to one workload; giving one to
+// another workload, a trace or a command is an error, not silently ignored.
+var workloadFlags = map[string]string{
+	"cases":  "p2p",
+	"filter": "commscope",
+	"exec":   "stream", "gcds": "stream", "alloc": "stream", "sizes": "stream", "kernels": "stream",
+}
+
+// commandFlags are the flags the commands other than run take.
+var commandFlags = map[string][]string{
+	"validate": {"config", "set", "env", "cpuprofile"},
+	"configs":  {},
+}
+
+func parse(args []string, stderr io.Writer) (*options, error) {
+	o := &options{command: "run"}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "validate", "configs":
+			o.command = args[0]
+		case "run":
+		case "p2p", "commscope", "stream":
+			o.workload = args[0]
+		default:
+			return nil, bad("unknown command %q (want run, validate, configs, p2p, commscope or stream)", args[0])
+		}
+		args = args[1:]
+	}
+	word := o.workload
+	var cases string
+	fs := flag.NewFlagSet("akisim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&o.version, "version", false, "print the module version and VCS revision, and exit")
+	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
+	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
+	fs.Var(&o.envs, "env", "set a ROCm environment variable, NAME=VALUE (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK)")
+	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope or stream (default p2p without -trace)")
+	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")
+	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
+	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
+	fs.StringVar(&cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
+	fs.StringVar(&o.exec, "exec", "0", "stream: the executing GCD")
+	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant)")
+	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer)")
+	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
+	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
+	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
+	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
+	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, bad("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, bad("unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := o.check(given, word); err != nil {
+		return nil, err
+	}
+	for _, e := range o.envs {
+		o.sets = append(o.sets, "env."+e) // the environment is part of the resolved config
+	}
+	if o.workload == "p2p" {
+		var err error
+		if o.cases, err = list("-cases", cases); err != nil {
+			return nil, err
+		}
+		for _, c := range o.cases {
+			switch c {
+			case "unidirectional", "bidirectional", "latency":
+			default:
+				return nil, bad("-cases: unknown case %q (want unidirectional, bidirectional or latency)", c)
+			}
+		}
+	}
+	return o, nil
+}
+
+// check finds flags that do not apply to what the command line asks for.
+func (o *options) check(given map[string]bool, word string) error {
+	if o.version {
+		if len(given) > 1 || o.command != "run" || word != "" {
+			return bad("-version: takes no command and no other flag")
+		}
+		return nil
+	}
+	if allowed, ok := commandFlags[o.command]; ok {
+		for _, name := range slices.Sorted(maps.Keys(given)) {
+			if !slices.Contains(allowed, name) {
+				return bad("-%s: does not apply to akisim %s", name, o.command)
+			}
+		}
+		return nil
+	}
+	switch o.format {
+	case "text", "csv", "json", "gbench":
+	default:
+		return bad("-format: unknown format %q (want text, csv, json or gbench)", o.format)
+	}
+	if word != "" && given["workload"] && o.workload != word {
+		return bad("-workload %s: the command already chose %s", o.workload, word)
+	}
+	if o.tracePath != "" && o.workload != "" {
+		return bad("-trace and -workload %s: give one of them", o.workload)
+	}
+	if o.tracePath == "" && o.workload == "" {
+		o.workload = "p2p"
+	}
+	if o.workload != "" && o.workload != "p2p" && o.workload != "commscope" && o.workload != "stream" {
+		return bad("-workload: unknown workload %q (want p2p, commscope or stream)", o.workload)
+	}
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		w, ok := workloadFlags[name]
+		if !ok || w == o.workload {
+			continue
+		}
+		if o.tracePath != "" {
+			return bad("-%s: applies to -workload %s only, not to a -trace replay", name, w)
+		}
+		return bad("-%s: applies to -workload %s only, not to %s", name, w, o.workload)
+	}
+	if o.format == "gbench" && o.workload != "commscope" {
+		return bad("-format gbench: only the commscope workload writes Google Benchmark JSON")
+	}
+	if given["exec"] && given["gcds"] {
+		return bad("-exec and -gcds: give one of them")
+	}
+	if o.force && o.outdir == "" {
+		return bad("-force: applies to -outdir only")
+	}
+	return nil
+}
+
+// list splits a comma-separated flag value; empty items and repeats are
+// errors (a repeated case or size would run and report twice).
+func list(flagName, v string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			return nil, bad("%s: empty item in %q", flagName, v)
+		case seen[s]:
+			return nil, bad("%s: %s given twice", flagName, s)
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func bad(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// usageError is bad input: one line on stderr, exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tebeka/atexit"
+)
+
+// An outdir is always one whole run. The run writes its files into a
+// temporary folder beside the outdir (same parent, so the final rename is
+// atomic), syncs them, and renames the folder into place. An existing
+// outdir is replaced only if it is empty or holds a previous run (its
+// version.txt starts with "akisim ") and -force is given; a folder akisim
+// did not write is never replaced.
+//
+// Concurrent runs: the check and the swap happen while holding an flock on
+// the outdir's parent folder (the folder, not a lock file, so nothing is
+// left beside the outdir), so two runs into one outdir commit one after the
+// other; the second finds the first's run and is refused, or replaces it
+// whole with -force. A run killed by SIGINT or SIGTERM removes its
+// temporary folder (atexit); a commit under way finishes first (fileMu).
+type outdir struct {
+	arg     string // -outdir as given, for messages
+	path    string // absolute, symbolic links resolved
+	tmp     string // the run's files until commit: .NAME.tmp-PID-RANDOM beside path
+	force   bool
+	cleanup func()
+}
+
+// marker is the file that makes a folder an akisim outdir.
+const marker = "version.txt"
+
+// fileMu is held while the run's own goroutine writes or renames output
+// files; a signal's cleanup takes it and never gives it back, so it never
+// removes a folder being renamed and no commit starts after it.
+var fileMu sync.Mutex
+
+// openOutdir checks -outdir before anything is simulated and creates the
+// temporary folder, which also proves the parent writable.
+func openOutdir(arg string, force bool) (*outdir, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, bad("-outdir %s: %v", arg, err)
+	}
+	if st, err := os.Lstat(abs); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		if abs, err = filepath.EvalSymlinks(abs); err != nil {
+			return nil, bad("-outdir %s: %v", arg, errText(err))
+		}
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return nil, bad("-outdir %s: the root folder cannot be an outdir", arg)
+	}
+	d := &outdir{arg: arg, path: abs, force: force}
+	if _, err := d.state(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, bad("-outdir %s: %v", arg, errText(err))
+	}
+	d.tmp, err = os.MkdirTemp(parent, fmt.Sprintf(".%s.tmp-%d-*", filepath.Base(abs), os.Getpid()))
+	if err != nil {
+		return nil, bad("-outdir %s: cannot write beside it: %v", arg, errText(err))
+	}
+	if err := os.Chmod(d.tmp, 0o755); err != nil {
+		os.Remove(d.tmp)
+		return nil, bad("-outdir %s: %v", arg, errText(err))
+	}
+	d.cleanup = removeAtExit(d.tmp)
+	return d, nil
+}
+
+type outdirState int
+
+const (
+	absent outdirState = iota
+	empty
+	previousRun
+)
+
+// state says what is at the outdir's path now, and refuses what must not
+// be replaced.
+func (d *outdir) state() (outdirState, error) {
+	st, err := os.Stat(d.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return absent, nil
+	case err != nil:
+		return 0, bad("-outdir %s: %v", d.arg, errText(err))
+	case !st.IsDir():
+		return 0, bad("-outdir %s: is a file, not a folder", d.arg)
+	}
+	f, err := os.Open(d.path)
+	if err != nil {
+		return 0, bad("-outdir %s: %v", d.arg, errText(err))
+	}
+	names, _ := f.Readdirnames(1)
+	f.Close()
+	if len(names) == 0 {
+		return empty, nil
+	}
+	if !isRun(d.path) {
+		return 0, bad("-outdir %s: holds files akisim did not write (no %s from a run); give a new or empty folder", d.arg, marker)
+	}
+	if !d.force {
+		return 0, bad("-outdir %s: holds a previous run; give -force to replace it", d.arg)
+	}
+	return previousRun, nil
+}
+
+// isRun reports whether dir holds an akisim run.
+func isRun(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, marker))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len("akisim "))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == "akisim "
+}
+
+// write writes one file of the run.
+func (d *outdir) write(name string, fn func(io.Writer) error) error {
+	if err := writeFile(filepath.Join(d.tmp, name), true, fn); err != nil {
+		return fmt.Errorf("-outdir %s: %s: %v", d.arg, name, errText(err))
+	}
+	return nil
+}
+
+// commit puts the run's folder in place of the outdir.
+func (d *outdir) commit() error {
+	if err := syncDir(d.tmp); err != nil {
+		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+	}
+	parent := filepath.Dir(d.path)
+	unlock, err := lockDir(parent)
+	if err != nil {
+		return fmt.Errorf("-outdir %s: lock %s: %v", d.arg, parent, errText(err))
+	}
+	defer unlock()
+	state, err := d.state() // again: another run may have committed meanwhile
+	if err != nil {
+		return err
+	}
+	if state == previousRun {
+		old := d.tmp + ".old"
+		if err := os.Rename(d.path, old); err != nil {
+			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		}
+		if err := os.Rename(d.tmp, d.path); err != nil {
+			os.Rename(old, d.path)
+			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		}
+		os.RemoveAll(old)
+	} else {
+		if state == empty {
+			os.Remove(d.path) // os.Rename refuses to replace a folder, even an empty one
+		}
+		if err := os.Rename(d.tmp, d.path); err != nil {
+			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		}
+	}
+	if err := syncDir(parent); err != nil {
+		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+	}
+	return nil
+}
+
+// close removes the temporary folder if the run did not commit it.
+func (d *outdir) close() { d.cleanup() }
+
+// outFile is a file the run writes besides the outdir (-timeline). A
+// regular file is written beside its place and renamed into it, as the
+// outdir is; anything else (/dev/stdout, a pipe) is written directly.
+type outFile struct {
+	flag, arg string
+	path      string // where the file ends
+	tmp       string // "" when written directly
+	cleanup   func()
+}
+
+// openOutFile checks an output file's place before anything is simulated.
+func openOutFile(flagName, arg string) (*outFile, error) {
+	f := &outFile{flag: flagName, arg: arg, path: arg, cleanup: func() {}}
+	if p, err := filepath.EvalSymlinks(arg); err == nil {
+		f.path = p
+	}
+	st, err := os.Stat(f.path)
+	switch {
+	case err == nil && st.IsDir():
+		return nil, bad("%s %s: is a folder", flagName, arg)
+	case err == nil && !st.Mode().IsRegular():
+		w, err := os.OpenFile(f.path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, bad("%s %s: %v", flagName, arg, errText(err))
+		}
+		w.Close()
+		return f, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, bad("%s %s: %v", flagName, arg, errText(err))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(f.path), fmt.Sprintf(".%s.tmp-%d-*", filepath.Base(f.path), os.Getpid()))
+	if err != nil {
+		return nil, bad("%s %s: %v", flagName, arg, errText(err))
+	}
+	f.tmp = tmp.Name()
+	err = tmp.Chmod(0o644)
+	tmp.Close()
+	if err != nil {
+		os.Remove(f.tmp)
+		return nil, bad("%s %s: %v", flagName, arg, errText(err))
+	}
+	f.cleanup = removeAtExit(f.tmp)
+	return f, nil
+}
+
+func (f *outFile) write(fn func(io.Writer) error) error {
+	path, sync := f.path, false
+	if f.tmp != "" {
+		path, sync = f.tmp, true
+	}
+	if err := writeFile(path, sync, fn); err != nil {
+		return fmt.Errorf("%s %s: %v", f.flag, f.arg, errText(err))
+	}
+	return nil
+}
+
+func (f *outFile) commit() error {
+	if f.tmp == "" {
+		return nil
+	}
+	if err := os.Rename(f.tmp, f.path); err != nil {
+		return fmt.Errorf("%s %s: %v", f.flag, f.arg, errText(err))
+	}
+	return syncDir(filepath.Dir(f.path))
+}
+
+func (f *outFile) close() { f.cleanup() }
+
+// file is what writeFile writes to; tests replace createFile to simulate a
+// full disk.
+type file interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+var createFile = func(path string) (file, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// writeFile writes path through fn; a regular file (sync) is synced to
+// disk, a device or pipe is not.
+func writeFile(path string, sync bool, fn func(io.Writer) error) error {
+	f, err := createFile(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = fn(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	return nil
+}
+
+// removeAtExit removes path when the returned function is called, or at
+// exit if the process ends first (a signal). Removing a path that was
+// renamed away does nothing.
+func removeAtExit(path string) func() {
+	id := atexit.Register(func() { os.RemoveAll(path) })
+	return func() {
+		id.Cancel()
+		os.RemoveAll(path)
+	}
+}
+
+// errText is an error without the operation and path a *PathError repeats
+// ("no space left on device", not "write /x/.y.tmp-1-2/z: ...").
+func errText(err error) string {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	case errors.As(err, &le):
+		return le.Err.Error()
+	}
+	return strings.TrimSpace(err.Error())
+}
