@@ -90,3 +90,25 @@ func FuzzParse(f *testing.F) {
 		checkNoPanic(t, text, []string{set})
 	})
 }
+
+// FuzzSet fuzzes -set overrides of the shipped Frontier config: any two
+// overrides either load (and round-trip) or fail with one line, never a
+// panic; seeded with every key at its edges.
+func FuzzSet(f *testing.F) {
+	for _, s := range nastySets {
+		f.Add(s, "")
+	}
+	ints, floats := numericKeys(reflect.TypeFor[Node](), "")
+	for _, k := range ints {
+		f.Add(k+"=1", k+"=1073741824")
+	}
+	for _, k := range floats {
+		f.Add(k+"=0", k+"=1e9")
+	}
+	f.Add("xgmi.bundle[0-3].lanes=1", "xgmi.bundle[0-1].lanes=0")
+	f.Add("host.gcd_numa=[0,0,0,0,0,0,0,0]", "host.numa_domains=1")
+	text := readFile(f, shippedPath(f, "frontier-node"))
+	f.Fuzz(func(t *testing.T, a, b string) {
+		checkNoPanic(t, text, []string{a, b})
+	})
+}

@@ -28,6 +28,7 @@ workgroup_slots = 16
 cu_outstanding_bytes = 131072
 cu_bytes_per_clock = 64
 concurrent_kernels = 1
+kernel_release = "system"
 l2_bytes = 8388608
 l2_slices = 32
 l2_bytes_per_clock = 128
@@ -193,7 +194,7 @@ func asError(t *testing.T, err error) *Error {
 	return e
 }
 
-func readFile(t *testing.T, p string) string {
+func readFile(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -202,7 +203,7 @@ func readFile(t *testing.T, p string) string {
 	return string(b)
 }
 
-func shippedPath(t *testing.T, name string) string {
+func shippedPath(t testing.TB, name string) string {
 	t.Helper()
 	p, err := Find(name)
 	if err != nil {

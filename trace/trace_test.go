@@ -1034,6 +1034,14 @@ func FuzzParse(f *testing.F) {
 	for _, tc := range append(errorCases, kernelErrorCases...) {
 		f.Add([]byte(tc.in))
 	}
+	// accepted traces near the bounds, for mutations to cross them
+	f.Add([]byte(`{"op":"malloc","buf":"a","gcd":7,"bytes":68719476736}` + "\n" +
+		`{"op":"host_malloc","buf":"h","numa":3,"bytes":137438953472}` + "\n" +
+		`{"op":"memcpy","src":"a","dst":"h","bytes":68719476736,"dst_offset":68719476736}` + "\n" +
+		`{"op":"kernel","name":"k","gcd":0,"grid":4398046511104,"workgroup":1024,"compute_ns":1e9,` +
+		`"access":[{"buf":"a","mode":"read","bytes":68719476736,"pattern":"random","element":1},` +
+		`{"buf":"h","mode":"write","bytes":8,"offset":137438953464,"pattern":"strided","stride":9223372036854775807,"element":8}]}` + "\n" +
+		`{"op":"host_access","numa":0,"threads":65536,"access":[{"buf":"a","mode":"write","bytes":1}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ops, err := Parse(bytes.NewReader(data), "fuzz")
 		if err != nil {
@@ -1045,10 +1053,13 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if err := Check(ops, testNode, "fuzz"); err != nil && strings.Contains(err.Error(), "\n") {
+		err = Check(ops, testNode, "fuzz")
+		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("multi-line error: %q", err)
 		}
-		_ = Buffers(ops)
+		if err == nil {
+			accepted(t, ops)
+		}
 		var b bytes.Buffer
 		if err := Write(&b, ops); err != nil {
 			t.Fatalf("Write of parsed ops: %v", err)
@@ -1061,4 +1072,44 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip differs:\n%+v\n%+v", ops, back)
 		}
 	})
+}
+
+// accepted re-derives, independently of Check, what an accepted trace
+// promises the model: allocations within capacity, copies and accesses
+// inside their buffers, kernel sizes within the bounds.
+func accepted(t *testing.T, ops []Op) {
+	t.Helper()
+	bufs := Buffers(ops)
+	used := map[[2]int]int64{}
+	inside := func(what string, off, n int64, b Buffer) {
+		if off < 0 || n <= 0 || off > b.Bytes || n > b.Bytes-off {
+			t.Fatalf("accepted %s of %d bytes at %d in %q of %d bytes", what, n, off, b.Name, b.Bytes)
+		}
+	}
+	for _, o := range ops {
+		switch {
+		case o.Op == Malloc || o.Op == HostMalloc:
+			b := bufs[o.Buf]
+			key, capacity := [2]int{0, b.GCD}, testNode.HBMBytes
+			if b.Host {
+				key, capacity = [2]int{1, b.NUMA}, testNode.NUMABytes
+			}
+			if used[key] += b.Bytes; used[key] > capacity || used[key] < 0 {
+				t.Fatalf("accepted %d bytes of allocations in %v, capacity %d", used[key], key, capacity)
+			}
+		case o.IsCopy():
+			inside("copy", o.SrcOff, o.Bytes, bufs[o.Src])
+			inside("copy", o.DstOff, o.Bytes, bufs[o.Dst])
+		case o.Op == Kernel || o.Op == HostAccess:
+			if o.Op == Kernel && (o.Workgroup < 1 || o.Grid/int64(o.Workgroup) > MaxWorkgroups || o.ComputeNs > MaxComputeNs) {
+				t.Fatalf("accepted kernel %+v", o)
+			}
+			for _, a := range o.Access {
+				inside("access", a.Offset, a.Bytes, bufs[a.Buf])
+				if a.Element > a.Bytes {
+					t.Fatalf("accepted element %d > bytes %d", a.Element, a.Bytes)
+				}
+			}
+		}
+	}
 }

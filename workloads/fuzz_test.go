@@ -1,0 +1,210 @@
+package workloads
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// fuzzBytes hands out the fuzzer's bytes; past the end it gives zeros.
+type fuzzBytes []byte
+
+func (b *fuzzBytes) byte() int {
+	if len(*b) == 0 {
+		return 0
+	}
+	v := (*b)[0]
+	*b = (*b)[1:]
+	return int(v)
+}
+
+// upTo returns a value in 0..n-1 from two bytes.
+func (b *fuzzBytes) upTo(n int64) int64 { return int64(b.byte()<<8|b.byte()) * n >> 16 }
+
+// size returns a size in 1..max, small ones as likely as large ones.
+func (b *fuzzBytes) size(max int64) int64 {
+	shift := b.byte() % 21 // up to 1 MiB
+	return min(max, 1+b.upTo(int64(1)<<shift))
+}
+
+// fuzzTrace builds a small trace from data: up to 6 buffers of at most
+// 1 MiB on GCDs or NUMA domains, then up to 24 copies, kernels, host
+// accesses, events and synchronisations over them. The values are mostly
+// valid, so that most traces pass Check, but may be off by a little (a
+// copy past its buffer, an unrecorded event), for Check to refuse.
+func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
+	b := fuzzBytes(data)
+	if e := b.byte(); e&3 != 0 {
+		env = append(env, fmt.Sprintf("env.HSA_ENABLE_SDMA=%d", e&1), fmt.Sprintf("env.HSA_ENABLE_PEER_SDMA=%d", e>>1&1))
+	}
+	var sizes []int64
+	var host []bool
+	for i := range 1 + b.byte()%6 {
+		n := b.size(1 << 20)
+		sizes = append(sizes, n)
+		name := fmt.Sprint("b", i)
+		k := b.byte()
+		host = append(host, k%3 == 0)
+		if k%3 == 0 {
+			ops = append(ops, hostAlloc(name, k/3%4, n))
+		} else {
+			ops = append(ops, alloc(name, k%8, n))
+		}
+	}
+	pick := func() int { return b.byte() % len(sizes) }
+	buf := func() (string, int64) {
+		i := pick()
+		return fmt.Sprint("b", i), sizes[i]
+	}
+	var recorded []string
+	event := func() string {
+		if len(recorded) == 0 || b.byte() == 255 {
+			return fmt.Sprint("e", b.byte()%3)
+		}
+		return recorded[b.byte()%len(recorded)]
+	}
+	// span picks bytes and an offset inside a buffer of n bytes; a rare
+	// one sticks out by a byte.
+	span := func(n int64) (bytes, off int64) {
+		bytes = b.size(n)
+		off = b.upTo(n - bytes + 1)
+		if b.byte() == 255 {
+			off++
+		}
+		return bytes, off
+	}
+	access := func(mode string) trace.Access {
+		name, n := buf()
+		a := trace.Access{Buf: name, Mode: mode}
+		a.Bytes, a.Offset = span(n)
+		switch p := b.byte(); p % 4 {
+		case 1:
+			a.Pattern, a.Stride = "strided", 1+b.upTo(4096)
+		case 2:
+			a.Pattern = "random"
+		}
+		if e := b.byte(); e%4 == 0 {
+			a.Element = min(a.Bytes, 1+int64(e/4)%16)
+		}
+		return a
+	}
+	for range b.byte() % 25 {
+		stream := b.byte() % 4
+		switch b.byte() % 10 {
+		case 0, 1:
+			i, j := pick(), pick()
+			if host[i] && host[j] && b.byte() != 255 {
+				continue // host-to-host copies are not modelled
+			}
+			o := trace.Op{Op: trace.MemcpyAsync, Src: fmt.Sprint("b", i), Dst: fmt.Sprint("b", j), Stream: stream}
+			o.Bytes, o.SrcOff = span(min(sizes[i], sizes[j]))
+			o.DstOff = b.upTo(sizes[j] - o.Bytes + 1)
+			peer := !host[i] && !host[j] || b.byte() == 255
+			if k := b.byte() % 4; k == 1 || (k == 3 && !peer) {
+				o.Op, o.Stream = trace.Memcpy, 0
+			} else if k == 2 && peer {
+				o.Op = trace.MemcpyPeerAsy
+			} else if k == 3 {
+				o.Op, o.Stream = trace.MemcpyPeer, 0
+			}
+			ops = append(ops, o)
+		case 2, 3:
+			wg := 1 + b.byte()*4
+			o := trace.Op{Op: trace.Kernel, Name: "k", GCD: intp(b.byte() % 8), Stream: stream, Workgroup: wg,
+				Grid: int64(wg) * (1 + b.upTo(1<<20)), ComputeNs: float64(b.upTo(100_000))}
+			for i := range 1 + b.byte()%3 {
+				o.Access = append(o.Access, access([]string{"read", "write"}[i%2]))
+			}
+			ops = append(ops, o)
+		case 4:
+			ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(b.byte() % 4), Threads: 1 + b.byte()%16,
+				Access: []trace.Access{access("write")}})
+		case 7:
+			if len(recorded) > 0 {
+				ops = append(ops, trace.Op{Op: trace.StreamWait, Stream: stream, Event: event()})
+				continue
+			}
+			fallthrough // nothing recorded yet: record first
+		case 5, 6:
+			e := fmt.Sprint("e", b.byte()%3)
+			recorded = append(recorded, e)
+			ops = append(ops, record(e, stream))
+		case 8:
+			ops = append(ops, trace.Op{Op: trace.EventSync, Event: event()})
+		default:
+			if stream%2 == 0 {
+				ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: stream})
+			} else {
+				ops = append(ops, trace.Op{Op: trace.DeviceSync})
+			}
+		}
+	}
+	return ops, env
+}
+
+// FuzzSimulate: every trace trace.Check accepts simulates without a
+// panic, a hang or an error, and gives finite, ordered times.
+func FuzzSimulate(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0, 2, 20, 255, 255, 1, 20, 0, 0, 2, 3, 1, 0, 0, 0, 0, 1, 0, 255, 255, 255, 255})
+	f.Add([]byte("\x01\x05kernel copy host access event sync, a longer seed that makes more ops \xff\xfe\x80"))
+	f.Add([]byte("\x03\x02\x14\xff\xff\x03\x14\x00\x00\x06\x0c\x01\x02\x03\x04\x05\x06\x07\x08\x09"))
+	base := frontier(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ops, env := fuzzTrace(data)
+		c := base
+		if len(env) > 0 {
+			c = frontier(t, env...)
+		}
+		run := TraceRun("fuzz.jsonl", ops)
+		if Check(c, []Run{run}) != nil {
+			return
+		}
+		type outcome struct {
+			res *Result
+			err error
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, err := Execute(c, []Run{run})
+			done <- outcome{res, err}
+		}()
+		var o outcome
+		select {
+		case o = <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("simulation hangs (%s)", fuzzDump(ops, env))
+		}
+		if o.err != nil {
+			t.Fatalf("accepted trace fails: %v (%s)", o.err, fuzzDump(ops, env))
+		}
+		if o.res.Events > 50_000_000 {
+			t.Fatalf("%d events for a small trace (%s)", o.res.Events, fuzzDump(ops, env))
+		}
+		start := map[string]float64{}
+		for _, r := range o.res.Rows {
+			if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) || r.Value < 0 {
+				t.Fatalf("row %+v (%s)", r, fuzzDump(ops, env))
+			}
+			switch r.Metric {
+			case "start":
+				start[r.Case] = r.Value
+			case "end":
+				if r.Value < start[r.Case] {
+					t.Fatalf("%s ends at %g us before it starts at %g us (%s)", r.Case, r.Value, start[r.Case], fuzzDump(ops, env))
+				}
+			}
+		}
+	})
+}
+
+// fuzzDump is a failing trace as trace lines, for the report.
+func fuzzDump(ops []trace.Op, env []string) string {
+	var w strings.Builder
+	_ = trace.Write(&w, ops)
+	return fmt.Sprintf("env %v, trace:\n%s", env, w.String())
+}
