@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -163,7 +164,7 @@ func sampleStats() []Dump {
 
 func TestWriteStatsGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteStats(&b, sampleStats()); err != nil {
+	if err := WriteStats(&b, slices.Values(sampleStats())); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "stats.txt", b.Bytes())

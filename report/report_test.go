@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -250,7 +252,7 @@ func TestWriteStatsLayout(t *testing.T) {
 	var b bytes.Buffer
 	dumps := []Dump{{{"simTicks", 33000000, "Number of ticks simulated", "Tick", 0}, {"x", 0.5, "half", "Ratio", 0}},
 		{{"hostSeconds", 0.126, "Real time elapsed on the host", "Second", 2}}}
-	if err := WriteStats(&b, dumps); err != nil {
+	if err := WriteStats(&b, slices.Values(dumps)); err != nil {
 		t.Fatal(err)
 	}
 	empty := strings.Repeat(" ", 22)
@@ -263,6 +265,16 @@ func TestWriteStatsLayout(t *testing.T) {
 		"\n---------- End Simulation Statistics   ----------\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteStatsReportsWriteErrors(t *testing.T) {
+	if err := WriteStats(failWriter{}, slices.Values(sampleStats())); err == nil || err.Error() != "disk full" {
+		t.Errorf("error %v, want the writer's", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -35,11 +36,12 @@ var descReplacer = strings.NewReplacer("\n", " ", "\r", " ")
 // marker, one line per stat, a blank line and the end marker. A stat line
 // is printf("%-40s %12s %10s %10s", name, value, "", "") (the empty
 // columns are a scalar's pdf and cdf), then " # desc" unless Desc is
-// empty, then " (unit)" unless Unit is empty.
-func WriteStats(w io.Writer, dumps []Dump) error {
+// empty, then " (unit)" unless Unit is empty. Dumps are written one at a
+// time, so a long sequence need not be held in memory.
+func WriteStats(w io.Writer, dumps iter.Seq[Dump]) error {
 	var buf []byte
-	for _, d := range dumps {
-		buf = append(buf, "\n"+statsBegin+"\n"...)
+	for d := range dumps {
+		buf = append(buf[:0], "\n"+statsBegin+"\n"...)
 		for _, s := range d {
 			buf = fmt.Appendf(buf, "%-40s %12s %10s %10s", s.Name, statValue(s.Value, s.Precision), "", "")
 			if s.Desc != "" {
@@ -54,9 +56,11 @@ func WriteStats(w io.Writer, dumps []Dump) error {
 			buf = append(buf, '\n')
 		}
 		buf = append(buf, "\n"+statsEnd+"\n"...)
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
 	}
-	_, err := w.Write(buf)
-	return err
+	return nil
 }
 
 // statValue formats v as gem5's ValueToString: fixed notation with

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"time"
 
@@ -19,10 +20,18 @@ const simFreq = 1e12
 // (node.gcd0.sdma3.bytesCopied). Only the host* lines depend on the machine
 // that simulated; every other line is deterministic.
 type Stats struct {
-	dumps []report.Dump
-	index []map[string]int   // per dump: stat name -> position
-	vals  map[string]float64 // stat name -> sum over the runs
-	last  time.Time          // when the previous dump was taken (gem5's statTime)
+	layouts []report.Dump      // distinct lists of names, descriptions and units (values unused)
+	runs    []runStats         // one per dump
+	vals    map[string]float64 // stat name -> sum over the runs
+	last    time.Time          // when the previous dump was taken (gem5's statTime)
+}
+
+// runStats is one dump as values over a layout: runs of one node config
+// share it, so thousands of dumps cost little memory.
+type runStats struct {
+	name   string
+	layout int
+	values []float64
 }
 
 // NewStats makes empty statistics; host time counts from now.
@@ -51,7 +60,7 @@ func (s *Stats) Add(run string, n *node.Node) {
 	d.add("simFreq", simFreq, "The number of ticks per simulated second", "(Tick/Second)")
 	d.d = append(d.d, report.Stat{Name: "hostSeconds", Value: host, Desc: "Real time elapsed on the host", Unit: "Second", Precision: 2},
 		report.Stat{Name: "hostTickRate", Value: math.Round(simTicks / host), Desc: "The number of ticks simulated per host second (ticks/s)", Unit: "(Tick/Second)"})
-	d.add("runIndex", float64(len(s.dumps)), "Run "+run+" (order of the runs in results, from 0)", "Count")
+	d.add("runIndex", float64(len(s.runs)), "", "Count") // described by the run's name when listed
 	for _, g := range n.GCDs {
 		p := fmt.Sprintf("node.gcd%d", g.ID)
 		d.add(p+".hub.forwarded", float64(g.Hub.Forwarded), "Packets passed through to another hub", "Count")
@@ -97,13 +106,29 @@ func (s *Stats) Add(run string, n *node.Node) {
 		d.add(q+".bytesWritten", float64(m.BytesWrite), "Bytes written", "Byte")
 		d.add(q+".busy", ticks(m.BusyTime()), "Time the channels were transferring", "Tick")
 	}
-	idx := make(map[string]int, len(d.d))
+	r := runStats{name: run, layout: len(s.layouts) - 1, values: make([]float64, len(d.d))}
 	for i, st := range d.d {
-		idx[st.Name] = i
+		r.values[i] = st.Value
 		s.vals[st.Name] += st.Value
 	}
-	s.dumps = append(s.dumps, d.d)
-	s.index = append(s.index, idx)
+	if r.layout < 0 || !sameLayout(s.layouts[r.layout], d.d) {
+		s.layouts = append(s.layouts, d.d)
+		r.layout++
+	}
+	s.runs = append(s.runs, r)
+}
+
+// sameLayout reports whether a and b list the same stats, values aside.
+func sameLayout(a, b report.Dump) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Desc != b[i].Desc || a[i].Unit != b[i].Unit || a[i].Precision != b[i].Precision {
+			return false
+		}
+	}
+	return true
 }
 
 // link adds one direction of a bundle or host link.
@@ -123,16 +148,40 @@ func cus(d *dump, q, kernelsDesc string, kernels, workgroups, transactions, read
 	d.add(q+".bytesWritten", float64(written), "Bytes written (any memory)", "Byte")
 }
 
-// List returns the dumps, one per run, in run order.
-func (s *Stats) List() []report.Dump { return s.dumps }
+// dump is the stats block of run number i.
+func (s *Stats) dump(i int) report.Dump {
+	r := s.runs[i]
+	d := append(report.Dump(nil), s.layouts[r.layout]...)
+	for j := range d {
+		d[j].Value = r.values[j]
+		if d[j].Name == "runIndex" {
+			d[j].Desc = "Run " + r.name + " (order of the runs in results, from 0)"
+		}
+	}
+	return d
+}
+
+// List yields the dumps, one per run, in run order, each made when it is
+// needed.
+func (s *Stats) List() iter.Seq[report.Dump] {
+	return func(yield func(report.Dump) bool) {
+		for i := range s.runs {
+			if !yield(s.dump(i)) {
+				return
+			}
+		}
+	}
+}
 
 // Value is stat name of run number run.
 func (s *Stats) Value(run int, name string) (float64, bool) {
-	i, ok := s.index[run][name]
-	if !ok {
-		return 0, false
+	r := s.runs[run]
+	for i, st := range s.layouts[r.layout] {
+		if st.Name == name {
+			return r.values[i], true
+		}
 	}
-	return s.dumps[run][i].Value, true
+	return 0, false
 }
 
 // Total is stat name summed over all runs (0 if no run has it).

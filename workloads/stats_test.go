@@ -100,6 +100,12 @@ func TestStatsOneBlockPerRun(t *testing.T) {
 		t.Fatalf("%d Begin and %d End markers, want 2 each", b, e)
 	}
 	bl := blocks(t, text)
+	if !strings.Contains(text, "# Run small (") || !strings.Contains(text, "# Run big (") {
+		t.Error("the blocks do not name their runs")
+	}
+	if len(res.Stats.layouts) != 1 {
+		t.Errorf("%d stat layouts for two runs of one node, want 1 (shared)", len(res.Stats.layouts))
+	}
 	var returns []float64
 	for _, r := range res.Rows {
 		if r.Metric == "return" {
@@ -201,7 +207,7 @@ func TestStatNamesAreConfigPaths(t *testing.T) {
 	walk(tree)
 	dir := regexp.MustCompile(`\.dir[01]$`)
 	n := 0
-	for _, s := range res.Stats.List()[0] {
+	for _, s := range res.Stats.dump(0) {
 		i := strings.LastIndexByte(s.Name, '.')
 		if i < 0 {
 			continue // gem5's root statistics
