@@ -28,7 +28,6 @@ workgroup_slots = 16
 cu_outstanding_bytes = 131072
 cu_bytes_per_clock = 64
 concurrent_kernels = 1
-kernel_release = "system"
 l2_bytes = 8388608
 l2_slices = 32
 l2_bytes_per_clock = 128
@@ -100,6 +99,7 @@ doorbell_ns = 1000
 event_record_ns = 500
 blit_workgroup_bytes = 4096
 allocation_bytes = 2097152
+event_release = "system"
 
 [routing]
 sdma = "widest"

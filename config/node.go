@@ -119,6 +119,7 @@ type Runtime struct {
 	EventRecordNs      float64 `toml:"event_record_ns"`      // GPU-side cost of an event record
 	BlitWorkgroupBytes int64   `toml:"blit_workgroup_bytes"` // bytes one workgroup of the runtime's copy kernel moves
 	AllocationBytes    int64   `toml:"allocation_bytes"`     // alignment of allocations in their memory
+	EventRelease       string  `toml:"event_release"`        // scope of an event record's release: "system" writes back the L2 of the GCD that ran the stream's kernels, "agent" does not
 }
 
 // Routing names the route policy of each traffic type.

@@ -218,7 +218,8 @@ func (n *Node) validate() []vErr {
 	v.latency("runtime.doorbell_ns", r.DoorbellNs)
 	v.latency("runtime.event_record_ns", r.EventRecordNs)
 	v.int64Range("runtime.blit_workgroup_bytes", r.BlitWorkgroupBytes, 1, 1<<30) // a workgroup copying more than 1 GiB is a unit mistake
-	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30)        // alignment up to a 1 GiB huge page
+	v.oneOf("runtime.event_release", r.EventRelease, "system", "agent")
+	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30) // alignment up to a 1 GiB huge page
 	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
@@ -281,6 +282,12 @@ func (n *Node) validateSim(v *validator) {
 	}
 	if !(s.EarlyBooking >= 0 && s.EarlyBooking <= 1) {
 		v.fail("sim.early_booking", nil, "must be in [0, 1], got %s", fmtFloat(s.EarlyBooking))
+	}
+	// a transaction holds its part of the engine's in-flight bytes until it
+	// is acknowledged; with fewer than 16 in flight the pipeline drains
+	if s.SDMATransactionBytes > n.SDMA.OutstandingBytes/16 && s.SDMATransactionBytes >= MinTransactionBytes {
+		v.fail("sim.sdma_transaction_bytes", []string{"sdma.outstanding_bytes"},
+			"must be at most sdma.outstanding_bytes / 16 (%d), got %d", n.SDMA.OutstandingBytes/16, s.SDMATransactionBytes)
 	}
 	largest := max(int64(s.SDMATransactionBytes), s.CUTransactionBytes, s.CoreTransactionBytes)
 	for _, c := range []struct {

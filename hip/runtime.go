@@ -42,6 +42,7 @@ type item struct {
 	engine *slot
 	cus    *gcd.ComputeUnits // a kernel's GCD
 	blit   bool              // a copy run as a blit kernel
+	flush  bool              // a system-scope release on cus before an event
 	event  string
 	wait   bool
 }
@@ -50,7 +51,8 @@ type stream struct {
 	id       int
 	queue    []item
 	inflight int
-	last     any // the SDMA queue or CU array running the stream's work
+	last     any               // the SDMA queue or CU array running the stream's work
+	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
 }
 
 type blocker struct {
@@ -277,10 +279,18 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				return
 			}
 			var cmd *gcd.KernelCmd
-			if it.blit {
+			switch {
+			case it.flush:
+				cmd = &gcd.KernelCmd{ID: it.op, Release: true}
+				s.dirty = nil
+			case it.blit:
 				cmd = r.blitCmd(it.op)
-			} else {
+			default:
 				cmd = r.kernelCmd(it.op)
+				s.dirty = it.cus
+			}
+			if it.blit {
+				s.dirty = it.cus
 			}
 			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
 			r.Results[it.op].Engine = it.cus.Name()
@@ -307,6 +317,12 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 		default: // event record
 			if s.inflight > 0 {
 				return
+			}
+			if s.dirty != nil && r.cost.EventRelease == "system" {
+				// the event is a system-scope release: the GCD's L2
+				// writes back what the stream's kernels left dirty
+				s.queue = append([]item{{op: it.op, cus: s.dirty, flush: true}}, s.queue...)
+				continue
 			}
 			t := now + ns(r.cost.EventRecordNs)
 			r.events[it.event] = t

@@ -41,12 +41,17 @@ func (m *MemoryController) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		done := at
 		switch p.Kind {
 		case ReadReq:
-			done = m.bw.Serve(now, at, p.Size)
+			// the data streams out as it is read
+			first, spread := m.bw.Stream(now, at, p.Size, 0)
 			m.Reads++
 			m.BytesRead += uint64(p.Size)
 			rsp = p.Respond(ReadRsp, p.Size)
+			rsp.Spread = spread
+			done = first
 		case WriteReq:
-			done = m.bw.Serve(now, at, p.Size)
+			// written as it streams in; acknowledged when the last byte is
+			first, spread := m.bw.Stream(now, at, p.Size, p.Spread)
+			done = first + spread
 			m.Writes++
 			m.BytesWrite += uint64(p.Size)
 			rsp = p.Respond(WriteAck, p.Size)

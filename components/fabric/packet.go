@@ -53,6 +53,11 @@ type Packet struct {
 	// queues the packet (a link, a memory, an engine) starts it that much
 	// later and clears it.
 	Lag sim.VTimeInSec
+	// Spread is how long after its first byte a data packet's last byte
+	// follows (Lag times the first byte). Resources pass data on as it
+	// streams in (cut-through), so a large transaction costs no more
+	// pipeline fill than the many small packets it stands for.
+	Spread sim.VTimeInSec
 
 	Unordered bool     // crossed a multi-link bundle: needs reordering at arrival
 	Early     bool     // a link booked it before it logically arrived there
@@ -119,7 +124,7 @@ func (p *Packet) Respond(kind Kind, size int) *Packet {
 	p.Kind, p.Size, p.TrafficBytes = kind, size, size
 	p.Back = !p.Back
 	p.Unordered = false
-	p.Lag = 0
+	p.Lag, p.Spread = 0, 0
 	return p
 }
 

@@ -1,6 +1,10 @@
 package fabric
 
-import "github.com/sarchlab/akita/v3/sim"
+import (
+	"math"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
 
 // Server is a resource that serves work one piece at a time at a fixed
 // rate, such as a link direction serialising bytes or a memory's channels:
@@ -20,24 +24,59 @@ type interval struct{ start, end sim.VTimeInSec }
 // Serve books bytes of work that arrives at time at (handed over at now)
 // and returns when it is done.
 func (s *Server) Serve(now, at sim.VTimeInSec, bytes int) sim.VTimeInSec {
+	_, done := s.serve(now, at, bytes)
+	return done
+}
+
+// serve books the work into the gaps of the calendar from at on, as many
+// as it needs: the resource interleaves work at a fine grain (bursts, wire
+// packets), so a piece handed over late still fills an earlier gap, and
+// how big the simulation's pieces are does not change the throughput. It
+// returns when the work starts and when it is done.
+func (s *Server) serve(now, at sim.VTimeInSec, bytes int) (start, done sim.VTimeInSec) {
 	d := sim.VTimeInSec(float64(bytes) / s.BytesPerSec)
 	s.Busy += d
 	s.Bytes += uint64(bytes)
 	s.prune(now)
-	start := at
+	const eps = 1e-15
+	t, left := at, d
+	start = -1
 	i := 0
-	for ; i < len(s.busy); i++ {
-		iv := s.busy[i]
-		if iv.end <= start {
+	for left > eps {
+		for i < len(s.busy) && s.busy[i].end <= t {
+			i++
+		}
+		if i < len(s.busy) && s.busy[i].start <= t {
+			t = s.busy[i].end
 			continue
 		}
-		if iv.start >= start+d {
-			break
+		gapEnd := sim.VTimeInSec(math.Inf(1))
+		if i < len(s.busy) {
+			gapEnd = s.busy[i].start
 		}
-		start = iv.end
+		take := min(left, gapEnd-t)
+		if start < 0 {
+			start = t
+		}
+		s.insert(i, interval{t, t + take})
+		i = max(0, i-1) // the insert may have merged neighbours: rescan from the one before
+		t += take
+		left -= take
 	}
-	s.insert(i, interval{start, start + d})
-	return start + d
+	if start < 0 {
+		start = at
+	}
+	return start, max(t, at)
+}
+
+// Stream serves bytes that arrive as a stream: the first at time at (handed
+// over at now), the last spread later. The resource passes them on as they
+// come (cut-through): it returns when the first byte leaves and how long
+// after it the last follows, never before the last has arrived.
+func (s *Server) Stream(now, at sim.VTimeInSec, bytes int, spread sim.VTimeInSec) (first, after sim.VTimeInSec) {
+	start, done := s.serve(now, at, bytes)
+	last := max(done, at+spread)
+	return start, last - start
 }
 
 // Interleave serves a small packet that travels in its own virtual channel:

@@ -69,6 +69,8 @@ type step struct {
 	cu           *cuState
 	from, to     int64 // progress range of the step
 	reads, write int
+	lastIn       sim.VTimeInSec // when the last byte of the step's reads is in
+	spread       sim.VTimeInSec // how long the writes' data follows their first byte
 }
 
 type cuEvent struct {
@@ -80,6 +82,7 @@ type cuEvent struct {
 const (
 	phaseStart = iota
 	phaseWrite
+	phaseStepDone
 	phaseDone
 )
 
@@ -114,6 +117,10 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
 	cmd := c.queue[0]
 	c.queue = c.queue[1:]
 	c.active = &kernelRun{cmd: cmd, start: now}
+	if cmd.Release {
+		c.release(now)
+		return
+	}
 	c.Kernels++
 	c.at(now+c.launch, phaseStart, nil)
 }
@@ -223,6 +230,9 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fa
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr = addr
+	if kind == fabric.WriteReq {
+		p.Spread = s.spread
+	}
 	p.Lag = cu.issue.Serve(now, now, size) - now
 	c.mem.Send(now, p)
 }
@@ -239,6 +249,9 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	}
 	wgs := float64(cu.workgroups)
 	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots)))
+	// the wavefronts work on data as it streams in: results stream out as
+	// long after the first as the reads' last byte followed theirs
+	s.spread = max(0, s.lastIn-now)
 	if t > now {
 		c.at(t, phaseWrite, s)
 		return
@@ -258,6 +271,10 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		}
 	}
 	if s.write == 0 {
+		if s.spread > 0 { // done when the last data is in
+			c.at(now+s.spread, phaseStepDone, s)
+			return
+		}
 		c.stepDone(now, s)
 	}
 }
@@ -268,9 +285,16 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
 		return
 	}
+	if _, ok := p.Tag.(releaseTag); ok {
+		c.done(now)
+		return
+	}
 	s := p.Tag.(*step)
 	switch p.Kind {
 	case fabric.ReadRsp:
+		// work starts on the first byte; the last follows Spread later
+		s.lastIn = max(s.lastIn, now+p.Spread)
+		p.Spread = 0
 		c.BytesRead += uint64(p.Size)
 		if s.reads--; s.reads == 0 {
 			c.compute(now, s)
@@ -289,12 +313,35 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu.open--
 	if cu.open == 0 && cu.issued == cu.total {
 		if c.active.left--; c.active.left == 0 {
-			c.at(now+c.end, phaseDone, nil)
+			c.finish(now)
 		}
 		return
 	}
 	c.issue(now, cu)
 }
+
+// finish ends a kernel.
+func (c *ComputeUnits) finish(now sim.VTimeInSec) {
+	c.at(now+c.end, phaseDone, nil)
+}
+
+// release is a system-scope release: the L2 writes back its dirty lines,
+// so results are visible beyond the GCD; done when HBM has them.
+func (c *ComputeUnits) release(now sim.VTimeInSec) {
+	m := fabric.Memory{Index: c.hub}
+	p := fabric.NewRequest(fabric.FlushReq, 0, m, fabric.Route{c.hub}, c.MemPort, releaseTag{})
+	c.mem.Send(now, p)
+}
+
+// done signals the active command's completion and starts the next.
+func (c *ComputeUnits) done(now sim.VTimeInSec) {
+	k := c.active
+	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
+	c.startNext(now)
+}
+
+// releaseTag marks the release of a kernel's end.
+type releaseTag struct{}
 
 // Handle runs dispatch, delayed writes, completion and held sends.
 func (c *ComputeUnits) Handle(e sim.Event) error {
@@ -310,12 +357,12 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 		switch ev.phase {
 		case phaseStart:
 			c.dispatch(now)
+		case phaseStepDone:
+			c.stepDone(now, ev.s)
 		case phaseWrite:
 			c.writes(now, ev.s)
 		case phaseDone:
-			k := c.active
-			c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
-			c.startNext(now)
+			c.done(now)
 		}
 	default:
 		fabric.HandleSendEvent(e)

@@ -46,6 +46,7 @@ type KernelCmd struct {
 	ComputeNs  float64 // compute time of one workgroup besides memory
 	Reads      []MemStream
 	Writes     []MemStream
+	Release    bool // no kernel: a system-scope release (L2 write-back) in the queue
 }
 
 // Meta returns the message meta data.

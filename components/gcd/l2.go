@@ -32,6 +32,8 @@ type L2 struct {
 	lru      *list.List // front = most recent; values are *block
 	blocks   map[int64]*list.Element
 	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
+	flush    *fabric.Packet            // a release waiting for its write-backs
+	flushing int                       // write-backs it waits for
 
 	// Requests that found all their lines (hits) or not (misses), and the
 	// bytes behind them: what the cache served, what it fetched, what it
@@ -76,6 +78,10 @@ func (c *L2) cached(p *fabric.Packet) bool {
 }
 
 func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
+	if p.Kind == fabric.FlushReq && c.cached(p) {
+		c.release(now, p)
+		return
+	}
 	if !c.cached(p) || (p.Kind != fabric.ReadReq && p.Kind != fabric.WriteReq) {
 		if p.Kind.CarriesData() || p.Kind == fabric.ReadReq {
 			c.PassBytes += uint64(p.Size)
@@ -112,11 +118,60 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 }
 
+// flushTag marks the write-backs of a release.
+type flushTag struct{}
+
+// release writes back every dirty line (a system-scope release at the end
+// of a kernel: buffer_wbl2 on gfx90a) and answers once HBM has them all.
+// The lines stay valid, now clean.
+func (c *L2) release(now sim.VTimeInSec, p *fabric.Packet) {
+	c.flush, c.flushing = p, 0
+	lines := int(c.block / c.line)
+	for e := c.lru.Front(); e != nil; e = e.Next() {
+		bl := e.Value.(*block)
+		if c.writeBack(now, bl, lines, flushTag{}) {
+			c.flushing++
+		}
+		clear(bl.dirty)
+	}
+	if c.flushing == 0 {
+		c.finishRelease(now)
+	}
+}
+
+func (c *L2) finishRelease(now sim.VTimeInSec) {
+	p := c.flush
+	c.flush = nil
+	p.Respond(fabric.FlushAck, 0)
+	p.Lag = c.latency
+	c.top.Send(now, p)
+}
+
+// writeBack writes a block's dirty lines to HBM; it says whether there were any.
+func (c *L2) writeBack(now sim.VTimeInSec, bl *block, lines int, tag any) bool {
+	d := countBits(bl.dirty, 0, lines)
+	if d == 0 {
+		return false
+	}
+	c.WriteBacks++
+	bytes := int64(d) * c.line
+	c.WriteBackBytes += uint64(bytes)
+	wb := fabric.NewRequest(fabric.WriteReq, int(bytes), fabric.Memory{Index: c.local},
+		fabric.Route{c.local}, c.BottomPort, tag)
+	wb.Addr = bl.id * c.block
+	c.bottom.Send(now, wb)
+	return true
+}
+
 // serve answers from the cache after its transfer and latency.
 func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
-	done := c.bandwidth.Serve(now, p.TakeLag(now), p.Size)
+	first, spread := c.bandwidth.Stream(now, p.TakeLag(now), p.Size, p.Spread)
 	p.Respond(kind, p.Size)
-	p.Lag = done + c.latency - now
+	if kind == fabric.ReadRsp {
+		p.Lag, p.Spread = first+c.latency-now, spread
+	} else { // a write is acknowledged once its last byte is in
+		p.Lag = first + spread + c.latency - now
+	}
 	c.top.Send(now, p)
 }
 
@@ -131,12 +186,23 @@ func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
 // answer takes a memory's answer when it logically arrives: filling a line
 // earlier would let later requests hit data that is not there yet.
 func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Lag > 0 {
-		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
+	if p.Lag > 0 || (p.Spread > 0 && c.inFlight[p].fill) {
+		// a fill is usable once its last byte is in
+		t := p.TakeLag(now)
+		if c.inFlight[p].fill {
+			t += p.Spread
+			p.Spread = 0
+		}
+		c.engine.Schedule(p.Event(t, c, 0))
 		return
 	}
 	o, ok := c.inFlight[p]
 	if !ok { // the ack of a write-back
+		if _, rel := p.Tag.(flushTag); rel {
+			if c.flushing--; c.flushing == 0 {
+				c.finishRelease(now)
+			}
+		}
 		return
 	}
 	delete(c.inFlight, p)
@@ -221,15 +287,7 @@ func (c *L2) insert(now sim.VTimeInSec, b int64) *block {
 		bl = e.Value.(*block)
 		c.lru.Remove(e)
 		delete(c.blocks, bl.id)
-		if d := countBits(bl.dirty, 0, int(c.block/c.line)); d > 0 {
-			c.WriteBacks++
-			bytes := int64(d) * c.line
-			c.WriteBackBytes += uint64(bytes)
-			wb := fabric.NewRequest(fabric.WriteReq, int(bytes), fabric.Memory{Index: c.local},
-				fabric.Route{c.local}, c.BottomPort, nil)
-			wb.Addr = bl.id * c.block
-			c.bottom.Send(now, wb)
-		}
+		c.writeBack(now, bl, int(c.block/c.line), nil)
 		clear(bl.valid)
 		clear(bl.dirty)
 	} else {

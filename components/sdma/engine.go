@@ -192,9 +192,11 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 	at := now
 	switch p.Kind {
 	case fabric.ReadRsp:
-		// data streams through the engine's datapath, then out as a write
-		t := e.datapath.Serve(now, at, p.Size)
-		e.send(now, t, p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write))
+		// data streams through the engine's datapath, out as a write
+		first, spread := e.datapath.Stream(now, at, p.Size, p.Spread)
+		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write)
+		w.Spread = spread
+		e.send(now, first, w)
 	case fabric.WriteAck:
 		s.outstanding -= int64(p.Size)
 		s.done += int64(p.Size)

@@ -99,7 +99,13 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 	var done sim.VTimeInSec
 	at := p.TakeLag(now)
 	if p.Kind.CarriesData() {
-		done = d.wire.Serve(now, at, p.WireBytes(b.payload, b.overhead, b.request))
+		// cut-through: the packet is handed on as its first wire packet
+		// arrives, the rest following at the wire's pace
+		wb := b.wire(p)
+		first, spread := d.wire.Stream(now, at, wb, p.Spread)
+		head := min(wb, b.payload+b.overhead)
+		done = first + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
+		p.Spread = max(0, first+spread-done)
 		d.Payload += uint64(p.Size)
 	} else {
 		// requests and acks without data use their own virtual channel

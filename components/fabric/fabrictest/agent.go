@@ -48,7 +48,7 @@ func (a *Agent) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		t := now
 		if p, ok := msg.(*fabric.Packet); ok {
-			t = p.TakeLag(now)
+			t = p.TakeLag(now) + p.Spread // when the last byte is in
 			if p.Kind.CarriesData() {
 				a.Bytes += int64(p.Size)
 			}
