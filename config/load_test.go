@@ -246,8 +246,8 @@ func TestSet(t *testing.T) {
 	}
 
 	t.Run("scalars", func(t *testing.T) {
-		n := load(t, "sim.sdma_transaction_bytes=131072", "xgmi.lane_bandwidth_gbps=25", "dram.efficiency=0.5")
-		if n.Sim.SDMATransactionBytes != 131072 || n.XGMI.LaneBandwidthGBps != 25 || n.DRAM.Efficiency != 0.5 {
+		n := load(t, "sim.sdma_transaction_bytes=16384", "xgmi.lane_bandwidth_gbps=25", "dram.efficiency=0.5")
+		if n.Sim.SDMATransactionBytes != 16384 || n.XGMI.LaneBandwidthGBps != 25 || n.DRAM.Efficiency != 0.5 {
 			t.Errorf("got %d %v %v", n.Sim.SDMATransactionBytes, n.XGMI.LaneBandwidthGBps, n.DRAM.Efficiency)
 		}
 	})
