@@ -101,9 +101,9 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return err
 	}
 	if o.cpuprofile != "" {
-		stop, err := startProfile(o.cpuprofile)
-		if err != nil {
-			return err
+		stop, perr := startProfile(o.cpuprofile)
+		if perr != nil {
+			return perr
 		}
 		defer func() {
 			if perr := stop(); err == nil {

@@ -200,6 +200,10 @@ func TestFullDiskLeavesNoOutdir(t *testing.T) {
 			t.Error("the outdir was committed though the timeline failed")
 		}
 		noScratch(t, parent)
+		code, _, errs = akisim(t, smallStream("-cpuprofile", "/dev/full")...)
+		if code != 1 || errs != "akisim: -cpuprofile /dev/full: no space left on device\n" {
+			t.Errorf("/dev/full profile: exit %d, %q", code, errs)
+		}
 	}
 }
 
