@@ -51,6 +51,9 @@ func (c *eventCounter) Func(ctx sim.HookCtx) {
 	}
 }
 
+// afterRun, when set (by tests), sees every run's node once it has run.
+var afterRun func(n *node.Node, run Run, out []hip.OpResult)
+
 // Execute checks every run (Check) and simulates each on a fresh node
 // built from c.
 func Execute(c *config.Node, runs []Run) (*Result, error) {
@@ -68,6 +71,9 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		out, err := n.Run(run.Ops)
 		if err != nil {
 			return nil, err
+		}
+		if afterRun != nil {
+			afterRun(n, run, out)
 		}
 		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
 		for _, o := range run.Ops {

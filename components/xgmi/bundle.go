@@ -151,6 +151,9 @@ func (b *Bundle) Handle(e sim.Event) error {
 // NotifyPortFree retries packets the far hub could not take.
 func (b *Bundle) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { b.RetryAll(now) }
 
+// InFlight is the bytes a direction has taken in and not yet delivered.
+func (b *Bundle) InFlight(dir int) int { return b.dirs[dir].inFlight }
+
 // Stats of one direction (0: side 0 to side 1).
 func (b *Bundle) Stats(dir int) (packets, payload uint64, busy sim.VTimeInSec) {
 	d := b.dirs[dir]
