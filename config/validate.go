@@ -283,11 +283,10 @@ func (n *Node) validateSim(v *validator) {
 	if !(s.EarlyBooking >= 0 && s.EarlyBooking <= 1) {
 		v.fail("sim.early_booking", nil, "must be in [0, 1], got %s", fmtFloat(s.EarlyBooking))
 	}
-	// a transaction holds its part of the engine's in-flight bytes until it
-	// is acknowledged; with fewer than 16 in flight the pipeline drains
-	if s.SDMATransactionBytes > n.SDMA.OutstandingBytes/16 && s.SDMATransactionBytes >= MinTransactionBytes {
+	// a transaction must fit in what the engine keeps in flight
+	if s.SDMATransactionBytes > n.SDMA.OutstandingBytes && s.SDMATransactionBytes >= MinTransactionBytes {
 		v.fail("sim.sdma_transaction_bytes", []string{"sdma.outstanding_bytes"},
-			"must be at most sdma.outstanding_bytes / 16 (%d), got %d", n.SDMA.OutstandingBytes/16, s.SDMATransactionBytes)
+			"must be at most sdma.outstanding_bytes (%d), got %d", n.SDMA.OutstandingBytes, s.SDMATransactionBytes)
 	}
 	largest := max(int64(s.SDMATransactionBytes), s.CUTransactionBytes, s.CoreTransactionBytes)
 	for _, c := range []struct {

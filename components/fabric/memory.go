@@ -49,12 +49,14 @@ func (m *MemoryController) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			rsp.Spread = spread
 			done = first
 		case WriteReq:
-			// written as it streams in; acknowledged when the last byte is
+			// written as it streams in; each byte acknowledged once written:
+			// the acknowledgement streams back over the same spread
 			first, spread := m.bw.Stream(now, at, p.Size, p.Spread)
-			done = first + spread
+			done = first
 			m.Writes++
 			m.BytesWrite += uint64(p.Size)
 			rsp = p.Respond(WriteAck, p.Size)
+			rsp.Spread = spread
 		case FlushReq:
 			rsp = p.Respond(FlushAck, 0)
 		default:

@@ -281,8 +281,14 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 
 // response takes memory answers in time order (as events when they lag).
 func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Lag > 0 {
-		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
+	if p.Lag > 0 || (p.Kind == fabric.WriteAck && p.Spread > 0) {
+		// a write is done when its last byte is acknowledged
+		t := p.TakeLag(now)
+		if p.Kind == fabric.WriteAck {
+			t += p.Spread
+			p.Spread = 0
+		}
+		c.engine.Schedule(p.Event(t, c, 0))
 		return
 	}
 	if _, ok := p.Tag.(releaseTag); ok {

@@ -197,7 +197,13 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 		return
 	}
 	o, ok := c.inFlight[p]
-	if !ok { // the ack of a write-back
+	if !ok { // the ack of a write-back, done when its last byte is
+		if p.Spread > 0 {
+			t := now + p.Spread
+			p.Spread = 0
+			c.engine.Schedule(p.Event(t, c, 0))
+			return
+		}
 		if _, rel := p.Tag.(flushTag); rel {
 			if c.flushing--; c.flushing == 0 {
 				c.finishRelease(now)

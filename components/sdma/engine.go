@@ -41,7 +41,8 @@ type copyState struct {
 	read, write  fabric.Route
 	fence        bool
 	issued, done int64
-	outstanding  int64 // bytes read or written and not yet acknowledged
+	outstanding  int64          // bytes read or written and not yet acknowledged
+	lastAck      sim.VTimeInSec // when the last acknowledged byte was
 }
 
 type phaseEvent struct {
@@ -125,7 +126,7 @@ func (e *Engine) Handle(ev sim.Event) error {
 	switch ev.(*phaseEvent).phase {
 	case phaseIssue:
 		e.issueAt = now
-		e.issue(now, now)
+		e.issue(now, now, 0)
 	case phaseSignal:
 		s := e.active
 		e.ctrl.Send(now, &CopyDone{MsgMeta: sim.MsgMeta{ID: sim.GetIDGenerator().Generate()},
@@ -145,7 +146,11 @@ func (e *Engine) send(now, at sim.VTimeInSec, p *fabric.Packet) {
 // issue starts read transactions while fewer than the limit are in flight.
 // Responses may come back while it runs (a local copy crosses no link);
 // they only move the issue time on, the loop keeps issuing.
-func (e *Engine) issue(now, at sim.VTimeInSec) {
+//
+// Acknowledgements stream back like data: the bytes of one are acknowledged
+// over its spread, and as each frees its part of the limit a new request
+// goes out, so the new reads are requested over that spread too.
+func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 	s := e.active
 	if s.cmd.Bytes == 0 {
 		e.finish(now, at)
@@ -165,7 +170,9 @@ func (e *Engine) issue(now, at sim.VTimeInSec) {
 		s.issued += n
 		s.outstanding += n
 		e.Transactions++
-		e.send(now, e.issueAt, e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read))
+		r := e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read)
+		r.Spread = spread
+		e.send(now, e.issueAt, r)
 	}
 	e.issuing = false
 }
@@ -198,15 +205,18 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		w.Spread = spread
 		e.send(now, first, w)
 	case fabric.WriteAck:
+		// the first bytes are acknowledged now, the last Spread later
 		s.outstanding -= int64(p.Size)
 		s.done += int64(p.Size)
+		s.lastAck = max(s.lastAck, now+p.Spread)
+		spread := p.Spread
 		e.free = append(e.free, p)
 		e.BytesCopied += uint64(p.Size)
 		if s.done == s.cmd.Bytes {
-			e.finish(now, at)
+			e.finish(now, s.lastAck)
 			return
 		}
-		e.issue(now, at)
+		e.issue(now, at, spread)
 	case fabric.FlushAck:
 		e.free = append(e.free, p)
 		e.at(at+e.fenceNs+e.signalNs, phaseSignal)

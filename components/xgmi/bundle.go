@@ -108,8 +108,17 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		p.Spread = max(0, first+spread-done)
 		d.Payload += uint64(p.Size)
 	} else {
-		// requests and acks without data use their own virtual channel
-		done = d.wire.Interleave(now, at, p.WireBytes(b.payload, b.overhead, b.request))
+		// requests and acks without data use their own virtual channel; a
+		// read request asks line by line, so it too is handed on after
+		// its first line's request, the rest streaming behind
+		wb := b.wire(p)
+		end := d.wire.Interleave(now, at, wb)
+		head := wb
+		if p.Kind == fabric.ReadReq {
+			head = min(wb, b.request)
+		}
+		done = at + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
+		p.Spread = max(p.Spread, end-done)
 	}
 	p.Early = early
 	d.inFlight += b.wire(p)
