@@ -11,6 +11,13 @@ type Sender struct {
 	port    sim.Port
 	peer    sim.Port
 	waiting []sim.Msg
+	due     []dueMsg // messages given to SendAt for later, in the order given
+}
+
+// dueMsg is a message SendAt holds until its time.
+type dueMsg struct {
+	t   sim.VTimeInSec
+	msg sim.Msg
 }
 
 // NewSender makes a sender for a port owned by handler.
@@ -28,7 +35,6 @@ func (s *Sender) Peer() sim.Port { return s.peer }
 type sendEvent struct {
 	EventAt
 	sender *Sender
-	msg    sim.Msg
 }
 
 // IsSendEvent lets a component route the event back to its sender.
@@ -46,7 +52,7 @@ func IsSendEvent(e sim.Event) bool {
 func HandleSendEvent(e sim.Event) {
 	switch ev := e.(type) {
 	case *sendEvent:
-		ev.sender.Send(ev.Time(), ev.msg)
+		ev.sender.sendDue(ev.Time())
 	case *PacketEvent:
 		ev.sender.Send(ev.Time(), ev.Pkt)
 	}
@@ -64,7 +70,23 @@ func (s *Sender) SendAt(now, t sim.VTimeInSec, msg sim.Msg) {
 		s.engine.Schedule(ev)
 		return
 	}
-	s.engine.Schedule(&sendEvent{EventAt: EventAt{t, s.handler}, sender: s, msg: msg})
+	s.due = append(s.due, dueMsg{t, msg})
+	s.engine.Schedule(&sendEvent{EventAt: EventAt{t, s.handler}, sender: s})
+}
+
+// sendDue sends the held messages whose time has come, in the order they
+// were given: the engine runs events of equal time in no set order.
+func (s *Sender) sendDue(now sim.VTimeInSec) {
+	kept := s.due[:0]
+	for _, d := range s.due {
+		if d.t <= now {
+			s.Send(now, d.msg)
+		} else {
+			kept = append(kept, d)
+		}
+	}
+	clear(s.due[len(kept):])
+	s.due = kept
 }
 
 // Send sends msg now, or queues it behind earlier messages still waiting.

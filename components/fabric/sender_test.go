@@ -85,3 +85,25 @@ func TestSenderHoldsAndRetriesInOrder(t *testing.T) {
 		t.Errorf("note 3 stamped %g, want 4", s)
 	}
 }
+
+// Messages due at one time leave in the order they were given, as a queue
+// written by one doorbell reads its packets in order.
+func TestSenderSendAtSameTimeInOrder(t *testing.T) {
+	e, a, b := pair(64)
+	b.take = true
+	for i := range 20 {
+		a.out.SendAt(0, fabric.Ns(5), &note{n: i})
+	}
+	a.out.SendAt(0, fabric.Ns(4), &note{n: -1})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.got) != 21 {
+		t.Fatalf("got %d messages, want 21", len(b.got))
+	}
+	for i, m := range b.got {
+		if n := m.(*note).n; n != i-1 || b.at[i] != fabric.Ns(float64(4+min(i, 1))) {
+			t.Fatalf("message %d is note %d at %g s, want note %d", i, n, b.at[i], i-1)
+		}
+	}
+}
