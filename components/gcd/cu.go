@@ -44,10 +44,11 @@ type ComputeUnits struct {
 }
 
 type kernelRun struct {
-	cmd   *KernelCmd
-	start sim.VTimeInSec
-	cus   []*cuState
-	left  int // CUs not finished
+	cmd     *KernelCmd
+	start   sim.VTimeInSec
+	cus     []*cuState
+	left    int            // CUs not finished
+	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
 }
 
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
@@ -55,12 +56,13 @@ type kernelRun struct {
 type cuState struct {
 	id         int
 	workgroups int64
-	base       []int64 // per stream (reads then writes): first address of this CU's share
-	bytes      []int64 // per stream: bytes of this CU's share
-	total      int64   // bytes of the largest stream
-	issued     int64   // of total, issued
-	inFlight   int64   // of total, issued and not finished
-	open       int     // steps in flight
+	base       []int64        // per stream (reads then writes): first address of this CU's share
+	bytes      []int64        // per stream: bytes of this CU's share
+	total      int64          // bytes of the largest stream
+	issued     int64          // of total, issued
+	inFlight   int64          // of total, issued and not finished
+	open       int            // steps in flight
+	lastAck    sim.VTimeInSec // when the CU's last acknowledged byte is in
 	issue      fabric.Server
 }
 
@@ -70,6 +72,8 @@ type step struct {
 	from, to     int64 // progress range of the step
 	reads, write int
 	lastIn       sim.VTimeInSec // when the last byte of the step's reads is in
+	ackEnd       sim.VTimeInSec // when the last byte of its writes is acknowledged
+	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
 }
 
@@ -82,7 +86,6 @@ type cuEvent struct {
 const (
 	phaseStart = iota
 	phaseWrite
-	phaseStepDone
 	phaseDone
 )
 
@@ -183,13 +186,16 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 			c.compute(now, &step{cu: cu})
 			continue
 		}
-		c.issue(now, cu)
+		c.issue(now, cu, 0)
 	}
 }
 
 // issue starts steps of a CU while it has room: each step is as large as
 // the room left, up to the simulation's step size, but at least a line.
-func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
+//
+// A step finished by acknowledgements that stream in frees its bytes as
+// they come, so the next reads are requested over the same spread.
+func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeInSec) {
 	k := c.active
 	for cu.issued < cu.total {
 		n := min(c.txnBytes, cu.total-cu.issued, c.maxBytes-cu.inFlight)
@@ -203,7 +209,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState) {
 		for j, r := range k.cmd.Reads {
 			if off, b := c.piece(cu, j, s); b > 0 {
 				s.reads++
-				c.send(now, fabric.ReadReq, b, r.Mem, off, j, s)
+				c.send(now, fabric.ReadReq, b, r.Mem, off, j, s, spread)
 			}
 		}
 		if s.reads == 0 {
@@ -219,7 +225,7 @@ func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 }
 
 // send issues a request through the CU's memory pipe (bytes per clock).
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, stream int, s *step) {
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, stream int, s *step, spread sim.VTimeInSec) {
 	cu := s.cu
 	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
 	pick := stream + cu.id
@@ -230,9 +236,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fa
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr = addr
-	if kind == fabric.WriteReq {
-		p.Spread = s.spread
-	}
+	p.Spread = spread
 	p.Lag = cu.issue.Serve(now, now, size) - now
 	c.mem.Send(now, p)
 }
@@ -267,28 +271,20 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w.Mem, off, nr+i, s)
+			c.send(now, fabric.WriteReq, n, w.Mem, off, nr+i, s, s.spread)
 		}
 	}
 	if s.write == 0 {
-		if s.spread > 0 { // done when the last data is in
-			c.at(now+s.spread, phaseStepDone, s)
-			return
-		}
+		// no writes: the step's bytes are done as the data streams in
+		s.ackEnd, s.ackSpread = now+s.spread, s.spread
 		c.stepDone(now, s)
 	}
 }
 
 // response takes memory answers in time order (as events when they lag).
 func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Lag > 0 || (p.Kind == fabric.WriteAck && p.Spread > 0) {
-		// a write is done when its last byte is acknowledged
-		t := p.TakeLag(now)
-		if p.Kind == fabric.WriteAck {
-			t += p.Spread
-			p.Spread = 0
-		}
-		c.engine.Schedule(p.Event(t, c, 0))
+	if p.Lag > 0 {
+		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
 		return
 	}
 	if _, ok := p.Tag.(releaseTag); ok {
@@ -306,6 +302,10 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 			c.compute(now, s)
 		}
 	case fabric.WriteAck:
+		// the first bytes are acknowledged now, the last Spread later
+		s.ackEnd = max(s.ackEnd, now+p.Spread)
+		s.ackSpread = max(s.ackSpread, p.Spread)
+		p.Spread = 0
 		c.BytesWritten += uint64(p.Size)
 		if s.write--; s.write == 0 {
 			c.stepDone(now, s)
@@ -317,18 +317,21 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	cu.inFlight -= s.to - s.from
 	cu.open--
+	cu.lastAck = max(cu.lastAck, s.ackEnd)
+	k := c.active
+	k.lastAck = max(k.lastAck, cu.lastAck)
 	if cu.open == 0 && cu.issued == cu.total {
-		if c.active.left--; c.active.left == 0 {
-			c.finish(now)
+		if k.left--; k.left == 0 {
+			c.finish(max(now, k.lastAck))
 		}
 		return
 	}
-	c.issue(now, cu)
+	c.issue(now, cu, s.ackSpread)
 }
 
-// finish ends a kernel.
-func (c *ComputeUnits) finish(now sim.VTimeInSec) {
-	c.at(now+c.end, phaseDone, nil)
+// finish ends a kernel once its last byte is acknowledged, at t.
+func (c *ComputeUnits) finish(t sim.VTimeInSec) {
+	c.at(t+c.end, phaseDone, nil)
 }
 
 // release is a system-scope release: the L2 writes back its dirty lines,
@@ -363,8 +366,6 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 		switch ev.phase {
 		case phaseStart:
 			c.dispatch(now)
-		case phaseStepDone:
-			c.stepDone(now, ev.s)
 		case phaseWrite:
 			c.writes(now, ev.s)
 		case phaseDone:
