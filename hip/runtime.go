@@ -83,6 +83,7 @@ type Runtime struct {
 	blocked *blocker
 	streams map[int]*stream
 	events  map[string]sim.VTimeInSec
+	flags   map[string]bool // flags the host has set (flag.go)
 	pick    map[[3]int]*slot
 	rr      map[[2]int]int
 
@@ -127,6 +128,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.top = map[fabric.Memory]int64{}
 	r.streams = map[int]*stream{}
 	r.events = map[string]sim.VTimeInSec{}
+	r.flags = map[string]bool{}
 	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
 	r.Results = make([]OpResult, len(ops))
@@ -205,6 +207,8 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		k.Workgroups = int64(max(1, op.Threads))
 		r.kctrl[r.cores].Send(now, k)
 		r.blocked = &blocker{kind: "op", op: i}
+	case trace.FlagSet:
+		r.setFlag(now, op.Flag)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
@@ -275,6 +279,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 		it := s.queue[0]
 		switch {
 		case it.cus != nil:
+			if !r.flagReady(it) {
+				return // resumed by the flag_set (flag.go)
+			}
 			if s.inflight > 0 && s.last != it.cus {
 				return
 			}

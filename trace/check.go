@@ -66,7 +66,8 @@ var fieldsOf = map[Kind][]string{
 	StreamWait:    {"stream", "event"},
 	StreamSync:    {"stream"},
 	DeviceSync:    {},
-	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access"},
+	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag"},
+	FlagSet:       {"flag"},
 	SetEnv:        {"name", "value"},
 	HostAccess:    {"numa", "access", "threads"},
 }
@@ -121,6 +122,8 @@ func setFields(o *Op) []string {
 	add(o.Workgroup != 0, "workgroup")
 	add(o.ComputeNs != 0, "compute_ns")
 	add(len(o.Access) != 0, "access")
+	add(o.WaitFlag != "", "wait_flag")
+	add(o.Flag != "", "flag")
 	return s
 }
 
@@ -143,8 +146,13 @@ func setFields(o *Op) []string {
 // 1..bytes bytes, and a known pattern with a stride > 0 exactly when
 // "strided"; that host accesses use 1..MaxThreads threads; that streams are
 // >= 0; that event_record names an event, and event_sync and stream_wait an
-// event recorded on an earlier line. Every sum and product is checked
-// without overflowing int64.
+// event recorded on an earlier line. A kernel with a wait_flag may have no
+// access; its flag must not be set yet, and must be set by a later
+// flag_set (reported at the kernel after all other checks); a flag_set
+// names a flag an earlier kernel waits on and sets it once; while a flag is
+// waited on and not set, the host makes no call that waits for device work
+// (memcpy, memcpy_peer, event_sync, stream_sync, device_sync), which would
+// hang. Every sum and product is checked without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := checker{
 		gcds: n.GCDs, numa: n.NUMADomains,
@@ -152,8 +160,10 @@ func Check(ops []Op, n Limits, name string) error {
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
+		flags:  flags{waiter: map[string]int{}, set: map[string]int{}},
 	}
 	for i := range ops {
+		c.line = lineOf(ops, i)
 		if e := c.op(&ops[i]); e != nil {
 			e.File, e.Line = name, lineOf(ops, i)
 			return e
@@ -165,6 +175,9 @@ func Check(ops []Op, n Limits, name string) error {
 			c.bufs[o.Buf] = allocated{Buffer{Name: o.Buf, Host: o.Op == HostMalloc, Bytes: o.Bytes}, lineOf(ops, i)}
 		}
 	}
+	if e := c.flags.unset(name); e != nil {
+		return e
+	}
 	return nil
 }
 
@@ -174,6 +187,8 @@ type checker struct {
 	bufs       map[string]allocated // allocated so far
 	events     map[string]bool      // recorded so far
 	started    bool                 // an op other than setenv was seen
+	flags      flags                // waited on and set so far
+	line       int                  // line of the op being checked
 }
 
 // memory is what the allocations of a trace use of one kind of memory.
@@ -217,6 +232,9 @@ func (c *checker) op(o *Op) *Error {
 		if !contains(allowed, f) {
 			return errf(f, "not used by %s", o.Op)
 		}
+	}
+	if e := c.flags.blocks(o); e != nil {
+		return e
 	}
 
 	switch o.Op {
@@ -355,12 +373,19 @@ func (c *checker) op(o *Op) *Error {
 		if o.ComputeNs < 0 || o.ComputeNs > MaxComputeNs {
 			return errf("compute_ns", "must be in 0..%g (one second per workgroup), got %g", float64(MaxComputeNs), o.ComputeNs)
 		}
-		if e := c.accesses(o); e != nil {
-			return e
+		if o.WaitFlag == "" || len(o.Access) > 0 { // a delay kernel touches only its flag
+			if e := c.accesses(o); e != nil {
+				return e
+			}
 		}
 		if e := stream(o); e != nil {
 			return e
 		}
+		if o.WaitFlag != "" {
+			return c.flags.wait(o.WaitFlag, c.line)
+		}
+	case FlagSet:
+		return c.flags.setFlag(o, c.line)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ const (
 	SetEnv        Kind = "setenv"            // the ROCm environment of the run (HSA_ENABLE_SDMA, ...)
 	HostAccess    Kind = "host_access"       // host threads load or store memory in place (mapped GPU memory)
 	Kernel        Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
+	FlagSet       Kind = "flag_set"          // the host stores 1 to a flag in mapped host memory (*flag = 1)
 )
 
 // Op is one operation. Which fields matter depends on Op.
@@ -48,6 +49,9 @@ type Op struct {
 	Workgroup int      `json:"workgroup,omitempty"`  // work-items per workgroup
 	ComputeNs float64  `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
 	Access    []Access `json:"access,omitempty"`     // the memory the kernel touches
+	WaitFlag  string   `json:"wait_flag,omitempty"`  // the kernel spins until the host sets this flag (a delay kernel)
+
+	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 
 	Line int `json:"-"` // line number in the trace file, 0 when generated
 }
@@ -84,7 +88,7 @@ func Kinds() []Kind {
 		Malloc, HostMalloc,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
-		Kernel, SetEnv, HostAccess,
+		Kernel, FlagSet, SetEnv, HostAccess,
 	}
 }
 
@@ -92,7 +96,7 @@ func Kinds() []Kind {
 func (k Kind) Valid() bool {
 	switch k {
 	case SetEnv, HostAccess, Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
-		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel:
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet:
 		return true
 	}
 	return false

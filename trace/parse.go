@@ -221,7 +221,8 @@ func parseLine(line []byte) (Op, *Error) {
 // value reads the same as a field left out: a field the op's kind does not
 // use ("numa":0 on a kernel), a stride on an access that is not strided
 // ("stride":0, pattern sequential), and a zero where zero is no value
-// ("threads":0, "element":0). Ops of unknown kind are left to Check.
+// ("threads":0, "element":0, "wait_flag":""). Ops of unknown kind are left
+// to Check.
 func given(o *Op, keys []string, accessKeys [][]string) *Error {
 	allowed, ok := fieldsOf[o.Op]
 	if !ok {
@@ -234,6 +235,9 @@ func given(o *Op, keys []string, accessKeys [][]string) *Error {
 	}
 	if contains(keys, "threads") && o.Threads == 0 {
 		return &Error{Field: "threads", Msg: "must be >= 1, got 0"}
+	}
+	if contains(keys, "wait_flag") && o.WaitFlag == "" {
+		return &Error{Field: "wait_flag", Msg: "must be a flag name, got \"\""}
 	}
 	for i, ks := range accessKeys {
 		a, p := &o.Access[i], fmt.Sprintf("access[%d].", i)

@@ -92,7 +92,15 @@ func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
 		}
 		return a
 	}
+	var waiting []string // flags of delay kernels not released yet
+	release := func() {
+		ops = append(ops, trace.Op{Op: trace.FlagSet, Flag: waiting[0]})
+		waiting = waiting[1:]
+	}
 	for range b.byte() % 25 {
+		if len(waiting) > 0 && b.byte()%3 == 0 {
+			release()
+		}
 		stream := b.byte() % 4
 		switch b.byte() % 10 {
 		case 0, 1:
@@ -119,6 +127,13 @@ func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
 			for i := range 1 + b.byte()%3 {
 				o.Access = append(o.Access, access([]string{"read", "write"}[i%2]))
 			}
+			if f := b.byte(); f%4 == 0 { // a delay kernel, with or without memory
+				o.WaitFlag = fmt.Sprint("f", len(ops))
+				waiting = append(waiting, o.WaitFlag)
+				if f%8 == 0 {
+					o.Access = nil
+				}
+			}
 			ops = append(ops, o)
 		case 4:
 			ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(b.byte() % 4), Threads: 1 + b.byte()%16,
@@ -142,6 +157,9 @@ func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
 				ops = append(ops, trace.Op{Op: trace.DeviceSync})
 			}
 		}
+	}
+	for len(waiting) > 0 && b.byte() != 255 { // rarely a flag is never set
+		release()
 	}
 	return ops, env
 }

@@ -7,18 +7,21 @@ import (
 	"github.com/akisim/akisim/trace"
 )
 
-// P2P replicates p2pBandwidthLatencyTest (HIP port) with P2P enabled: for
-// each ordered GCD pair, repeated hipMemcpyPeerAsync between events.
+// P2P replicates p2pBandwidthLatencyTest (HIP port, the seed paper's
+// tools/p2pBandwidthLatencyTest) with P2P enabled and copy engines (its
+// default, P2P writes): for each ordered GCD pair, back-to-back
+// hipMemcpyPeerAsync between two events, all queued behind the sample's
+// delay kernel so the host's cost of queuing them is not timed.
 type P2P struct {
 	GCDs         int
-	Bytes        int64 // bandwidth copy size (160 MB: 40 M ints)
-	Repeat       int   // back-to-back copies per bandwidth measurement
-	LatencyBytes int64 // latency copy size
-	LatencyIters int
+	Bytes        int64    // bandwidth copy size (the sample's numElems = 40 M ints: 160 MB)
+	Repeat       int      // copies per bandwidth measurement (the sample's repeat = 5)
+	LatencyBytes int64    // latency copy size (the sample's 4 ints: 16 B)
+	LatencyIters int      // copies per latency measurement (the sample's repeat = 100)
 	Cases        []string // unidirectional, bidirectional, latency
 }
 
-// DefaultP2P is the seed paper's setting (E4).
+// DefaultP2P is the sample's setting, as the seed paper ran it (E4).
 func DefaultP2P(gcds int) P2P {
 	return P2P{GCDs: gcds, Bytes: 160_000_000, Repeat: 5, LatencyBytes: 16, LatencyIters: 100,
 		Cases: []string{"unidirectional", "bidirectional", "latency"}}
@@ -47,46 +50,66 @@ func peer(dst, src string, bytes int64, stream int) trace.Op {
 	return trace.Op{Op: trace.MemcpyPeerAsy, Dst: dst, Src: src, Bytes: bytes, Stream: stream}
 }
 
+// The sample's streams: stream[i] and stream0[i] on GCD i, stream1[j] on
+// GCD j (non-blocking streams, so not the null stream 0).
+const stream0, stream1 = 1, 2
+
+// delay is the sample's `*flag = 0; delay<<<1, 1, 0, stream>>>(flag)` on
+// GCD g: a kernel spinning on a flag in host memory until the host has
+// queued the whole measurement and sets it (release).
+func delay(g int) trace.Op {
+	return trace.Op{Op: trace.Kernel, Name: "delay", GCD: intp(g), Stream: stream0, Grid: 1, Workgroup: 1, WaitFlag: "flag"}
+}
+
+var release = trace.Op{Op: trace.FlagSet, Flag: "flag"} // the sample's *flag = 1
+
+// repeat is n copies of op.
+func repeat(n int, op trace.Op) []trace.Op {
+	ops := make([]trace.Op, n)
+	for k := range ops {
+		ops[k] = op
+	}
+	return ops
+}
+
+// run is one measurement as the sample makes it: buffer a (the sample's
+// buffers[i], or buffersD2D[i] on the diagonal) on GCD i, b (buffers[j])
+// on GCD j.
 func (p P2P) run(c string, i, j int) Run {
 	name := c + "/" + strconv.Itoa(i) + "/" + strconv.Itoa(j)
-	switch c {
-	case "latency":
-		ops := []trace.Op{alloc("a", i, p.LatencyBytes), alloc("b", j, p.LatencyBytes), record("start", 1)}
-		for k := 0; k < p.LatencyIters; k++ {
-			ops = append(ops, peer("b", "a", p.LatencyBytes, 1))
-		}
-		ops = append(ops, record("stop", 1), trace.Op{Op: trace.EventSync, Event: "stop"})
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-			us := r.Elapsed("start", "stop") * 1e6 / float64(p.LatencyIters)
-			return []report.Row{p.row(c, i, j, p.LatencyBytes, "latency", us, "us")}
-		}}
-	case "bidirectional":
-		// stream 1 on GCD i copies i->j while stream 2 on GCD j copies j->i;
-		// stream 2 starts at the start event and stream 1 ends after it.
+	// a copy within one GCD reads and writes its memory: the sample
+	// counts both ("must count both the read and the write here")
+	diag := 1.0
+	if i == j {
+		diag = 2
+	}
+	if c == "bidirectional" {
+		// stream1[j] waits for start, so start..stop covers both streams;
+		// the sample queues j->i first
 		ops := []trace.Op{alloc("a", i, p.Bytes), alloc("b", j, p.Bytes),
-			alloc("a2", i, p.Bytes), alloc("b2", j, p.Bytes),
-			record("start", 1), {Op: trace.StreamWait, Stream: 2, Event: "start"}}
-		for k := 0; k < p.Repeat; k++ {
-			ops = append(ops, peer("b", "a", p.Bytes, 1), peer("a2", "b2", p.Bytes, 2))
-		}
-		ops = append(ops, record("done2", 2), trace.Op{Op: trace.StreamWait, Stream: 1, Event: "done2"},
-			record("stop", 1), trace.Op{Op: trace.EventSync, Event: "stop"})
+			delay(i), record("start", stream0), {Op: trace.StreamWait, Stream: stream1, Event: "start"}}
+		ops = append(ops, repeat(p.Repeat, peer("a", "b", p.Bytes, stream1))...)
+		ops = append(ops, repeat(p.Repeat, peer("b", "a", p.Bytes, stream0))...)
+		ops = append(ops, record("stop1", stream1), trace.Op{Op: trace.StreamWait, Stream: stream0, Event: "stop1"},
+			record("stop", stream0), release,
+			trace.Op{Op: trace.StreamSync, Stream: stream0}, trace.Op{Op: trace.StreamSync, Stream: stream1})
 		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-			b := float64(2 * p.Bytes * int64(p.Repeat))
-			return []report.Row{p.row(c, i, j, p.Bytes, "bandwidth", gbps(b, r.Elapsed("start", "stop")), "GB/s")}
-		}}
-	default:
-		ops := []trace.Op{alloc("a", i, p.Bytes), alloc("b", j, p.Bytes), record("start", 1)}
-		for k := 0; k < p.Repeat; k++ {
-			ops = append(ops, peer("b", "a", p.Bytes, 1))
-		}
-		ops = append(ops, record("stop", 1), trace.Op{Op: trace.EventSync, Event: "stop"})
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-			b := float64(p.Bytes * int64(p.Repeat))
-			if i == j {
-				b *= 2 // as the sample does: a copy within a device reads and writes it
-			}
-			return []report.Row{p.row(c, i, j, p.Bytes, "bandwidth", gbps(b, r.Elapsed("start", "stop")), "GB/s")}
+			gb := 2 * float64(p.Bytes) * float64(p.Repeat) * diag
+			return []report.Row{p.row(c, i, j, p.Bytes, "bandwidth", gbps(gb, r.Elapsed("start", "stop")), "GB/s")}
 		}}
 	}
+	bytes, n := p.Bytes, p.Repeat
+	if c == "latency" {
+		bytes, n = p.LatencyBytes, p.LatencyIters
+	}
+	ops := []trace.Op{alloc("a", i, bytes), alloc("b", j, bytes), delay(i), record("start", stream0)}
+	ops = append(ops, repeat(n, peer("b", "a", bytes, stream0))...)
+	ops = append(ops, record("stop", stream0), release, trace.Op{Op: trace.StreamSync, Stream: stream0})
+	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		t := r.Elapsed("start", "stop")
+		if c == "latency" { // the sample's latency is per copy, and not doubled on the diagonal
+			return []report.Row{p.row(c, i, j, bytes, "latency", t*1e6/float64(n), "us")}
+		}
+		return []report.Row{p.row(c, i, j, bytes, "bandwidth", gbps(float64(bytes)*float64(n)*diag, t), "GB/s")}
+	}}
 }

@@ -1,0 +1,31 @@
+package hip
+
+import (
+	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Flags in mapped host memory: a kernel with a wait_flag (the delay kernel
+// of p2pBandwidthLatencyTest) spins until the host sets its flag
+// (flag_set), holding back the work queued behind it on its stream.
+// Approximation: the runtime dispatches such a kernel only once the flag is
+// set; its doorbell and launch costs stand for the poll that sees the flag.
+
+// flagReady says whether the stream item it may start: it is not a kernel
+// waiting for a flag the host has not set yet.
+func (r *Runtime) flagReady(it item) bool {
+	op := &r.ops[it.op]
+	return op.Op != trace.Kernel || op.WaitFlag == "" || r.flags[op.WaitFlag]
+}
+
+// setFlag is the host's store to a flag: streams whose next kernel waits
+// for it go on.
+func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
+	r.flags[name] = true
+	for _, id := range r.streamIDs() {
+		s := r.streams[id]
+		if len(s.queue) > 0 && s.queue[0].cus != nil && r.ops[s.queue[0].op].WaitFlag == name {
+			r.dispatch(now, s)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package trace
+
+// Flags let a trace hold a stream back until the host has queued all its
+// work, as p2pBandwidthLatencyTest does: a kernel with a wait_flag (the
+// sample's delay kernel) spins on a flag in mapped host memory, and the
+// host releases it with flag_set. Check keeps such traces from hanging.
+
+// flags is what Check knows of a trace's flags so far.
+type flags struct {
+	waiter  map[string]int // flag -> line of the first kernel waiting on it
+	set     map[string]int // flag -> line of its flag_set
+	pending []string       // flags waited on and not set yet, in order of first wait
+}
+
+// wait checks the wait_flag of the kernel on line.
+func (f *flags) wait(name string, line int) *Error {
+	if l, ok := f.set[name]; ok {
+		return errf("wait_flag", "flag %q already set on line %d, so the kernel would not wait (a flag is set once: use a new name)", name, l)
+	}
+	if _, ok := f.waiter[name]; !ok {
+		f.waiter[name] = line
+		f.pending = append(f.pending, name)
+	}
+	return nil
+}
+
+// setFlag checks the flag_set o on line.
+func (f *flags) setFlag(o *Op, line int) *Error {
+	if o.Flag == "" {
+		return errf("flag", "required by %s", o.Op)
+	}
+	if l, ok := f.set[o.Flag]; ok {
+		return errf("flag", "flag %q already set on line %d", o.Flag, l)
+	}
+	if _, ok := f.waiter[o.Flag]; !ok {
+		return errf("flag", "no kernel on an earlier line waits on flag %q (wait_flag)", o.Flag)
+	}
+	f.set[o.Flag] = line
+	for i, p := range f.pending {
+		if p == o.Flag {
+			f.pending = append(f.pending[:i], f.pending[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+// blocks refuses a host call that waits for device work while a kernel
+// waits for a flag only the host can set: the run would hang. It is
+// stricter than needed (the call may wait for other streams) but simple.
+func (f *flags) blocks(o *Op) *Error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	switch o.Op {
+	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync:
+		p := f.pending[0]
+		return errf("op", "%s blocks the host while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
+			o.Op, f.waiter[p], p)
+	}
+	return nil
+}
+
+// unset reports, after the last op, a flag that is never set, at the
+// first kernel waiting on it.
+func (f *flags) unset(name string) *Error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	p := f.pending[0]
+	e := errf("wait_flag", "flag %q is never set (no flag_set after this line): the kernel would wait forever", p)
+	e.File, e.Line = name, f.waiter[p]
+	return e
+}
