@@ -112,7 +112,7 @@ max_hops = 3
 sdma_transaction_bytes = 65536
 cu_transaction_bytes = 65536
 core_transaction_bytes = 65536
-l2_block_bytes = 65536
+l2_block_bytes = 4096
 early_booking = 0.5
 
 [env]

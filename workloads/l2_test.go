@@ -48,8 +48,11 @@ func TestStreamL2(t *testing.T) {
 			t.Errorf("16 MiB %s: %.0f GB/s above the %.0f GB/s HBM sustains", k, v, hbm)
 		}
 	}
-	if float64(hit) > 0.05*float64(fetched) {
-		t.Errorf("16 MiB: %d bytes hit in the L2 against %d fetched; a working set 4x the L2 should stream", hit, fetched)
+	// what a kernel finds of the previous one's data is at most what the L2
+	// held when it started, and most of it is evicted before it is read
+	if hit > uint64(c.GCD.L2Bytes) {
+		t.Errorf("16 MiB: %d bytes hit in the L2 (against %d fetched), more than the L2 holds; "+
+			"a working set 4x the L2 should stream", hit, fetched)
 	}
 	small, hit, fetched := streamL2(t, 1<<20) // 2 MiB per kernel fits
 	t.Logf("1 MiB arrays: copy %.0f GB/s, scale %.0f GB/s; L2 read hits %d B, fetched %d B",

@@ -236,8 +236,10 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fa
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr = addr
-	p.Spread = spread
-	p.Lag = cu.issue.Serve(now, now, size) - now
+	// the CU issues the request's lines at its pace, handing each on as it
+	// goes (cut-through): the request streams out over its issue time
+	first, after := cu.issue.Stream(now, now, size, spread)
+	p.Lag, p.Spread = first-now, after
 	c.mem.Send(now, p)
 }
 
