@@ -299,7 +299,11 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if it.blit {
 				s.dirty = it.cus
 			}
-			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			at := now + ns(r.cost.DoorbellNs)
+			if it.flush { // the release is part of the event's packet: no doorbell of its own
+				at = now
+			}
+			r.kctrl[it.cus].SendAt(now, at, cmd)
 			r.Results[it.op].Engine = it.cus.Name()
 			s.inflight++
 			s.last = it.cus
