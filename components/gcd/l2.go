@@ -1,7 +1,6 @@
 package gcd
 
 import (
-	"container/list"
 	"math/bits"
 
 	"github.com/akisim/akisim/components/fabric"
@@ -29,15 +28,18 @@ type L2 struct {
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
 
-	lru      *list.List // front = most recent; values are *block
-	blocks   map[int64]*list.Element
-	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
-	flush    *fabric.Packet            // a release waiting for its write-backs
-	flushing int                       // write-backs it waits for
+	lru         lru // resident blocks, most recent first
+	blocks      map[int64]*block
+	inFlight    map[*fabric.Packet]origin // forwarded requests: whom to answer
+	flush       *fabric.Packet            // a release waiting for its write-backs
+	flushing    int                       // write-backs it waits for
+	pending     int64                     // dirty bytes evicted and not yet sent to HBM
+	pendingAddr int64
 
-	// Requests that found all their lines (hits) or not (misses), and the
-	// bytes behind them: what the cache served, what it fetched, what it
-	// took from writes, what it wrote back.
+	// Requests that found all their lines (hits) or not (misses), blocks
+	// evicted or released with dirty lines (WriteBacks), and the bytes
+	// behind them: what the cache served, what it fetched, what it took
+	// from writes, what it wrote back.
 	Hits, Misses, WriteBacks                        uint64
 	HitBytes, FillBytes, WriteBytes, WriteBackBytes uint64
 	PassBytes                                       uint64 // requests for memory the L2 does not cache
@@ -47,6 +49,47 @@ type L2 struct {
 type block struct {
 	id           int64
 	valid, dirty []uint64 // bit sets over the block's lines
+	prev, next   *block   // LRU neighbours (more, less recent)
+}
+
+// lru is a list of blocks threaded through them: moving a block allocates
+// nothing.
+type lru struct {
+	head, tail *block
+	n          int
+}
+
+func (l *lru) remove(b *block) {
+	if b.prev != nil {
+		b.prev.next = b.next
+	} else {
+		l.head = b.next
+	}
+	if b.next != nil {
+		b.next.prev = b.prev
+	} else {
+		l.tail = b.prev
+	}
+	b.prev, b.next = nil, nil
+	l.n--
+}
+
+func (l *lru) pushFront(b *block) {
+	b.prev, b.next = nil, l.head
+	if l.head != nil {
+		l.head.prev = b
+	} else {
+		l.tail = b
+	}
+	l.head = b
+	l.n++
+}
+
+func (l *lru) moveToFront(b *block) {
+	if l.head != b {
+		l.remove(b)
+		l.pushFront(b)
+	}
 }
 
 // origin remembers what a forwarded packet carried for its requester.
@@ -126,15 +169,12 @@ type flushTag struct{}
 // The lines stay valid, now clean.
 func (c *L2) release(now sim.VTimeInSec, p *fabric.Packet) {
 	c.flush, c.flushing = p, 0
-	lines := int(c.block / c.line)
-	for e := c.lru.Front(); e != nil; e = e.Next() {
-		bl := e.Value.(*block)
-		if c.writeBack(now, bl, lines, flushTag{}) {
-			c.flushing++
-		}
-		clear(bl.dirty)
+	for bl := c.lru.head; bl != nil; bl = bl.next {
+		c.evictDirty(bl)
 	}
-	if c.flushing == 0 {
+	if c.sendWriteBack(now, flushTag{}) {
+		c.flushing++
+	} else {
 		c.finishRelease(now)
 	}
 }
@@ -147,18 +187,31 @@ func (c *L2) finishRelease(now sim.VTimeInSec) {
 	c.top.Send(now, p)
 }
 
-// writeBack writes a block's dirty lines to HBM; it says whether there were any.
-func (c *L2) writeBack(now sim.VTimeInSec, bl *block, lines int, tag any) bool {
-	d := countBits(bl.dirty, 0, lines)
+// evictDirty takes a block's dirty lines into the pending write-back and
+// marks them clean.
+func (c *L2) evictDirty(bl *block) {
+	d := countBits(bl.dirty, 0, int(c.block/c.line))
 	if d == 0 {
-		return false
+		return
 	}
 	c.WriteBacks++
-	bytes := int64(d) * c.line
-	c.WriteBackBytes += uint64(bytes)
-	wb := fabric.NewRequest(fabric.WriteReq, int(bytes), fabric.Memory{Index: c.local},
+	c.pending += int64(d) * c.line
+	c.pendingAddr = bl.id * c.block
+	clear(bl.dirty)
+}
+
+// sendWriteBack writes the pending dirty lines to HBM as one transaction
+// (the lines of one fill or release leave together); it says whether
+// there were any.
+func (c *L2) sendWriteBack(now sim.VTimeInSec, tag any) bool {
+	if c.pending == 0 {
+		return false
+	}
+	c.WriteBackBytes += uint64(c.pending)
+	wb := fabric.NewRequest(fabric.WriteReq, int(c.pending), fabric.Memory{Index: c.local},
 		fabric.Route{c.local}, c.BottomPort, tag)
-	wb.Addr = bl.id * c.block
+	wb.Addr = c.pendingAddr
+	c.pending = 0
 	c.bottom.Send(now, wb)
 	return true
 }
@@ -246,12 +299,12 @@ func (c *L2) missingLines(addr, size int64) int64 {
 	first, n := c.lines(addr, size)
 	var missing int64
 	c.each(first, n, func(b int64, lo, hi int) {
-		e, ok := c.blocks[b]
+		bl, ok := c.blocks[b]
 		if !ok {
 			missing += int64(hi - lo)
 			return
 		}
-		missing += int64(hi-lo) - int64(countBits(e.Value.(*block).valid, lo, hi))
+		missing += int64(hi-lo) - int64(countBits(bl.valid, lo, hi))
 	})
 	return missing
 }
@@ -260,8 +313,8 @@ func (c *L2) missingLines(addr, size int64) int64 {
 func (c *L2) touch(addr, size int64) {
 	first, n := c.lines(addr, size)
 	c.each(first, n, func(b int64, _, _ int) {
-		if e, ok := c.blocks[b]; ok {
-			c.lru.MoveToFront(e)
+		if bl, ok := c.blocks[b]; ok {
+			c.lru.moveToFront(bl)
 		}
 	})
 }
@@ -271,36 +324,36 @@ func (c *L2) touch(addr, size int64) {
 func (c *L2) fill(now sim.VTimeInSec, addr, size int64, dirty bool) {
 	first, n := c.lines(addr, size)
 	c.each(first, n, func(b int64, lo, hi int) {
-		bl := c.insert(now, b)
+		bl := c.insert(b)
 		setBits(bl.valid, lo, hi)
 		if dirty {
 			setBits(bl.dirty, lo, hi)
 		}
 	})
+	c.sendWriteBack(now, nil)
 }
 
 // insert returns block b, resident and most recent, evicting the least
 // recent block (and writing back its dirty lines) to make room.
-func (c *L2) insert(now sim.VTimeInSec, b int64) *block {
-	if e, ok := c.blocks[b]; ok {
-		c.lru.MoveToFront(e)
-		return e.Value.(*block)
+func (c *L2) insert(b int64) *block {
+	if bl, ok := c.blocks[b]; ok {
+		c.lru.moveToFront(bl)
+		return bl
 	}
-	words := int((c.block/c.line + 63) / 64)
 	var bl *block
-	if c.lru.Len() >= c.capacity {
-		e := c.lru.Back()
-		bl = e.Value.(*block)
-		c.lru.Remove(e)
+	if c.lru.n >= c.capacity {
+		bl = c.lru.tail
+		c.lru.remove(bl)
 		delete(c.blocks, bl.id)
-		c.writeBack(now, bl, int(c.block/c.line), nil)
+		c.evictDirty(bl)
 		clear(bl.valid)
-		clear(bl.dirty)
 	} else {
+		words := int((c.block/c.line + 63) / 64)
 		bl = &block{valid: make([]uint64, words), dirty: make([]uint64, words)}
 	}
 	bl.id = b
-	c.blocks[b] = c.lru.PushFront(bl)
+	c.lru.pushFront(bl)
+	c.blocks[b] = bl
 	return bl
 }
 
@@ -350,8 +403,8 @@ func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 // Resident is the number of valid bytes the cache holds.
 func (c *L2) Resident() int64 {
 	n := 0
-	for e := c.lru.Front(); e != nil; e = e.Next() {
-		n += countBits(e.Value.(*block).valid, 0, int(c.block/c.line))
+	for bl := c.lru.head; bl != nil; bl = bl.next {
+		n += countBits(bl.valid, 0, int(c.block/c.line))
 	}
 	return int64(n) * c.line
 }
