@@ -23,7 +23,7 @@ type Node struct {
 type Env struct {
 	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`      // 0: all hipMemcpy* run as blit kernels on the CUs
 	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"` // 0: peer copies run as blit kernels
-	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates)
+	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates); read by the managed-memory model to come
 }
 
 // GCD describes every graphics compute die of the node (all alike).
