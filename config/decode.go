@@ -72,8 +72,9 @@ type keyErr struct {
 // map[string]any) to typed Go values, strictly: no unknown keys, no type
 // conversions except integer to float.
 type decoder struct {
-	lines *lineIndex // orders keys by line; may be nil
-	errs  []keyErr
+	lines     interface{ lookup(string) int } // orders keys by file and line; may be nil
+	missingIn string                          // the files a missing key could be in, for a derived config
+	errs      []keyErr
 }
 
 func (d *decoder) fail(key, format string, args ...any) {
@@ -182,7 +183,11 @@ func (d *decoder) missing(t reflect.Type, data any, path string) {
 			key := joinKey(path, f.name)
 			sub, ok := m[f.name]
 			if !ok {
-				d.fail(key, "missing (every key must be given)")
+				if d.missingIn != "" {
+					d.fail(key, "missing (every key must be given, in %s)", d.missingIn)
+				} else {
+					d.fail(key, "missing (every key must be given)")
+				}
 				continue
 			}
 			d.missing(t.Field(f.index).Type, sub, key)
@@ -204,14 +209,21 @@ func (d *decoder) sortedKeys(m map[string]any, path string) []string {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		li := d.lines.lookup(joinKey(path, keys[i]))
-		lj := d.lines.lookup(joinKey(path, keys[j]))
+		li, lj := d.rank(joinKey(path, keys[i])), d.rank(joinKey(path, keys[j]))
 		if li != lj {
 			return li < lj
 		}
 		return keys[i] < keys[j]
 	})
 	return keys
+}
+
+// rank is where key was written, for ordering; 0 when unknown.
+func (d *decoder) rank(key string) int {
+	if d.lines == nil {
+		return 0
+	}
+	return d.lines.lookup(key)
 }
 
 // asArray accepts both forms the TOML decoder produces for arrays.

@@ -81,21 +81,35 @@ func Resolve(name string, builtin fs.FS) (file string, data []byte, err error) {
 	// A bare name or configs/NAME, as the README spells them.
 	if base := strings.TrimPrefix(filepath.ToSlash(name), "configs/"); !strings.Contains(base, "/") {
 		for _, n := range withTOML(base) {
-			f, err := builtin.Open(n)
-			if err != nil {
-				continue
+			if file, data, err := openBuiltin(builtin, n); file != "" || err != nil {
+				return file, data, err
 			}
-			data, err := readAtMost(f, "embedded:"+n, MaxFileBytes)
-			f.Close()
-			return "embedded:" + n, data, err
 		}
 	}
 	return "", nil, fmt.Errorf("config %s: not found (looked in ./, configs/ and the built-in configs: %s)",
 		name, strings.Join(Builtin(builtin), ", "))
 }
 
+// openBuiltin reads the built-in config name (builtin may be nil) as
+// "embedded:NAME"; no name and no error when there is none.
+func openBuiltin(builtin fs.FS, name string) (file string, data []byte, err error) {
+	if builtin == nil || !fs.ValidPath(name) {
+		return "", nil, nil
+	}
+	f, err := builtin.Open(name)
+	if err != nil {
+		return "", nil, nil
+	}
+	defer f.Close()
+	data, err = readAtMost(f, "embedded:"+name, MaxFileBytes)
+	return "embedded:" + name, data, err
+}
+
 // Builtin lists the *.toml files at the top of builtin, sorted.
 func Builtin(builtin fs.FS) []string {
+	if builtin == nil {
+		return nil
+	}
 	names, _ := fs.Glob(builtin, "*.toml")
 	sort.Strings(names)
 	return names

@@ -27,48 +27,64 @@ func Load(path string, sets []string) (*Node, error) {
 	return Parse(path, data, sets)
 }
 
-// Parse is Load on TOML text already in memory; file names it in errors.
+// Parse is Load on TOML text already in memory; file names it in errors
+// and locates its base, if it has one (base.go).
 func Parse(file string, data []byte, sets []string) (*Node, error) {
-	text := string(data)
-	lines := indexLines(text)
+	s, err := NewSource(file, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	return s.Node(sets)
+}
 
-	// 1. Syntax, with BurntSushi/toml, into generic data.
-	var raw map[string]any
-	if _, err := toml.Decode(text, &raw); err != nil {
-		return nil, syntaxError(file, lines, err)
+// Node merges the config with its bases, applies the -set overrides in
+// order, validates the result and returns it, as Load does.
+func (s *Source) Node(sets []string) (*Node, error) {
+	// 1. Syntax, with BurntSushi/toml, into generic data (each file was
+	// parsed once by NewSource), merged over the bases.
+	raw, at, err := s.merge()
+	if err != nil {
+		return nil, err
 	}
 
 	// 2. Strict typed assignment of the generic data: types, unknown keys,
 	// missing keys, with exact key paths ("xgmi.bundle[3].lanes") that
 	// BurntSushi's own messages lack. The first problem in file order wins.
 	var check Node
-	d := &decoder{lines: lines}
+	d := &decoder{lines: at}
+	if len(s.layers) > 1 {
+		d.missingIn = s.chain(" or its base ")
+	}
 	d.assign(reflect.ValueOf(&check).Elem(), raw, "")
 	d.missing(reflect.TypeOf(check), raw, "")
 	if len(d.errs) > 0 {
 		first := d.errs[0]
 		for _, e := range d.errs[1:] {
-			if lines.lookup(e.key) < lines.lookup(first.key) {
+			if at.lookup(e.key) < at.lookup(first.key) {
 				first = e
 			}
 		}
-		return nil, &Error{File: file, Line: lines.lookup(first.key), Key: first.key, Msg: first.msg}
+		return nil, at.errorAt(first.key, first.msg)
 	}
 
 	// 3. The Node itself, decoded by BurntSushi/toml, strictly. Step 2
-	// catches everything this catches; this is a second net.
-	n := &Node{}
-	md, err := toml.Decode(text, n)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message, Err: err}
+	// catches everything this catches; this is a second net. A derived
+	// config has no text of its own: step 2 made it.
+	n := &check
+	if len(s.layers) == 1 {
+		file, text := s.layers[0].file, s.layers[0].text
+		n = &Node{}
+		md, err := toml.Decode(text, n)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return nil, &Error{File: file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message, Err: err}
+			}
+			return nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
 		}
-		return nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		k := und[0].String()
-		return nil, &Error{File: file, Line: lines.lookup(k), Key: k, Msg: "unknown key"}
+		if und := md.Undecoded(); len(und) > 0 {
+			return nil, at.errorAt(und[0].String(), "unknown key")
+		}
 	}
 
 	// 4. Overrides.
@@ -79,13 +95,14 @@ func Parse(file string, data []byte, sets []string) (*Node, error) {
 		}
 	}
 
-	// 5. Validation, blaming the -set that wrote a bad value if any.
+	// 5. Validation, blaming the -set that wrote a bad value if any, else
+	// the file and line that did.
 	if errs := n.validate(); len(errs) > 0 {
 		e := errs[0]
 		if i := st.blame(e.key, e.related); i >= 0 {
 			return nil, &Error{Set: sets[i], Key: e.key, Msg: e.msg}
 		}
-		return nil, &Error{File: file, Line: lines.lookup(e.key), Key: e.key, Msg: e.msg}
+		return nil, at.errorAt(e.key, e.msg)
 	}
 	n.removeDeadBundles()
 	return n, nil

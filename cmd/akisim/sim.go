@@ -18,11 +18,10 @@ import (
 // simulate runs the workload; tests replace it to make it panic.
 var simulate = workloads.Execute
 
-// input is what a run reads, each file once: the config text (kept to
-// re-resolve it with a trace's environment) and the trace.
+// input is what a run reads, each file once: the config and its bases
+// (kept to re-resolve them with a trace's environment) and the trace.
 type input struct {
-	file string // the config's name in errors
-	data []byte
+	src  *config.Source
 	node *config.Node
 	ops  []trace.Op
 }
@@ -42,11 +41,15 @@ func readConfig(o *options) (*input, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	c, err := config.Parse(file, data, o.sets)
+	src, err := config.NewSource(file, data, configs.FS)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	return &input{file: file, data: data, node: c}, nil
+	c, err := src.Node(o.sets)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return &input{src: src, node: c}, nil
 }
 
 // readInput reads the config and the trace, if any, and applies the
@@ -66,7 +69,7 @@ func readInput(o *options) (*input, error) {
 			continue
 		}
 		sets = append(sets, "env."+op.Name+"="+op.Value)
-		if in.node, err = config.Parse(in.file, in.data, sets); err != nil {
+		if in.node, err = in.src.Node(sets); err != nil {
 			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
 		}
 	}
