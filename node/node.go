@@ -10,6 +10,7 @@ import (
 	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/components/xgmi"
 	"github.com/akisim/akisim/config"
@@ -22,9 +23,9 @@ type Node struct {
 	Config    *config.Node
 	Engine    *sim.SerialEngine
 	GCDs      []*gcd.GCD
-	Host      *fabric.Hub
+	Host      *hub.Hub
 	Cores     *gcd.ComputeUnits // the host's cores as memory requesters
-	DRAM      []*fabric.MemoryController
+	DRAM      []*dram.Controller
 	Bundles   []*xgmi.Bundle // in config order, without removed ones
 	BundleOf  map[[2]int]*xgmi.Bundle
 	HostLinks []*xgmi.Bundle // by GCD; side 0 = GCD
@@ -124,7 +125,7 @@ func Build(c *config.Node) (*Node, error) {
 	return n, nil
 }
 
-func wireLink(e sim.Engine, h *fabric.Hub, neighbour int, linkPort sim.Port) {
+func wireLink(e sim.Engine, h *hub.Hub, neighbour int, linkPort sim.Port) {
 	p := h.LinkPort(neighbour)
 	fabric.Wire(p, linkPort)
 }

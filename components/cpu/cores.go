@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -45,11 +46,11 @@ func (b CoresBuilder) WithCores(n int, txnBytes, outstandingBytes int64) CoresBu
 func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r; return b }
 
 // Build makes the cores and wires them to the host hub.
-func (b CoresBuilder) Build(name string, hub *fabric.Hub) *gcd.ComputeUnits {
+func (b CoresBuilder) Build(name string, host *hub.Hub) *gcd.ComputeUnits {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
 		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
 		BuildComputeUnits(name, b.hub)
-	fabric.Wire(hub.LocalPort("Cores", c.MemPort), c.MemPort)
+	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)
 	return c
 }

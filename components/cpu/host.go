@@ -5,6 +5,7 @@ package cpu
 
 import (
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -37,21 +38,20 @@ func (b Builder) WithLatencies(hubNs, remoteNs float64) Builder {
 }
 
 // Build makes the host hub.
-func (b Builder) Build(name string) *fabric.Hub {
-	h := fabric.NewHub(name, b.engine, b.hubID)
-	hub, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
-	h.MemoryDelay = func(p *fabric.Packet) sim.VTimeInSec {
+func (b Builder) Build(name string) *hub.Hub {
+	ioDie, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
+	delay := func(p *fabric.Packet) sim.VTimeInSec {
 		if p.Hop == 0 {
 			// From the cores on the IO die (host stores to pinned host
 			// memory): the IO-die latency only. The threads' own NUMA
 			// domain does not travel with the request, so no remote cost.
-			return hub
+			return ioDie
 		}
 		from := p.PrevHub() // the GCD whose host link carried it
 		if numa[from] != p.Target.Index {
-			return hub + remote
+			return ioDie + remote
 		}
-		return hub
+		return ioDie
 	}
-	return h
+	return hub.MakeBuilder().WithEngine(b.engine).WithID(b.hubID).WithMemoryDelay(delay).Build(name)
 }

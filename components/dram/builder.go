@@ -1,6 +1,6 @@
-// Package dram models the DDR4 controller of one host NUMA domain: its
-// channels' bandwidth, shared by every GCD and core whose traffic lands on
-// the domain, and its access latency.
+// Package dram models a memory controller: the DDR4 channels of one host
+// NUMA domain, shared by every GCD and core whose traffic lands on the
+// domain, or a GCD's HBM; its bandwidth and its access latency.
 package dram
 
 import (
@@ -8,7 +8,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// Builder builds NUMA-domain memory controllers.
+// Builder builds memory controllers.
 type Builder struct {
 	engine      sim.Engine
 	channels    int
@@ -37,8 +37,18 @@ func (b Builder) WithEfficiency(f float64) Builder { b.efficiency = f; return b 
 // WithLatency sets the access latency in ns.
 func (b Builder) WithLatency(ns float64) Builder { b.latencyNs = ns; return b }
 
+// WithBandwidth sets the sustained bandwidth in GB/s as one channel at
+// full efficiency: how a GCD's HBM is given.
+func (b Builder) WithBandwidth(gbps float64) Builder {
+	b.channels, b.channelGBps, b.efficiency = 1, gbps, 1
+	return b
+}
+
 // Build makes the controller.
-func (b Builder) Build(name string) *fabric.MemoryController {
+func (b Builder) Build(name string) *Controller {
 	gbps := float64(b.channels) * b.channelGBps * b.efficiency
-	return fabric.NewMemoryController(name, b.engine, gbps, b.latencyNs)
+	m := &Controller{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+		bw: fabric.Server{BytesPerSec: fabric.GBps(gbps)}, latency: fabric.Ns(b.latencyNs)}
+	m.Port, m.out = m.NewPort(b.engine, m, 1024, name, "Port")
+	return m
 }

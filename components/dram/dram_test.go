@@ -6,6 +6,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -14,11 +15,11 @@ import (
 func TestDomainIsShared(t *testing.T) {
 	e := sim.NewSerialEngine()
 	ctl := MakeBuilder().WithEngine(e).WithChannels(2, 25.6).WithEfficiency(0.85).WithLatency(96).Build("DRAM")
-	hub := fabric.NewHub("Hub", e, 0)
-	fabric.Wire(hub.MemoryPort(0), ctl.Port)
+	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
+	fabric.Wire(h.MemoryPort(0), ctl.Port)
 	a1, a2 := fabrictest.NewAgent("A1", e, 1024), fabrictest.NewAgent("A2", e, 1024)
-	fabric.Wire(hub.LocalPort("L1", a1.Port), a1.Port)
-	fabric.Wire(hub.LocalPort("L2", a2.Port), a2.Port)
+	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
 	const n, size = 400, 64 << 10
 	for i := 0; i < n; i++ {
 		a1.Send(0, fabric.NewRequest(fabric.ReadReq, size, fabric.Memory{Host: true}, fabric.Route{0}, a1.Port, nil))

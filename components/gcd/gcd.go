@@ -6,7 +6,9 @@ package gcd
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -14,8 +16,8 @@ import (
 // GCD is one die's hardware.
 type GCD struct {
 	ID          int
-	Hub         *fabric.Hub
-	HBM         *fabric.MemoryController
+	Hub         *hub.Hub
+	HBM         *dram.Controller
 	HostEngines []*sdma.Engine // SDMA engines for host<->GCD copies
 	XGMIEngines []*sdma.Engine // SDMA engines for GCD<->GCD copies
 	CUs         *ComputeUnits
@@ -112,10 +114,8 @@ func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; 
 // Build makes GCD id, named name.
 func (b Builder) Build(name string, id int) *GCD {
 	g := &GCD{ID: id}
-	g.Hub = fabric.NewHub(name+".Hub", b.engine, id)
-	g.Hub.ForwardDelay = fabric.Ns(b.forwardNs)
-	g.Hub.ReorderDelay = fabric.Ns(b.reorderNs)
-	g.HBM = fabric.NewMemoryController(name+".HBM", b.engine, b.hbmGBps, b.hbmLatencyNs)
+	g.Hub = hub.MakeBuilder().WithEngine(b.engine).WithID(id).WithLatencies(b.forwardNs, b.reorderNs).Build(name + ".Hub")
+	g.HBM = dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs).Build(name + ".HBM")
 	fabric.Wire(g.Hub.MemoryPort(id), g.HBM.Port)
 	eb := b.sdma.WithEngine(b.engine).WithHub(id)
 	for i := 0; i < b.hostEngines; i++ {

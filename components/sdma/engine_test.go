@@ -4,8 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -26,11 +28,11 @@ func (o oneHub) HubOf(m fabric.Memory) int         { return 0 }
 // rig is an engine on a hub in front of one memory, driven by a queue agent.
 func rig(eb sdma.Builder, memGBps, memLatNs float64, ties int) (*sim.SerialEngine, *sdma.Engine, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
-	hub := fabric.NewHub("Hub", e, 0)
-	mem := fabric.NewMemoryController("Mem", e, memGBps, memLatNs)
-	fabric.Wire(hub.MemoryPort(0), mem.Port)
+	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
+	mem := dram.MakeBuilder().WithEngine(e).WithBandwidth(memGBps).WithLatency(memLatNs).Build("Mem")
+	fabric.Wire(h.MemoryPort(0), mem.Port)
 	eng := eb.WithEngine(e).WithRouteTable(oneHub{ties}).Build("Engine")
-	fabric.Wire(hub.LocalPort("Engine", eng.MemPort), eng.MemPort)
+	fabric.Wire(h.LocalPort("Engine", eng.MemPort), eng.MemPort)
 	q := fabrictest.NewAgent("Queue", e, 16)
 	fabric.Wire(q.Port, eng.CtrlPort)
 	return e, eng, q

@@ -7,6 +7,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -68,13 +69,13 @@ func TestBundleLatency(t *testing.T) {
 func TestTwoFlowsShareABundle(t *testing.T) {
 	e := sim.NewSerialEngine()
 	b := MakeBuilder().WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
-	hub := fabric.NewHub("Hub", e, 0)
+	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
 	far := fabrictest.NewAgent("Far", e, 1024)
 	a1, a2 := fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
-	fabric.Wire(hub.LinkPort(1), b.Port(0))
+	fabric.Wire(h.LinkPort(1), b.Port(0))
 	fabric.Wire(b.Port(1), far.Port)
-	fabric.Wire(hub.LocalPort("L1", a1.Port), a1.Port)
-	fabric.Wire(hub.LocalPort("L2", a2.Port), a2.Port)
+	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
 	const n = 500
 	for i := 0; i < n; i++ {
 		a1.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a1.Port, 1))

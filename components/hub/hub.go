@@ -1,14 +1,18 @@
-package fabric
+// Package hub models a data-fabric switch: a GCD's hub joining its HBM,
+// SDMA engines, L2, host link and xGMI bundles, or the host IO die joining
+// host links, cores and NUMA memory controllers.
+package hub
 
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// Hub is a data-fabric switch: a GCD's hub joining its HBM, SDMA engines,
-// host link and xGMI bundles, or the host IO die joining host links and
-// NUMA memory controllers. It forwards packets hop by hop along their route.
+// Hub forwards packets hop by hop along their route: to the link towards
+// the next hub, or at the last hub to the memory a request targets or the
+// requester a response answers.
 type Hub struct {
 	*sim.ComponentBase
 	engine sim.Engine
@@ -18,24 +22,17 @@ type Hub struct {
 	ReorderDelay sim.VTimeInSec // reordering a packet that crossed a multi-link bundle
 	// MemoryDelay is the extra latency of delivering a request to a memory,
 	// given the hub it entered from (NUMA distance on the host).
-	MemoryDelay func(p *Packet) sim.VTimeInSec
+	MemoryDelay func(p *fabric.Packet) sim.VTimeInSec
 
-	links     []*Sender            // by neighbour hub: port towards its link
-	linkPorts []sim.Port           // ports that face links
-	memories  []*Sender            // by memory index: port to its controller
-	locals    map[sim.Port]*Sender // requester port -> port towards it
-	Senders
+	links     []*fabric.Sender            // by neighbour hub: port towards its link
+	linkPorts []sim.Port                  // ports that face links
+	memories  []*fabric.Sender            // by memory index: port to its controller
+	locals    map[sim.Port]*fabric.Sender // requester port -> port towards it
+	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
 }
 
-// NewHub makes a hub with the given name and route id.
-func NewHub(name string, engine sim.Engine, id int) *Hub {
-	h := &Hub{ComponentBase: sim.NewComponentBase(name), engine: engine, ID: id,
-		locals: map[sim.Port]*Sender{}}
-	return h
-}
-
-func (h *Hub) newPort(name string) (sim.Port, *Sender) {
+func (h *Hub) newPort(name string) (sim.Port, *fabric.Sender) {
 	return h.NewPort(h.engine, h, 64, h.Name(), name)
 }
 
@@ -70,11 +67,11 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		h.route(now, msg.(*Packet), h.facesLink(port))
+		h.route(now, msg.(*fabric.Packet), h.facesLink(port))
 	}
 }
 
-func grow(s []*Sender, i int) []*Sender {
+func grow(s []*fabric.Sender, i int) []*fabric.Sender {
 	for len(s) <= i {
 		s = append(s, nil)
 	}
@@ -90,7 +87,7 @@ func (h *Hub) facesLink(port sim.Port) bool {
 	return false
 }
 
-func (h *Hub) route(now sim.VTimeInSec, p *Packet, fromLink bool) {
+func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet, fromLink bool) {
 	delay := sim.VTimeInSec(0)
 	if !p.AtLastHub() {
 		if fromLink {
@@ -107,7 +104,7 @@ func (h *Hub) route(now sim.VTimeInSec, p *Packet, fromLink bool) {
 		delay += h.ReorderDelay
 		p.Unordered = false
 	}
-	var s *Sender
+	var s *fabric.Sender
 	if p.Kind.IsResponse() {
 		s = h.locals[p.Requester]
 	} else {
@@ -122,7 +119,7 @@ func (h *Hub) route(now sim.VTimeInSec, p *Packet, fromLink bool) {
 
 // Handle fires delayed sends.
 func (h *Hub) Handle(e sim.Event) error {
-	HandleSendEvent(e)
+	fabric.HandleSendEvent(e)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package fabric_test
+package hub_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
+	"github.com/akisim/akisim/components/hub"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -13,7 +14,7 @@ import (
 // local requesters, each port ending at a recording agent.
 type hubRig struct {
 	e          *sim.SerialEngine
-	hub        *fabric.Hub
+	hub        *hub.Hub
 	link       [3]*fabrictest.Agent // by neighbour hub (0 and 2)
 	mem        [2]*fabrictest.Agent
 	req1, req2 *fabrictest.Agent
@@ -30,10 +31,9 @@ func memoryNs(p *fabric.Packet) float64 { return 100 + 1000*float64(p.Route[0]) 
 
 func newHubRig() *hubRig {
 	e := sim.NewSerialEngine()
-	r := &hubRig{e: e, hub: fabric.NewHub("Hub", e, 1)}
-	r.hub.ForwardDelay = fabric.Ns(forwardNs)
-	r.hub.ReorderDelay = fabric.Ns(reorderNs)
-	r.hub.MemoryDelay = func(p *fabric.Packet) sim.VTimeInSec { return fabric.Ns(memoryNs(p)) }
+	r := &hubRig{e: e, hub: hub.MakeBuilder().WithEngine(e).WithID(1).WithLatencies(forwardNs, reorderNs).
+		WithMemoryDelay(func(p *fabric.Packet) sim.VTimeInSec { return fabric.Ns(memoryNs(p)) }).
+		Build("Hub")}
 	for _, n := range []int{0, 2} {
 		r.link[n] = fabrictest.NewAgent(fmt.Sprintf("Link%d", n), e, 64)
 		fabric.Wire(r.hub.LinkPort(n), r.link[n].Port)
