@@ -28,9 +28,9 @@ func TestHostAccessBlocksTheHostThread(t *testing.T) {
 	if res[2].Issue < ha.End {
 		t.Errorf("host went on at %g s, before its stores ended at %g s", res[2].Issue, ha.End)
 	}
-	if n.Cores.Kernels != 1 || n.Cores.BytesWritten != 64*mib || n.Cores.BytesRead != 0 {
+	if n.Cores.Accesses() != 1 || n.Cores.BytesWritten() != 64*mib || n.Cores.BytesRead() != 0 {
 		t.Errorf("host cores ran %d accesses, wrote %d B, read %d B; want 1, %d, 0",
-			n.Cores.Kernels, n.Cores.BytesWritten, n.Cores.BytesRead, 64*mib)
+			n.Cores.Accesses(), n.Cores.BytesWritten(), n.Cores.BytesRead(), 64*mib)
 	}
 	if got, want := kernelsBy(n), make([]uint64, len(n.GCDs)); !reflect.DeepEqual(got, want) {
 		t.Errorf("kernels per GCD %v, want none", got)

@@ -7,6 +7,7 @@ package hip
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/components/cpu"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
@@ -73,7 +74,7 @@ type Runtime struct {
 	devices []Device
 	ctrl    map[*sdma.Engine]*fabric.Sender
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
-	cores   *gcd.ComputeUnits // the host's cores
+	threads *fabric.Sender // to the host's cores; nil without them
 
 	ops     []trace.Op
 	bufs    map[string]trace.Buffer
@@ -94,7 +95,7 @@ type Runtime struct {
 type hostEvent struct{ fabric.EventAt }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *gcd.ComputeUnits) *Runtime {
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *cpu.Cores) *Runtime {
 	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
@@ -111,9 +112,8 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 		}
 	}
 	if cores != nil {
-		r.cores = cores
 		var p sim.Port
-		p, r.kctrl[cores] = r.NewPort(engine, r, 1024, name, "Threads")
+		p, r.threads = r.NewPort(engine, r, 1024, name, "Threads")
 		fabric.Wire(p, cores.CtrlPort)
 	}
 	return r
@@ -199,13 +199,13 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
-		if r.cores == nil {
+		if r.threads == nil {
 			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores", i, op.Line)
 			return
 		}
 		k := r.accessCmd(i)
 		k.Workgroups = int64(max(1, op.Threads))
-		r.kctrl[r.cores].Send(now, k)
+		r.threads.Send(now, k)
 		r.blocked = &blocker{kind: "op", op: i}
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)

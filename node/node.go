@@ -24,7 +24,7 @@ type Node struct {
 	Engine    *sim.SerialEngine
 	GCDs      []*gcd.GCD
 	Host      *hub.Hub
-	Cores     *gcd.ComputeUnits // the host's cores as memory requesters
+	Cores     *cpu.Cores // the host's cores as memory requesters
 	DRAM      []*dram.Controller
 	Bundles   []*xgmi.Bundle // in config order, without removed ones
 	BundleOf  map[[2]int]*xgmi.Bundle

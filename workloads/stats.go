@@ -70,7 +70,9 @@ func (s *Stats) Add(run string, n *node.Node) {
 		d.add(p+".l2.hits", float64(g.L2.Hits), "Requests the L2 served", "Count")
 		d.add(p+".l2.misses", float64(g.L2.Misses), "Requests the L2 passed to memory", "Count")
 		d.add(p+".l2.writebacks", float64(g.L2.WriteBacks), "Dirty blocks written back to HBM", "Count")
-		cus(d, p+".cu", "Kernels run", g.CUs.Kernels, g.CUs.Workgroups, g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)
+		d.add(p+".cu.kernels", float64(g.CUs.Kernels), "Kernels run", "Count")
+		d.add(p+".cu.workgroups", float64(g.CUs.Workgroups), "Workgroups dispatched", "Count")
+		traffic(d, p+".cu", g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)
 		for i, e := range g.Engines() {
 			q := fmt.Sprintf("%s.sdma%d", p, i)
 			d.add(q+".copies", float64(e.Copies), "Copy packets processed", "Count")
@@ -99,7 +101,9 @@ func (s *Stats) Add(run string, n *node.Node) {
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir0", g), fmt.Sprintf("from GCD %d to the host", g), l.Stats, 0)
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir1", g), fmt.Sprintf("from the host to GCD %d", g), l.Stats, 1)
 	}
-	cus(d, "node.host.cores", "Host accesses run", n.Cores.Kernels, n.Cores.Workgroups, n.Cores.Transactions, n.Cores.BytesRead, n.Cores.BytesWritten)
+	d.add("node.host.cores.accesses", float64(n.Cores.Accesses()), "Host accesses run", "Count")
+	d.add("node.host.cores.threads", float64(n.Cores.Threads()), "Host threads that ran them", "Count")
+	traffic(d, "node.host.cores", n.Cores.Transactions(), n.Cores.BytesRead(), n.Cores.BytesWritten())
 	for i, m := range n.DRAM {
 		q := fmt.Sprintf("node.numa%d.dram", i)
 		d.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")
@@ -139,10 +143,8 @@ func link(d *dump, q, way string, stats func(int) (uint64, uint64, sim.VTimeInSe
 	d.add(q+".busy", ticks(busy), "Time the lanes were serialising "+way, "Tick")
 }
 
-// cus adds the counters of compute units (a GCD's CUs or the host cores).
-func cus(d *dump, q, kernelsDesc string, kernels, workgroups, transactions, read, written uint64) {
-	d.add(q+".kernels", float64(kernels), kernelsDesc, "Count")
-	d.add(q+".workgroups", float64(workgroups), "Workgroups dispatched", "Count")
+// traffic adds the memory traffic of requesters (a GCD's CUs or the host cores).
+func traffic(d *dump, q string, transactions, read, written uint64) {
 	d.add(q+".transactions", float64(transactions), "Memory transactions", "Count")
 	d.add(q+".bytesRead", float64(read), "Bytes read (any memory)", "Byte")
 	d.add(q+".bytesWritten", float64(written), "Bytes written (any memory)", "Byte")

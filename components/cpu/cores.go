@@ -9,11 +9,40 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// CoresBuilder builds the host's cores as memory requesters: host threads
+// Cores are the host's CPU cores as memory requesters: host threads
 // loading or storing memory in place (mapped GPU memory, pinned host
-// memory) work like compute units without a cache, each core a worker with
-// a bounded number of transactions in flight. A host access is dispatched
-// to them as a gcd.KernelCmd whose workgroups are the threads.
+// memory). They work like compute units without a cache, each core a
+// worker with a bounded number of bytes in flight, so the compute-unit
+// engine runs them; a host access reaches them at CtrlPort as a
+// gcd.KernelCmd whose workgroups are the threads, and ends with a
+// gcd.KernelDone.
+type Cores struct {
+	cus      *gcd.ComputeUnits
+	CtrlPort sim.Port
+}
+
+// Name is the component's name.
+func (c *Cores) Name() string { return c.cus.Name() }
+
+// Count is the number of cores.
+func (c *Cores) Count() int { return c.cus.Count() }
+
+// Accesses is the number of host accesses run.
+func (c *Cores) Accesses() uint64 { return c.cus.Kernels }
+
+// Threads is the number of host threads that ran them.
+func (c *Cores) Threads() uint64 { return c.cus.Workgroups }
+
+// Transactions is the number of memory transactions the cores issued.
+func (c *Cores) Transactions() uint64 { return c.cus.Transactions }
+
+// BytesRead is the bytes the cores read, from any memory.
+func (c *Cores) BytesRead() uint64 { return c.cus.BytesRead }
+
+// BytesWritten is the bytes the cores wrote, to any memory.
+func (c *Cores) BytesWritten() uint64 { return c.cus.BytesWritten }
+
+// CoresBuilder builds the host's cores.
 type CoresBuilder struct {
 	engine   sim.Engine
 	hub      int
@@ -46,11 +75,11 @@ func (b CoresBuilder) WithCores(n int, txnBytes, outstandingBytes int64) CoresBu
 func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r; return b }
 
 // Build makes the cores and wires them to the host hub.
-func (b CoresBuilder) Build(name string, host *hub.Hub) *gcd.ComputeUnits {
+func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
 		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)
-	return c
+	return &Cores{cus: c, CtrlPort: c.CtrlPort}
 }
