@@ -1,0 +1,118 @@
+package hip
+
+import (
+	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Dispatch: a stream's head item goes to its SDMA queue or CU array as a
+// copy or dispatch packet, in stream order.
+
+// dispatch starts the work at the head of a stream, in stream order. Copies
+// on the engine already running the stream's copies queue behind them; the
+// engine keeps their order.
+func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
+	for len(s.queue) > 0 {
+		it := s.queue[0]
+		switch {
+		case it.cus != nil:
+			if !r.flagReady(it) {
+				return // resumed by the flag_set (flag.go)
+			}
+			if s.inflight > 0 && s.last != it.cus {
+				return
+			}
+			var cmd *gcd.KernelCmd
+			switch {
+			case it.flush:
+				cmd = &gcd.KernelCmd{ID: it.op, Release: true}
+				s.dirty = nil
+			case it.blit:
+				cmd = r.blitCmd(it.op)
+			default:
+				cmd = r.kernelCmd(it.op)
+				s.dirty = it.cus
+			}
+			if it.blit {
+				s.dirty = it.cus
+			}
+			at := now + ns(r.cost.DoorbellNs)
+			if it.flush { // the release is part of the event's packet: no doorbell of its own
+				at = now
+			}
+			r.kctrl[it.cus].SendAt(now, at, cmd)
+			r.Results[it.op].Engine = it.cus.Name()
+			s.inflight++
+			s.last = it.cus
+		case it.engine != nil:
+			if s.inflight > 0 && s.last != it.engine {
+				return
+			}
+			op := &r.ops[it.op]
+			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
+			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
+			r.ctrl[it.engine.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			r.Results[it.op].Engine = it.engine.engine.Name()
+			s.inflight++
+			s.last = it.engine
+		case it.wait:
+			if s.inflight > 0 {
+				return
+			}
+			if _, ok := r.events[it.event]; !ok {
+				return // resumed when the event is recorded
+			}
+		default: // event record
+			if s.inflight > 0 {
+				return
+			}
+			if s.dirty != nil && r.cost.EventRelease == "system" {
+				// the event is a system-scope release: the GCD's L2
+				// writes back what the stream's kernels left dirty
+				s.queue = append([]item{{op: it.op, cus: s.dirty, flush: true}}, s.queue...)
+				continue
+			}
+			t := now + ns(r.cost.EventRecordNs)
+			r.events[it.event] = t
+			r.Results[it.op].Start, r.Results[it.op].End = t, t
+			r.eventRecorded(now)
+		}
+		s.queue = s.queue[1:]
+	}
+}
+
+// kernelCmd turns a kernel launch into the GCD's dispatch packet: its
+// workgroups and the memory streams of its accesses.
+func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	k := r.accessCmd(i)
+	k.Workgroups, k.ComputeNs = op.Grid/int64(op.Workgroup), op.ComputeNs
+	return k
+}
+
+// accessCmd is the dispatch packet of an op's memory accesses.
+func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	k := &gcd.KernelCmd{ID: i}
+	for _, a := range op.Access {
+		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes,
+			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
+		if a.Mode == "write" {
+			k.Writes = append(k.Writes, m)
+		} else {
+			k.Reads = append(k.Reads, m)
+		}
+	}
+	return k
+}
+
+// blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
+func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	per := r.cost.BlitWorkgroupBytes
+	wgs := (op.Bytes + per - 1) / per
+	return &gcd.KernelCmd{ID: i, Workgroups: wgs,
+		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Addr: r.base[op.Src] + op.SrcOff, Bytes: op.Bytes}},
+		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Addr: r.base[op.Dst] + op.DstOff, Bytes: op.Bytes}}}
+}

@@ -1,0 +1,83 @@
+package hip
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/trace"
+)
+
+// Engine choice: whether a copy runs on SDMA or as a blit kernel, and
+// which SDMA engine and queue it goes to.
+
+// slot is an SDMA queue of an engine: where a stream's copies go.
+type slot struct {
+	engine *sdma.Engine
+	queue  int
+}
+
+// copyItem decides how a copy runs: on an SDMA queue, or as a blit kernel
+// on the CUs of the GCD whose memory it touches (the source GCD for peer
+// copies) when it stays within one GCD, or with HSA_ENABLE_SDMA=0
+// (HSA_ENABLE_PEER_SDMA=0 for peer copies).
+func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
+	src, ok1 := r.bufs[op.Src]
+	dst, ok2 := r.bufs[op.Dst]
+	if !ok1 || !ok2 {
+		return item{}, fmt.Errorf("copy names an unallocated buffer")
+	}
+	peer := !src.Host && !dst.Host
+	local := peer && src.GCD == dst.GCD // ROCm copies within one GCD with a kernel
+	if local || r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
+		g := src.GCD
+		if src.Host {
+			g = dst.GCD
+		}
+		if src.Host && dst.Host {
+			return item{}, fmt.Errorf("host-to-host copies are not modelled")
+		}
+		return item{op: i, cus: r.devices[g].CUs, blit: true}, nil
+	}
+	eng, err := r.engineFor(op)
+	return item{op: i, engine: eng}, err
+}
+
+// engineFor picks the SDMA engine and queue for a copy: host copies use the
+// host engines of the GCD holding the device buffer, peer copies the xGMI
+// engines of the source GCD. Each stream keeps its queue; streams spread
+// over engines first, then over each engine's queues.
+func (r *Runtime) engineFor(op *trace.Op) (*slot, error) {
+	src, ok1 := r.bufs[op.Src]
+	dst, ok2 := r.bufs[op.Dst]
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("copy names an unallocated buffer")
+	}
+	var gcd, class int
+	switch {
+	case src.Host && dst.Host:
+		return nil, fmt.Errorf("host-to-host copies are not modelled")
+	case src.Host:
+		gcd, class = dst.GCD, 0
+	case dst.Host:
+		gcd, class = src.GCD, 0
+	default:
+		gcd, class = src.GCD, 1
+	}
+	key := [3]int{op.Stream, gcd, class}
+	if e, ok := r.pick[key]; ok {
+		return e, nil
+	}
+	list := r.devices[gcd].HostEngines
+	if class == 1 {
+		list = r.devices[gcd].XGMIEngines
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("GCD %d has no SDMA engine for this copy", gcd)
+	}
+	n := r.rr[[2]int{gcd, class}]
+	r.rr[[2]int{gcd, class}] = n + 1
+	e := list[n%len(list)]
+	sl := &slot{engine: e, queue: (n / len(list)) % e.Queues()}
+	r.pick[key] = sl
+	return sl, nil
+}

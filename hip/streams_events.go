@@ -1,0 +1,99 @@
+package hip
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/gcd"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Streams and events: the work queued on each stream, and the host thread
+// waiting for an operation, an event, a stream or the device.
+
+type item struct {
+	op     int
+	engine *slot
+	cus    *gcd.ComputeUnits // a kernel's GCD
+	blit   bool              // a copy run as a blit kernel
+	flush  bool              // a system-scope release on cus before an event
+	event  string
+	wait   bool
+}
+
+type stream struct {
+	id       int
+	queue    []item
+	inflight int
+	last     any               // the SDMA queue or CU array running the stream's work
+	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
+}
+
+type blocker struct {
+	kind   string // "op", "event", "stream", "device"
+	op     int
+	event  string
+	stream int
+}
+
+// unblock resumes the host thread if what it waits for is done.
+func (r *Runtime) unblock(now sim.VTimeInSec) {
+	b := r.blocked
+	if b == nil {
+		return
+	}
+	done := false
+	switch b.kind {
+	case "op":
+		done = r.Results[b.op].End > 0
+	case "event":
+		_, done = r.events[b.event]
+	case "stream":
+		s := r.stream(b.stream)
+		done = len(s.queue) == 0 && s.inflight == 0
+	case "device":
+		done = true
+		for _, s := range r.streams {
+			done = done && len(s.queue) == 0 && s.inflight == 0
+		}
+	}
+	if !done {
+		return
+	}
+	r.blocked = nil
+	i := r.pc - 1
+	t := now + ns(r.cost.SyncCallNs)
+	if b.kind != "op" {
+		r.Results[i].Start, r.Results[i].End = r.Results[i].Issue, t
+	}
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}})
+}
+
+func (r *Runtime) stream(id int) *stream {
+	s, ok := r.streams[id]
+	if !ok {
+		s = &stream{id: id}
+		r.streams[id] = s
+	}
+	return s
+}
+
+func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
+	for _, id := range r.streamIDs() {
+		s := r.streams[id]
+		if len(s.queue) > 0 && s.queue[0].wait && s.inflight == 0 {
+			r.dispatch(now, s)
+		}
+	}
+}
+
+func (r *Runtime) streamIDs() []int {
+	ids := make([]int, 0, len(r.streams))
+	for id := range r.streams {
+		ids = append(ids, id)
+	}
+	for i := 1; i < len(ids); i++ { // deterministic order
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+	return ids
+}
