@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/config"
 
 	"github.com/akisim/akisim/trace"
 )
@@ -31,15 +34,29 @@ func (b *fuzzBytes) size(max int64) int64 {
 	return min(max, 1+b.upTo(int64(1)<<shift))
 }
 
+// fuzzVariants are the node configs FuzzSimulate runs on besides
+// Frontier's defaults: no L2, other route policies, the finest simulation
+// granularity, a single CU and core.
+var fuzzVariants = [][]string{
+	nil,
+	{"gcd.l2_bytes=0"},
+	{"routing.kernel=widest", "routing.sdma=fewest", "routing.kernel_ties=pin"},
+	{"sim.sdma_transaction_bytes=4096", "sim.cu_transaction_bytes=4096", "sim.core_transaction_bytes=4096", "sim.l2_block_bytes=4096"},
+	{"gcd.compute_units=1", "host.cores=1", "sdma.queues_per_engine=1"},
+}
+
 // fuzzTrace builds a small trace from data: up to 6 buffers of at most
 // 1 MiB on GCDs or NUMA domains, then up to 24 copies, kernels, host
 // accesses, events and synchronisations over them. The values are mostly
 // valid, so that most traces pass Check, but may be off by a little (a
 // copy past its buffer, an unrecorded event), for Check to refuse.
-func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
+// The sets returned choose the config: a variant and the environment.
+func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 	b := fuzzBytes(data)
-	if e := b.byte(); e&3 != 0 {
-		env = append(env, fmt.Sprintf("env.HSA_ENABLE_SDMA=%d", e&1), fmt.Sprintf("env.HSA_ENABLE_PEER_SDMA=%d", e>>1&1))
+	e := b.byte()
+	sets = append(sets, fuzzVariants[e>>2%len(fuzzVariants)]...)
+	if e&3 != 0 {
+		sets = append(sets, fmt.Sprintf("env.HSA_ENABLE_SDMA=%d", e&1), fmt.Sprintf("env.HSA_ENABLE_PEER_SDMA=%d", e>>1&1))
 	}
 	var sizes []int64
 	var host []bool
@@ -161,7 +178,7 @@ func fuzzTrace(data []byte) (ops []trace.Op, env []string) {
 	for len(waiting) > 0 && b.byte() != 255 { // rarely a flag is never set
 		release()
 	}
-	return ops, env
+	return ops, sets
 }
 
 // FuzzSimulate: every trace trace.Check accepts simulates without a
@@ -171,13 +188,17 @@ func FuzzSimulate(f *testing.F) {
 	f.Add([]byte{0, 2, 20, 255, 255, 1, 20, 0, 0, 2, 3, 1, 0, 0, 0, 0, 1, 0, 255, 255, 255, 255})
 	f.Add([]byte("\x01\x05kernel copy host access event sync, a longer seed that makes more ops \xff\xfe\x80"))
 	f.Add([]byte("\x03\x02\x14\xff\xff\x03\x14\x00\x00\x06\x0c\x01\x02\x03\x04\x05\x06\x07\x08\x09"))
-	base := frontier(f)
+	var mu sync.Mutex
+	nodes := map[string]*config.Node{} // by their sets: loading costs more than a small run
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ops, env := fuzzTrace(data)
-		c := base
-		if len(env) > 0 {
+		mu.Lock()
+		c, ok := nodes[strings.Join(env, " ")]
+		if !ok {
 			c = frontier(t, env...)
+			nodes[strings.Join(env, " ")] = c
 		}
+		mu.Unlock()
 		run := TraceRun("fuzz.jsonl", ops)
 		if Check(c, []Run{run}) != nil {
 			return
