@@ -135,7 +135,8 @@ func (b Builder) buildL2(name string, id int) *L2 {
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id,
 		line: b.line, block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
-		blocks:    map[int64]*block{}, inFlight: map[*fabric.Packet]origin{}}
+		inFlight:  map[*fabric.Packet]origin{}}
+	c.blocks = newBlockMap(c.capacity)
 	c.TopPort, c.top = c.NewPort(b.engine, c, 4096, name, "Top")
 	c.BottomPort, c.bottom = c.NewPort(b.engine, c, 4096, name, "Bottom")
 	return c

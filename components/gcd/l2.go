@@ -29,7 +29,7 @@ type L2 struct {
 	top, bottom         *fabric.Sender
 
 	lru         lru // resident blocks, most recent first
-	blocks      map[int64]*block
+	blocks      blockMap
 	inFlight    map[*fabric.Packet]origin // forwarded requests: whom to answer
 	flush       *fabric.Packet            // a release waiting for its write-backs
 	flushing    int                       // write-backs it waits for
@@ -299,8 +299,8 @@ func (c *L2) missingLines(addr, size int64) int64 {
 	first, n := c.lines(addr, size)
 	var missing int64
 	c.each(first, n, func(b int64, lo, hi int) {
-		bl, ok := c.blocks[b]
-		if !ok {
+		bl := c.blocks.get(b)
+		if bl == nil {
 			missing += int64(hi - lo)
 			return
 		}
@@ -313,7 +313,7 @@ func (c *L2) missingLines(addr, size int64) int64 {
 func (c *L2) touch(addr, size int64) {
 	first, n := c.lines(addr, size)
 	c.each(first, n, func(b int64, _, _ int) {
-		if bl, ok := c.blocks[b]; ok {
+		if bl := c.blocks.get(b); bl != nil {
 			c.lru.moveToFront(bl)
 		}
 	})
@@ -336,7 +336,7 @@ func (c *L2) fill(now sim.VTimeInSec, addr, size int64, dirty bool) {
 // insert returns block b, resident and most recent, evicting the least
 // recent block (and writing back its dirty lines) to make room.
 func (c *L2) insert(b int64) *block {
-	if bl, ok := c.blocks[b]; ok {
+	if bl := c.blocks.get(b); bl != nil {
 		c.lru.moveToFront(bl)
 		return bl
 	}
@@ -344,7 +344,7 @@ func (c *L2) insert(b int64) *block {
 	if c.lru.n >= c.capacity {
 		bl = c.lru.tail
 		c.lru.remove(bl)
-		delete(c.blocks, bl.id)
+		c.blocks.remove(bl.id)
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {
@@ -353,7 +353,7 @@ func (c *L2) insert(b int64) *block {
 	}
 	bl.id = b
 	c.lru.pushFront(bl)
-	c.blocks[b] = bl
+	c.blocks.put(bl)
 	return bl
 }
 
