@@ -67,7 +67,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 		{"sim.sdma_transaction_bytes", sizes, ""},
 		{"sim.cu_transaction_bytes", sizes, ""},
 		{"sim.core_transaction_bytes", sizes, ""},
-		{"sim.l2_block_bytes", []string{"8192"}, ""}, // at most 8 KiB (config.MaxL2BlockBytes)
+		{"sim.l2_block_bytes", []string{"4096"}, ""}, // at most 8 KiB (config.MaxL2BlockBytes)
 		{"sim.early_booking", []string{"0", "0.25", "1"}, ""},
 	} {
 		for _, v := range knob.values {
