@@ -24,4 +24,18 @@ func frontier(t testing.TB, sets ...string) *config.Node {
 	return loadConfig(t, "frontier-node.toml", sets...)
 }
 
+// runStream simulates a STREAM replica on c.
+func runStream(t testing.TB, c *config.Node, st Stream) *Result {
+	t.Helper()
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(c, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func statName(format string, g int) string { return fmt.Sprintf(format, g) }

@@ -19,14 +19,7 @@ func streamL2(t *testing.T, n int64) (rows map[string]float64, hit, fetched uint
 	defer func() { afterRun = nil }()
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{n}, Kernels: []string{"copy", "scale"},
 		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
-	runs, err := st.Runs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Execute(c, runs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runStream(t, c, st)
 	rows = map[string]float64{}
 	for _, r := range res.Rows {
 		rows[r.Case] = r.Value

@@ -156,15 +156,7 @@ func TestBandwidthBoundKernelIgnoresMLP(t *testing.T) {
 		c := frontier(t, "gcd.cu_outstanding_bytes="+out)
 		st := Stream{GCDs: []int{0}, Alloc: "host", Sizes: []int64{64 << 20}, Kernels: []string{"triad"},
 			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
-		runs, err := st.Runs()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Execute(c, runs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Rows[0].Value
+		return runStream(t, c, st).Rows[0].Value
 	}
 	two, eight := bw("131072"), bw("524288")
 	near(t, "triad with 4x the bytes in flight per CU", eight, two, 0.02)
