@@ -58,6 +58,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	streamBelowHBM(t, "default", base)
 	sizes := []string{"4096", "16384", "262144", "1048576"}
 	for _, knob := range []struct {
 		key    string
@@ -76,6 +77,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", set, err)
 			}
+			streamBelowHBM(t, set, res)
 			for i, r := range res.Rows {
 				b := base.Rows[i]
 				if d := math.Abs(r.Value-b.Value) / b.Value; d > 0.01 {
@@ -92,4 +94,31 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 			t.Logf("%s: known dependence, not asserted: %s", knob.key, knob.known)
 		}
 	}
+}
+
+// streamBelowHBM checks that no STREAM result beats the HBM peak: every
+// array is read or written in HBM, and what the L2 holds between kernels
+// is written back at each event (system-scope release).
+func streamBelowHBM(t *testing.T, set string, res *Result) {
+	peak := frontier(t).GCD.HBMBandwidthGBps
+	for _, r := range res.Rows {
+		if r.Workload == "stream" && r.Value > peak {
+			t.Errorf("%s: STREAM %s %s at %d B: %.0f GB/s, above the %.0f GB/s HBM peak", set, r.Case, r.Src, r.Bytes, r.Value, peak)
+		}
+	}
+}
+
+// At the default granularity no STREAM kernel beats the HBM peak at any of
+// the seed paper's sizes up to 1 GiB.
+func TestStreamBelowHBMPeakAtEverySize(t *testing.T) {
+	c := frontier(t)
+	var sizes []int64
+	for _, n := range E6Sizes() {
+		if n <= 1<<30 {
+			sizes = append(sizes, n)
+		}
+	}
+	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: sizes, Kernels: StreamKernels,
+		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+	streamBelowHBM(t, "default", runStream(t, c, st))
 }
