@@ -60,8 +60,8 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if s.inflight > 0 {
 				return
 			}
-			if _, ok := r.events[it.event]; !ok {
-				return // resumed when the event is recorded
+			if !r.recordDone(it.record) {
+				return // resumed when the record completes
 			}
 		default: // event record
 			if s.inflight > 0 {
@@ -75,6 +75,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			t := now + ns(r.cost.EventRecordNs)
 			r.events[it.event] = t
+			r.recorded[it.op] = true
 			r.Results[it.op].Start, r.Results[it.op].End = t, t
 			r.eventRecorded(now)
 		}

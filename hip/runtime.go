@@ -45,17 +45,19 @@ type Runtime struct {
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
 	threads *fabric.Sender // to the host's cores; nil without them
 
-	ops     []trace.Op
-	bufs    map[string]trace.Buffer
-	base    map[string]int64        // buffer -> its first address in its memory
-	top     map[fabric.Memory]int64 // next free address of each memory
-	pc      int
-	blocked *blocker
-	streams map[int]*stream
-	events  map[string]sim.VTimeInSec
-	flags   map[string]bool // flags the host has set (flag.go)
-	pick    map[[3]int]*slot
-	rr      map[[2]int]int
+	ops        []trace.Op
+	bufs       map[string]trace.Buffer
+	base       map[string]int64        // buffer -> its first address in its memory
+	top        map[fabric.Memory]int64 // next free address of each memory
+	pc         int
+	blocked    *blocker
+	streams    map[int]*stream
+	events     map[string]sim.VTimeInSec
+	lastRecord map[string]int  // event -> its latest record op queued (what waits see)
+	recorded   map[int]bool    // record ops that completed
+	flags      map[string]bool // flags the host has set (flag.go)
+	pick       map[[3]int]*slot
+	rr         map[[2]int]int
 
 	Results []OpResult
 	Err     error
@@ -97,6 +99,8 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.top = map[fabric.Memory]int64{}
 	r.streams = map[int]*stream{}
 	r.events = map[string]sim.VTimeInSec{}
+	r.lastRecord = map[string]int{}
+	r.recorded = map[int]bool{}
 	r.flags = map[string]bool{}
 	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
@@ -159,12 +163,12 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.dispatch(now, s)
 	case trace.EventRecord:
 		s := r.stream(op.Stream)
-		delete(r.events, op.Event)
+		r.lastRecord[op.Event] = i
 		s.queue = append(s.queue, item{op: i, event: op.Event})
 		r.dispatch(now, s)
 	case trace.StreamWait:
 		s := r.stream(op.Stream)
-		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true})
+		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Event)})
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
@@ -181,7 +185,7 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		r.blocked = &blocker{kind: "event", event: op.Event}
+		r.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Event)}
 	case trace.StreamSync:
 		r.blocked = &blocker{kind: "stream", stream: op.Stream}
 	case trace.DeviceSync:

@@ -17,6 +17,7 @@ type item struct {
 	flush  bool              // a system-scope release on cus before an event
 	event  string
 	wait   bool
+	record int // for a wait: the record op it waits for (-1: none)
 }
 
 type stream struct {
@@ -45,7 +46,7 @@ func (r *Runtime) unblock(now sim.VTimeInSec) {
 	case "op":
 		done = r.Results[b.op].End > 0
 	case "event":
-		_, done = r.events[b.event]
+		done = r.recordDone(b.op)
 	case "stream":
 		s := r.stream(b.stream)
 		done = len(s.queue) == 0 && s.inflight == 0
@@ -75,6 +76,19 @@ func (r *Runtime) stream(id int) *stream {
 	}
 	return s
 }
+
+// recordOf is the record op a wait on event issued now waits for: the
+// event's latest record queued so far (hipStreamWaitEvent and
+// hipEventSynchronize capture it), or -1 if it was never recorded.
+func (r *Runtime) recordOf(event string) int {
+	if i, ok := r.lastRecord[event]; ok {
+		return i
+	}
+	return -1
+}
+
+// recordDone says whether a record op completed (-1: nothing to wait for).
+func (r *Runtime) recordDone(op int) bool { return op < 0 || r.recorded[op] }
 
 func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 	for _, id := range r.streamIDs() {
