@@ -187,7 +187,15 @@ func TestFileErrors(t *testing.T) {
 				return replace(t, s, `kernel_ties = "spray"`, `kernel_ties = "parallel"`)
 			},
 			at: `kernel_ties = "parallel"`, key: "routing.kernel_ties",
-			msg: `must be "spray" or "pin", got "parallel"`,
+			msg: `must be "table", "pin" or "spray", got "parallel"`,
+		},
+		{
+			name: "bad sdma ties",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, `sdma_ties = "table"`, `sdma_ties = "spray"`)
+			},
+			at: `sdma_ties = "spray"`, key: "routing.sdma_ties",
+			msg: `must be "table" or "per_copy", got "spray"`,
 		},
 		{
 			name: "empty name",
@@ -298,7 +306,7 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"routing.sdma=[1]"}, `-set routing.sdma=[1]: must be a string, got array`},
 		{[]string{`routing.sdma="widest`}, `-set routing.sdma="widest: cannot parse VALUE as TOML: unexpected EOF; expected '"'`},
 		{[]string{"host.gcd_numa=[3,3,\"x\"]"}, `-set host.gcd_numa=[3,3,"x"]: host.gcd_numa[2]: must be an integer, got string "x"`},
-		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, control, kernel_ties, max_hops)`},
+		{[]string{"routing={hops=3}"}, `-set routing={hops=3}: routing.hops: unknown key (routing has: sdma, kernel, control, sdma_ties, kernel_ties, max_hops)`},
 		{[]string{"xgmi.bundle[0-2].lanes=x"}, `-set xgmi.bundle[0-2].lanes=x: xgmi.bundle[2].lanes: cannot parse VALUE as TOML: expected value but found "x" instead`},
 		// Values that fail validation blame the -set.
 		{[]string{"gcd.count=0"}, `-set gcd.count=0: must be 1..64, got 0`},

@@ -100,11 +100,17 @@ event_record_ns = 500
 blit_workgroup_bytes = 4096
 allocation_bytes = 2097152
 event_release = "system"
+staging_bytes = 1052672
+pin_min_bytes = 1048576
+pin_chunk_bytes = 134217728
+pin_ns = 20000
+pin_page_ns = 100
 
 [routing]
 sdma = "widest"
 kernel = "fewest"
 control = "fewest"
+sdma_ties = "table"
 kernel_ties = "spray"
 max_hops = 3
 

@@ -120,14 +120,24 @@ type Runtime struct {
 	BlitWorkgroupBytes int64   `toml:"blit_workgroup_bytes"` // bytes one workgroup of the runtime's copy kernel moves
 	AllocationBytes    int64   `toml:"allocation_bytes"`     // alignment of allocations in their memory
 	EventRelease       string  `toml:"event_release"`        // scope of an event record's release: "system" writes back the L2 of the GCD that ran the stream's kernels, "agent" does not
+
+	// Copies from or to pageable (malloc) memory, as ROCclr makes them
+	// (hip/pageable.go).
+	StagingBytes  int64   `toml:"staging_bytes"`   // a staged chunk: CPU memcpy into a pinned bounce buffer, then SDMA
+	PinMinBytes   int64   `toml:"pin_min_bytes"`   // copies up to this size are staged; larger ones pin the user pages
+	PinChunkBytes int64   `toml:"pin_chunk_bytes"` // the most bytes pinned and copied at once
+	PinNs         float64 `toml:"pin_ns"`          // host time of one lock and unlock of user pages
+	PinPageNs     float64 `toml:"pin_page_ns"`     // host time per 4 KiB page locked and unlocked
 }
 
-// Routing names the route policy of each traffic type.
+// Routing names the route policy of each traffic type and what happens to
+// routes that tie under it: by default a table keeps one per pair of hubs.
 type Routing struct {
 	SDMA       string `toml:"sdma"`        // "widest" or "fewest"
 	Kernel     string `toml:"kernel"`      // "widest" or "fewest"
 	Control    string `toml:"control"`     // small control writes (completion signals): "widest" or "fewest"
-	KernelTies string `toml:"kernel_ties"` // kernel traffic over tied routes: "spray" (transactions alternate) or "pin" (one route per memory stream)
+	SDMATies   string `toml:"sdma_ties"`   // SDMA data over tied routes: "table" (one route per pair) or "per_copy" (copies alternate)
+	KernelTies string `toml:"kernel_ties"` // kernel traffic over tied routes: "table" (one route per pair), "pin" (one per array and CU) or "spray" (transactions alternate)
 	MaxHops    int    `toml:"max_hops"`    // longest route considered
 }
 

@@ -37,10 +37,12 @@ const (
 	RouteFewest = "fewest" // fewest hops, then widest
 )
 
-// Tie policies accepted by routing.kernel_ties.
+// Tie policies accepted by routing.sdma_ties and routing.kernel_ties.
 const (
-	TiesSpray = "spray" // transactions alternate over tied routes
-	TiesPin   = "pin"   // each memory stream of a kernel keeps one route
+	TiesTable   = "table"    // one route per pair of hubs: the first tied route (lowest hubs)
+	TiesPerCopy = "per_copy" // SDMA: copies alternate over tied routes
+	TiesPin     = "pin"      // kernels: each memory stream of a CU keeps one of the tied routes
+	TiesSpray   = "spray"    // kernels: transactions alternate over tied routes
 )
 
 // vErr is a validation failure: the key that is wrong and the keys whose
@@ -221,11 +223,17 @@ func (n *Node) validate() []vErr {
 	v.oneOf("runtime.event_release", r.EventRelease, "system", "agent")
 	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30) // alignment up to a 1 GiB huge page
 	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
+	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30)    // a page up to 1 GiB: the buffer is allocated once per GCD
+	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)        // 0: pin every copy; 1 TiB: stage every copy
+	v.int64Range("runtime.pin_chunk_bytes", r.PinChunkBytes, 4096, 1<<40) // at least a page
+	v.latency("runtime.pin_ns", r.PinNs)
+	v.latency("runtime.pin_page_ns", r.PinPageNs)
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
 	v.oneOf("routing.control", n.Routing.Control, RouteWidest, RouteFewest)
-	v.oneOf("routing.kernel_ties", n.Routing.KernelTies, TiesSpray, TiesPin)
+	v.oneOf("routing.sdma_ties", n.Routing.SDMATies, TiesTable, TiesPerCopy)
+	v.oneOf("routing.kernel_ties", n.Routing.KernelTies, TiesTable, TiesPin, TiesSpray)
 	v.intRange("routing.max_hops", n.Routing.MaxHops, 1, MaxHops)
 
 	n.validateSim(v)

@@ -5,10 +5,13 @@ import (
 	"github.com/akisim/akisim/config"
 )
 
-// Routes is the node's route table: for every pair of hubs, the routes SDMA
-// data takes (all tied best routes under the SDMA policy, over which the
-// fabric spreads it), the routes kernels take, and the control route of
-// small writes such as completion signals.
+// Routes is the node's route table: for every ordered pair of hubs, the
+// routes SDMA data takes, the routes kernels (and the host's cores) take,
+// and the control route of small writes such as completion signals. By
+// default each traffic type has one route per pair, as Infinity Fabric
+// routes by static per-destination tables; the tie policies
+// (routing.sdma_ties, routing.kernel_ties) keep several tied routes only
+// as what-if studies, over which the components then spread.
 type Routes struct {
 	host   int
 	data   map[[2]int][]fabric.Route
@@ -24,13 +27,13 @@ func NewRoutes(t *fabric.Topology, gcds int, c config.Routing) (*Routes, error) 
 		for b := 0; b <= gcds; b++ {
 			k := [2]int{a, b}
 			var err error
-			if r.data[k], err = t.Routes(a, b, fabric.Policy(c.SDMA), c.MaxHops, gcds); err != nil {
+			if r.data[k], err = tied(t, a, b, c.SDMA, c.SDMATies, c.MaxHops, gcds); err != nil {
 				return nil, err
 			}
-			if r.kernel[k], err = t.Routes(a, b, fabric.Policy(c.Kernel), c.MaxHops, gcds); err != nil {
+			if r.kernel[k], err = tied(t, a, b, c.Kernel, c.KernelTies, c.MaxHops, gcds); err != nil {
 				return nil, err
 			}
-			sig, err := t.Routes(a, b, fabric.Policy(c.Control), c.MaxHops, gcds)
+			sig, err := tied(t, a, b, c.Control, config.TiesTable, c.MaxHops, gcds)
 			if err != nil {
 				return nil, err
 			}
@@ -38,6 +41,16 @@ func NewRoutes(t *fabric.Topology, gcds int, c config.Routing) (*Routes, error) 
 		}
 	}
 	return r, nil
+}
+
+// tied lists the best routes from a to b under a policy; under the table
+// tie policy only the first (the one through the lowest-numbered hubs).
+func tied(t *fabric.Topology, a, b int, policy, ties string, maxHops, host int) ([]fabric.Route, error) {
+	rs, err := t.Routes(a, b, fabric.Policy(policy), maxHops, host)
+	if err != nil || ties != config.TiesTable {
+		return rs, err
+	}
+	return rs[:1], nil
 }
 
 // DataRoutes are the routes of SDMA data from hub a to hub b.

@@ -1,6 +1,9 @@
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Policy chooses among the routes between two hubs.
 type Policy string
@@ -39,7 +42,9 @@ func (t *Topology) Bandwidth(a, b int) float64 { return t.bw[[2]int{a, b}] }
 
 // Routes lists every best route from src to dst under the policy, visiting
 // at most maxHops links and, as on the real fabric, never passing through
-// the host hub (exclude) on the way. Ties all count: traffic spreads over them.
+// the host hub (exclude) on the way. Tied routes come in the order of the
+// hubs they visit, lowest first (slices.Compare): a route table that keeps
+// one route keeps the first, the one through the lowest-numbered GCD.
 func (t *Topology) Routes(src, dst int, p Policy, maxHops int, exclude int) ([]Route, error) {
 	if src == dst {
 		return []Route{{src}}, nil
@@ -92,6 +97,9 @@ func (t *Topology) Routes(src, dst int, p Policy, maxHops int, exclude int) ([]R
 			best = append(best, r)
 		}
 	}
+	// the walk's order follows the order links were connected (the config's
+	// bundle order); the hubs' own order does not
+	slices.SortFunc(best, func(a, b Route) int { return slices.Compare(a, b) })
 	return best, nil
 }
 

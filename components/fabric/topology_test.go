@@ -90,3 +90,19 @@ func TestWireBytes(t *testing.T) {
 		t.Errorf("16 B write: %d wire bytes, want 37", got)
 	}
 }
+
+// Tied routes come lowest hubs first whatever order the links were given
+// in: the tie-break of a route table does not depend on the config's order.
+func TestRoutesTieOrderIgnoresLinkOrder(t *testing.T) {
+	topo := NewTopology(4)
+	for _, b := range [][2]int{{2, 3}, {0, 2}, {1, 3}, {0, 1}} { // through 2 connected first
+		topo.Connect(b[0], b[1], 50)
+	}
+	got, err := topo.Routes(0, 3, Fewest, 3, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Route{{0, 1, 3}, {0, 2, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("0->3: %v, want %v", got, want)
+	}
+}
