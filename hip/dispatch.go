@@ -45,6 +45,11 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			r.Results[it.op].Engine = it.cus.Name()
 			s.inflight++
 			s.last = it.cus
+		case it.page:
+			if s.inflight > 0 {
+				return
+			}
+			r.pageStart(now, s, it.op)
 		case it.engine != nil:
 			if s.inflight > 0 && s.last != it.engine {
 				return

@@ -16,11 +16,11 @@ type slot struct {
 	queue  int
 }
 
-// copyItem decides how a copy runs: on an SDMA queue, or as a blit kernel
+// directItem decides how a copy the GCDs can reach runs: on an SDMA queue, or as a blit kernel
 // on the CUs of the GCD whose memory it touches (the source GCD for peer
 // copies) when it stays within one GCD, or with HSA_ENABLE_SDMA=0
 // (HSA_ENABLE_PEER_SDMA=0 for peer copies).
-func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
+func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 	src, ok1 := r.bufs[op.Src]
 	dst, ok2 := r.bufs[op.Dst]
 	if !ok1 || !ok2 {

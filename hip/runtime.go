@@ -21,6 +21,7 @@ type Device struct {
 	HostEngines []*sdma.Engine
 	XGMIEngines []*sdma.Engine
 	CUs         *gcd.ComputeUnits
+	NUMA        int // the NUMA domain nearest the GCD (its host link's)
 }
 
 // OpResult is what happened to one operation.
@@ -58,6 +59,10 @@ type Runtime struct {
 	flags      map[string]bool // flags the host has set (flag.go)
 	pick       map[[3]int]*slot
 	rr         map[[2]int]int
+	paging     map[int]*pageCopy // pageable copies in progress, by op
+	staging    map[int]int64     // each GCD's staging buffer: its address
+
+	Pageable PageableStats
 
 	Results []OpResult
 	Err     error
@@ -104,6 +109,9 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.flags = map[string]bool{}
 	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
+	r.paging = map[int]*pageCopy{}
+	r.staging = map[int]int64{}
+	r.Pageable = PageableStats{}
 	r.Results = make([]OpResult, len(ops))
 	for i := range ops {
 		r.Results[i] = OpResult{Index: i, Op: ops[i]}
@@ -125,6 +133,10 @@ func (r *Runtime) Handle(e sim.Event) error {
 		fabric.HandleSendEvent(e)
 		return nil
 	}
+	if pe, ok := e.(*pageEvent); ok {
+		r.pageNext(pe.T, pe.pc)
+		return nil
+	}
 	r.step(e.Time())
 	return nil
 }
@@ -143,8 +155,8 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 	switch op.Op {
 	case trace.Malloc:
 		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes})
-	case trace.HostMalloc:
-		r.allocate(trace.Buffer{Name: op.Buf, Host: true, NUMA: *op.NUMA, Bytes: op.Bytes})
+	case trace.HostMalloc, trace.MallocPageable:
+		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes})
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil {
@@ -154,7 +166,7 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		s := r.stream(op.Stream)
 		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
-		if !op.IsAsync() {
+		if !op.IsAsync() || it.page { // a pageable copy returns when done
 			r.blocked = &blocker{kind: "op", op: i}
 		}
 	case trace.Kernel:
@@ -216,6 +228,10 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			id, start = d.ID, d.Start
 		case *gcd.KernelDone:
 			id, start = d.ID, d.Start
+		}
+		if pc := r.paging[id]; pc != nil {
+			r.pageNext(now, pc)
+			continue
 		}
 		res := &r.Results[id]
 		res.Start, res.End = start, now

@@ -14,6 +14,7 @@ type item struct {
 	engine *slot
 	cus    *gcd.ComputeUnits // a kernel's GCD
 	blit   bool              // a copy run as a blit kernel
+	page   bool              // a copy from or to pageable memory (pageable.go)
 	flush  bool              // a system-scope release on cus before an event
 	event  string
 	wait   bool

@@ -76,7 +76,7 @@ func Build(c *config.Node) (*Node, error) {
 	for g := 0; g < count; g++ {
 		d := gb.Build(fmt.Sprintf("Node.GCD[%d]", g), g)
 		n.GCDs = append(n.GCDs, d)
-		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs}
+		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: c.Host.GCDNUMA[g]}
 	}
 
 	n.Host = cpu.MakeBuilder().WithEngine(e).WithHubID(host).WithGCDNUMA(c.Host.GCDNUMA).

@@ -8,11 +8,14 @@ import (
 
 // Buffer describes one allocation made by a malloc or host_malloc op.
 type Buffer struct {
-	Name  string
-	Host  bool  // true for host_malloc (pinned host memory)
-	GCD   int   // owning GCD of a device buffer; -1 for host buffers
-	NUMA  int   // NUMA domain of a host buffer; -1 for device buffers
-	Bytes int64 // size
+	Name string
+	Host bool // true for host memory (host_malloc, malloc_pageable)
+	// Pageable is true for malloc_pageable: host memory the GPUs cannot
+	// reach until the runtime stages or pins it for a copy.
+	Pageable bool
+	GCD      int   // owning GCD of a device buffer; -1 for host buffers
+	NUMA     int   // NUMA domain of a host buffer; -1 for device buffers
+	Bytes    int64 // size
 }
 
 // Buffers returns the buffers allocated by ops, keyed by name. Ops without a
@@ -23,22 +26,29 @@ func Buffers(ops []Op) map[string]Buffer {
 	bufs := map[string]Buffer{}
 	for i := range ops {
 		o := &ops[i]
-		if (o.Op != Malloc && o.Op != HostMalloc) || o.Buf == "" {
+		if !o.IsAlloc() || o.Buf == "" {
 			continue
 		}
 		if _, dup := bufs[o.Buf]; dup {
 			continue
 		}
-		b := Buffer{Name: o.Buf, Host: o.Op == HostMalloc, GCD: -1, NUMA: -1, Bytes: o.Bytes}
+		b := o.buffer()
+		b.GCD, b.NUMA = -1, -1
 		if o.Op == Malloc && o.GCD != nil {
 			b.GCD = *o.GCD
 		}
-		if o.Op == HostMalloc && o.NUMA != nil {
+		if b.Host && o.NUMA != nil {
 			b.NUMA = *o.NUMA
 		}
 		bufs[o.Buf] = b
 	}
 	return bufs
+}
+
+// buffer is the buffer an allocation op makes (GCD and NUMA not filled in).
+func (o *Op) buffer() Buffer {
+	host := o.Op == HostMalloc || o.Op == MallocPageable
+	return Buffer{Name: o.Buf, Host: host, Pageable: o.Op == MallocPageable, Bytes: o.Bytes}
 }
 
 // lineOf is the line reported for ops[i]: its Line, or for generated ops
@@ -55,21 +65,22 @@ func lineOf(ops []Op, i int) int {
 // rejected, so a misplaced field (a gcd on a memcpy, a stream on a blocking
 // copy) is not silently ignored.
 var fieldsOf = map[Kind][]string{
-	Malloc:        {"buf", "gcd", "bytes"},
-	HostMalloc:    {"buf", "numa", "bytes"},
-	Memcpy:        {"src", "dst", "bytes", "src_offset", "dst_offset"},
-	MemcpyAsync:   {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
-	MemcpyPeer:    {"src", "dst", "bytes", "src_offset", "dst_offset"},
-	MemcpyPeerAsy: {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
-	EventRecord:   {"event", "stream"},
-	EventSync:     {"event"},
-	StreamWait:    {"stream", "event"},
-	StreamSync:    {"stream"},
-	DeviceSync:    {},
-	Kernel:        {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag"},
-	FlagSet:       {"flag"},
-	SetEnv:        {"name", "value"},
-	HostAccess:    {"numa", "access", "threads"},
+	Malloc:         {"buf", "gcd", "bytes"},
+	HostMalloc:     {"buf", "numa", "bytes"},
+	MallocPageable: {"buf", "numa", "bytes"},
+	Memcpy:         {"src", "dst", "bytes", "src_offset", "dst_offset"},
+	MemcpyAsync:    {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
+	MemcpyPeer:     {"src", "dst", "bytes", "src_offset", "dst_offset"},
+	MemcpyPeerAsy:  {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
+	EventRecord:    {"event", "stream"},
+	EventSync:      {"event"},
+	StreamWait:     {"stream", "event"},
+	StreamSync:     {"stream"},
+	DeviceSync:     {},
+	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag"},
+	FlagSet:        {"flag"},
+	SetEnv:         {"name", "value"},
+	HostAccess:     {"numa", "access", "threads"},
 }
 
 // Bounds on a trace's numbers. Besides what HIP allows, they keep every
@@ -171,8 +182,8 @@ func Check(ops []Op, n Limits, name string) error {
 		if ops[i].Op != SetEnv {
 			c.started = true
 		}
-		if o := &ops[i]; o.Op == Malloc || o.Op == HostMalloc {
-			c.bufs[o.Buf] = allocated{Buffer{Name: o.Buf, Host: o.Op == HostMalloc, Bytes: o.Bytes}, lineOf(ops, i)}
+		if o := &ops[i]; o.IsAlloc() {
+			c.bufs[o.Buf] = allocated{o.buffer(), lineOf(ops, i)}
 		}
 	}
 	if e := c.flags.unset(name); e != nil {
@@ -249,7 +260,7 @@ func (c *checker) op(o *Op) *Error {
 			return errf("value", "required by setenv")
 		}
 		return nil
-	case Malloc, HostMalloc:
+	case Malloc, HostMalloc, MallocPageable:
 		if o.Buf == "" {
 			return errf("buf", "required by %s", o.Op)
 		}
@@ -376,6 +387,11 @@ func (c *checker) op(o *Op) *Error {
 		if o.WaitFlag == "" || len(o.Access) > 0 { // a delay kernel touches only its flag
 			if e := c.accesses(o); e != nil {
 				return e
+			}
+		}
+		for i := range o.Access {
+			if c.bufs[o.Access[i].Buf].Pageable {
+				return errf(fmt.Sprintf("access[%d].buf", i), "%q is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD or allocate it with host_malloc", o.Access[i].Buf)
 			}
 		}
 		if e := stream(o); e != nil {

@@ -8,29 +8,30 @@ type Kind string
 
 // Operation kinds.
 const (
-	Malloc        Kind = "malloc"            // hipMalloc: device memory on a GCD
-	HostMalloc    Kind = "host_malloc"       // hipHostMalloc: pinned host memory on a NUMA domain
-	Memcpy        Kind = "memcpy"            // hipMemcpy: blocks the host
-	MemcpyAsync   Kind = "memcpy_async"      // hipMemcpyAsync on a stream
-	MemcpyPeer    Kind = "memcpy_peer"       // hipMemcpyPeer: blocks the host
-	MemcpyPeerAsy Kind = "memcpy_peer_async" // hipMemcpyPeerAsync on a stream
-	EventRecord   Kind = "event_record"      // hipEventRecord(event, stream)
-	EventSync     Kind = "event_sync"        // hipEventSynchronize(event)
-	StreamWait    Kind = "stream_wait"       // hipStreamWaitEvent(stream, event)
-	StreamSync    Kind = "stream_sync"       // hipStreamSynchronize(stream)
-	DeviceSync    Kind = "device_sync"       // hipDeviceSynchronize
-	SetEnv        Kind = "setenv"            // the ROCm environment of the run (HSA_ENABLE_SDMA, ...)
-	HostAccess    Kind = "host_access"       // host threads load or store memory in place (mapped GPU memory)
-	Kernel        Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
-	FlagSet       Kind = "flag_set"          // the host stores 1 to a flag in mapped host memory (*flag = 1)
+	Malloc         Kind = "malloc"            // hipMalloc: device memory on a GCD
+	HostMalloc     Kind = "host_malloc"       // hipHostMalloc: pinned host memory on a NUMA domain
+	MallocPageable Kind = "malloc_pageable"   // malloc / aligned_alloc: pageable host memory on a NUMA domain
+	Memcpy         Kind = "memcpy"            // hipMemcpy: blocks the host
+	MemcpyAsync    Kind = "memcpy_async"      // hipMemcpyAsync on a stream
+	MemcpyPeer     Kind = "memcpy_peer"       // hipMemcpyPeer: blocks the host
+	MemcpyPeerAsy  Kind = "memcpy_peer_async" // hipMemcpyPeerAsync on a stream
+	EventRecord    Kind = "event_record"      // hipEventRecord(event, stream)
+	EventSync      Kind = "event_sync"        // hipEventSynchronize(event)
+	StreamWait     Kind = "stream_wait"       // hipStreamWaitEvent(stream, event)
+	StreamSync     Kind = "stream_sync"       // hipStreamSynchronize(stream)
+	DeviceSync     Kind = "device_sync"       // hipDeviceSynchronize
+	SetEnv         Kind = "setenv"            // the ROCm environment of the run (HSA_ENABLE_SDMA, ...)
+	HostAccess     Kind = "host_access"       // host threads load or store memory in place (mapped GPU memory)
+	Kernel         Kind = "kernel"            // hipLaunchKernel (hipModuleLaunchKernel, <<<>>>) on a stream
+	FlagSet        Kind = "flag_set"          // the host stores 1 to a flag in mapped host memory (*flag = 1)
 )
 
 // Op is one operation. Which fields matter depends on Op.
 type Op struct {
 	Op      Kind   `json:"op"`
-	Buf     string `json:"buf,omitempty"`   // malloc, host_malloc: the new buffer's name
+	Buf     string `json:"buf,omitempty"`   // malloc, host_malloc, malloc_pageable: the new buffer's name
 	GCD     *int   `json:"gcd,omitempty"`   // malloc: owning GCD; kernel: GCD it runs on
-	NUMA    *int   `json:"numa,omitempty"`  // host_malloc: NUMA domain
+	NUMA    *int   `json:"numa,omitempty"`  // host_malloc, malloc_pageable: NUMA domain
 	Bytes   int64  `json:"bytes,omitempty"` // allocation or copy size
 	Src     string `json:"src,omitempty"`   // copies: source buffer
 	Dst     string `json:"dst,omitempty"`   // copies: destination buffer
@@ -85,7 +86,7 @@ func (o *Op) IsAsync() bool {
 // order.
 func Kinds() []Kind {
 	return []Kind{
-		Malloc, HostMalloc,
+		Malloc, HostMalloc, MallocPageable,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, SetEnv, HostAccess,
@@ -95,11 +96,16 @@ func Kinds() []Kind {
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, HostAccess, Malloc, HostMalloc, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet:
 		return true
 	}
 	return false
+}
+
+// IsAlloc says whether the op allocates a buffer.
+func (o *Op) IsAlloc() bool {
+	return o.Op == Malloc || o.Op == HostMalloc || o.Op == MallocPageable
 }
 
 // IsPeer says whether the op is a peer copy, which needs device buffers at

@@ -1,0 +1,210 @@
+package hip
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Copies from or to pageable (malloc) memory, as ROCclr makes them
+// (ROCm/clr rocm-6.2.0, rocblit.cpp; shared docs host-memory.md section 1).
+// The GPUs cannot reach pageable pages, so the calling host thread moves
+// the data itself, and the call returns only when the copy is done, even
+// for hipMemcpyAsync:
+//
+//   - up to runtime.pin_min_bytes (hsaCopyStaged): in chunks of
+//     runtime.staging_bytes, a CPU memcpy between the user buffer and the
+//     GCD's pinned staging buffer (on the GCD's nearest NUMA domain, where
+//     ROCclr's system pool is), then an SDMA copy between the staging
+//     buffer and the GCD, and the host waits for it before the next chunk:
+//     no double buffering (device-to-host: SDMA first, then memcpy).
+//   - above it (pinHostMemory): in chunks of runtime.pin_chunk_bytes, the
+//     user pages are locked (runtime.pin_ns + runtime.pin_page_ns per
+//     4 KiB page, unlocking included), copied by SDMA straight from or to
+//     them, and unlocked; with direct dispatch every call pins again.
+//
+// The CPU memcpy runs on the host's cores (one thread, the caller) over
+// the NUMA domains' DDR4, so it contends with everything else there.
+
+// pageBytes is the page the pinning cost is counted in.
+const pageBytes = 4096
+
+// pageCopy is a copy from or to pageable memory in progress.
+type pageCopy struct {
+	op      int
+	s       *stream
+	toGPU   bool
+	staged  bool  // through the staging buffer, else by pinning
+	done    int64 // bytes copied so far
+	chunk   int64 // bytes of the chunk in flight
+	dmaNext bool  // the chunk's next step is its SDMA copy (else its CPU memcpy)
+}
+
+// pageEvent resumes a pageable copy after host work that costs only time
+// (pinning pages).
+type pageEvent struct {
+	fabric.EventAt
+	pc *pageCopy
+}
+
+// PageableStats counts what pageable copies did.
+type PageableStats struct {
+	StagedChunks uint64 // chunks through a staging buffer
+	StagedBytes  uint64 // bytes the host's CPU memcpy moved through them
+	PinnedChunks uint64 // chunks copied from or to pinned user pages
+	PinnedBytes  uint64
+}
+
+// copyItem decides how a copy runs: a pageable copy is the host thread's
+// work (pageStart); any other goes to an SDMA queue or runs as a blit.
+func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
+	if r.pageable(op) {
+		return item{op: i, page: true}, nil
+	}
+	return r.directItem(i, op)
+}
+
+// pageable reports whether a copy touches pageable memory.
+func (r *Runtime) pageable(op *trace.Op) bool {
+	return r.bufs[op.Src].Pageable || r.bufs[op.Dst].Pageable
+}
+
+// pageStart begins a pageable copy that reached the head of its stream.
+func (r *Runtime) pageStart(now sim.VTimeInSec, s *stream, i int) {
+	op := &r.ops[i]
+	pc := &pageCopy{op: i, s: s, toGPU: r.bufs[op.Src].Pageable, staged: op.Bytes <= r.cost.PinMinBytes}
+	r.paging[i] = pc
+	r.Results[i].Start = now
+	s.inflight++
+	s.last = pc
+	r.pageNext(now, pc)
+}
+
+// pageNext takes the next step of a pageable copy at now: the previous
+// step is done.
+func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
+	op := &r.ops[pc.op]
+	if !pc.staged {
+		if pc.chunk > 0 && !pc.dmaNext { // the chunk's SDMA copy is done
+			pc.done += pc.chunk
+			pc.chunk = 0
+		}
+		if pc.done == op.Bytes {
+			r.pageDone(now, pc)
+			return
+		}
+		if pc.chunk == 0 { // lock the next chunk's pages
+			pc.chunk = min(r.cost.PinChunkBytes, op.Bytes-pc.done)
+			pc.dmaNext = true
+			pages := (pc.chunk + pageBytes - 1) / pageBytes
+			t := now + ns(r.cost.PinNs+float64(pages)*r.cost.PinPageNs)
+			r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
+			return
+		}
+		pc.dmaNext = false
+		r.Pageable.PinnedChunks++
+		r.Pageable.PinnedBytes += uint64(pc.chunk)
+		r.pageDMA(now, pc, r.bufAt(op.Src, op.SrcOff+pc.done), r.bufAt(op.Dst, op.DstOff+pc.done))
+		return
+	}
+	// staged: host-to-device is memcpy then SDMA, device-to-host the reverse
+	if pc.chunk > 0 && pc.dmaNext != pc.toGPU { // the chunk's last step is done
+		pc.done += pc.chunk
+		pc.chunk = 0
+	}
+	if pc.done == op.Bytes {
+		r.pageDone(now, pc)
+		return
+	}
+	if pc.chunk == 0 {
+		pc.chunk = min(r.cost.StagingBytes, op.Bytes-pc.done)
+		pc.dmaNext = !pc.toGPU
+		r.Pageable.StagedChunks++
+	}
+	g := r.bufs[op.Dst].GCD
+	if !pc.toGPU {
+		g = r.bufs[op.Src].GCD
+	}
+	stage := r.stagingBuffer(g)
+	src, dst := r.bufAt(op.Src, op.SrcOff+pc.done), r.bufAt(op.Dst, op.DstOff+pc.done)
+	if pc.toGPU == pc.dmaNext {
+		src = stage
+	} else {
+		dst = stage
+	}
+	if pc.dmaNext {
+		pc.dmaNext = false
+		r.pageDMA(now, pc, src, dst)
+		return
+	}
+	if r.threads == nil {
+		r.Err = fmt.Errorf("op %d (line %d): the node has no host cores to copy pageable memory", pc.op, op.Line)
+		return
+	}
+	pc.dmaNext = true
+	r.Pageable.StagedBytes += uint64(pc.chunk)
+	r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Workgroups: 1, // the calling thread's memcpy
+		Reads:  []gcd.MemStream{{Mem: src.mem, Addr: src.addr, Bytes: pc.chunk}},
+		Writes: []gcd.MemStream{{Mem: dst.mem, Addr: dst.addr, Bytes: pc.chunk}}})
+}
+
+// place is an address in a memory.
+type place struct {
+	mem  fabric.Memory
+	addr int64
+}
+
+func (r *Runtime) bufAt(buf string, off int64) place {
+	return place{memOf(r.bufs[buf]), r.base[buf] + off}
+}
+
+// stagingBuffer is GCD g's staging buffer, allocated at first use on its
+// nearest NUMA domain (ROCclr allocates it once per device from the
+// coarse-grained pool of the CPU agent nearest the GPU).
+func (r *Runtime) stagingBuffer(g int) place {
+	m := fabric.Memory{Host: true, Index: r.devices[g].NUMA}
+	if a, ok := r.staging[g]; ok {
+		return place{m, a}
+	}
+	a := r.cost.AllocationBytes
+	r.staging[g] = r.top[m]
+	r.top[m] += (r.cost.StagingBytes + a - 1) / a * a
+	return place{m, r.staging[g]}
+}
+
+// pageDMA copies the chunk in flight from src to dst on the copy's SDMA
+// queue, or as a blit kernel without SDMA.
+func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
+	op := &r.ops[pc.op]
+	it, err := r.directItem(pc.op, op)
+	if err != nil {
+		r.Err = err
+		return
+	}
+	at := now + ns(r.cost.DoorbellNs)
+	if it.blit {
+		per := r.cost.BlitWorkgroupBytes
+		r.kctrl[it.cus].SendAt(now, at, &gcd.KernelCmd{ID: pc.op, Workgroups: (pc.chunk + per - 1) / per,
+			Reads:  []gcd.MemStream{{Mem: src.mem, Addr: src.addr, Bytes: pc.chunk}},
+			Writes: []gcd.MemStream{{Mem: dst.mem, Addr: dst.addr, Bytes: pc.chunk}}})
+		r.Results[pc.op].Engine = it.cus.Name()
+		return
+	}
+	r.ctrl[it.engine.engine].SendAt(now, at, &sdma.CopyCmd{ID: pc.op, Queue: it.engine.queue,
+		Src: src.mem, Dst: dst.mem, Bytes: pc.chunk})
+	r.Results[pc.op].Engine = it.engine.engine.Name()
+}
+
+// pageDone ends a pageable copy: its stream goes on, and so does the host.
+func (r *Runtime) pageDone(now sim.VTimeInSec, pc *pageCopy) {
+	delete(r.paging, pc.op)
+	r.Results[pc.op].End = now
+	pc.s.inflight--
+	if pc.s.inflight == 0 {
+		r.dispatch(now, pc.s)
+	}
+}
