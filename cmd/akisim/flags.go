@@ -17,7 +17,7 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // options are the command line.
 type options struct {
-	command    string // "run", "validate" or "configs"
+	command    string // "run", "validate", "configs" or "routes"
 	version    bool
 	config     string
 	sets       setFlags
@@ -50,19 +50,20 @@ var workloadFlags = map[string]string{
 var commandFlags = map[string][]string{
 	"validate": {"config", "set", "env", "cpuprofile"},
 	"configs":  {},
+	"routes":   {"config", "set", "env", "format"},
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run"}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		switch args[0] {
-		case "validate", "configs":
+		case "validate", "configs", "routes":
 			o.command = args[0]
 		case "run":
 		case "p2p", "commscope", "stream":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, p2p, commscope or stream)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope or stream)", args[0])
 		}
 		args = args[1:]
 	}

@@ -8,6 +8,7 @@
 //	akisim -set 'xgmi.bundle[0-2].lanes=2' -format csv
 //	akisim validate
 //	akisim configs                                      # the configs built in
+//	akisim routes -set 'xgmi.bundle[0-2].lanes=0'       # the route of each traffic type
 //	akisim -version
 //
 // Exit status: 0 ok, 1 the run or validation failed (a write error, a
@@ -116,6 +117,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runValidate(o, out)
 	case "configs":
 		return listConfigs(out)
+	case "routes":
+		return runRoutes(o, out)
 	}
 	return runSim(o, out)
 }
