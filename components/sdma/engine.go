@@ -96,8 +96,8 @@ func (e *Engine) startNext(now sim.VTimeInSec) {
 		return
 	}
 	src, dst := e.routes.HubOf(cmd.Src), e.routes.HubOf(cmd.Dst)
-	// The fabric pins each copy's traffic to one of the equally good routes
-	// (flow hashing); copies spread over them.
+	// Each copy's traffic keeps one route; with routing.sdma_ties = per_copy
+	// the table holds all tied routes and copies alternate over them.
 	reads, writes := e.routes.DataRoutes(e.hub, src), e.routes.DataRoutes(e.hub, dst)
 	s := &copyState{cmd: cmd, start: now,
 		read:  reads[int(e.Copies)%len(reads)],
