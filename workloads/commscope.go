@@ -26,12 +26,17 @@ type CommScopeFamily struct {
 	ToGPU   bool   // for host families: host to GPU
 	Kernel  string // implicit families: the kernel accesses the far memory: "read" or "write"
 	MinLog2 int    // smallest size Comm|Scope registers (0: the workload's)
+	// Pageable: the host buffer is malloc'd (pageable) memory, which the
+	// runtime stages or pins for each copy (hip/pageable.go).
+	Pageable bool
 }
 
 // CommScopeFamilies are the families akisim models so far.
 var CommScopeFamilies = []CommScopeFamily{
 	{Name: "Comm_hipMemcpyAsync_PinnedToGPU", HostArg: true, ToGPU: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToPinned", HostArg: true},
+	{Name: "Comm_hipMemcpyAsync_PageableToGPU", HostArg: true, ToGPU: true, Pageable: true},
+	{Name: "Comm_hipMemcpyAsync_GPUToPageable", HostArg: true, Pageable: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToGPU"},
 	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
@@ -92,11 +97,17 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	n := int64(1) << k
 	var ops []trace.Op
 	src, dst := "src", "dst"
+	host := hostAlloc
+	if f.Pageable { // malloc on a thread bound to NUMA a (numa::bind_node)
+		host = func(name string, numa int, bytes int64) trace.Op {
+			return trace.Op{Op: trace.MallocPageable, Buf: name, NUMA: intp(numa), Bytes: bytes}
+		}
+	}
 	switch {
 	case f.HostArg && f.ToGPU:
-		ops = append(ops, hostAlloc(src, a, n), alloc(dst, b, n))
+		ops = append(ops, host(src, a, n), alloc(dst, b, n))
 	case f.HostArg:
-		ops = append(ops, alloc(src, b, n), hostAlloc(dst, a, n))
+		ops = append(ops, alloc(src, b, n), host(dst, a, n))
 	default:
 		ops = append(ops, alloc(src, a, n), alloc(dst, b, n))
 	}

@@ -281,6 +281,7 @@ func TestRowEndpoints(t *testing.T) {
 		// gcd1 -> numa3 for GPU-to-host ones, gcd3 -> gcd1 for GPU pairs
 		want := map[string][2]string{
 			"Comm_hipMemcpyAsync_PinnedToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPinned": {"gcd1", "numa3"},
+			"Comm_hipMemcpyAsync_PageableToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPageable": {"gcd1", "numa3"},
 			"Comm_hipMemcpyAsync_GPUToGPU": {"gcd3", "gcd1"}, "Comm_implicit_mapped_GPURdHost": {"numa3", "gcd1"},
 			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
 			"Comm_implicit_mapped_HostWrGPU": {"numa3", "gcd1"},
