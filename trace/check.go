@@ -162,8 +162,8 @@ func setFields(o *Op) []string {
 // flag_set (reported at the kernel after all other checks); a flag_set
 // names a flag an earlier kernel waits on and sets it once; while a flag is
 // waited on and not set, the host makes no call that waits for device work
-// (memcpy, memcpy_peer, event_sync, stream_sync, device_sync), which would
-// hang. Every sum and product is checked without overflowing int64.
+// (memcpy, memcpy_peer, event_sync, stream_sync, device_sync, a memcpy_async
+// of pageable memory), which would hang. Every sum and product is checked without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := checker{
 		gcds: n.GCDs, numa: n.NUMADomains,
@@ -244,7 +244,7 @@ func (c *checker) op(o *Op) *Error {
 			return errf(f, "not used by %s", o.Op)
 		}
 	}
-	if e := c.flags.blocks(o); e != nil {
+	if e := c.flags.blocks(o, c.bufs[o.Src].Pageable || c.bufs[o.Dst].Pageable); e != nil {
 		return e
 	}
 

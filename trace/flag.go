@@ -48,17 +48,25 @@ func (f *flags) setFlag(o *Op, line int) *Error {
 // blocks refuses a host call that waits for device work while a kernel
 // waits for a flag only the host can set: the run would hang. It is
 // stricter than needed (the call may wait for other streams) but simple.
-func (f *flags) blocks(o *Op) *Error {
+// A memcpy_async of pageable memory blocks like memcpy.
+func (f *flags) blocks(o *Op, pageable bool) *Error {
 	if len(f.pending) == 0 {
 		return nil
 	}
+	what := string(o.Op)
 	switch o.Op {
+	case MemcpyAsync:
+		if !pageable {
+			return nil
+		}
+		what = "memcpy_async of pageable memory"
 	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync:
-		p := f.pending[0]
-		return errf("op", "%s blocks the host while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
-			o.Op, f.waiter[p], p)
+	default:
+		return nil
 	}
-	return nil
+	p := f.pending[0]
+	return errf("op", "%s blocks the host while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
+		what, f.waiter[p], p)
 }
 
 // unset reports, after the last op, a flag that is never set, at the

@@ -46,7 +46,7 @@ var fuzzVariants = [][]string{
 }
 
 // fuzzTrace builds a small trace from data: up to 6 buffers of at most
-// 1 MiB on GCDs or NUMA domains, then up to 24 copies, kernels, host
+// 1 MiB on GCDs or NUMA domains (pinned or pageable), then up to 24 copies, kernels, host
 // accesses, events and synchronisations over them. The values are mostly
 // valid, so that most traces pass Check, but may be off by a little (a
 // copy past its buffer, an unrecorded event), for Check to refuse.
@@ -67,7 +67,11 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 		k := b.byte()
 		host = append(host, k%3 == 0)
 		if k%3 == 0 {
-			ops = append(ops, hostAlloc(name, k/3%4, n))
+			o := hostAlloc(name, k/3%4, n)
+			if k >= 192 { // a quarter of host buffers are pageable (malloc)
+				o.Op = trace.MallocPageable
+			}
+			ops = append(ops, o)
 		} else {
 			ops = append(ops, alloc(name, k%8, n))
 		}
