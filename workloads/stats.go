@@ -104,6 +104,11 @@ func (s *Stats) Add(run string, n *node.Node) {
 	d.add("node.host.cores.accesses", float64(n.Cores.Accesses()), "Host accesses run", "Count")
 	d.add("node.host.cores.threads", float64(n.Cores.Threads()), "Host threads that ran them", "Count")
 	traffic(d, "node.host.cores", n.Cores.Transactions(), n.Cores.BytesRead(), n.Cores.BytesWritten())
+	pg := n.Runtime.Pageable
+	d.add("node.runtime.pageableStagedChunks", float64(pg.StagedChunks), "Pageable-copy chunks through a staging buffer", "Count")
+	d.add("node.runtime.pageableStagedBytes", float64(pg.StagedBytes), "Bytes the host's memcpy moved through staging buffers", "Byte")
+	d.add("node.runtime.pageablePinnedChunks", float64(pg.PinnedChunks), "Pageable-copy chunks copied from or to pinned user pages", "Count")
+	d.add("node.runtime.pageablePinnedBytes", float64(pg.PinnedBytes), "Bytes copied from or to pinned user pages", "Byte")
 	for i, m := range n.DRAM {
 		q := fmt.Sprintf("node.numa%d.dram", i)
 		d.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")
