@@ -35,14 +35,23 @@ const pageBytes = 4096
 
 // pageCopy is a copy from or to pageable memory in progress.
 type pageCopy struct {
-	op      int
-	s       *stream
-	toGPU   bool
-	staged  bool  // through the staging buffer, else by pinning
-	done    int64 // bytes copied so far
-	chunk   int64 // bytes of the chunk in flight
-	dmaNext bool  // the chunk's next step is its SDMA copy (else its CPU memcpy)
+	op     int
+	s      *stream
+	toGPU  bool
+	staged bool       // through the staging buffer, else by pinning
+	done   int64      // bytes copied so far
+	chunk  int64      // bytes of the chunk in flight
+	steps  []pageStep // the chunk's steps still to take
 }
+
+// pageStep is one step of a chunk.
+type pageStep int
+
+const (
+	stepPin    pageStep = iota // the host locks (and later unlocks) the chunk's pages: time only
+	stepMemcpy                 // the host copies the chunk between the user and staging buffers
+	stepDMA                    // SDMA copies the chunk, from or to the staging buffer or the pinned pages
+)
 
 // pageEvent resumes a pageable copy after host work that costs only time
 // (pinning pages).
@@ -84,72 +93,72 @@ func (r *Runtime) pageStart(now sim.VTimeInSec, s *stream, i int) {
 	r.pageNext(now, pc)
 }
 
-// pageNext takes the next step of a pageable copy at now: the previous
-// step is done.
+// pageChunk starts the next chunk of a pageable copy: its size and steps.
+func (r *Runtime) pageChunk(pc *pageCopy) {
+	left := r.ops[pc.op].Bytes - pc.done
+	switch {
+	case !pc.staged:
+		pc.chunk, pc.steps = min(r.cost.PinChunkBytes, left), []pageStep{stepPin, stepDMA}
+		r.Pageable.PinnedChunks++
+		r.Pageable.PinnedBytes += uint64(pc.chunk)
+	case pc.toGPU:
+		pc.chunk, pc.steps = min(r.cost.StagingBytes, left), []pageStep{stepMemcpy, stepDMA}
+	default:
+		pc.chunk, pc.steps = min(r.cost.StagingBytes, left), []pageStep{stepDMA, stepMemcpy}
+	}
+	if pc.staged {
+		r.Pageable.StagedChunks++
+		r.Pageable.StagedBytes += uint64(pc.chunk)
+	}
+}
+
+// pageNext takes the next step of a pageable copy at now, when the
+// previous one is done. The host waits for each step: ROCclr neither
+// overlaps a chunk's memcpy with another's SDMA copy nor pins ahead.
 func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 	op := &r.ops[pc.op]
-	if !pc.staged {
-		if pc.chunk > 0 && !pc.dmaNext { // the chunk's SDMA copy is done
-			pc.done += pc.chunk
-			pc.chunk = 0
-		}
+	if len(pc.steps) == 0 { // the chunk is done
+		pc.done += pc.chunk
 		if pc.done == op.Bytes {
 			r.pageDone(now, pc)
 			return
 		}
-		if pc.chunk == 0 { // lock the next chunk's pages
-			pc.chunk = min(r.cost.PinChunkBytes, op.Bytes-pc.done)
-			pc.dmaNext = true
-			pages := (pc.chunk + pageBytes - 1) / pageBytes
-			t := now + ns(r.cost.PinNs+float64(pages)*r.cost.PinPageNs)
-			r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
+		r.pageChunk(pc)
+	}
+	step := pc.steps[0]
+	pc.steps = pc.steps[1:]
+	user, dev, g := r.bufAt(op.Src, op.SrcOff+pc.done), r.bufAt(op.Dst, op.DstOff+pc.done), r.bufs[op.Dst].GCD
+	if !pc.toGPU {
+		user, dev, g = dev, user, r.bufs[op.Src].GCD
+	}
+	far := user // where SDMA reads or writes the host side
+	if pc.staged {
+		far = r.stagingBuffer(g)
+	}
+	switch step {
+	case stepPin:
+		pages := (pc.chunk + pageBytes - 1) / pageBytes
+		t := now + ns(r.cost.PinNs+float64(pages)*r.cost.PinPageNs)
+		r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
+	case stepMemcpy:
+		if r.threads == nil {
+			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores to copy pageable memory", pc.op, op.Line)
 			return
 		}
-		pc.dmaNext = false
-		r.Pageable.PinnedChunks++
-		r.Pageable.PinnedBytes += uint64(pc.chunk)
-		r.pageDMA(now, pc, r.bufAt(op.Src, op.SrcOff+pc.done), r.bufAt(op.Dst, op.DstOff+pc.done))
-		return
+		from, to := user, far
+		if !pc.toGPU {
+			from, to = far, user
+		}
+		r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Workgroups: 1, // the calling thread's memcpy
+			Reads:  []gcd.MemStream{{Mem: from.mem, Addr: from.addr, Bytes: pc.chunk}},
+			Writes: []gcd.MemStream{{Mem: to.mem, Addr: to.addr, Bytes: pc.chunk}}})
+	case stepDMA:
+		from, to := far, dev
+		if !pc.toGPU {
+			from, to = dev, far
+		}
+		r.pageDMA(now, pc, from, to)
 	}
-	// staged: host-to-device is memcpy then SDMA, device-to-host the reverse
-	if pc.chunk > 0 && pc.dmaNext != pc.toGPU { // the chunk's last step is done
-		pc.done += pc.chunk
-		pc.chunk = 0
-	}
-	if pc.done == op.Bytes {
-		r.pageDone(now, pc)
-		return
-	}
-	if pc.chunk == 0 {
-		pc.chunk = min(r.cost.StagingBytes, op.Bytes-pc.done)
-		pc.dmaNext = !pc.toGPU
-		r.Pageable.StagedChunks++
-	}
-	g := r.bufs[op.Dst].GCD
-	if !pc.toGPU {
-		g = r.bufs[op.Src].GCD
-	}
-	stage := r.stagingBuffer(g)
-	src, dst := r.bufAt(op.Src, op.SrcOff+pc.done), r.bufAt(op.Dst, op.DstOff+pc.done)
-	if pc.toGPU == pc.dmaNext {
-		src = stage
-	} else {
-		dst = stage
-	}
-	if pc.dmaNext {
-		pc.dmaNext = false
-		r.pageDMA(now, pc, src, dst)
-		return
-	}
-	if r.threads == nil {
-		r.Err = fmt.Errorf("op %d (line %d): the node has no host cores to copy pageable memory", pc.op, op.Line)
-		return
-	}
-	pc.dmaNext = true
-	r.Pageable.StagedBytes += uint64(pc.chunk)
-	r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Workgroups: 1, // the calling thread's memcpy
-		Reads:  []gcd.MemStream{{Mem: src.mem, Addr: src.addr, Bytes: pc.chunk}},
-		Writes: []gcd.MemStream{{Mem: dst.mem, Addr: dst.addr, Bytes: pc.chunk}}})
 }
 
 // place is an address in a memory.
