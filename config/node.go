@@ -39,6 +39,8 @@ type GCD struct {
 	HBMEfficiency      float64 `toml:"hbm_efficiency"`       // sustained fraction of the HBM peak
 	KernelLaunchNs     float64 `toml:"kernel_launch_ns"`     // from a kernel reaching the GCD to its first workgroup
 	KernelEndNs        float64 `toml:"kernel_end_ns"`        // from the last workgroup to the completion signal
+	CPWakeNs           float64 `toml:"cp_wake_ns"`           // command processor's wake-up when a kernel reaches an idle queue
+	PacketFetchNs      float64 `toml:"packet_fetch_ns"`      // AQL packet fetch; hidden when the kernel queues behind a running one
 	WorkgroupSlots     int     `toml:"workgroup_slots"`      // workgroups a CU runs at once
 	CUOutstandingBytes int64   `toml:"cu_outstanding_bytes"` // bytes of each access stream a CU keeps in flight (memory-level parallelism)
 	CUBytesPerClock    int     `toml:"cu_bytes_per_clock"`   // bytes a CU's vector memory path issues per clock (x clock_ghz)

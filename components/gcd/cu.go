@@ -31,6 +31,7 @@ type ComputeUnits struct {
 	issueBPS float64
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
+	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
@@ -40,6 +41,7 @@ type ComputeUnits struct {
 	rr     int
 
 	Kernels, Workgroups, Transactions uint64
+	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
 	BytesRead, BytesWritten           uint64
 }
 
@@ -100,7 +102,7 @@ func (c *ComputeUnits) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		case *KernelCmd:
 			c.queue = append(c.queue, m)
 			if c.active == nil {
-				c.startNext(now)
+				c.startNext(now, true)
 			}
 		case *fabric.Packet:
 			c.response(now, m)
@@ -112,7 +114,10 @@ func (c *ComputeUnits) at(t sim.VTimeInSec, phase int, s *step) {
 	c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phase, s: s})
 }
 
-func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
+// startNext runs the next queued command. A kernel that reached an idle
+// queue (idle) first waits for the command processor to wake and fetch
+// its packet; one queued behind another had its packet prefetched.
+func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
 	if len(c.queue) == 0 {
 		c.active = nil
 		return
@@ -125,7 +130,12 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
 		return
 	}
 	c.Kernels++
-	c.at(now+c.launch, phaseStart, nil)
+	at := now + c.launch
+	if idle {
+		c.IdleStarts++
+		at += c.idle
+	}
+	c.at(at, phaseStart, nil)
 }
 
 // mulDiv is a*b/c without overflow for a, b, c >= 0 and b <= c.
@@ -348,7 +358,7 @@ func (c *ComputeUnits) release(now sim.VTimeInSec) {
 func (c *ComputeUnits) done(now sim.VTimeInSec) {
 	k := c.active
 	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
-	c.startNext(now)
+	c.startNext(now, false)
 }
 
 // releaseTag marks the release of a kernel's end.

@@ -40,6 +40,7 @@ type Builder struct {
 	cuIssueGBps   float64
 	spray         bool
 	launch, endNs float64
+	wake, fetch   float64
 	kernelRoutes  KernelRoutes
 
 	l2Bytes, l2Block    int64
@@ -93,6 +94,14 @@ func (b Builder) WithRouteSpray(spray bool) Builder { b.spray = spray; return b 
 // WithLine sets the bytes memory moves per access (what a strided or
 // random access wastes).
 func (b Builder) WithLine(bytes int64) Builder { b.line = bytes; return b }
+
+// WithIdleCosts sets what a kernel reaching an idle queue pays beyond
+// kernel_launch_ns (ns): the command processor's wake-up and the AQL
+// packet fetch it would otherwise have prefetched.
+func (b Builder) WithIdleCosts(wakeNs, fetchNs float64) Builder {
+	b.wake, b.fetch = wakeNs, fetchNs
+	return b
+}
 
 // WithKernelTimings sets kernel launch and end latencies (ns).
 func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
@@ -148,7 +157,7 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
 		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
-		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs)}
+		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch)}
 	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
 	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")
 	return c
