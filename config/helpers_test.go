@@ -107,6 +107,8 @@ pin_min_bytes = 1048576
 pin_chunk_bytes = 134217728
 pin_ns = 20000
 pin_page_ns = 100
+managed_fault_ns = 10000
+managed_page_ns = 1300
 
 [routing]
 sdma = "widest"

@@ -23,7 +23,7 @@ type Node struct {
 type Env struct {
 	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`      // 0: all hipMemcpy* run as blit kernels on the CUs
 	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"` // 0: peer copies run as blit kernels
-	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates); read by the managed-memory model to come
+	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates on GPU faults, hip/managed.go)
 }
 
 // GCD describes every graphics compute die of the node (all alike).
@@ -130,6 +130,11 @@ type Runtime struct {
 	PinChunkBytes int64   `toml:"pin_chunk_bytes"` // the most bytes pinned and copied at once
 	PinNs         float64 `toml:"pin_ns"`          // host time of one lock and unlock of user pages
 	PinPageNs     float64 `toml:"pin_page_ns"`     // host time per 4 KiB page locked and unlocked
+
+	// Managed memory (hip/managed.go): the KFD driver's work to migrate one
+	// 2 MiB block besides its SDMA copy.
+	ManagedFaultNs float64 `toml:"managed_fault_ns"` // a GPU page fault: delivery, range lookup, retry
+	ManagedPageNs  float64 `toml:"managed_page_ns"`  // per 4 KiB page migrated: collect, unmap, DMA map, GPU PTE, TLB flush share
 }
 
 // Routing names the route policy of each traffic type and what happens to

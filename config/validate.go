@@ -230,6 +230,8 @@ func (n *Node) validate() []vErr {
 	v.int64Range("runtime.pin_chunk_bytes", r.PinChunkBytes, 4096, 1<<40) // at least a page
 	v.latency("runtime.pin_ns", r.PinNs)
 	v.latency("runtime.pin_page_ns", r.PinPageNs)
+	v.latency("runtime.managed_fault_ns", r.ManagedFaultNs)
+	v.latency("runtime.managed_page_ns", r.ManagedPageNs)
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)

@@ -31,6 +31,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			case it.blit:
 				cmd = r.blitCmd(it.op)
 			default:
+				if r.faulting(now, s, it) {
+					return // resumed when its pages are resident (managed.go)
+				}
 				cmd = r.kernelCmd(it.op)
 				s.dirty = it.cus
 			}
@@ -45,6 +48,11 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			r.Results[it.op].Engine = it.cus.Name()
 			s.inflight++
 			s.last = it.cus
+		case it.prefetch:
+			if s.inflight > 0 {
+				return
+			}
+			r.prefetchStart(now, s, it.op)
 		case it.page:
 			if s.inflight > 0 {
 				return
@@ -102,7 +110,8 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
 	k := &gcd.KernelCmd{ID: i}
 	for _, a := range op.Access {
-		m := gcd.MemStream{Mem: memOf(r.bufs[a.Buf]), Addr: r.base[a.Buf] + a.Offset, Bytes: a.Bytes,
+		p := r.bufAt(a.Buf, a.Offset)
+		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
 			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
 		if a.Mode == "write" {
 			k.Writes = append(k.Writes, m)

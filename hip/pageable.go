@@ -167,7 +167,12 @@ type place struct {
 	addr int64
 }
 
+// bufAt is where byte off of buf is; a managed buffer's block may have
+// migrated (managed.go).
 func (r *Runtime) bufAt(buf string, off int64) place {
+	if r.managed[buf] != nil {
+		return r.managedAt(buf, off)
+	}
 	return place{memOf(r.bufs[buf]), r.base[buf] + off}
 }
 

@@ -64,6 +64,11 @@ type Runtime struct {
 
 	Pageable PageableStats
 
+	managed   map[string]*managedBuf // managed buffers' residency (managed.go)
+	migrating map[int]*migration     // migrations in progress, by the op waiting for them
+	faulted   map[int]bool           // kernels whose faults were taken
+	Managed   ManagedStats
+
 	Results []OpResult
 	Err     error
 }
@@ -112,6 +117,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.paging = map[int]*pageCopy{}
 	r.staging = map[int]int64{}
 	r.Pageable = PageableStats{}
+	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = make([]OpResult, len(ops))
 	for i := range ops {
 		r.Results[i] = OpResult{Index: i, Op: ops[i]}
@@ -131,6 +137,11 @@ func ns(v float64) sim.VTimeInSec { return fabric.Ns(v) }
 func (r *Runtime) Handle(e sim.Event) error {
 	if fabric.IsSendEvent(e) {
 		fabric.HandleSendEvent(e)
+		return nil
+	}
+	if me, ok := e.(*migrateEvent); ok {
+		r.migrateHop(me.T, me.m)
+		r.unblock(me.T)
 		return nil
 	}
 	if pe, ok := e.(*pageEvent); ok {
@@ -157,6 +168,13 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes})
 	case trace.HostMalloc, trace.MallocPageable:
 		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes})
+	case trace.MallocManaged:
+		r.managedAlloc(trace.Buffer{Name: op.Buf, Host: true, Managed: true, NUMA: *op.NUMA, Bytes: op.Bytes})
+	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
+		s := r.stream(op.Stream)
+		s.queue = append(s.queue, item{op: i, prefetch: true})
+		r.dispatch(now, s)
+		r.blocked = &blocker{kind: "op", op: i}
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil {
@@ -228,6 +246,10 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			id, start = d.ID, d.Start
 		case *gcd.KernelDone:
 			id, start = d.ID, d.Start
+		}
+		if m := r.migrating[id]; m != nil {
+			r.migrateHop(now, m)
+			continue
 		}
 		if pc := r.paging[id]; pc != nil {
 			r.pageNext(now, pc)

@@ -10,15 +10,16 @@ import (
 // waiting for an operation, an event, a stream or the device.
 
 type item struct {
-	op     int
-	engine *slot
-	cus    *gcd.ComputeUnits // a kernel's GCD
-	blit   bool              // a copy run as a blit kernel
-	page   bool              // a copy from or to pageable memory (pageable.go)
-	flush  bool              // a system-scope release on cus before an event
-	event  string
-	wait   bool
-	record int // for a wait: the record op it waits for (-1: none)
+	op       int
+	engine   *slot
+	cus      *gcd.ComputeUnits // a kernel's GCD
+	blit     bool              // a copy run as a blit kernel
+	page     bool              // a copy from or to pageable memory (pageable.go)
+	prefetch bool              // a prefetch of managed memory (managed.go)
+	flush    bool              // a system-scope release on cus before an event
+	event    string
+	wait     bool
+	record   int // for a wait: the record op it waits for (-1: none)
 }
 
 type stream struct {

@@ -13,9 +13,12 @@ type Buffer struct {
 	// Pageable is true for malloc_pageable: host memory the GPUs cannot
 	// reach until the runtime stages or pins it for a copy.
 	Pageable bool
-	GCD      int   // owning GCD of a device buffer; -1 for host buffers
-	NUMA     int   // NUMA domain of a host buffer; -1 for device buffers
-	Bytes    int64 // size
+	// Managed is true for malloc_managed: pages in host DRAM that may
+	// migrate to a GCD (managed.go).
+	Managed bool
+	GCD     int   // owning GCD of a device buffer; -1 for host buffers
+	NUMA    int   // NUMA domain of a host buffer; -1 for device buffers
+	Bytes   int64 // size
 }
 
 // Buffers returns the buffers allocated by ops, keyed by name. Ops without a
@@ -47,8 +50,8 @@ func Buffers(ops []Op) map[string]Buffer {
 
 // buffer is the buffer an allocation op makes (GCD and NUMA not filled in).
 func (o *Op) buffer() Buffer {
-	host := o.Op == HostMalloc || o.Op == MallocPageable
-	return Buffer{Name: o.Buf, Host: host, Pageable: o.Op == MallocPageable, Bytes: o.Bytes}
+	host := o.Op == HostMalloc || o.Op == MallocPageable || o.Op == MallocManaged
+	return Buffer{Name: o.Buf, Host: host, Pageable: o.Op == MallocPageable, Managed: o.Op == MallocManaged, Bytes: o.Bytes}
 }
 
 // lineOf is the line reported for ops[i]: its Line, or for generated ops
@@ -247,6 +250,9 @@ func (c *checker) op(o *Op) *Error {
 	if e := c.flags.blocks(o, c.bufs[o.Src].Pageable || c.bufs[o.Dst].Pageable); e != nil {
 		return e
 	}
+	if e := c.managed(o); e != nil {
+		return e
+	}
 
 	switch o.Op {
 	case SetEnv:
@@ -260,7 +266,8 @@ func (c *checker) op(o *Op) *Error {
 			return errf("value", "required by setenv")
 		}
 		return nil
-	case Malloc, HostMalloc, MallocPageable:
+	case Prefetch: // checked by c.managed
+	case Malloc, HostMalloc, MallocPageable, MallocManaged:
 		if o.Buf == "" {
 			return errf("buf", "required by %s", o.Op)
 		}

@@ -60,7 +60,7 @@ func (f *flags) blocks(o *Op, pageable bool) *Error {
 			return nil
 		}
 		what = "memcpy_async of pageable memory"
-	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync:
+	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync, Prefetch: // a prefetch returns when done
 	default:
 		return nil
 	}

@@ -86,7 +86,7 @@ func (o *Op) IsAsync() bool {
 // order.
 func Kinds() []Kind {
 	return []Kind{
-		Malloc, HostMalloc, MallocPageable,
+		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, SetEnv, HostAccess,
@@ -96,7 +96,7 @@ func Kinds() []Kind {
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet:
 		return true
 	}
@@ -105,7 +105,7 @@ func (k Kind) Valid() bool {
 
 // IsAlloc says whether the op allocates a buffer.
 func (o *Op) IsAlloc() bool {
-	return o.Op == Malloc || o.Op == HostMalloc || o.Op == MallocPageable
+	return o.Op == Malloc || o.Op == HostMalloc || o.Op == MallocPageable || o.Op == MallocManaged
 }
 
 // IsPeer says whether the op is a peer copy, which needs device buffers at

@@ -1,0 +1,256 @@
+package hip
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Managed memory (hipMallocManaged) on gfx90a, as the KFD driver moves it
+// (linux amdkfd kfd_svm.c, kfd_migrate.c; shared docs host-memory.md 3, 4):
+//
+//   - the pages start in host DRAM on the buffer's NUMA domain;
+//   - HSA_XNACK=0: they stay where they are and kernels reach them in
+//     place (zero-copy over the host link, like mapped pinned memory);
+//   - HSA_XNACK=1: a kernel touching a 2 MiB block (KFD granularity 9,
+//     clipped to the buffer) not resident on its GCD faults; the driver
+//     handles the faults of a range one block at a time (a fault on a block
+//     being restored is dropped as a duplicate): runtime.managed_fault_ns,
+//     then runtime.managed_page_ns per 4 KiB page, then an SDMA copy of the
+//     block over the host link (its 2 MiB GART piece); a block on another
+//     GCD goes through host DRAM first (svm_migrate_vram_to_vram). The
+//     kernel runs once its blocks are resident;
+//   - a prefetch (hipMemPrefetchAsync) moves every block of the buffer not
+//     yet at its destination the same way, without the fault, in stream
+//     order, and the host waits for it (ROCclr blocks the caller).
+
+// managedBlock is the KFD migration granularity: 2^9 pages of 4 KiB.
+const managedBlock = 2 << 20
+
+// hostSide is where a managed block lives when it is in host DRAM.
+const hostSide = -1
+
+// managedBuf is a managed buffer's residency.
+type managedBuf struct {
+	at  []int         // per 2 MiB block: the GCD holding it, or hostSide
+	dev map[int]int64 // its address on each GCD it has been migrated to
+}
+
+// blockMove is one block's way to a new place: a hop over SDMA, or two
+// through host DRAM.
+type blockMove struct {
+	buf   string
+	block int
+	to    int
+	fault bool // a GPU fault started it (not a prefetch)
+}
+
+// migration is the migrations one op waits for, taken one block at a time.
+type migration struct {
+	op    int
+	s     *stream // a prefetch's stream; nil for a kernel's faults
+	moves []blockMove
+	hops  [][2]int // the current block's hops still to copy: from, to
+}
+
+// migrateEvent resumes a migration after the driver's work on a block.
+type migrateEvent struct {
+	fabric.EventAt
+	m *migration
+}
+
+// ManagedStats counts what managed memory did.
+type ManagedStats struct {
+	Faults        uint64 // GPU faults handled (one per block)
+	BlocksToGPU   uint64 // blocks migrated into a GCD's HBM
+	BlocksToHost  uint64 // blocks migrated back to host DRAM
+	BytesToGPU    uint64 // bytes SDMA moved over the host link into HBM
+	BytesToHost   uint64 // bytes SDMA moved over the host link into host DRAM
+	PrefetchCalls uint64
+}
+
+// managedAlloc records a new managed buffer: every block in host DRAM.
+func (r *Runtime) managedAlloc(b trace.Buffer) {
+	r.allocate(b)
+	at := make([]int, (b.Bytes+managedBlock-1)/managedBlock)
+	for i := range at {
+		at[i] = hostSide
+	}
+	if r.managed == nil {
+		r.managed = map[string]*managedBuf{}
+	}
+	r.managed[b.Name] = &managedBuf{at: at, dev: map[int]int64{}}
+}
+
+// managedAt is where byte off of managed buffer buf is now.
+func (r *Runtime) managedAt(buf string, off int64) place {
+	mb := r.managed[buf]
+	g := mb.at[off/managedBlock]
+	if g == hostSide {
+		return place{memOf(r.bufs[buf]), r.base[buf] + off}
+	}
+	return place{fabric.Memory{Index: g}, r.devAddr(buf, g) + off}
+}
+
+// devAddr is managed buffer buf's address in GCD g's HBM, reserved at its
+// first migration there.
+func (r *Runtime) devAddr(buf string, g int) int64 {
+	mb := r.managed[buf]
+	if a, ok := mb.dev[g]; ok {
+		return a
+	}
+	m := fabric.Memory{Index: g}
+	al := r.cost.AllocationBytes
+	mb.dev[g] = r.top[m]
+	r.top[m] += (r.bufs[buf].Bytes + al - 1) / al * al
+	return mb.dev[g]
+}
+
+// faulting reports whether kernel item it must wait for page migrations
+// before it runs: with HSA_XNACK=1, the blocks it touches that are not on
+// its GCD migrate first. The stream resumes when they are done.
+func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
+	if _, busy := r.migrating[it.op]; busy {
+		return true
+	}
+	if r.env.XNACK != 1 || r.managed == nil || r.faulted[it.op] {
+		return false
+	}
+	op := &r.ops[it.op]
+	g := *op.GCD
+	var moves []blockMove
+	for _, a := range op.Access {
+		mb := r.managed[a.Buf]
+		if mb == nil {
+			continue
+		}
+		for b := a.Offset / managedBlock; b <= (a.Offset+a.Bytes-1)/managedBlock; b++ {
+			if mb.at[b] != g && !touched(moves, a.Buf, int(b)) {
+				moves = append(moves, blockMove{buf: a.Buf, block: int(b), to: g, fault: true})
+			}
+		}
+	}
+	r.faulted[it.op] = true
+	if len(moves) == 0 {
+		return false
+	}
+	r.migrate(now, &migration{op: it.op, s: s, moves: moves})
+	return true
+}
+
+func touched(moves []blockMove, buf string, b int) bool {
+	for _, m := range moves {
+		if m.buf == buf && m.block == b {
+			return true
+		}
+	}
+	return false
+}
+
+// prefetchStart begins a prefetch that reached the head of its stream:
+// every block not at the destination moves there.
+func (r *Runtime) prefetchStart(now sim.VTimeInSec, s *stream, i int) {
+	op := &r.ops[i]
+	to, _ := trace.PrefetchGCD(op.Dst)
+	r.Results[i].Start = now
+	r.Managed.PrefetchCalls++
+	var moves []blockMove
+	for b, at := range r.managed[op.Buf].at {
+		if at != to {
+			moves = append(moves, blockMove{buf: op.Buf, block: b, to: to})
+		}
+	}
+	s.inflight++
+	m := &migration{op: i, s: s, moves: moves}
+	if len(moves) == 0 { // ends after dispatch has taken it off the stream
+		r.migrating[i] = m
+		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now, H: r}, m})
+		return
+	}
+	r.migrate(now, m)
+}
+
+// migrate takes the next block of m at now, or ends m.
+func (r *Runtime) migrate(now sim.VTimeInSec, m *migration) {
+	r.migrating[m.op] = m
+	if len(m.moves) == 0 {
+		r.migrated(now, m)
+		return
+	}
+	mv := m.moves[0]
+	from := r.managed[mv.buf].at[mv.block]
+	switch {
+	case from == hostSide || mv.to == hostSide:
+		m.hops = [][2]int{{from, mv.to}}
+	default: // GCD to GCD through host DRAM
+		m.hops = [][2]int{{from, hostSide}, {hostSide, mv.to}}
+	}
+	cost := float64(r.blockBytes(mv)/pageBytes) * r.cost.ManagedPageNs
+	if mv.fault {
+		cost += r.cost.ManagedFaultNs
+		r.Managed.Faults++
+	}
+	r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
+}
+
+// blockBytes is the size of a block: 2 MiB, the last one clipped to the buffer.
+func (r *Runtime) blockBytes(mv blockMove) int64 {
+	off := int64(mv.block) * managedBlock
+	return min(managedBlock, r.bufs[mv.buf].Bytes-off)
+}
+
+// migrateHop copies the current block over its next hop on SDMA, on the
+// first host engine of the GCD at the far end (the driver's TTM ring), or
+// marks the block moved when no hop is left.
+func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
+	if len(m.moves) == 0 {
+		r.migrated(now, m)
+		return
+	}
+	mv := m.moves[0]
+	if len(m.hops) == 0 {
+		r.managed[mv.buf].at[mv.block] = mv.to
+		m.moves = m.moves[1:]
+		r.migrate(now, m)
+		return
+	}
+	h := m.hops[0]
+	m.hops = m.hops[1:]
+	n := r.blockBytes(mv)
+	side := func(g int) fabric.Memory {
+		if g == hostSide {
+			return memOf(r.bufs[mv.buf])
+		}
+		r.devAddr(mv.buf, g)
+		return fabric.Memory{Index: g}
+	}
+	src, dst := side(h[0]), side(h[1])
+	g := h[1]
+	if g == hostSide {
+		g = h[0]
+		r.Managed.BlocksToHost++
+		r.Managed.BytesToHost += uint64(n)
+	} else {
+		r.Managed.BlocksToGPU++
+		r.Managed.BytesToGPU += uint64(n)
+	}
+	engines := r.devices[g].HostEngines
+	if len(engines) == 0 {
+		r.Err = fmt.Errorf("op %d (line %d): GCD %d has no SDMA engine to migrate managed memory", m.op, r.ops[m.op].Line, g)
+		return
+	}
+	r.ctrl[engines[0]].SendAt(now, now, &sdma.CopyCmd{ID: m.op, Src: src, Dst: dst, Bytes: n})
+}
+
+// migrated ends a migration: a kernel goes on to run, a prefetch ends.
+func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
+	delete(r.migrating, m.op)
+	if r.ops[m.op].Op == trace.Prefetch {
+		r.Results[m.op].End = now
+		m.s.inflight--
+	}
+	r.dispatch(now, m.s)
+}
