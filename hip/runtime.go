@@ -218,7 +218,7 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Event)}
 	case trace.StreamSync:
 		r.blocked = &blocker{kind: "stream", stream: op.Stream}
-	case trace.DeviceSync:
+	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees
 		r.blocked = &blocker{kind: "device"}
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)

@@ -35,15 +35,7 @@ func Buffers(ops []Op) map[string]Buffer {
 		if _, dup := bufs[o.Buf]; dup {
 			continue
 		}
-		b := o.buffer()
-		b.GCD, b.NUMA = -1, -1
-		if o.Op == Malloc && o.GCD != nil {
-			b.GCD = *o.GCD
-		}
-		if b.Host && o.NUMA != nil {
-			b.NUMA = *o.NUMA
-		}
-		bufs[o.Buf] = b
+		bufs[o.Buf] = o.placed()
 	}
 	return bufs
 }
@@ -166,7 +158,9 @@ func setFields(o *Op) []string {
 // names a flag an earlier kernel waits on and sets it once; while a flag is
 // waited on and not set, the host makes no call that waits for device work
 // (memcpy, memcpy_peer, event_sync, stream_sync, device_sync, a memcpy_async
-// of pageable memory), which would hang. Every sum and product is checked without overflowing int64.
+// of pageable memory), which would hang. A free names a buffer allocated and not yet freed;
+// no later op may use that buffer, and its bytes are free again. Every sum
+// and product is checked without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := checker{
 		gcds: n.GCDs, numa: n.NUMADomains,
@@ -186,7 +180,7 @@ func Check(ops []Op, n Limits, name string) error {
 			c.started = true
 		}
 		if o := &ops[i]; o.IsAlloc() {
-			c.bufs[o.Buf] = allocated{o.buffer(), lineOf(ops, i)}
+			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: lineOf(ops, i)}
 		}
 	}
 	if e := c.flags.unset(name); e != nil {
@@ -223,11 +217,11 @@ func (m *memory) take(i int, bytes int64) *Error {
 	return nil
 }
 
-// allocated is a buffer seen by Check (GCD and NUMA not filled in) and the
-// line that allocated it.
+// allocated is a buffer seen by Check, the line that allocated it and the
+// line that freed it (0 while it lives).
 type allocated struct {
 	Buffer
-	line int
+	line, freed int
 }
 
 func errf(field, format string, args ...any) *Error {
@@ -254,6 +248,9 @@ func (c *checker) op(o *Op) *Error {
 		return e
 	}
 
+	if o.Op == Free {
+		return c.free(o)
+	}
 	switch o.Op {
 	case SetEnv:
 		if c.started {
@@ -503,6 +500,9 @@ func (c *checker) buffer(field, name string, k Kind) (Buffer, *Error) {
 	b, ok := c.bufs[name]
 	if !ok {
 		return Buffer{}, errf(field, "unknown buffer %q", name)
+	}
+	if b.freed > 0 {
+		return Buffer{}, errf(field, "buffer %q was freed on line %d", name, b.freed)
 	}
 	return b.Buffer, nil
 }

@@ -89,7 +89,7 @@ func Kinds() []Kind {
 		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
-		Kernel, FlagSet, SetEnv, HostAccess,
+		Kernel, FlagSet, SetEnv, HostAccess, Free,
 	}
 }
 
@@ -97,7 +97,7 @@ func Kinds() []Kind {
 func (k Kind) Valid() bool {
 	switch k {
 	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
-		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet:
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, Free:
 		return true
 	}
 	return false
