@@ -133,6 +133,11 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + src + " -> " + dst + ", 1 GiB",
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
 	}
+	mp, err := managedPoints(c)
+	if err != nil {
+		return nil, err
+	}
+	pts = append(pts, mp...)
 	kp, err := kernelPoints(c)
 	if err != nil {
 		return nil, err

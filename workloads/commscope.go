@@ -29,6 +29,9 @@ type CommScopeFamily struct {
 	// Pageable: the host buffer is malloc'd (pageable) memory, which the
 	// runtime stages or pins for each copy (hip/pageable.go).
 	Pageable bool
+	// Managed: the buffer is hipMallocManaged memory, touched by a kernel
+	// ("implicit") or moved by hipMemPrefetchAsync ("prefetch"); commscope_managed.go.
+	Managed string
 }
 
 // CommScopeFamilies are the families akisim models so far.
@@ -94,6 +97,9 @@ func (c CommScope) Runs() []Run {
 }
 
 func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
+	if f.Managed != "" {
+		return c.managedRun(f, name, a, b, k)
+	}
 	n := int64(1) << k
 	var ops []trace.Op
 	src, dst := "src", "dst"

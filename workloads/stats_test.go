@@ -284,7 +284,14 @@ func TestRowEndpoints(t *testing.T) {
 			"Comm_hipMemcpyAsync_PageableToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPageable": {"gcd1", "numa3"},
 			"Comm_hipMemcpyAsync_GPUToGPU": {"gcd3", "gcd1"}, "Comm_implicit_mapped_GPURdHost": {"numa3", "gcd1"},
 			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
-			"Comm_implicit_mapped_HostWrGPU": {"numa3", "gcd1"},
+			"Comm_implicit_mapped_HostWrGPU":  {"numa3", "gcd1"},
+			"Comm_prefetch_managed_HostToGPU": {"numa3", "gcd1"}, "Comm_prefetch_managed_GPUToHost": {"gcd1", "numa3"},
+			"Comm_prefetch_managed_GPUToGPU": {"gcd3", "gcd1"},
+		}
+		for _, g := range []string{"coarse", "fine"} {
+			want["Comm_implicit_managed_GPURdHost_"+g] = [2]string{"numa3", "gcd1"}
+			want["Comm_implicit_managed_GPUWrHost_"+g] = [2]string{"gcd1", "numa3"}
+			want["Comm_implicit_managed_GPUWrGPU_"+g] = [2]string{"gcd3", "gcd1"}
 		}
 		seen := map[string]bool{}
 		for _, r := range res.Rows {

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,20 +14,13 @@ func TestPageableFamilies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	got := regexp.MustCompile(`"name": "([^"]*)"`).FindAllStringSubmatch(out, -1)
-	var names []string
-	for _, g := range got {
-		names = append(names, g[1])
-	}
 	var want []string
 	for _, f := range []string{"PageableToGPU", "GPUToPageable"} {
 		for _, k := range []string{"8", "20", "30"} {
 			want = append(want, "Comm_hipMemcpyAsync_"+f+"/2/5/log2(N):"+k+"/manual_time")
 		}
 	}
-	if strings.Join(names, "\n") != strings.Join(want, "\n") {
-		t.Errorf("benchmarks\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
-	}
+	checkNames(t, out, want)
 }
 
 // A trace with a pageable copy runs; a misspelt allocation kind is bad

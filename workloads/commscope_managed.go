@@ -1,0 +1,75 @@
+package workloads
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// Comm|Scope's managed-memory families (c3sr/comm_scope src/; shared docs
+// host-memory.md section 5). Each allocates with hipMallocManaged and, per
+// iteration, puts the pages back where the benchmark starts from with an
+// untimed prefetch and hipDeviceSynchronize; the timed part is a kernel
+// (implicit_managed) or a prefetch (prefetch_managed) between two events.
+// Fine and coarse differ only in MTYPE (UC vs NC), for which host-memory.md
+// gives no performance difference, so they run alike.
+
+// Managed family kinds (CommScopeFamily.Managed).
+const (
+	managedImplicit = "implicit" // a kernel touches the managed buffer
+	managedPrefetch = "prefetch" // hipMemPrefetchAsync moves it
+)
+
+func init() {
+	for _, grain := range []string{"coarse", "fine"} {
+		CommScopeFamilies = append(CommScopeFamilies,
+			CommScopeFamily{Name: "Comm_implicit_managed_GPURdHost_" + grain, HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, Managed: managedImplicit},
+			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrHost_" + grain, HostArg: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
+			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit})
+	}
+	CommScopeFamilies = append(CommScopeFamilies,
+		CommScopeFamily{Name: "Comm_prefetch_managed_HostToGPU", HostArg: true, ToGPU: true, MinLog2: 10, Managed: managedPrefetch},
+		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToHost", HostArg: true, MinLog2: 10, Managed: managedPrefetch},
+		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToGPU", MinLog2: 10, Managed: managedPrefetch})
+}
+
+// managedRun is one benchmark of a managed family; a and b are its
+// arguments (/<numa>/<gpu>/ or /<src>/<dst>/), the size 2^k bytes.
+func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
+	n := int64(1) << k
+	numa := 0 // GPU families bind no NUMA node: the pages start on domain 0
+	if f.HostArg {
+		numa = a // numa::bind_node(a): first touch on the benchmark's domain
+	}
+	// where each iteration starts (untimed prefetch) and where the data goes
+	from, to, gpu := trace.PrefetchHost, fmt.Sprint(b), b
+	switch {
+	case f.HostArg && !f.ToGPU: // GPUWrHost, GPUToHost
+		from, to = fmt.Sprint(b), trace.PrefetchHost
+		if f.Managed == managedImplicit { // the kernel writes host-resident pages
+			from = trace.PrefetchHost
+		}
+	case !f.HostArg: // GPU to GPU: start on src a, end on (or written from) dst b
+		from = fmt.Sprint(a)
+	}
+	ops := []trace.Op{{Op: trace.MallocManaged, Buf: "m", NUMA: intp(numa), Bytes: n}}
+	work := trace.Op{Op: trace.Prefetch, Buf: "m", Dst: to, Stream: 1}
+	if f.Managed == managedImplicit {
+		grid, wg := implicitGrid(n)
+		work = trace.Op{Op: trace.Kernel, Name: "comm_" + f.Kernel, GCD: intp(gpu), Stream: 1,
+			Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: "m", Mode: f.Kernel, Bytes: n}}}
+	}
+	for i := 0; i <= c.Iterations; i++ {
+		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
+		ops = append(ops, trace.Op{Op: trace.Prefetch, Buf: "m", Dst: from}, trace.Op{Op: trace.DeviceSync},
+			record(start, 1), work, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
+	}
+	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		t := 0.0
+		for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
+			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))
+		}
+		return c.rows(f, a, b, n, t/float64(c.Iterations))
+	}}
+}
