@@ -21,8 +21,9 @@ import (
 //     being restored is dropped as a duplicate): runtime.managed_fault_ns,
 //     then runtime.managed_page_ns per 4 KiB page, then an SDMA copy of the
 //     block over the host link (its 2 MiB GART piece); a block on another
-//     GCD goes through host DRAM first (svm_migrate_vram_to_vram). The
-//     kernel runs once its blocks are resident;
+//     GCD goes through host DRAM first (svm_migrate_vram_to_vram), two
+//     migrations each with its per-page work. The kernel runs once its
+//     blocks are resident;
 //   - a prefetch (hipMemPrefetchAsync) moves every block of the buffer not
 //     yet at its destination the same way, without the fault, in stream
 //     order, and the host waits for it (ROCclr blocks the caller).
@@ -54,6 +55,7 @@ type migration struct {
 	s     *stream // a prefetch's stream; nil for a kernel's faults
 	moves []blockMove
 	hops  [][2]int // the current block's hops still to copy: from, to
+	paid  bool     // the driver's per-page work for the next hop is done
 }
 
 // migrateEvent resumes a migration after the driver's work on a block.
@@ -188,11 +190,12 @@ func (r *Runtime) migrate(now sim.VTimeInSec, m *migration) {
 	default: // GCD to GCD through host DRAM
 		m.hops = [][2]int{{from, hostSide}, {hostSide, mv.to}}
 	}
-	cost := float64(r.blockBytes(mv)/pageBytes) * r.cost.ManagedPageNs
+	cost := 0.0
 	if mv.fault {
-		cost += r.cost.ManagedFaultNs
+		cost = r.cost.ManagedFaultNs
 		r.Managed.Faults++
 	}
+	m.paid = false
 	r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
 }
 
@@ -217,9 +220,16 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 		r.migrate(now, m)
 		return
 	}
+	n := r.blockBytes(mv)
+	if !m.paid { // each hop is a migration of its own: collect, unmap, DMA map, remap
+		m.paid = true
+		cost := float64((n+pageBytes-1)/pageBytes) * r.cost.ManagedPageNs
+		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
+		return
+	}
+	m.paid = false
 	h := m.hops[0]
 	m.hops = m.hops[1:]
-	n := r.blockBytes(mv)
 	side := func(g int) fabric.Memory {
 		if g == hostSide {
 			return memOf(r.bufs[mv.buf])

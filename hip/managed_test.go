@@ -120,10 +120,15 @@ func TestManagedPrefetch(t *testing.T) {
 }
 
 // GCD to GCD goes through host DRAM (svm_migrate_vram_to_vram): each block
-// crosses GCD 0's host link out and GCD 5's in.
+// crosses GCD 0's host link out and GCD 5's in, two migrations each paying
+// the driver's per-page work.
 func TestManagedPrefetchGCDToGCD(t *testing.T) {
 	const size = 2 * mib
-	_, n := run(t, xnack, []trace.Op{managed("m", 0, size), prefetch("m", "0"), prefetch("m", "5"), {Op: trace.DeviceSync}})
+	res, n := run(t, xnack, []trace.Op{managed("m", 0, size), prefetch("m", "0"), prefetch("m", "5"), {Op: trace.DeviceSync}})
+	driver := 2 * 512 * n.Config.Runtime.ManagedPageNs * 1e-9
+	if d := float64(res[2].End - res[2].Start); d < driver {
+		t.Errorf("prefetch GCD 0 -> 5 took %g s, less than two migrations' driver work %g s", d, driver)
+	}
 	m := n.Runtime.Managed
 	if m.BlocksToGPU != 2 || m.BlocksToHost != 1 {
 		t.Errorf("stats %+v, want 2 blocks to GCDs, 1 through the host", m)
