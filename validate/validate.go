@@ -138,11 +138,6 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		return nil, err
 	}
 	pts = append(pts, mp...)
-	mp, err := managedPoints(c)
-	if err != nil {
-		return nil, err
-	}
-	pts = append(pts, mp...)
 	kp, err := kernelPoints(c)
 	if err != nil {
 		return nil, err

@@ -100,9 +100,6 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	if f.Managed != "" {
 		return c.managedRun(f, name, a, b, k)
 	}
-	if f.Managed != "" {
-		return c.managedRun(f, name, a, b, k)
-	}
 	n := int64(1) << k
 	var ops []trace.Op
 	src, dst := "src", "dst"

@@ -45,8 +45,6 @@ func invariants(n *node.Node, out []hip.OpResult) []string {
 	}
 	// and the managed-memory migrations the runtime ran on them
 	copied += n.Runtime.Managed.BytesToGPU + n.Runtime.Managed.BytesToHost
-	// and the managed-memory migrations the runtime ran on them
-	copied += n.Runtime.Managed.BytesToGPU + n.Runtime.Managed.BytesToHost
 	var engines uint64
 	for _, g := range n.GCDs {
 		busy(g.HBM.Name(), g.HBM.BusyTime(), g.HBM.BytesRead+g.HBM.BytesWrite,

@@ -66,13 +66,6 @@ func TraceRun(name string, ops []trace.Op) Run {
 				}
 				row("", d, 0, "start", us(float64(o.Start)), "us")
 				row("", d, 0, "end", us(float64(o.End)), "us")
-			case o.Op.Op == trace.Prefetch: // the host waits: start and end of the migration
-				d := "host"
-				if g, _ := trace.PrefetchGCD(o.Op.Dst); g >= 0 {
-					d = report.GCD(g)
-				}
-				row("", d, 0, "start", us(float64(o.Start)), "us")
-				row("", d, 0, "end", us(float64(o.End)), "us")
 			case o.Op.Op == trace.EventRecord:
 				row("", "", 0, "time", us(float64(o.End)), "us")
 			case o.Op.Op == trace.EventSync || o.Op.Op == trace.StreamSync || o.Op.Op == trace.DeviceSync:
