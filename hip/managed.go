@@ -255,12 +255,49 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	r.ctrl[engines[0]].SendAt(now, now, &sdma.CopyCmd{ID: m.op, Src: src, Dst: dst, Bytes: n})
 }
 
-// migrated ends a migration: a kernel goes on to run, a prefetch ends.
+// migrated ends a migration: a kernel goes on to run, a prefetch ends, a
+// host access proceeds.
 func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 	delete(r.migrating, m.op)
-	if r.ops[m.op].Op == trace.Prefetch {
+	switch r.ops[m.op].Op {
+	case trace.HostAccess:
+		r.hostAccess(now, m.op)
+		return
+	case trace.Prefetch:
 		r.Results[m.op].End = now
 		m.s.inflight--
 	}
 	r.dispatch(now, m.s)
+}
+
+// cpuFaulting reports whether host access op i must wait for managed
+// blocks it touches to come back from a GCD: the CPU's page fault migrates
+// each back to host DRAM (svm_migrate_to_ram), whatever HSA_XNACK says.
+// The CPU fault is the kernel's own page-fault path, not the GPU's retry
+// fault, so only the per-page work and the SDMA copy are paid.
+func (r *Runtime) cpuFaulting(now sim.VTimeInSec, i int) bool {
+	var moves []blockMove
+	for _, a := range r.ops[i].Access {
+		mb := r.managed[a.Buf]
+		if mb == nil {
+			continue
+		}
+		for b := a.Offset / managedBlock; b <= (a.Offset+a.Bytes-1)/managedBlock; b++ {
+			if mb.at[b] != hostSide && !touched(moves, a.Buf, int(b)) {
+				moves = append(moves, blockMove{buf: a.Buf, block: int(b), to: hostSide})
+			}
+		}
+	}
+	if len(moves) == 0 {
+		return false
+	}
+	r.migrate(now, &migration{op: i, moves: moves})
+	return true
+}
+
+// hostAccess sends host access op i to the host's cores.
+func (r *Runtime) hostAccess(now sim.VTimeInSec, i int) {
+	k := r.accessCmd(i)
+	k.Workgroups = int64(max(1, r.ops[i].Threads))
+	r.threads.Send(now, k)
 }

@@ -144,3 +144,27 @@ func loadFrontier(t *testing.T) *config.Node {
 	t.Helper()
 	return build(t, nil).Config
 }
+
+// The way back: a host store to managed pages on a GCD faults on the CPU
+// and migrates their blocks back to host DRAM by SDMA first (whatever
+// HSA_XNACK says); the store then goes to DDR4, never to HBM.
+func TestManagedHostTouchMigratesBack(t *testing.T) {
+	const size = 3 * mib // blocks of 2 and 1 MiB
+	store := trace.Op{Op: trace.HostAccess, NUMA: intp(2), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: size}}}
+	res, n := run(t, nil, []trace.Op{managed("m", 2, size), prefetch("m", "4"), store})
+	m := n.Runtime.Managed
+	if m.BlocksToGPU != 2 || m.BlocksToHost != 2 || m.BytesToHost != size || m.Faults != 0 {
+		t.Errorf("stats %+v, want 2 blocks each way, no GPU fault", m)
+	}
+	_, back, _ := n.HostLinks[4].Stats(0)
+	if back != size {
+		t.Errorf("GCD 4's host link carried %d B towards the host, want %d", back, size)
+	}
+	if w := n.DRAM[2].BytesWrite; w != 2*size {
+		t.Errorf("NUMA 2 wrote %d B, want %d: the migration back, then the store", w, 2*size)
+	}
+	driver := 2 * 512 * n.Config.Runtime.ManagedPageNs * 1e-9 * 3 / 4 // 512 + 256 pages
+	if d := float64(res[2].End - res[2].Issue); d < driver {
+		t.Errorf("the store took %g s, less than the migration's driver work %g s", d, driver)
+	}
+}

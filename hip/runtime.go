@@ -206,9 +206,9 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores", i, op.Line)
 			return
 		}
-		k := r.accessCmd(i)
-		k.Workgroups = int64(max(1, op.Threads))
-		r.threads.Send(now, k)
+		if !r.cpuFaulting(now, i) { // managed pages on a GCD come back first (managed.go)
+			r.hostAccess(now, i)
+		}
 		r.blocked = &blocker{kind: "op", op: i}
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)

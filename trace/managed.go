@@ -1,9 +1,6 @@
 package trace
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // Managed memory (hipMallocManaged) and hipMemPrefetchAsync. A managed
 // buffer's pages start in host DRAM on a NUMA domain; with HSA_XNACK=1 a
@@ -39,20 +36,13 @@ func PrefetchGCD(dst string) (g int, ok bool) {
 
 // managed checks the rules of managed memory that apply to any op: the
 // copy engines' paths do not take managed buffers (a hipMemcpy of managed
-// memory is not modelled), nor do host accesses, and a prefetch names a managed buffer and a
+// memory is not modelled), and a prefetch names a managed buffer and a
 // destination on the node. It returns nil for every other op.
 func (c *checker) managed(o *Op) *Error {
 	if o.IsCopy() {
 		for _, f := range []struct{ field, buf string }{{"src", o.Src}, {"dst", o.Dst}} {
 			if c.bufs[f.buf].Managed {
 				return errf(f.field, "%q is managed (malloc_managed) memory: copies of it are not modelled; use a kernel or a prefetch", f.buf)
-			}
-		}
-	}
-	if o.Op == HostAccess {
-		for i := range o.Access {
-			if c.bufs[o.Access[i].Buf].Managed {
-				return errf(fmt.Sprintf("access[%d].buf", i), "%q is managed (malloc_managed) memory: host accesses to it (and its migration back on a CPU fault) are not modelled yet; prefetch it to the host", o.Access[i].Buf)
 			}
 		}
 	}

@@ -11,7 +11,8 @@ func TestMallocManaged(t *testing.T) {
 	in := `{"op":"malloc_managed","buf":"m","numa":1,"bytes":4096}
 {"op":"prefetch","buf":"m","dst":"3","stream":2}
 {"op":"prefetch","buf":"m","dst":"host"}
-{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"m","mode":"read","bytes":4096}]}`
+{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"m","mode":"read","bytes":4096}]}
+{"op":"host_access","numa":2,"access":[{"buf":"m","mode":"write","bytes":4096}]}`
 	ops, err := Parse(strings.NewReader(in), "m.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +64,6 @@ func TestManagedErrors(t *testing.T) {
 		{mm + `{"op":"prefetch","buf":"m","dst":"0","bytes":4096}`, `t.jsonl:2: bytes: not used by prefetch`},
 		{mm + dev + `{"op":"memcpy","src":"m","dst":"d","bytes":4096}`,
 			`t.jsonl:3: src: "m" is managed (malloc_managed) memory: copies of it are not modelled; use a kernel or a prefetch`},
-		{mm + `{"op":"host_access","numa":0,"access":[{"buf":"m","mode":"write","bytes":4096}]}`,
-			`t.jsonl:2: access[0].buf: "m" is managed (malloc_managed) memory: host accesses to it (and its migration back on a CPU fault) are not modelled yet; prefetch it to the host`},
 		{mm + `{"op":"kernel","name":"delay","gcd":0,"stream":1,"grid":1,"workgroup":1,"wait_flag":"go"}` + "\n" +
 			`{"op":"prefetch","buf":"m","dst":"0","stream":2}`,
 			`t.jsonl:3: op: prefetch blocks the host while the kernel on line 2 waits for flag "go", which only the host sets (flag_set): the run would hang`},
