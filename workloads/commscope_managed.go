@@ -26,6 +26,7 @@ func init() {
 		CommScopeFamilies = append(CommScopeFamilies,
 			CommScopeFamily{Name: "Comm_implicit_managed_GPURdHost_" + grain, HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, Managed: managedImplicit},
 			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrHost_" + grain, HostArg: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
+			CommScopeFamily{Name: "Comm_implicit_managed_HostWrGPU_" + grain, HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12, Managed: managedImplicit},
 			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit})
 	}
 	CommScopeFamilies = append(CommScopeFamilies,
@@ -52,6 +53,8 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 		}
 	case !f.HostArg: // GPU to GPU: start on src a, end on (or written from) dst b
 		from = fmt.Sprint(a)
+	case f.Kernel == "hostwrite": // the pages start on GPU b; host threads on NUMA a store
+		from = fmt.Sprint(b)
 	}
 	ops := []trace.Op{{Op: trace.MallocManaged, Buf: "m", NUMA: intp(numa), Bytes: n}}
 	work := trace.Op{Op: trace.Prefetch, Buf: "m", Dst: to, Stream: 1}
@@ -59,6 +62,20 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 		grid, wg := implicitGrid(n)
 		work = trace.Op{Op: trace.Kernel, Name: "comm_" + f.Kernel, GCD: intp(gpu), Stream: 1,
 			Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: "m", Mode: f.Kernel, Bytes: n}}}
+	}
+	if f.Kernel == "hostwrite" { // timed on the host's wall clock, the CPU faults included
+		work = trace.Op{Op: trace.HostAccess, NUMA: intp(a), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}
+		for i := 0; i <= c.Iterations; i++ {
+			ops = append(ops, trace.Op{Op: trace.Prefetch, Buf: "m", Dst: from}, trace.Op{Op: trace.DeviceSync}, work)
+		}
+		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+			t := 0.0
+			for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
+				o := r.Ops[3+3*i] // after the malloc, each iteration's prefetch, sync, access
+				t += float64(o.End - o.Issue)
+			}
+			return c.rows(f, a, b, n, t/float64(c.Iterations))
+		}}
 	}
 	for i := 0; i <= c.Iterations; i++ {
 		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)

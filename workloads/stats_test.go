@@ -292,6 +292,7 @@ func TestRowEndpoints(t *testing.T) {
 			want["Comm_implicit_managed_GPURdHost_"+g] = [2]string{"numa3", "gcd1"}
 			want["Comm_implicit_managed_GPUWrHost_"+g] = [2]string{"gcd1", "numa3"}
 			want["Comm_implicit_managed_GPUWrGPU_"+g] = [2]string{"gcd3", "gcd1"}
+			want["Comm_implicit_managed_HostWrGPU_"+g] = [2]string{"numa3", "gcd1"}
 		}
 		seen := map[string]bool{}
 		for _, r := range res.Rows {

@@ -18,7 +18,7 @@ func TestManagedFamilies(t *testing.T) {
 	}
 	var want []string
 	for _, g := range []string{"coarse", "fine"} {
-		for _, f := range []string{"GPURdHost", "GPUWrHost", "GPUWrGPU"} {
+		for _, f := range []string{"GPURdHost", "GPUWrHost", "HostWrGPU", "GPUWrGPU"} {
 			for _, a := range []string{"1", "3"} {
 				want = append(want, "Comm_implicit_managed_"+f+"_"+g+"/"+a+"/2/log2(N):12/manual_time")
 			}
