@@ -30,6 +30,8 @@ func init() {
 			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit})
 	}
 	CommScopeFamilies = append(CommScopeFamilies,
+		// no advice, a gpu_write kernel on pages that start in host DRAM
+		CommScopeFamily{Name: "Comm_hipManaged_HostToGPUWriteDst", HostArg: true, ToGPU: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
 		CommScopeFamily{Name: "Comm_prefetch_managed_HostToGPU", HostArg: true, ToGPU: true, MinLog2: 10, Managed: managedPrefetch},
 		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToHost", HostArg: true, MinLog2: 10, Managed: managedPrefetch},
 		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToGPU", MinLog2: 10, Managed: managedPrefetch})

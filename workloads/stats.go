@@ -109,6 +109,13 @@ func (s *Stats) Add(run string, n *node.Node) {
 	d.add("node.runtime.pageableStagedBytes", float64(pg.StagedBytes), "Bytes the host's memcpy moved through staging buffers", "Byte")
 	d.add("node.runtime.pageablePinnedChunks", float64(pg.PinnedChunks), "Pageable-copy chunks copied from or to pinned user pages", "Count")
 	d.add("node.runtime.pageablePinnedBytes", float64(pg.PinnedBytes), "Bytes copied from or to pinned user pages", "Byte")
+	mm := n.Runtime.Managed
+	d.add("node.runtime.managedFaults", float64(mm.Faults), "GPU page faults on managed memory (one per 2 MiB block)", "Count")
+	d.add("node.runtime.managedBlocksToGPU", float64(mm.BlocksToGPU), "Managed 2 MiB blocks migrated into a GCD's HBM", "Count")
+	d.add("node.runtime.managedBytesToGPU", float64(mm.BytesToGPU), "Managed bytes SDMA migrated into HBM", "Byte")
+	d.add("node.runtime.managedBlocksToHost", float64(mm.BlocksToHost), "Managed 2 MiB blocks migrated back to host DRAM", "Count")
+	d.add("node.runtime.managedBytesToHost", float64(mm.BytesToHost), "Managed bytes SDMA migrated into host DRAM", "Byte")
+	d.add("node.runtime.managedPrefetches", float64(mm.PrefetchCalls), "hipMemPrefetchAsync calls", "Count")
 	for i, m := range n.DRAM {
 		q := fmt.Sprintf("node.numa%d.dram", i)
 		d.add(q+".bytesRead", float64(m.BytesRead), "Bytes read", "Byte")

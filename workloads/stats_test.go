@@ -286,7 +286,7 @@ func TestRowEndpoints(t *testing.T) {
 			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
 			"Comm_implicit_mapped_HostWrGPU":  {"numa3", "gcd1"},
 			"Comm_prefetch_managed_HostToGPU": {"numa3", "gcd1"}, "Comm_prefetch_managed_GPUToHost": {"gcd1", "numa3"},
-			"Comm_prefetch_managed_GPUToGPU": {"gcd3", "gcd1"},
+			"Comm_prefetch_managed_GPUToGPU": {"gcd3", "gcd1"}, "Comm_hipManaged_HostToGPUWriteDst": {"numa3", "gcd1"},
 		}
 		for _, g := range []string{"coarse", "fine"} {
 			want["Comm_implicit_managed_GPURdHost_"+g] = [2]string{"numa3", "gcd1"}

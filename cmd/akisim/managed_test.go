@@ -12,7 +12,7 @@ import (
 // The managed families print Comm|Scope's names: /<numa>/<gpu>/ for the
 // host ones, /<src>/<dst>/ for GPU to GPU.
 func TestManagedFamilies(t *testing.T) {
-	code, out, errs := akisim(t, "-workload", "commscope", "-filter", `managed_.*(/1/2/|/3/2/)log2\(N\):12/`, "-format", "gbench")
+	code, out, errs := akisim(t, "-workload", "commscope", "-filter", `(managed_|hipManaged_).*(/1/2/|/3/2/)log2\(N\):12/`, "-format", "gbench")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -23,6 +23,9 @@ func TestManagedFamilies(t *testing.T) {
 				want = append(want, "Comm_implicit_managed_"+f+"_"+g+"/"+a+"/2/log2(N):12/manual_time")
 			}
 		}
+	}
+	for _, a := range []string{"1", "3"} {
+		want = append(want, "Comm_hipManaged_HostToGPUWriteDst/"+a+"/2/log2(N):12/manual_time")
 	}
 	for _, f := range []string{"HostToGPU", "GPUToHost", "GPUToGPU"} {
 		for _, a := range []string{"1", "3"} {
@@ -61,6 +64,17 @@ func TestManagedTrace(t *testing.T) {
 	}
 	if us, _ := strconv.ParseFloat(start[1], 64); us < 21000 {
 		t.Errorf("the kernel started at %g us; want after 32 migrations, over 21000 us", us)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if code, _, errs := akisim(t, "-trace", "traces/managed-fault.jsonl", "-outdir", dir); code != 0 {
+		t.Fatalf("-outdir: exit %d: %s", code, errs)
+	}
+	stats, _ := os.ReadFile(filepath.Join(dir, "stats.txt"))
+	for _, want := range []string{`node.runtime.managedFaults\s+32\s`, `node.runtime.managedBytesToGPU\s+67108864\s`,
+		`node.runtime.managedBytesToHost\s+67108864\s`, `node.runtime.managedPrefetches\s+3\s`} {
+		if !regexp.MustCompile(want).Match(stats) {
+			t.Errorf("stats.txt has no line %s", want)
+		}
 	}
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"op":"malloc_managed","buf":"m","numa":0,"bytes":4096}`+"\n"+`{"op":"prefetch","buf":"m","dst":"8"}`+"\n"), 0o644)
