@@ -80,7 +80,10 @@ func (c CommScope) Runs() []Run {
 		}
 		for a := 0; a < n0; a++ {
 			for b := 0; b < c.GCDs; b++ {
-				if !f.HostArg && a == b {
+				// Comm|Scope runs the explicit and mapped GPU families within
+				// one GCD too (a blit kernel, as the p2p diagonal); the managed
+				// ones are not modelled there yet.
+				if !f.HostArg && a == b && f.Managed != "" {
 					continue
 				}
 				for k := max(c.MinLog2, f.MinLog2); k <= c.MaxLog2; k++ {
