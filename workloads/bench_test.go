@@ -1,9 +1,13 @@
 package workloads
 
 import (
+	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -66,4 +70,45 @@ func BenchmarkStreamCopy8GB(b *testing.B) {
 	s := time.Since(start).Seconds() / float64(b.N)
 	b.ReportMetric(2*2*float64(8<<30)/s/1e9, "simGB/s")
 	b.ReportMetric(float64(res.Events)/s/1e6, "Mevents/s")
+}
+
+// commScopeGCD is the Comm|Scope suite for one GCD: host families from every
+// NUMA domain to it, GPU families from it to every GCD (itself included),
+// every size of each family's range; with xnack set, only the managed
+// families, whose behaviour follows HSA_XNACK.
+func commScopeGCD(c *config.Node, gcd int, xnack bool) []Run {
+	var host, gpu []string
+	for _, f := range CommScopeFamilies {
+		switch {
+		case xnack && f.Managed == "":
+		case f.HostArg:
+			host = append(host, regexp.QuoteMeta(f.Name))
+		default:
+			gpu = append(gpu, regexp.QuoteMeta(f.Name))
+		}
+	}
+	cs := DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
+	cs.Filter = regexp.MustCompile(fmt.Sprintf(`^((%s)/[0-9]+/%d|(%s)/%d/[0-9]+)/`,
+		strings.Join(host, "|"), gcd, strings.Join(gpu, "|"), gcd))
+	return cs.Runs()
+}
+
+// BenchmarkCommScopeGCD0 is the Comm|Scope suite for GCD 0, the managed
+// families under HSA_XNACK=0 and 1 (target < 60 s).
+func BenchmarkCommScopeGCD0(b *testing.B) {
+	c := frontier(b)
+	x := *c
+	x.Env.XNACK = 1
+	runs, xruns := commScopeGCD(c, 0, false), commScopeGCD(&x, 0, true)
+	b.ReportMetric(float64(len(runs)+len(xruns)), "benchmarks")
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := Execute(c, runs); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Execute(&x, xruns); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/suite")
 }

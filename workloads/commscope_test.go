@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/report"
@@ -38,6 +39,47 @@ func TestCommScopeSameGCD(t *testing.T) {
 		}
 		if r.Metric == "bandwidth" && r.Value < 200 {
 			t.Errorf("%s within GCD 2: %.1f GB/s, want a local-HBM kernel's > 200", r.Case, r.Value)
+		}
+	}
+}
+
+// The GCD 0 suite of BenchmarkCommScopeGCD0 holds every family at every
+// size, host families from each NUMA domain to GCD 0 and GPU families from
+// GCD 0 to each GCD, and nothing else.
+func TestCommScopeGCDSuite(t *testing.T) {
+	c := frontier(t)
+	got := map[string]bool{}
+	for _, r := range commScopeGCD(c, 0, false) {
+		got[r.Name] = true
+	}
+	want := map[string]bool{}
+	for _, f := range CommScopeFamilies {
+		for x := 0; x < c.GCD.Count; x++ {
+			a, b := 0, x
+			if f.HostArg {
+				if x >= c.Host.NUMADomains {
+					continue
+				}
+				a, b = x, 0
+			} else if x == 0 && f.Managed != "" {
+				continue
+			}
+			for k := max(8, f.MinLog2); k <= 30; k++ {
+				want[report.CommScopeName(f.Name, a, b, k)] = true
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d benchmarks, want %d", len(got), len(want))
+	}
+	for n := range want {
+		if !got[n] {
+			t.Errorf("missing %s", n)
+		}
+	}
+	for _, r := range commScopeGCD(c, 0, true) {
+		if !strings.Contains(r.Name, "anaged") {
+			t.Errorf("HSA_XNACK=1 pass runs %s, not a managed family", r.Name)
 		}
 	}
 }
