@@ -26,6 +26,10 @@ type CommScopeFamily struct {
 	ToGPU   bool   // for host families: host to GPU
 	Kernel  string // implicit families: the kernel accesses the far memory: "read" or "write"
 	MinLog2 int    // smallest size Comm|Scope registers (0: the workload's)
+	MaxLog2 int    // largest size Comm|Scope registers (0: 2^30)
+	// Blocking: one hipMemcpy per iteration, timed on the host's wall clock
+	// around the call (src/hipMemcpy/*.cpp), not with events.
+	Blocking bool
 	// Pageable: the host buffer is malloc'd (pageable) memory, which the
 	// runtime stages or pins for each copy (hip/pageable.go).
 	Pageable bool
@@ -41,6 +45,9 @@ var CommScopeFamilies = []CommScopeFamily{
 	{Name: "Comm_hipMemcpyAsync_PageableToGPU", HostArg: true, ToGPU: true, Pageable: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToPageable", HostArg: true, Pageable: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToGPU"},
+	// E2's "NUMA to GPU": aligned_alloc (pageable) on a thread bound to the
+	// domain, hipMemcpy H2D, sizes 2^8..2^33 (src/hipMemcpy/numa_to_gpu.cpp)
+	{Name: "Comm_hipMemcpy_NUMAToGPU", HostArg: true, ToGPU: true, Pageable: true, Blocking: true, MaxLog2: 33},
 	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12},
@@ -56,10 +63,18 @@ func implicitGrid(n int64) (grid int64, wg int) {
 	return grid, wg
 }
 
-// DefaultCommScope covers log2(N) 8..30 with one timed iteration, which is
-// exact in a deterministic simulator.
+// DefaultCommScope covers log2(N) 8..33, each family within its own range,
+// with one timed iteration, which is exact in a deterministic simulator.
 func DefaultCommScope(gcds, numa int) CommScope {
-	return CommScope{GCDs: gcds, NUMADomains: numa, MinLog2: 8, MaxLog2: 30, Iterations: 1}
+	return CommScope{GCDs: gcds, NUMADomains: numa, MinLog2: 8, MaxLog2: 33, Iterations: 1}
+}
+
+// maxLog2 is the largest size of f's range.
+func (f CommScopeFamily) maxLog2() int {
+	if f.MaxLog2 == 0 {
+		return 30
+	}
+	return f.MaxLog2
 }
 
 // BenchmarkRun is one Comm|Scope benchmark with its arguments.
@@ -86,7 +101,7 @@ func (c CommScope) Runs() []Run {
 				if !f.HostArg && a == b && f.Managed != "" {
 					continue
 				}
-				for k := max(c.MinLog2, f.MinLog2); k <= c.MaxLog2; k++ {
+				for k := max(c.MinLog2, f.MinLog2); k <= min(c.MaxLog2, f.maxLog2()); k++ {
 					name := report.CommScopeName(f.Name, a, b, k)
 					if c.Filter != nil && !c.Filter.MatchString(name) {
 						continue
@@ -123,6 +138,17 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	iters := c.Iterations + 1
 	work := trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1}
 	switch {
+	case f.Blocking:
+		for i := 0; i < iters; i++ {
+			ops = append(ops, trace.Op{Op: trace.Memcpy, Dst: dst, Src: src, Bytes: n})
+		}
+		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+			t := 0.0
+			for _, o := range r.Ops[3:] { // after the two allocations and the warm-up
+				t += float64(o.End - o.Issue)
+			}
+			return c.rows(f, a, b, n, t/float64(c.Iterations))
+		}}
 	case f.Kernel == "hostwrite":
 		// a host thread on NUMA a stores to GPU b's memory, timed on the host
 		ops = []trace.Op{alloc(dst, b, n)}

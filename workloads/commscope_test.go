@@ -64,7 +64,7 @@ func TestCommScopeGCDSuite(t *testing.T) {
 			} else if x == 0 && f.Managed != "" {
 				continue
 			}
-			for k := max(8, f.MinLog2); k <= 30; k++ {
+			for k := max(8, f.MinLog2); k <= f.maxLog2(); k++ {
 				want[report.CommScopeName(f.Name, a, b, k)] = true
 			}
 		}
@@ -81,5 +81,38 @@ func TestCommScopeGCDSuite(t *testing.T) {
 		if !strings.Contains(r.Name, "anaged") {
 			t.Errorf("HSA_XNACK=1 pass runs %s, not a managed family", r.Name)
 		}
+	}
+}
+
+// Comm_hipMemcpy_NUMAToGPU (E2) registers 2^8..2^33 for every NUMA domain
+// and GCD, and times the same pageable copy as PageableToGPU on the host
+// clock: a little shorter (no event records), never longer.
+func TestCommScopeNUMAToGPU(t *testing.T) {
+	c := frontier(t)
+	names := map[string]bool{}
+	for _, r := range DefaultCommScope(c.GCD.Count, c.Host.NUMADomains).Runs() {
+		names[r.Name] = true
+	}
+	for k := 7; k <= 34; k++ {
+		n := report.CommScopeName("Comm_hipMemcpy_NUMAToGPU", 3, 5, k)
+		if want := k >= 8 && k <= 33; names[n] != want {
+			t.Errorf("%s registered %v, want %v", n, names[n], want)
+		}
+	}
+	cs := CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 20, MaxLog2: 20, Iterations: 1,
+		Filter: regexp.MustCompile(`^Comm_hip(Memcpy_NUMAToGPU|MemcpyAsync_PageableToGPU)/1/4/`)}
+	res, err := Execute(c, cs.Runs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := map[string]float64{}
+	for _, r := range res.Rows {
+		if r.Metric == "time" {
+			tm[r.Case] = r.Value
+		}
+	}
+	blocking, async := tm["Comm_hipMemcpy_NUMAToGPU"], tm["Comm_hipMemcpyAsync_PageableToGPU"]
+	if blocking <= 0.9*async || blocking >= async {
+		t.Errorf("hipMemcpy 1 MiB NUMA 1 -> GCD 4: %.2f us, want a little under the event-timed copy's %.2f us", blocking, async)
 	}
 }

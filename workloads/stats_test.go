@@ -284,7 +284,7 @@ func TestRowEndpoints(t *testing.T) {
 			"Comm_hipMemcpyAsync_PageableToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPageable": {"gcd1", "numa3"},
 			"Comm_hipMemcpyAsync_GPUToGPU": {"gcd3", "gcd1"}, "Comm_implicit_mapped_GPURdHost": {"numa3", "gcd1"},
 			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
-			"Comm_implicit_mapped_HostWrGPU":  {"numa3", "gcd1"},
+			"Comm_implicit_mapped_HostWrGPU": {"numa3", "gcd1"}, "Comm_hipMemcpy_NUMAToGPU": {"numa3", "gcd1"},
 			"Comm_prefetch_managed_HostToGPU": {"numa3", "gcd1"}, "Comm_prefetch_managed_GPUToHost": {"gcd1", "numa3"},
 			"Comm_prefetch_managed_GPUToGPU": {"gcd3", "gcd1"}, "Comm_hipManaged_HostToGPUWriteDst": {"numa3", "gcd1"},
 		}
