@@ -138,6 +138,11 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		return nil, err
 	}
 	pts = append(pts, mp...)
+	np, err := numaPoints(c)
+	if err != nil {
+		return nil, err
+	}
+	pts = append(pts, np...)
 	kp, err := kernelPoints(c)
 	if err != nil {
 		return nil, err
