@@ -87,6 +87,7 @@ hub_latency_ns = 100
 remote_numa_ns = 50
 cores = 64
 core_outstanding_bytes = 262144
+core_load_lines = 24
 
 [dram]
 channels_per_domain = 2

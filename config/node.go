@@ -102,7 +102,8 @@ type Host struct {
 	HubLatencyNs         float64 `toml:"hub_latency_ns"`         // IO-die latency from a host link to a memory controller
 	RemoteNUMANs         float64 `toml:"remote_numa_ns"`         // extra latency to reach another NUMA domain's memory
 	Cores                int     `toml:"cores"`                  // CPU cores
-	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"` // bytes of each access stream a core keeps in flight
+	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"` // bytes of each store stream a core keeps in flight
+	CoreLoadLines        int64   `toml:"core_load_lines"`        // 64 B cache lines of loads a core keeps in flight
 }
 
 // DRAM describes the DDR4 controller of each NUMA domain.

@@ -209,6 +209,7 @@ func (n *Node) validate() []vErr {
 	v.latency("host.remote_numa_ns", h.RemoteNUMANs)
 	v.intRange("host.cores", h.Cores, 1, 1024)                                     // 4x a 256-core two-socket host; each core is CU-like state
 	v.int64Range("host.core_outstanding_bytes", h.CoreOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet
+	v.int64Range("host.core_load_lines", h.CoreLoadLines, 1, 1<<24)                // a 1 GiB window, as for stores
 
 	d := &n.DRAM
 	v.intRange("dram.channels_per_domain", d.ChannelsPerDomain, 1, 64) // 5x a whole 12-channel socket in one domain

@@ -121,7 +121,7 @@ func Build(c *config.Node) (*Node, error) {
 	}
 	n.Cores = cpu.MakeCoresBuilder().WithEngine(e).WithHubID(host).WithRoutes(routes).
 		WithCores(c.Host.Cores, c.Sim.CoreTransactionBytes, c.Host.CoreOutstandingBytes).
-		Build("Node.Host.Cores", n.Host)
+		WithLoadLines(c.Host.CoreLoadLines).Build("Node.Host.Cores", n.Host)
 	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices, n.Cores)
 	return n, nil
 }

@@ -358,11 +358,6 @@ func (c *checker) op(o *Op) *Error {
 		if e := c.accesses(o); e != nil {
 			return e
 		}
-		for i := range o.Access {
-			if o.Access[i].Mode == "read" {
-				return errf(fmt.Sprintf("access[%d].mode", i), "host loads from mapped memory are not modelled yet (stores are)")
-			}
-		}
 	case Kernel:
 		if o.Name == "" {
 			return errf("name", "required by %s", o.Op)

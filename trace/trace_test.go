@@ -851,7 +851,10 @@ func TestSetEnv(t *testing.T) {
 
 func TestHostAccess(t *testing.T) {
 	head := `{"op":"malloc","buf":"d","gcd":0,"bytes":4096}` + "\n"
-	ops, err := Parse(strings.NewReader(head+`{"op":"host_access","numa":3,"threads":2,"access":[{"buf":"d","mode":"write","bytes":4096}]}`), "t.jsonl")
+	// stores and loads of mapped GCD memory, and of pinned host memory
+	ops, err := Parse(strings.NewReader(head+`{"op":"host_malloc","buf":"h","numa":1,"bytes":4096}
+{"op":"host_access","numa":3,"threads":2,"access":[{"buf":"d","mode":"write","bytes":4096}]}
+{"op":"host_access","numa":3,"access":[{"buf":"d","mode":"read","bytes":4096},{"buf":"h","mode":"read","bytes":64}]}`), "t.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -860,7 +863,7 @@ func TestHostAccess(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{`{"op":"host_access","numa":4,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: numa: must be in 0..3, got 4"},
-		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"read","bytes":64}]}`, "t.jsonl:2: access[0].mode: host loads from mapped memory are not modelled yet (stores are)"},
+		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"load","bytes":64}]}`, `t.jsonl:2: access[0].mode: must be "read" or "write", got "load"`},
 		{`{"op":"host_access","numa":0,"access":[{"buf":"x","mode":"write","bytes":64}]}`, `t.jsonl:2: access[0].buf: unknown buffer "x"`},
 		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"write","bytes":8192}]}`, `t.jsonl:2: access[0].bytes: access of 8192 bytes at offset 0 exceeds buffer "d" of 4096 bytes`},
 		{`{"op":"host_access","numa":0,"threads":-1,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: threads: must be in 1..65536, got -1"},

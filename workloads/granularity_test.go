@@ -11,7 +11,7 @@ import (
 
 // granularityRuns are small versions of every kind of traffic: SDMA peer
 // copies on a quad, a single and a 3-hop route, their latency, host copies
-// both ways, a mid-sized copy (where transaction size would show as
+// both ways, host loads, a mid-sized copy (where transaction size would show as
 // pipeline fill), and STREAM local, peer and host, in and out of the L2.
 func granularityRuns(t *testing.T) []Run {
 	p := DefaultP2P(8)
@@ -30,6 +30,12 @@ func granularityRuns(t *testing.T) []Run {
 			{Op: trace.Memcpy, Src: "h", Dst: "d", Bytes: n},
 			{Op: trace.Memcpy, Src: "d", Dst: "h", Bytes: n},
 			{Op: trace.Memcpy, Src: "d", Dst: "p", Bytes: n}}))
+	}
+	// host loads of mapped GCD memory: latency-bound, then link-bound
+	numa := 1
+	for _, th := range []int{1, 64} {
+		runs = append(runs, TraceRun(fmt.Sprintf("host-load-%d", th), []trace.Op{alloc("d", 2, 16<<20),
+			{Op: trace.HostAccess, NUMA: &numa, Threads: th, Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 16 << 20}}}}))
 	}
 	for _, st := range []Stream{
 		{GCDs: []int{0}, Alloc: "local", Sizes: []int64{2 << 20, 16 << 20, 128 << 20}},

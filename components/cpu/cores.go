@@ -13,9 +13,11 @@ import (
 // loading or storing memory in place (mapped GPU memory, pinned host
 // memory). They work like compute units without a cache, each core a
 // worker with a bounded number of bytes in flight, so the compute-unit
-// engine runs them; a host access reaches them at CtrlPort as a
-// gcd.KernelCmd whose workgroups are the threads, and ends with a
-// gcd.KernelDone.
+// engine runs them. Stores are write-combined, whole 64 KiB pieces in
+// flight; loads are uncached lines, as many in flight as the core's miss
+// buffers hold, so a load stream is latency-bound (Little's law). A host
+// access reaches them at CtrlPort as a gcd.KernelCmd whose workgroups are
+// the threads, and ends with a gcd.KernelDone.
 type Cores struct {
 	cus      *gcd.ComputeUnits
 	CtrlPort sim.Port
@@ -49,12 +51,16 @@ type CoresBuilder struct {
 	cores    int
 	txnBytes int64
 	maxBytes int64
+	lines    int64
 	routes   gcd.KernelRoutes
 }
 
+// Line is the bytes of a CPU cache line, what one load miss fetches.
+const Line = 64
+
 // MakeCoresBuilder returns a builder for 64 cores.
 func MakeCoresBuilder() CoresBuilder {
-	return CoresBuilder{cores: 64, txnBytes: 65536, maxBytes: 4 << 16}
+	return CoresBuilder{cores: 64, txnBytes: 65536, maxBytes: 4 << 16, lines: 24}
 }
 
 // WithEngine sets the simulation engine.
@@ -71,6 +77,9 @@ func (b CoresBuilder) WithCores(n int, txnBytes, outstandingBytes int64) CoresBu
 	return b
 }
 
+// WithLoadLines sets the cache lines of loads a core keeps in flight.
+func (b CoresBuilder) WithLoadLines(n int64) CoresBuilder { b.lines = n; return b }
+
 // WithRoutes sets how the cores' traffic crosses the fabric.
 func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r; return b }
 
@@ -78,6 +87,7 @@ func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r
 func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
+		WithLine(Line).WithLoadWindow(b.lines*Line).
 		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)

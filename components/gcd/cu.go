@@ -28,6 +28,7 @@ type ComputeUnits struct {
 	txnBytes int64 // simulation granularity: bytes of a stream per step
 	line     int64 // bytes memory moves per access
 	maxBytes int64 // bytes of each stream a CU keeps in flight
+	loadMax  int64 // if > 0, bytes in flight of a command that loads (host cores: miss buffers)
 	issueBPS float64
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
@@ -50,6 +51,7 @@ type kernelRun struct {
 	start   sim.VTimeInSec
 	cus     []*cuState
 	left    int            // CUs not finished
+	max     int64          // bytes of each stream a CU keeps in flight for this command
 	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
 }
 
@@ -160,6 +162,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 	k := c.active
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
+	k.max = c.maxBytes
+	if c.loadMax > 0 && len(k.cmd.Reads) > 0 {
+		k.max = c.loadMax
+	}
 	streams := append(append([]MemStream{}, k.cmd.Reads...), k.cmd.Writes...)
 	traffic := make([]int64, len(streams))
 	for i, m := range streams {
@@ -208,7 +214,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeInSec) {
 	k := c.active
 	for cu.issued < cu.total {
-		n := min(c.txnBytes, cu.total-cu.issued, c.maxBytes-cu.inFlight)
+		n := min(c.txnBytes, cu.total-cu.issued, k.max-cu.inFlight)
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
 			return
 		}

@@ -1,0 +1,61 @@
+package hip_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/components/cpu"
+	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
+)
+
+// hostLoad times threads host threads on GCD 2's NUMA domain loading
+// 64 MiB of GCD 2's memory, with -set overrides; it returns GB/s and the node.
+func hostLoad(t *testing.T, threads int, sets ...string) (float64, *node.Node) {
+	t.Helper()
+	ops := []trace.Op{device("d", 2, 64*mib),
+		{Op: trace.HostAccess, NUMA: intp(1), Threads: threads,
+			Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 64 * mib}}}}
+	res, n := run(t, sets, ops)
+	return 64 * mib / float64(res[1].End-res[1].Start) / 1e9, n
+}
+
+// One host thread loading mapped GPU memory is latency-bound: each of its
+// core's load lines is a round trip over the host link to HBM, so it moves
+// lines x 64 B per round trip (Little's law), far below the link.
+func TestHostLoadIsLatencyBound(t *testing.T) {
+	gbps, n := hostLoad(t, 1)
+	c := n.Config
+	if n.Cores.BytesRead() != 64*mib || n.Cores.BytesWritten() != 0 {
+		t.Errorf("cores read %d B, wrote %d B; want %d, 0", n.Cores.BytesRead(), n.Cores.BytesWritten(), 64*mib)
+	}
+	// the request crosses the host link, HBM answers, the data crosses back
+	rttNs := 2*c.HostLink.FlightLatencyNs + c.GCD.HBMLatencyNs
+	want := float64(c.Host.CoreLoadLines*cpu.Line) / rttNs
+	if math.Abs(gbps/want-1) > 0.02 {
+		t.Errorf("one thread loads at %.3f GB/s, want %d lines x %d B / %g ns = %.3f GB/s", gbps, c.Host.CoreLoadLines, cpu.Line, rttNs, want)
+	}
+	for _, lines := range []int{12, 48} {
+		got, _ := hostLoad(t, 1, fmt.Sprintf("host.core_load_lines=%d", lines))
+		if r, w := got/gbps, float64(lines)/float64(c.Host.CoreLoadLines); math.Abs(r/w-1) > 0.01 {
+			t.Errorf("%d load lines: %.3f GB/s, %.3fx the default's, want %.3fx", lines, got, r, w)
+		}
+	}
+}
+
+// More threads load in parallel, one core each, until the host link's
+// payload bandwidth is the limit.
+func TestHostLoadThreadsSaturateTheHostLink(t *testing.T) {
+	one, n := hostLoad(t, 1)
+	l := n.Config.HostLink
+	link := l.BandwidthGBps * float64(l.PacketPayloadBytes) / float64(l.PacketPayloadBytes+l.PacketOverheadBytes)
+	for _, th := range []int{2, 4, 8} {
+		if got, _ := hostLoad(t, th); math.Abs(got/(one*float64(th))-1) > 0.01 {
+			t.Errorf("%d threads load at %.3f GB/s, want %d x %.3f", th, got, th, one)
+		}
+	}
+	if got, _ := hostLoad(t, 64); math.Abs(got/link-1) > 0.02 {
+		t.Errorf("64 threads load at %.3f GB/s, want the host link's payload bandwidth %.3f GB/s", got, link)
+	}
+}
