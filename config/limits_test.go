@@ -19,6 +19,7 @@ func TestLimitReproductions(t *testing.T) {
 		{"gcd.l2_bytes=1099511627776", "-set gcd.l2_bytes=1099511627776: must be 0..1073741824, got 1099511627776"},
 		{"gcd.compute_units=1000000", "-set gcd.compute_units=1000000: must be 1..1024, got 1000000"},
 		{"host.cores=1000000", "-set host.cores=1000000: must be 1..1024, got 1000000"},
+		{"host.core_load_lines=0", "-set host.core_load_lines=0: must be 1..16777216, got 0"},
 		{"gcd.hbm_latency_ns=1e12", "-set gcd.hbm_latency_ns=1e12: must be in [0, 1e+09], got 1e+12"},
 		{"dram.latency_ns=nan", "-set dram.latency_ns=nan: must be in [0, 1e+09], got nan"},
 		{"xgmi.lane_bandwidth_gbps=1e-300", "-set xgmi.lane_bandwidth_gbps=1e-300: must be in [0.001, 1e+06], got 1e-300"},

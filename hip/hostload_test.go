@@ -59,3 +59,18 @@ func TestHostLoadThreadsSaturateTheHostLink(t *testing.T) {
 		t.Errorf("64 threads load at %.3f GB/s, want the host link's payload bandwidth %.3f GB/s", got, link)
 	}
 }
+
+// Loads of host DRAM are cached, and the hardware prefetcher streams ahead
+// of them: the miss buffers do not bound them (nor the pageable staging
+// memcpy), whatever host.core_load_lines is.
+func TestHostDRAMLoadsIgnoreTheLoadLines(t *testing.T) {
+	load := func(lines int) float64 {
+		ops := []trace.Op{host("h", 1, 64*mib),
+			{Op: trace.HostAccess, NUMA: intp(1), Access: []trace.Access{{Buf: "h", Mode: "read", Bytes: 64 * mib}}}}
+		res, _ := run(t, []string{fmt.Sprintf("host.core_load_lines=%d", lines)}, ops)
+		return float64(res[1].End - res[1].Start)
+	}
+	if a, b := load(1), load(24); a != b {
+		t.Errorf("64 MiB of host DRAM loads took %g s with 1 load line, %g s with 24", a, b)
+	}
+}

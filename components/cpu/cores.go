@@ -14,8 +14,10 @@ import (
 // memory). They work like compute units without a cache, each core a
 // worker with a bounded number of bytes in flight, so the compute-unit
 // engine runs them. Stores are write-combined, whole 64 KiB pieces in
-// flight; loads are uncached lines, as many in flight as the core's miss
-// buffers hold, so a load stream is latency-bound (Little's law). A host
+// flight, and so are loads of host DRAM (cached, the hardware prefetcher
+// streams ahead); loads of GPU memory are uncached lines, as many in
+// flight as the core's miss buffers hold, so such a stream is
+// latency-bound (Little's law). A host
 // access reaches them at CtrlPort as a gcd.KernelCmd whose workgroups are
 // the threads, and ends with a gcd.KernelDone.
 type Cores struct {
@@ -55,6 +57,10 @@ type CoresBuilder struct {
 	routes   gcd.KernelRoutes
 }
 
+// uncached is the memory a core's loads miss on line by line: GPU memory
+// mapped over the host link (uncached, so no prefetcher runs ahead).
+func uncached(m fabric.Memory) bool { return !m.Host }
+
 // Line is the bytes of a CPU cache line, what one load miss fetches.
 const Line = 64
 
@@ -87,7 +93,7 @@ func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r
 func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
-		WithLine(Line).WithLoadWindow(b.lines*Line).
+		WithLine(Line).WithLoadWindow(b.lines*Line, uncached).
 		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)

@@ -25,10 +25,11 @@ type ComputeUnits struct {
 	spray    bool // tied routes: alternate per transaction, else one per stream
 	n        int
 	slots    int
-	txnBytes int64 // simulation granularity: bytes of a stream per step
-	line     int64 // bytes memory moves per access
-	maxBytes int64 // bytes of each stream a CU keeps in flight
-	loadMax  int64 // if > 0, bytes in flight of a command that loads (host cores: miss buffers)
+	txnBytes int64                    // simulation granularity: bytes of a stream per step
+	line     int64                    // bytes memory moves per access
+	maxBytes int64                    // bytes of each stream a CU keeps in flight
+	loadMax  int64                    // if > 0, bytes in flight of a command with uncached loads (host cores: miss buffers)
+	uncached func(fabric.Memory) bool // which memories loadMax applies to
 	issueBPS float64
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
@@ -163,8 +164,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
 	k.max = c.maxBytes
-	if c.loadMax > 0 && len(k.cmd.Reads) > 0 {
-		k.max = c.loadMax
+	for _, r := range k.cmd.Reads {
+		if c.loadMax > 0 && c.uncached(r.Mem) {
+			k.max = c.loadMax
+		}
 	}
 	streams := append(append([]MemStream{}, k.cmd.Reads...), k.cmd.Writes...)
 	traffic := make([]int64, len(streams))

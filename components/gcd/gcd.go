@@ -39,6 +39,7 @@ type Builder struct {
 	cuTxn, cuOut  int64
 	cuIssueGBps   float64
 	loadWindow    int64
+	uncached      func(fabric.Memory) bool
 	spray         bool
 	launch, endNs float64
 	wake, fetch   float64
@@ -86,9 +87,13 @@ func (b Builder) WithComputeUnits(n, slots int, txnBytes, outstandingBytes int64
 }
 
 // WithLoadWindow sets the bytes of each stream a worker keeps in flight
-// for a command that loads (0: the same as for stores). Host cores track
-// loads in their miss buffers, lines at a time.
-func (b Builder) WithLoadWindow(bytes int64) Builder { b.loadWindow = bytes; return b }
+// for a command that loads from a memory uncached says it cannot cache
+// (0: the same as for stores). Host cores track such loads in their miss
+// buffers, lines at a time, with no prefetcher running ahead.
+func (b Builder) WithLoadWindow(bytes int64, uncached func(fabric.Memory) bool) Builder {
+	b.loadWindow, b.uncached = bytes, uncached
+	return b
+}
 
 // WithCUIssue sets the rate (GB/s) at which one CU issues memory traffic.
 func (b Builder) WithCUIssue(gbps float64) Builder { b.cuIssueGBps = gbps; return b }
@@ -161,7 +166,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 // cores are built this way too).
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
-		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow,
+		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch)}
 	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
