@@ -158,7 +158,7 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 			ops = append(ops, o)
 		case 4:
 			ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(b.byte() % 4), Threads: 1 + b.byte()%16,
-				Access: []trace.Access{access("write")}})
+				Access: []trace.Access{access([]string{"write", "read"}[b.byte()%2])}})
 		case 7:
 			if len(recorded) > 0 {
 				ops = append(ops, trace.Op{Op: trace.StreamWait, Stream: stream, Event: event()})
