@@ -61,13 +61,12 @@ type kernelRun struct {
 type cuState struct {
 	id         int
 	workgroups int64
-	base       []int64        // per stream (reads then writes): first address of this CU's share
-	bytes      []int64        // per stream: bytes of this CU's share
-	total      int64          // bytes of the largest stream
-	issued     int64          // of total, issued
-	inFlight   int64          // of total, issued and not finished
-	open       int            // steps in flight
-	lastAck    sim.VTimeInSec // when the CU's last acknowledged byte is in
+	base       []int64 // per stream (reads then writes): first address of this CU's share
+	bytes      []int64 // per stream: bytes of this CU's share
+	total      int64   // bytes of the largest stream
+	issued     int64   // of total, issued
+	inFlight   int64   // of total, issued and not finished
+	open       int     // steps in flight
 	issue      fabric.Server
 }
 
@@ -287,7 +286,7 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 	cu, nr := s.cu, len(c.active.cmd.Reads)
 	for i, w := range c.active.cmd.Writes {
-		if cu.total == 0 {
+		if cu.total == 0 { // a compute-only step writes nothing
 			break
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
@@ -338,9 +337,8 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	cu.inFlight -= s.to - s.from
 	cu.open--
-	cu.lastAck = max(cu.lastAck, s.ackEnd)
 	k := c.active
-	k.lastAck = max(k.lastAck, cu.lastAck)
+	k.lastAck = max(k.lastAck, s.ackEnd)
 	if cu.open == 0 && cu.issued == cu.total {
 		if k.left--; k.left == 0 {
 			c.finish(max(now, k.lastAck))
@@ -370,7 +368,7 @@ func (c *ComputeUnits) done(now sim.VTimeInSec) {
 	c.startNext(now, false)
 }
 
-// releaseTag marks the release of a kernel's end.
+// releaseTag marks the flush request of a release command.
 type releaseTag struct{}
 
 // Handle runs dispatch, delayed writes, completion and held sends.

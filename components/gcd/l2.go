@@ -31,8 +31,7 @@ type L2 struct {
 	lru         lru // resident blocks, most recent first
 	blocks      blockMap
 	inFlight    map[*fabric.Packet]origin // forwarded requests: whom to answer
-	flush       *fabric.Packet            // a release waiting for its write-backs
-	flushing    int                       // write-backs it waits for
+	flush       *fabric.Packet            // a release waiting for its write-back
 	pending     int64                     // dirty bytes evicted and not yet sent to HBM
 	pendingAddr int64
 
@@ -42,7 +41,6 @@ type L2 struct {
 	// from writes, what it wrote back.
 	Hits, Misses, WriteBacks                        uint64
 	HitBytes, FillBytes, WriteBytes, WriteBackBytes uint64
-	PassBytes                                       uint64 // requests for memory the L2 does not cache
 }
 
 // block is one replacement unit: which of its lines are valid and dirty.
@@ -126,9 +124,6 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		return
 	}
 	if !c.cached(p) || (p.Kind != fabric.ReadReq && p.Kind != fabric.WriteReq) {
-		if p.Kind.CarriesData() || p.Kind == fabric.ReadReq {
-			c.PassBytes += uint64(p.Size)
-		}
 		c.forward(now, p, false)
 		return
 	}
@@ -164,17 +159,15 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 // flushTag marks the write-backs of a release.
 type flushTag struct{}
 
-// release writes back every dirty line (a system-scope release at the end
-// of a kernel: buffer_wbl2 on gfx90a) and answers once HBM has them all.
+// release writes back every dirty line (an event's system-scope release:
+// buffer_wbl2 on gfx90a) as one write-back and answers once HBM has it.
 // The lines stay valid, now clean.
 func (c *L2) release(now sim.VTimeInSec, p *fabric.Packet) {
-	c.flush, c.flushing = p, 0
+	c.flush = p
 	for bl := c.lru.head; bl != nil; bl = bl.next {
 		c.evictDirty(bl)
 	}
-	if c.sendWriteBack(now, flushTag{}) {
-		c.flushing++
-	} else {
+	if !c.sendWriteBack(now, flushTag{}) {
 		c.finishRelease(now)
 	}
 }
@@ -258,9 +251,7 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 			return
 		}
 		if _, rel := p.Tag.(flushTag); rel {
-			if c.flushing--; c.flushing == 0 {
-				c.finishRelease(now)
-			}
+			c.finishRelease(now)
 		}
 		return
 	}

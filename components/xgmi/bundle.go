@@ -63,11 +63,11 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		}
 		p := msg.(*fabric.Packet)
 		if p.Lag > 0 {
-			if d.early+b.wire(p) <= b.early && b.fits(d, p) {
+			if wb := b.wire(p); d.early+wb <= b.early && b.fits(d, wb) {
 				// part of the credits may go to packets still on their
 				// way: their serialisation is booked at their arrival time
-				d.early += b.wire(p)
-				b.transmit(now, d, dir, p, true)
+				d.early += wb
+				b.transmit(now, d, dir, p, wb, true)
 				continue
 			}
 			b.engine.Schedule(p.Event(p.TakeLag(now), b, dir+2))
@@ -75,33 +75,37 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		}
 		d.ready = append(d.ready, p)
 	}
-	for d.head < len(d.ready) && b.fits(d, d.ready[d.head]) {
+	for d.head < len(d.ready) {
 		p := d.ready[d.head]
+		wb := b.wire(p)
+		if !b.fits(d, wb) {
+			break
+		}
 		d.ready[d.head] = nil
 		d.head++
-		b.transmit(now, d, dir, p, false)
+		b.transmit(now, d, dir, p, wb, false)
 	}
 	if d.head == len(d.ready) {
 		d.ready, d.head = d.ready[:0], 0
 	}
 }
 
-// fits says whether the receiver has buffer room for p (a packet larger
-// than the whole buffer passes alone).
-func (b *Bundle) fits(d *direction, p *fabric.Packet) bool {
-	return d.inFlight == 0 || d.inFlight+b.wire(p) <= b.credits
+// fits says whether the receiver has buffer room for wb wire bytes (a
+// packet larger than the whole buffer passes alone).
+func (b *Bundle) fits(d *direction, wb int) bool {
+	return d.inFlight == 0 || d.inFlight+wb <= b.credits
 }
 
 // wire is what p occupies on the wire and in the receiver's buffer.
 func (b *Bundle) wire(p *fabric.Packet) int { return p.WireBytes(b.payload, b.overhead, b.request) }
 
-func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, early bool) {
+// transmit puts p, of wb wire bytes, on the wire.
+func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, wb int, early bool) {
 	var done sim.VTimeInSec
 	at := p.TakeLag(now)
 	if p.Kind.CarriesData() {
 		// cut-through: the packet is handed on as its first wire packet
 		// arrives, the rest following at the wire's pace
-		wb := b.wire(p)
 		first, spread := d.wire.Stream(now, at, wb, p.Spread)
 		head := min(wb, b.payload+b.overhead)
 		done = first + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
@@ -111,7 +115,6 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		// requests and acks without data use their own virtual channel; a
 		// read request asks line by line, so it too is handed on after
 		// its first line's request, the rest streaming behind
-		wb := b.wire(p)
 		end := d.wire.Interleave(now, at, wb)
 		head := wb
 		if p.Kind == fabric.ReadReq {
@@ -121,7 +124,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		p.Spread = max(p.Spread, end-done)
 	}
 	p.Early = early
-	d.inFlight += b.wire(p)
+	d.inFlight += wb
 	d.Packets++
 	if b.lanes > 1 {
 		// packets are spread over the links: order is lost
