@@ -40,8 +40,9 @@ func Parse(file string, data []byte, sets []string) (*Node, error) {
 // Node merges the config with its bases, applies the -set overrides in
 // order, validates the result and returns it, as Load does.
 func (s *Source) Node(sets []string) (*Node, error) {
-	// 1. Syntax, with BurntSushi/toml, into generic data (each file was
-	// parsed once by NewSource), merged over the bases.
+	// 1. Syntax, with BurntSushi/toml, into generic data, merged over the
+	// bases. NewSource read each file once; each Node parses the texts
+	// afresh, as merging changes the data it merges into.
 	raw, at, err := s.merge()
 	if err != nil {
 		return nil, err
