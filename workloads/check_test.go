@@ -128,7 +128,7 @@ func TestHostStoresToPinnedHostMemory(t *testing.T) {
 	if bw[0] <= 0 || bw[0] > peak*1.001 {
 		t.Errorf("host stores at %.2f GB/s, want > 0 and at most the DRAM's %.2f GB/s", bw[0], peak)
 	}
-	if w := res.Stats.vals["node.numa2.dram.bytesWritten"]; w != n {
+	if w := statTotal(res.Stats, "node.numa2.dram.bytesWritten"); w != n {
 		t.Errorf("NUMA 2's DRAM got %v bytes written, want %d", w, n)
 	}
 }

@@ -39,3 +39,16 @@ func runStream(t testing.TB, c *config.Node, st Stream) *Result {
 }
 
 func statName(format string, g int) string { return fmt.Sprintf(format, g) }
+
+// statTotal is stat name summed over the runs of s (0 if no run has it).
+func statTotal(s *Stats, name string) float64 {
+	v := 0.0
+	for _, r := range s.runs {
+		for i, st := range s.layouts[r.layout] {
+			if st.Name == name {
+				v += r.values[i]
+			}
+		}
+	}
+	return v
+}

@@ -74,7 +74,7 @@ func TestConcurrentCopiesShareABundle(t *testing.T) {
 	total := 50 * 64.0 / 85
 	near(t, "first copy", bw[0], total/2, 0.03)
 	near(t, "second copy", bw[1], total/2, 0.03)
-	if busy := res.Stats.vals["node.xgmi.b0_2.dir0.busy"]; busy <= 0 {
+	if busy := statTotal(res.Stats, "node.xgmi.b0_2.dir0.busy"); busy <= 0 {
 		t.Errorf("bundle 0-2 shows no busy time: %v", busy)
 	}
 }
@@ -86,12 +86,12 @@ func TestRemovingABundleReroutes(t *testing.T) {
 	near(t, "0->2 rerouted", bw[0], 50*64.0/85, 0.03)
 	fwd := 0.0
 	for g := 0; g < 8; g++ {
-		fwd += res.Stats.vals[statName("node.gcd%d.hub.forwarded", g)]
+		fwd += statTotal(res.Stats, statName("node.gcd%d.hub.forwarded", g))
 	}
 	if fwd == 0 {
 		t.Error("no packet passed through an intermediate GCD")
 	}
-	if res.Stats.vals["node.xgmi.b0_2.dir0.packets"] != 0 {
+	if statTotal(res.Stats, "node.xgmi.b0_2.dir0.packets") != 0 {
 		t.Error("removed bundle still carried packets")
 	}
 }
@@ -143,7 +143,7 @@ func TestDRAMContention(t *testing.T) {
 	domain := float64(c.DRAM.ChannelsPerDomain) * c.DRAM.ChannelBandwidthGBps * c.DRAM.Efficiency
 	near(t, "one GCD from NUMA 0", bw1, 36*64.0/81, 0.02)
 	near(t, "two GCDs from NUMA 0", sum, domain, 0.03)
-	if busy := r2.Stats.vals["node.numa0.dram.busy"]; busy <= 0 {
+	if busy := statTotal(r2.Stats, "node.numa0.dram.busy"); busy <= 0 {
 		t.Error("NUMA 0 DRAM shows no busy time")
 	}
 }

@@ -27,7 +27,7 @@ func kernelRow(t *testing.T, n, grid int64, wg int, computeNs float64) (seconds,
 			end = r.Value
 		}
 	}
-	return (end - start) * 1e-6, res.Stats.vals["node.gcd0.hbm.bytesRead"]
+	return (end - start) * 1e-6, statTotal(res.Stats, "node.gcd0.hbm.bytesRead")
 }
 
 // Issue 6: a CU's share of a stream, t*first/wg in components/gcd/cu.go,

@@ -20,10 +20,9 @@ const simFreq = 1e12
 // (node.gcd0.sdma3.bytesCopied). Only the host* lines depend on the machine
 // that simulated; every other line is deterministic.
 type Stats struct {
-	layouts []report.Dump      // distinct lists of names, descriptions and units (values unused)
-	runs    []runStats         // one per dump
-	vals    map[string]float64 // stat name -> sum over the runs
-	last    time.Time          // when the previous dump was taken (gem5's statTime)
+	layouts []report.Dump // distinct lists of names, descriptions and units (values unused)
+	runs    []runStats    // one per dump
+	last    time.Time     // when the previous dump was taken (gem5's statTime)
 }
 
 // runStats is one dump as values over a layout: runs of one node config
@@ -35,7 +34,7 @@ type runStats struct {
 }
 
 // NewStats makes empty statistics; host time counts from now.
-func NewStats() *Stats { return &Stats{vals: map[string]float64{}, last: time.Now()} }
+func NewStats() *Stats { return &Stats{last: time.Now()} }
 
 // ticks converts simulated seconds to picosecond ticks.
 func ticks(t sim.VTimeInSec) float64 { return math.Round(float64(t) * simFreq) }
@@ -125,7 +124,6 @@ func (s *Stats) Add(run string, n *node.Node) {
 	r := runStats{name: run, layout: len(s.layouts) - 1, values: make([]float64, len(d.d))}
 	for i, st := range d.d {
 		r.values[i] = st.Value
-		s.vals[st.Name] += st.Value
 	}
 	if r.layout < 0 || !sameLayout(s.layouts[r.layout], d.d) {
 		s.layouts = append(s.layouts, d.d)
@@ -186,17 +184,3 @@ func (s *Stats) List() iter.Seq[report.Dump] {
 		}
 	}
 }
-
-// Value is stat name of run number run.
-func (s *Stats) Value(run int, name string) (float64, bool) {
-	r := s.runs[run]
-	for i, st := range s.layouts[r.layout] {
-		if st.Name == name {
-			return r.values[i], true
-		}
-	}
-	return 0, false
-}
-
-// Total is stat name summed over all runs (0 if no run has it).
-func (s *Stats) Total(name string) float64 { return s.vals[name] }
