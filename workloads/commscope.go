@@ -135,11 +135,10 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	default:
 		ops = append(ops, alloc(src, a, n), alloc(dst, b, n))
 	}
-	iters := c.Iterations + 1
 	work := trace.Op{Op: trace.MemcpyAsync, Dst: dst, Src: src, Bytes: n, Stream: 1}
 	switch {
 	case f.Blocking:
-		for i := 0; i < iters; i++ {
+		for i := 0; i <= c.Iterations; i++ {
 			ops = append(ops, trace.Op{Op: trace.Memcpy, Dst: dst, Src: src, Bytes: n})
 		}
 		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
@@ -171,17 +170,31 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 		} else if !f.ToGPU {
 			far = dst
 		}
-		grid, wg := implicitGrid(n)
-		work = trace.Op{Op: trace.Kernel, Name: "comm_" + f.Kernel, GCD: intp(gpu), Stream: 1,
-			Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: far, Mode: f.Kernel, Bytes: n}}}
+		work = implicitKernel(f.Kernel, gpu, far, n)
 	}
-	for i := 0; i < iters; i++ {
+	return c.eventTimed(f, name, a, b, n, ops, nil, work)
+}
+
+// implicitKernel is Comm|Scope's kernel on gpu that reads or writes (mode)
+// n bytes of buf in place, on stream 1.
+func implicitKernel(mode string, gpu int, buf string, n int64) trace.Op {
+	grid, wg := implicitGrid(n)
+	return trace.Op{Op: trace.Kernel, Name: "comm_" + mode, GCD: intp(gpu), Stream: 1,
+		Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: buf, Mode: mode, Bytes: n}}}
+}
+
+// eventTimed appends c.Iterations+1 iterations to ops, each the untimed
+// setup ops then work between events start<i> and stop<i> on stream 1, and
+// reports the mean time of all but iteration 0, which warms up.
+func (c CommScope) eventTimed(f CommScopeFamily, name string, a, b int, n int64, ops, setup []trace.Op, work trace.Op) Run {
+	for i := 0; i <= c.Iterations; i++ {
 		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
+		ops = append(ops, setup...)
 		ops = append(ops, record(start, 1), work, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
 	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 		t := 0.0
-		for i := 1; i < iters; i++ { // iteration 0 warms up
+		for i := 1; i <= c.Iterations; i++ {
 			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))
 		}
 		return c.rows(f, a, b, n, t/float64(c.Iterations))

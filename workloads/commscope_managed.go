@@ -59,16 +59,12 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 		from = fmt.Sprint(b)
 	}
 	ops := []trace.Op{{Op: trace.MallocManaged, Buf: "m", NUMA: intp(numa), Bytes: n}}
-	work := trace.Op{Op: trace.Prefetch, Buf: "m", Dst: to, Stream: 1}
-	if f.Managed == managedImplicit {
-		grid, wg := implicitGrid(n)
-		work = trace.Op{Op: trace.Kernel, Name: "comm_" + f.Kernel, GCD: intp(gpu), Stream: 1,
-			Grid: grid, Workgroup: wg, Access: []trace.Access{{Buf: "m", Mode: f.Kernel, Bytes: n}}}
-	}
-	if f.Kernel == "hostwrite" { // timed on the host's wall clock, the CPU faults included
-		work = trace.Op{Op: trace.HostAccess, NUMA: intp(a), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}
+	setup := []trace.Op{{Op: trace.Prefetch, Buf: "m", Dst: from}, {Op: trace.DeviceSync}}
+	switch {
+	case f.Kernel == "hostwrite": // timed on the host's wall clock, the CPU faults included
+		work := trace.Op{Op: trace.HostAccess, NUMA: intp(a), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}
 		for i := 0; i <= c.Iterations; i++ {
-			ops = append(ops, trace.Op{Op: trace.Prefetch, Buf: "m", Dst: from}, trace.Op{Op: trace.DeviceSync}, work)
+			ops = append(append(ops, setup...), work)
 		}
 		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 			t := 0.0
@@ -78,17 +74,8 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 			}
 			return c.rows(f, a, b, n, t/float64(c.Iterations))
 		}}
+	case f.Managed == managedImplicit:
+		return c.eventTimed(f, name, a, b, n, ops, setup, implicitKernel(f.Kernel, gpu, "m", n))
 	}
-	for i := 0; i <= c.Iterations; i++ {
-		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
-		ops = append(ops, trace.Op{Op: trace.Prefetch, Buf: "m", Dst: from}, trace.Op{Op: trace.DeviceSync},
-			record(start, 1), work, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
-	}
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-		t := 0.0
-		for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
-			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))
-		}
-		return c.rows(f, a, b, n, t/float64(c.Iterations))
-	}}
+	return c.eventTimed(f, name, a, b, n, ops, setup, trace.Op{Op: trace.Prefetch, Buf: "m", Dst: to, Stream: 1})
 }
