@@ -125,9 +125,15 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
+	return r.copyKernel(i, place{memOf(r.bufs[op.Src]), r.base[op.Src] + op.SrcOff},
+		place{memOf(r.bufs[op.Dst]), r.base[op.Dst] + op.DstOff}, op.Bytes)
+}
+
+// copyKernel is a blit kernel copying bytes from src to dst for op i: one
+// workgroup per runtime.blit_workgroup_bytes.
+func (r *Runtime) copyKernel(i int, src, dst place, bytes int64) *gcd.KernelCmd {
 	per := r.cost.BlitWorkgroupBytes
-	wgs := (op.Bytes + per - 1) / per
-	return &gcd.KernelCmd{ID: i, Workgroups: wgs,
-		Reads:  []gcd.MemStream{{Mem: memOf(r.bufs[op.Src]), Addr: r.base[op.Src] + op.SrcOff, Bytes: op.Bytes}},
-		Writes: []gcd.MemStream{{Mem: memOf(r.bufs[op.Dst]), Addr: r.base[op.Dst] + op.DstOff, Bytes: op.Bytes}}}
+	return &gcd.KernelCmd{ID: i, Workgroups: (bytes + per - 1) / per,
+		Reads:  []gcd.MemStream{{Mem: src.mem, Addr: src.addr, Bytes: bytes}},
+		Writes: []gcd.MemStream{{Mem: dst.mem, Addr: dst.addr, Bytes: bytes}}}
 }

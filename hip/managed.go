@@ -121,20 +121,7 @@ func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
 	if r.env.XNACK != 1 || r.managed == nil || r.faulted[it.op] {
 		return false
 	}
-	op := &r.ops[it.op]
-	g := *op.GCD
-	var moves []blockMove
-	for _, a := range op.Access {
-		mb := r.managed[a.Buf]
-		if mb == nil {
-			continue
-		}
-		for b := a.Offset / managedBlock; b <= (a.Offset+a.Bytes-1)/managedBlock; b++ {
-			if mb.at[b] != g && !touched(moves, a.Buf, int(b)) {
-				moves = append(moves, blockMove{buf: a.Buf, block: int(b), to: g, fault: true})
-			}
-		}
-	}
+	moves := r.accessMoves(it.op, *r.ops[it.op].GCD, true)
 	r.faulted[it.op] = true
 	if len(moves) == 0 {
 		return false
@@ -143,13 +130,29 @@ func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
 	return true
 }
 
-func touched(moves []blockMove, buf string, b int) bool {
-	for _, m := range moves {
-		if m.buf == buf && m.block == b {
-			return true
+// accessMoves is the moves to place to of the managed blocks op i's
+// accesses touch that are elsewhere, each block once, in access order.
+func (r *Runtime) accessMoves(i, to int, fault bool) []blockMove {
+	var moves []blockMove
+	var seen map[blockMove]bool // blocks already taken: accesses may overlap
+	for _, a := range r.ops[i].Access {
+		mb := r.managed[a.Buf]
+		if mb == nil {
+			continue
+		}
+		for b := a.Offset / managedBlock; b <= (a.Offset+a.Bytes-1)/managedBlock; b++ {
+			mv := blockMove{buf: a.Buf, block: int(b), to: to, fault: fault}
+			if mb.at[b] == to || seen[mv] {
+				continue
+			}
+			if seen == nil {
+				seen = map[blockMove]bool{}
+			}
+			seen[mv] = true
+			moves = append(moves, mv)
 		}
 	}
-	return false
+	return moves
 }
 
 // prefetchStart begins a prefetch that reached the head of its stream:
@@ -276,18 +279,7 @@ func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 // The CPU fault is the kernel's own page-fault path, not the GPU's retry
 // fault, so only the per-page work and the SDMA copy are paid.
 func (r *Runtime) cpuFaulting(now sim.VTimeInSec, i int) bool {
-	var moves []blockMove
-	for _, a := range r.ops[i].Access {
-		mb := r.managed[a.Buf]
-		if mb == nil {
-			continue
-		}
-		for b := a.Offset / managedBlock; b <= (a.Offset+a.Bytes-1)/managedBlock; b++ {
-			if mb.at[b] != hostSide && !touched(moves, a.Buf, int(b)) {
-				moves = append(moves, blockMove{buf: a.Buf, block: int(b), to: hostSide})
-			}
-		}
-	}
+	moves := r.accessMoves(i, hostSide, false)
 	if len(moves) == 0 {
 		return false
 	}

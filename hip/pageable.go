@@ -201,10 +201,7 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 	}
 	at := now + ns(r.cost.DoorbellNs)
 	if it.blit {
-		per := r.cost.BlitWorkgroupBytes
-		r.kctrl[it.cus].SendAt(now, at, &gcd.KernelCmd{ID: pc.op, Workgroups: (pc.chunk + per - 1) / per,
-			Reads:  []gcd.MemStream{{Mem: src.mem, Addr: src.addr, Bytes: pc.chunk}},
-			Writes: []gcd.MemStream{{Mem: dst.mem, Addr: dst.addr, Bytes: pc.chunk}}})
+		r.kctrl[it.cus].SendAt(now, at, r.copyKernel(pc.op, src, dst, pc.chunk))
 		r.Results[pc.op].Engine = it.cus.Name()
 		return
 	}

@@ -46,21 +46,22 @@ type Runtime struct {
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
 	threads *fabric.Sender // to the host's cores; nil without them
 
-	ops        []trace.Op
-	bufs       map[string]trace.Buffer
-	base       map[string]int64        // buffer -> its first address in its memory
-	top        map[fabric.Memory]int64 // next free address of each memory
-	pc         int
-	blocked    *blocker
-	streams    map[int]*stream
-	events     map[string]sim.VTimeInSec
-	lastRecord map[string]int  // event -> its latest record op queued (what waits see)
-	recorded   map[int]bool    // record ops that completed
-	flags      map[string]bool // flags the host has set (flag.go)
-	pick       map[[3]int]*slot
-	rr         map[[2]int]int
-	paging     map[int]*pageCopy // pageable copies in progress, by op
-	staging    map[int]int64     // each GCD's staging buffer: its address
+	ops         []trace.Op
+	bufs        map[string]trace.Buffer
+	base        map[string]int64        // buffer -> its first address in its memory
+	top         map[fabric.Memory]int64 // next free address of each memory
+	pc          int
+	blocked     *blocker
+	streams     map[int]*stream
+	streamOrder []int // the ids of streams, ascending (streamIDs)
+	events      map[string]sim.VTimeInSec
+	lastRecord  map[string]int  // event -> its latest record op queued (what waits see)
+	recorded    map[int]bool    // record ops that completed
+	flags       map[string]bool // flags the host has set (flag.go)
+	pick        map[[3]int]*slot
+	rr          map[[2]int]int
+	paging      map[int]*pageCopy // pageable copies in progress, by op
+	staging     map[int]int64     // each GCD's staging buffer: its address
 
 	Pageable PageableStats
 
@@ -107,7 +108,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.bufs = map[string]trace.Buffer{}
 	r.base = map[string]int64{}
 	r.top = map[fabric.Memory]int64{}
-	r.streams = map[int]*stream{}
+	r.streams, r.streamOrder = map[int]*stream{}, nil
 	r.events = map[string]sim.VTimeInSec{}
 	r.lastRecord = map[string]int{}
 	r.recorded = map[int]bool{}

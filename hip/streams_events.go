@@ -75,6 +75,13 @@ func (r *Runtime) stream(id int) *stream {
 	if !ok {
 		s = &stream{id: id}
 		r.streams[id] = s
+		// keep streamIDs sorted: insert id in place
+		k := len(r.streamOrder)
+		r.streamOrder = append(r.streamOrder, id)
+		for ; k > 0 && r.streamOrder[k-1] > id; k-- {
+			r.streamOrder[k] = r.streamOrder[k-1]
+		}
+		r.streamOrder[k] = id
 	}
 	return s
 }
@@ -101,15 +108,6 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 	}
 }
 
-func (r *Runtime) streamIDs() []int {
-	ids := make([]int, 0, len(r.streams))
-	for id := range r.streams {
-		ids = append(ids, id)
-	}
-	for i := 1; i < len(ids); i++ { // deterministic order
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-	return ids
-}
+// streamIDs is the streams in id order (deterministic), kept as streams
+// are made rather than sorted at every event record or flag set.
+func (r *Runtime) streamIDs() []int { return r.streamOrder }

@@ -173,14 +173,14 @@ func Check(ops []Op, n Limits, name string) error {
 	for i := range ops {
 		c.line = lineOf(ops, i)
 		if e := c.op(&ops[i]); e != nil {
-			e.File, e.Line = name, lineOf(ops, i)
+			e.File, e.Line = name, c.line
 			return e
 		}
 		if ops[i].Op != SetEnv {
 			c.started = true
 		}
 		if o := &ops[i]; o.IsAlloc() {
-			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: lineOf(ops, i)}
+			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: c.line}
 		}
 	}
 	if e := c.flags.unset(name); e != nil {

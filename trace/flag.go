@@ -64,8 +64,17 @@ func (f *flags) blocks(o *Op, pageable bool) *Error {
 	default:
 		return nil
 	}
+	return f.hang(what + " blocks the host")
+}
+
+// hang reports a host call (what it does) that would wait forever for the
+// first kernel waiting on a flag not set yet; nil if there is none.
+func (f *flags) hang(what string) *Error {
+	if len(f.pending) == 0 {
+		return nil
+	}
 	p := f.pending[0]
-	return errf("op", "%s blocks the host while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
+	return errf("op", "%s while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
 		what, f.waiter[p], p)
 }
 

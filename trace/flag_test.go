@@ -19,13 +19,7 @@ func TestFlags(t *testing.T) {
 		`{"op":"kernel","name":"delay","gcd":1,"stream":2,"grid":1,"workgroup":1,"wait_flag":"go"}` + "\n" +
 		`{"op":"flag_set","flag":"go"}` + "\n" +
 		`{"op":"stream_sync","stream":1}`
-	ops, err := Parse(strings.NewReader(good), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "t.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+	ops := checked(t, good)
 	if ops[2].WaitFlag != "go" || ops[2].Access != nil || ops[5].Op != FlagSet || ops[5].Flag != "go" {
 		t.Errorf("parsed %+v and %+v", ops[2], ops[5])
 	}
@@ -68,13 +62,7 @@ func TestFlagErrors(t *testing.T) {
 		{`{"op":"kernel","name":"k","gcd":0,"grid":1,"workgroup":1,"wait_flag":"f2","access":[{"buf":"x","mode":"read","bytes":4}]}`,
 			`t.jsonl:4: access[0].buf: unknown buffer "x"`},
 	} {
-		ops, err := Parse(strings.NewReader(flagPre+c.in), "t.jsonl")
-		if err == nil {
-			err = Check(ops, testNode, "t.jsonl")
-		}
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s:\n got %v\nwant %s", c.in, err, c.want)
-		}
+		checkFails(t, flagPre+c.in, c.want)
 	}
 }
 
@@ -88,13 +76,7 @@ func TestFlagAllowsNonBlockingCalls(t *testing.T) {
 		`{"op":"flag_set","flag":"go"}` + "\n" +
 		`{"op":"event_sync","event":"e"}` + "\n" +
 		`{"op":"device_sync"}`
-	ops, err := Parse(strings.NewReader(in), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "t.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+	checked(t, in)
 	gen := []Op{{Op: FlagSet, Flag: "f", NUMA: ip(0)}}
 	if err := Check(gen, testNode, "gen"); err == nil || err.Error() != "gen:1: numa: not used by flag_set" {
 		t.Errorf("generated misplaced field: %v", err)

@@ -29,10 +29,8 @@ func (o *Op) placed() Buffer {
 // while a kernel waits for a flag the host has not set (the run would
 // hang). The buffer's bytes become free again.
 func (c *checker) free(o *Op) *Error {
-	if len(c.flags.pending) > 0 {
-		p := c.flags.pending[0]
-		return errf("op", "free synchronizes the device while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
-			c.flags.waiter[p], p)
+	if e := c.flags.hang("free synchronizes the device"); e != nil {
+		return e
 	}
 	b, e := c.buffer("buf", o.Buf, o.Op)
 	if e != nil {

@@ -6,15 +6,6 @@ import (
 	"testing"
 )
 
-// checkText parses and checks a trace given as text, as t.jsonl.
-func checkText(in string) error {
-	ops, err := Parse(strings.NewReader(in), "t.jsonl")
-	if err == nil {
-		err = Check(ops, testNode, "t.jsonl")
-	}
-	return err
-}
-
 // A free gives its buffer's bytes back: a GCD's whole HBM (or a NUMA
 // domain's memory) can be allocated again once its buffer is freed, and
 // not before.

@@ -13,13 +13,7 @@ func TestMallocManaged(t *testing.T) {
 {"op":"prefetch","buf":"m","dst":"host"}
 {"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"m","mode":"read","bytes":4096}]}
 {"op":"host_access","numa":2,"access":[{"buf":"m","mode":"write","bytes":4096}]}`
-	ops, err := Parse(strings.NewReader(in), "m.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "m.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+	ops := checked(t, in)
 	b := Buffers(ops)["m"]
 	if !b.Host || !b.Managed || b.Pageable || b.NUMA != 1 || b.Bytes != 4096 {
 		t.Errorf("buffer %+v, want managed memory starting on NUMA 1", b)
@@ -68,12 +62,6 @@ func TestManagedErrors(t *testing.T) {
 			`{"op":"prefetch","buf":"m","dst":"0","stream":2}`,
 			`t.jsonl:3: op: prefetch blocks the host while the kernel on line 2 waits for flag "go", which only the host sets (flag_set): the run would hang`},
 	} {
-		ops, err := Parse(strings.NewReader(tc.in), "t.jsonl")
-		if err == nil {
-			err = Check(ops, testNode, "t.jsonl")
-		}
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s\n got: %v\nwant: %s", tc.in, err, tc.want)
-		}
+		checkFails(t, tc.in, tc.want)
 	}
 }

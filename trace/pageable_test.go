@@ -12,13 +12,7 @@ func TestMallocPageable(t *testing.T) {
 {"op":"malloc","buf":"d","gcd":0,"bytes":4096}
 {"op":"memcpy_async","src":"h","dst":"d","bytes":4096,"stream":1}
 {"op":"memcpy","src":"d","dst":"h","bytes":4096}`
-	ops, err := Parse(strings.NewReader(in), "p.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "p.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+	ops := checked(t, in)
 	b := Buffers(ops)["h"]
 	if !b.Host || !b.Pageable || b.NUMA != 2 || b.GCD != -1 || b.Bytes != 4096 {
 		t.Errorf("buffer %+v, want pageable host memory on NUMA 2", b)
@@ -58,12 +52,6 @@ func TestMallocPageableErrors(t *testing.T) {
 		{pg + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"h","mode":"read","bytes":4096}]}`,
 			`t.jsonl:2: access[0].buf: "h" is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD or allocate it with host_malloc`},
 	} {
-		ops, err := Parse(strings.NewReader(tc.in), "t.jsonl")
-		if err == nil {
-			err = Check(ops, testNode, "t.jsonl")
-		}
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s\n got: %v\nwant: %s", tc.in, err, tc.want)
-		}
+		checkFails(t, tc.in, tc.want)
 	}
 }

@@ -825,13 +825,7 @@ var kernelErrorCases = []struct {
 
 func TestSetEnv(t *testing.T) {
 	good := `{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"0"}` + "\n" + `{"op":"device_sync"}`
-	ops, err := Parse(strings.NewReader(good), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "t.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+	checked(t, good)
 	for _, c := range []struct{ in, want string }{
 		{`{"op":"device_sync"}` + "\n" + `{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"0"}`,
 			"t.jsonl:2: op: setenv must come before every other operation: the environment is set when the program starts"},
@@ -839,28 +833,16 @@ func TestSetEnv(t *testing.T) {
 		{`{"op":"setenv","name":"HSA_XNACK"}`, "t.jsonl:1: value: required by setenv"},
 		{`{"op":"setenv","name":"HSA_XNACK","value":"1","stream":2}`, "t.jsonl:1: stream: not used by setenv"},
 	} {
-		ops, err := Parse(strings.NewReader(c.in), "t.jsonl")
-		if err == nil {
-			err = Check(ops, testNode, "t.jsonl")
-		}
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
-		}
+		checkFails(t, c.in, c.want)
 	}
 }
 
 func TestHostAccess(t *testing.T) {
 	head := `{"op":"malloc","buf":"d","gcd":0,"bytes":4096}` + "\n"
 	// stores and loads of mapped GCD memory, and of pinned host memory
-	ops, err := Parse(strings.NewReader(head+`{"op":"host_malloc","buf":"h","numa":1,"bytes":4096}
+	checked(t, head+`{"op":"host_malloc","buf":"h","numa":1,"bytes":4096}
 {"op":"host_access","numa":3,"threads":2,"access":[{"buf":"d","mode":"write","bytes":4096}]}
-{"op":"host_access","numa":3,"access":[{"buf":"d","mode":"read","bytes":4096},{"buf":"h","mode":"read","bytes":64}]}`), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Check(ops, testNode, "t.jsonl"); err != nil {
-		t.Fatal(err)
-	}
+{"op":"host_access","numa":3,"access":[{"buf":"d","mode":"read","bytes":4096},{"buf":"h","mode":"read","bytes":64}]}`)
 	for _, c := range []struct{ in, want string }{
 		{`{"op":"host_access","numa":4,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: numa: must be in 0..3, got 4"},
 		{`{"op":"host_access","numa":0,"access":[{"buf":"d","mode":"load","bytes":64}]}`, `t.jsonl:2: access[0].mode: must be "read" or "write", got "load"`},
@@ -872,13 +854,7 @@ func TestHostAccess(t *testing.T) {
 		{`{"op":"host_access","numa":0,"stream":0,"access":[{"buf":"d","mode":"write","bytes":64}]}`, "t.jsonl:2: stream: not used by host_access"},
 		{`{"op":"host_access","numa":0}`, "t.jsonl:2: access: must have at least one entry"},
 	} {
-		ops, err := Parse(strings.NewReader(head+c.in), "t.jsonl")
-		if err == nil {
-			err = Check(ops, testNode, "t.jsonl")
-		}
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: error %v, want %s", c.in, err, c.want)
-		}
+		checkFails(t, head+c.in, c.want)
 	}
 }
 
