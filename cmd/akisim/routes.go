@@ -51,7 +51,7 @@ func runRoutes(o *options, w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write(header)
 		for _, r := range rows {
-			cw.Write(r.fields(c))
+			cw.Write(r.fields(n))
 		}
 		cw.Flush()
 		return cw.Error()
@@ -60,7 +60,7 @@ func runRoutes(o *options, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r.fields(c), "\t"))
+		fmt.Fprintln(tw, strings.Join(r.fields(n), "\t"))
 	}
 	return tw.Flush()
 }
@@ -98,11 +98,11 @@ func routeRows(n *node.Node) []routeRow {
 }
 
 // fields are the row's columns: several tied routes are separated by " | ".
-func (r routeRow) fields(c *config.Node) []string {
+func (r routeRow) fields(n *node.Node) []string {
 	var hubs, links []string
 	for _, rt := range r.routes {
-		hubs = append(hubs, r.hubs(c, rt))
-		links = append(links, r.links(c, rt))
+		hubs = append(hubs, r.hubs(n.Config, rt))
+		links = append(links, r.links(n, rt))
 	}
 	choice := "one route"
 	if len(r.routes) > 1 {
@@ -134,7 +134,8 @@ func (r routeRow) hubs(c *config.Node, rt fabric.Route) string {
 
 // links names each link of a route with its width per direction, and the
 // IO-die crossing to another NUMA domain's memory.
-func (r routeRow) links(c *config.Node, rt fabric.Route) string {
+func (r routeRow) links(n *node.Node, rt fabric.Route) string {
+	c := n.Config
 	var s []string
 	for i := 0; i+1 < len(rt); i++ {
 		a, b := rt[i], rt[i+1]
@@ -144,7 +145,7 @@ func (r routeRow) links(c *config.Node, rt fabric.Route) string {
 		case a == c.GCD.Count:
 			s = append(s, fmt.Sprintf("host link %d (%g GB/s)", b, c.HostLink.BandwidthGBps))
 		default:
-			l, unit := lanes(c, a, b), "lanes"
+			l, unit := n.BundleOf[[2]int{a, b}].Lanes(), "lanes"
 			if l == 1 {
 				unit = "lane"
 			}
@@ -158,14 +159,4 @@ func (r routeRow) links(c *config.Node, rt fabric.Route) string {
 		}
 	}
 	return strings.Join(s, ", ")
-}
-
-// lanes is the width of the bundle between two GCDs.
-func lanes(c *config.Node, a, b int) int {
-	for _, x := range c.XGMI.Bundles {
-		if x.GCDs == [2]int{a, b} || x.GCDs == [2]int{b, a} {
-			return x.Lanes
-		}
-	}
-	return 0
 }

@@ -206,9 +206,6 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 	if out.dir == nil {
 		return nil
 	}
-	gbench := func(w io.Writer) error {
-		return report.WriteGBench(w, gbenchContext(), report.GBenchRuns(res.Rows))
-	}
 	files := []struct {
 		name string
 		fn   func(w io.Writer) error
@@ -218,7 +215,7 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 		{"config.toml", c.WriteTOML},
 		{"config.json", c.WriteJSON},
 		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
-		{"commscope.json", gbench},
+		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
 		{out.timelineName, timeline},
 		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
@@ -263,7 +260,7 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 	case "json":
 		return report.WriteJSON(w, res.Rows)
 	case "gbench":
-		return report.WriteGBench(w, gbenchContext(), report.GBenchRuns(res.Rows))
+		return writeGBench(w, res)
 	}
 	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 	if o.workload == "p2p" {
@@ -279,9 +276,11 @@ func what(o *options) string {
 	return o.workload
 }
 
-func gbenchContext() report.GBenchContext {
-	return report.GBenchContext{Date: "simulated", HostName: "akisim", Executable: "akisim",
+// writeGBench writes the results as Google Benchmark JSON, as Comm|Scope does.
+func writeGBench(w io.Writer, res *workloads.Result) error {
+	ctx := report.GBenchContext{Date: "simulated", HostName: "akisim", Executable: "akisim",
 		NumCPUs: 64, MHzPerCPU: 2000, LibraryBuildType: "release"}
+	return report.WriteGBench(w, ctx, report.GBenchRuns(res.Rows))
 }
 
 // streamRuns builds the STREAM runs from -exec or -gcds, -alloc, -sizes,
