@@ -236,10 +236,8 @@ func (c *checker) op(o *Op) *Error {
 	if !ok {
 		return errf("op", "unknown op kind %q", o.Op)
 	}
-	for _, f := range setFields(o) {
-		if !contains(allowed, f) {
-			return errf(f, "not used by %s", o.Op)
-		}
+	if e := unused(o.Op, allowed, setFields(o)); e != nil {
+		return e
 	}
 	if e := c.flags.blocks(o, c.bufs[o.Src].Pageable || c.bufs[o.Dst].Pageable); e != nil {
 		return e
@@ -465,6 +463,17 @@ func patternName(p string) string {
 		return "sequential"
 	}
 	return p
+}
+
+// unused refuses the first of fields (JSON names) that kind k does not
+// use; allowed is fieldsOf[k]. "op" and "label" go with every kind.
+func unused(k Kind, allowed, fields []string) *Error {
+	for _, f := range fields {
+		if f != "op" && f != "label" && !contains(allowed, f) {
+			return errf(f, "not used by %s", k)
+		}
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -228,10 +228,8 @@ func given(o *Op, keys []string, accessKeys [][]string) *Error {
 	if !ok {
 		return nil
 	}
-	for _, k := range keys {
-		if k != "op" && k != "label" && !contains(allowed, k) {
-			return &Error{Field: k, Msg: fmt.Sprintf("not used by %s", o.Op)}
-		}
+	if e := unused(o.Op, allowed, keys); e != nil {
+		return e
 	}
 	if contains(keys, "threads") && o.Threads == 0 {
 		return &Error{Field: "threads", Msg: "must be >= 1, got 0"}
