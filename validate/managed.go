@@ -1,11 +1,6 @@
 package validate
 
-import (
-	"regexp"
-
-	"github.com/akisim/akisim/config"
-	"github.com/akisim/akisim/workloads"
-)
+import "github.com/akisim/akisim/config"
 
 // managedPoints is E1's managed page-migration curve: the peak bandwidth of
 // Comm_implicit_managed_GPURdHost_fine/0/0/ over its sizes with HSA_XNACK=1
@@ -14,14 +9,12 @@ import (
 func managedPoints(c *config.Node) ([]Point, error) {
 	x := *c
 	x.Env.XNACK = 1
-	cs := workloads.DefaultCommScope(x.GCD.Count, x.Host.NUMADomains)
-	cs.Filter = regexp.MustCompile(`^Comm_implicit_managed_GPURdHost_fine/0/0/`)
-	res, err := workloads.Execute(&x, cs.Runs())
+	rows, err := commScope(&x, `^Comm_implicit_managed_GPURdHost_fine/0/0/`)
 	if err != nil {
 		return nil, err
 	}
 	peak := 0.0
-	for _, r := range res.Rows {
+	for _, r := range rows {
 		if r.Metric == "bandwidth" {
 			peak = max(peak, r.Value)
 		}

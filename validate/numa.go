@@ -3,11 +3,8 @@ package validate
 import (
 	"fmt"
 	"math"
-	"regexp"
 
 	"github.com/akisim/akisim/config"
-	"github.com/akisim/akisim/report"
-	"github.com/akisim/akisim/workloads"
 )
 
 // numaPoints are the full E2: host memory on any NUMA domain copies to
@@ -18,9 +15,7 @@ import (
 // still contend is E3.
 func numaPoints(c *config.Node) ([]Point, error) {
 	gcds := []int{0, 4}
-	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
-	cs.Filter = regexp.MustCompile(`^Comm_hip(MemcpyAsync_PinnedToGPU/[0-9]+/[04]/|Memcpy_NUMAToGPU/[0-9]+/[04]/log2\(N\):30/)`)
-	res, err := workloads.Execute(c, cs.Runs())
+	rows, err := commScope(c, `^Comm_hip(MemcpyAsync_PinnedToGPU/[0-9]+/[04]/|Memcpy_NUMAToGPU/[0-9]+/[04]/log2\(N\):30/)`)
 	if err != nil {
 		return nil, err
 	}
@@ -32,19 +27,15 @@ func numaPoints(c *config.Node) ([]Point, error) {
 		numa   int
 	}
 	bw := map[key]float64{}
-	for _, r := range res.Rows {
+	for _, r := range rows {
 		if r.Metric != "bandwidth" {
 			continue
 		}
-		s, err := report.ParseEndpoint(r.Src)
+		numa, gcd, err := endpointIDs("E2", r)
 		if err != nil {
-			return nil, fmt.Errorf("validate: E2 row: src: %w", err)
+			return nil, err
 		}
-		d, err := report.ParseEndpoint(r.Dst)
-		if err != nil {
-			return nil, fmt.Errorf("validate: E2 row: dst: %w", err)
-		}
-		bw[key{r.Case, d.ID, r.Bytes, s.ID}] = r.Value
+		bw[key{r.Case, gcd, r.Bytes, numa}] = r.Value
 	}
 	// the ratio furthest from 1 over the sizes, per family, GCD and domain
 	worst := map[key]float64{}

@@ -106,13 +106,11 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 	// E1: pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0 (28.3 GB/s).
 	// E2: the same from every NUMA domain, to GCD 0 and GCD 4: no loss.
 	// E5: hipMemcpy GCD 0 -> 1, 2, 6 keeps the E4 plateau at large sizes.
-	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
-	cs.Filter = regexp.MustCompile(`^Comm_hipMemcpyAsync_(PinnedToGPU/[0-9]+/[04]|GPUToGPU/0/[126])/log2\(N\):30/`)
-	res, err = workloads.Execute(c, cs.Runs())
+	rows, err := commScope(c, `^Comm_hipMemcpyAsync_(PinnedToGPU/[0-9]+/[04]|GPUToGPU/0/[126])/log2\(N\):30/`)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range res.Rows {
+	for _, r := range rows {
 		if r.Metric != "bandwidth" {
 			continue
 		}
@@ -153,15 +151,32 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 // ids are the decimal ids of a row's endpoints ("gcd3" -> "3"), as the
 // published matrix numbers GCDs.
 func ids(r report.Row) (src, dst string, err error) {
+	s, d, err := endpointIDs(r.Workload, r)
+	return strconv.Itoa(s), strconv.Itoa(d), err
+}
+
+// endpointIDs are the ids of a row's endpoints; what names the row in an error.
+func endpointIDs(what string, r report.Row) (src, dst int, err error) {
 	s, err := report.ParseEndpoint(r.Src)
 	if err != nil {
-		return "", "", fmt.Errorf("validate: %s row: src: %w", r.Workload, err)
+		return 0, 0, fmt.Errorf("validate: %s row: src: %w", what, err)
 	}
 	d, err := report.ParseEndpoint(r.Dst)
 	if err != nil {
-		return "", "", fmt.Errorf("validate: %s row: dst: %w", r.Workload, err)
+		return 0, 0, fmt.Errorf("validate: %s row: dst: %w", what, err)
 	}
-	return strconv.Itoa(s.ID), strconv.Itoa(d.ID), nil
+	return s.ID, d.ID, nil
+}
+
+// commScope runs the Comm|Scope benchmarks whose names match filter on c.
+func commScope(c *config.Node, filter string) ([]report.Row, error) {
+	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
+	cs.Filter = regexp.MustCompile(filter)
+	res, err := workloads.Execute(c, cs.Runs())
+	if err != nil {
+		return nil, err
+	}
+	return res.Rows, nil
 }
 
 // stream runs one STREAM copy and returns its bandwidth (GB/s).
