@@ -53,6 +53,13 @@ func (o *owner) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
+// sendNotes sends notes from, ..., to-1 at now.
+func (o *owner) sendNotes(now sim.VTimeInSec, from, to int) {
+	for i := from; i < to; i++ {
+		o.out.Send(now, &note{n: i})
+	}
+}
+
 // takeOne retrieves the oldest message, if any.
 func (o *owner) takeOne(now sim.VTimeInSec) bool {
 	msg := o.Port.Retrieve(now)

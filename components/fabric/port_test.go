@@ -13,9 +13,7 @@ import (
 // them), and hands messages out oldest first.
 func TestPortCapacityAndRefusal(t *testing.T) {
 	_, a, b := pair(3)
-	for i := 0; i < 5; i++ {
-		a.out.Send(0, &note{n: i})
-	}
+	a.sendNotes(0, 0, 5)
 	if b.recvs != 3 {
 		t.Errorf("receiver told of %d messages, want 3 (its capacity)", b.recvs)
 	}
@@ -47,16 +45,13 @@ func TestPortCapacityAndRefusal(t *testing.T) {
 // makes room; a port that never refused says nothing.
 func TestPortNotifiesSenderAfterRefusal(t *testing.T) {
 	_, a, b := pair(2)
-	a.out.Send(0, &note{n: 0})
-	a.out.Send(0, &note{n: 1})
+	a.sendNotes(0, 0, 2)
 	b.takeOne(1)
 	b.takeOne(1)
 	if len(a.frees) != 0 {
 		t.Fatalf("sender told of free room at %v without a refusal", a.frees)
 	}
-	for i := 2; i < 5; i++ {
-		a.out.Send(3, &note{n: i}) // 4 is refused
-	}
+	a.sendNotes(3, 2, 5) // 4 is refused
 	b.takeOne(7)
 	if !reflect.DeepEqual(a.frees, []sim.VTimeInSec{7}) {
 		t.Fatalf("sender told of free room at %v, want once at 7", a.frees)

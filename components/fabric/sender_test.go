@@ -34,7 +34,7 @@ func TestSenderSendAtInTheFuture(t *testing.T) {
 		t.Fatalf("arrivals at %v, want %v", b.at, want)
 	}
 	if b.got[3] != sim.Msg(pkt) {
-		t.Errorf("fourth arrival is %v, want the packet sent for 3 ns", b.got[2])
+		t.Errorf("fourth arrival is %v, want the packet sent for 3 ns", b.got[3])
 	}
 	for i, m := range b.got {
 		meta := m.Meta()
@@ -49,9 +49,7 @@ func TestSenderSendAtInTheFuture(t *testing.T) {
 // first, stamped with the retry time.
 func TestSenderHoldsAndRetriesInOrder(t *testing.T) {
 	_, a, b := pair(2)
-	for i := 0; i < 5; i++ {
-		a.out.Send(0, &note{n: i})
-	}
+	a.sendNotes(0, 0, 5)
 	if a.out.Pending() != 3 {
 		t.Fatalf("%d held, want 3", a.out.Pending())
 	}
