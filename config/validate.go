@@ -278,9 +278,7 @@ func (n *Node) validateSim(v *validator) {
 	s := &n.Sim
 	txn := func(key string, x int64) {
 		v.int64Range(key, x, MinTransactionBytes, MaxTransactionBytes)
-		if x&(x-1) != 0 {
-			v.fail(key, nil, "must be a power of two, got %d", x)
-		}
+		v.powerOfTwo(key, x)
 	}
 	txn("sim.sdma_transaction_bytes", int64(s.SDMATransactionBytes))
 	txn("sim.cu_transaction_bytes", s.CUTransactionBytes)

@@ -34,6 +34,20 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// badTrace runs the trace text, written to a file, and wants exit 2 and
+// one line on stderr holding the file's name followed by want.
+func badTrace(t *testing.T, text, want string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := akisim(t, "-trace", p)
+	if want = p + want; code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
+}
+
 // noSimulation makes the test fail if anything is simulated.
 func noSimulation(t *testing.T) {
 	t.Helper()

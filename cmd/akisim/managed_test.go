@@ -76,10 +76,6 @@ func TestManagedTrace(t *testing.T) {
 			t.Errorf("stats.txt has no line %s", want)
 		}
 	}
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	os.WriteFile(bad, []byte(`{"op":"malloc_managed","buf":"m","numa":0,"bytes":4096}`+"\n"+`{"op":"prefetch","buf":"m","dst":"8"}`+"\n"), 0o644)
-	code, _, errs = akisim(t, "-trace", bad)
-	if want := bad + `:2: dst: must be "host" or a GCD in 0..7, got 8`; code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
-	}
+	badTrace(t, `{"op":"malloc_managed","buf":"m","numa":0,"bytes":4096}`+"\n"+`{"op":"prefetch","buf":"m","dst":"8"}`+"\n",
+		`:2: dst: must be "host" or a GCD in 0..7, got 8`)
 }

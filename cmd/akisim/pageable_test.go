@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,10 +28,5 @@ func TestPageableTrace(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "trace,line6:pageable h2d 64 MiB,numa0,gcd0,67108864,bandwidth,") {
 		t.Errorf("exit %d, stderr %q, output\n%s", code, errs, out)
 	}
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	os.WriteFile(bad, []byte(`{"op":"malloc_pagable","buf":"h","numa":0,"bytes":4096}`+"\n"), 0o644)
-	code, _, errs = akisim(t, "-trace", bad)
-	if want := bad + `:1: op: unknown op kind "malloc_pagable"`; code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
-	}
+	badTrace(t, `{"op":"malloc_pagable","buf":"h","numa":0,"bytes":4096}`+"\n", `:1: op: unknown op kind "malloc_pagable"`)
 }
