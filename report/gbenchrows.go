@@ -32,9 +32,7 @@ func commScopeArgs(src, dst string) (int, int, bool) {
 	switch {
 	case err1 != nil || err2 != nil:
 		return 0, 0, false
-	case s.Kind == "gcd" && d.Kind == "gcd":
-		return s.ID, d.ID, true
-	case s.Kind == "numa" && d.Kind == "gcd":
+	case d.Kind == "gcd": // GPU to GPU, or host to GPU
 		return s.ID, d.ID, true
 	case s.Kind == "gcd" && d.Kind == "numa":
 		return d.ID, s.ID, true

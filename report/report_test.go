@@ -320,6 +320,7 @@ func TestGBenchRunsArguments(t *testing.T) {
 		{"commscope", "Comm_hipMemcpyAsync_GPUToGPU", "gcd6", "gcd2", 1 << 20, "time", 50, "us"},
 		{"commscope", "Comm_hipMemcpyAsync_GPUToGPU", "gcd6", "gcd2", 1 << 20, "bandwidth", 20, "GB/s"},
 		{"stream", "copy", "numa0", "gcd0+gcd4", 1 << 20, "time", 50, "us"},
+		{"trace", "host", "numa0", "numa1", 1 << 20, "time", 50, "us"}, // no GCD: no Comm|Scope arguments
 	}
 	var names []string
 	for _, r := range GBenchRuns(rows) {
