@@ -221,16 +221,10 @@ func (n *Node) tree() *object {
 	return root
 }
 
-// jsonValue converts v to values encoding/json writes with TOML key names;
-// floats keep a decimal point, as Python's json writes them.
+// jsonValue converts a plain (non-table) value to one encoding/json
+// writes; floats keep a decimal point, as Python's json writes them.
 func jsonValue(v reflect.Value) any {
 	switch v.Kind() {
-	case reflect.Struct:
-		o := map[string]any{}
-		for _, f := range fieldsOf(v.Type()) {
-			o[f.name] = jsonValue(v.Field(f.index))
-		}
-		return o
 	case reflect.Slice, reflect.Array:
 		a := make([]any, v.Len())
 		for i := range a {
