@@ -123,6 +123,12 @@ func (st Stream) run(n int64) Run {
 		}
 	}
 	return Run{Name: fmt.Sprintf("stream/%d", n), Ops: ops, Rows: func(r *Replay) []report.Row {
+		// every kernel's row has the same endpoints
+		where := make([]string, len(st.GCDs))
+		for i, g := range st.GCDs {
+			where[i] = st.where(g)
+		}
+		src, dst := report.List(where...), report.GCDs(st.GCDs)
 		var rows []report.Row
 		for _, k := range st.Kernels {
 			best := 0.0
@@ -134,12 +140,7 @@ func (st Stream) run(n int64) Run {
 			}
 			io := streamKernels[k]
 			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8)
-			where := make([]string, len(st.GCDs))
-			for i, g := range st.GCDs {
-				where[i] = st.where(g)
-			}
-			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: report.List(where...),
-				Dst: report.GCDs(st.GCDs), Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
+			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: src, Dst: dst, Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
 		}
 		return rows
 	}}
