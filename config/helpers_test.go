@@ -35,6 +35,9 @@ l2_slices = 32
 l2_bytes_per_clock = 128
 l2_latency_ns = 300
 line_bytes = 64
+tlb_entries = 512
+page_walkers = 4
+page_walk_ns = 640
 
 [sdma]
 host_engines = 2
@@ -102,6 +105,7 @@ doorbell_ns = 1000
 event_record_ns = 500
 blit_workgroup_bytes = 4096
 allocation_bytes = 2097152
+host_page_bytes = 4096
 event_release = "system"
 staging_bytes = 1052672
 pin_min_bytes = 1048576

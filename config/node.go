@@ -50,6 +50,9 @@ type GCD struct {
 	L2BytesPerClock    int     `toml:"l2_bytes_per_clock"`   // bytes one slice delivers per clock (x clock_ghz)
 	L2LatencyNs        float64 `toml:"l2_latency_ns"`        // L2 hit latency
 	LineBytes          int64   `toml:"line_bytes"`           // bytes memory moves per access: what a strided or random access wastes
+	TLBEntries         int     `toml:"tlb_entries"`          // pages the shared (UTCL2) TLB holds for memory mapped page by page
+	PageWalkers        int     `toml:"page_walkers"`         // page-table walks in progress at once
+	PageWalkNs         float64 `toml:"page_walk_ns"`         // one page-table walk (a TLB miss)
 }
 
 // SDMA describes the copy engines of one GCD.
@@ -122,6 +125,7 @@ type Runtime struct {
 	EventRecordNs      float64 `toml:"event_record_ns"`      // GPU-side cost of an event record
 	BlitWorkgroupBytes int64   `toml:"blit_workgroup_bytes"` // bytes one workgroup of the runtime's copy kernel moves
 	AllocationBytes    int64   `toml:"allocation_bytes"`     // alignment of allocations in their memory
+	HostPageBytes      int64   `toml:"host_page_bytes"`      // page size the OS backs malloc'd and managed memory with: GPUs map it page by page
 	EventRelease       string  `toml:"event_release"`        // scope of an event record's release: "system" writes back the L2 of the GCD that ran the stream's kernels, "agent" does not
 
 	// Copies from or to pageable (malloc) memory, as ROCclr makes them

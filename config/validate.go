@@ -168,6 +168,9 @@ func (n *Node) validate() []vErr {
 	v.latency("gcd.l2_latency_ns", g.L2LatencyNs)
 	v.int64Range("gcd.line_bytes", g.LineBytes, 16, 4096) // 16 B (a dwordx4) to a 4 KiB page: a random access moves line/element times its bytes
 	v.powerOfTwo("gcd.line_bytes", g.LineBytes)           // memory systems split addresses at powers of two
+	v.intRange("gcd.tlb_entries", g.TLBEntries, 1, 1<<20) // 128x the 8192 assumed for MI250X; entries are map slots
+	v.intRange("gcd.page_walkers", g.PageWalkers, 1, 1024)
+	v.latency("gcd.page_walk_ns", g.PageWalkNs)
 
 	s := &n.SDMA
 	v.intRange("sdma.host_engines", s.HostEngines, 1, 16)          // 8x MI250X's 2; each engine is a component
@@ -226,6 +229,8 @@ func (n *Node) validate() []vErr {
 	v.oneOf("runtime.event_release", r.EventRelease, "system", "agent")
 	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30) // alignment up to a 1 GiB huge page
 	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
+	v.int64Range("runtime.host_page_bytes", r.HostPageBytes, 4096, 1<<30) // x86-64 base page to a 1 GiB huge page
+	v.powerOfTwo("runtime.host_page_bytes", r.HostPageBytes)
 	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30)    // a page up to 1 GiB: the buffer is allocated once per GCD
 	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)        // 0: pin every copy; 1 TiB: stage every copy
 	v.int64Range("runtime.pin_chunk_bytes", r.PinChunkBytes, 4096, 1<<40) // at least a page

@@ -34,6 +34,7 @@ type ComputeUnits struct {
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
 	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
+	tlb      *TLB           // translation of page-by-page mappings; nil: not modelled
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
@@ -227,7 +228,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		for j, r := range k.cmd.Reads {
 			if off, b := c.piece(cu, j, s); b > 0 {
 				s.reads++
-				c.send(now, fabric.ReadReq, b, r.Mem, off, j, s, spread)
+				c.send(now, fabric.ReadReq, b, r, off, j, s, spread)
 			}
 		}
 		if s.reads == 0 {
@@ -242,9 +243,14 @@ func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 	return cu.base[j] + lo, int(hi - lo)
 }
 
-// send issues a request through the CU's memory pipe (bytes per clock).
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fabric.Memory, addr int64, stream int, s *step, spread sim.VTimeInSec) {
-	cu := s.cu
+// send issues a request through the CU's memory pipe (bytes per clock),
+// once the TLB has its pages' translations.
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
+	cu, m, at := s.cu, ms.Mem, now
+	if ms.PageBytes > 0 && c.tlb != nil {
+		ready, after := c.tlb.Translate(now, m, addr, size, ms.PageBytes)
+		at, spread = max(at, ready), max(spread, after)
+	}
 	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
 	pick := stream + cu.id
 	if c.spray {
@@ -256,7 +262,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, m fa
 	p.Addr = addr
 	// the CU issues the request's lines at its pace, handing each on as it
 	// goes (cut-through): the request streams out over its issue time
-	first, after := cu.issue.Stream(now, now, size, spread)
+	first, after := cu.issue.Stream(now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
 	c.mem.Send(now, p)
 }
@@ -291,7 +297,7 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w.Mem, off, nr+i, s, s.spread)
+			c.send(now, fabric.WriteReq, n, w, off, nr+i, s, s.spread)
 		}
 	}
 	if s.write == 0 {

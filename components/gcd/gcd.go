@@ -44,6 +44,9 @@ type Builder struct {
 	launch, endNs float64
 	wake, fetch   float64
 	kernelRoutes  KernelRoutes
+	tlbEntries    int
+	walkers       int
+	walkNs        float64
 
 	l2Bytes, l2Block    int64
 	l2GBps, l2LatencyNs float64
@@ -114,6 +117,14 @@ func (b Builder) WithIdleCosts(wakeNs, fetchNs float64) Builder {
 	return b
 }
 
+// WithTLB sets the translation cache kernels use for memory mapped page
+// by page: its entries, and how many page walks of walkNs run at once.
+// Without it (entries 0) translation is not modelled.
+func (b Builder) WithTLB(entries, walkers int, walkNs float64) Builder {
+	b.tlbEntries, b.walkers, b.walkNs = entries, walkers, walkNs
+	return b
+}
+
 // WithKernelTimings sets kernel launch and end latencies (ns).
 func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
 	b.launch, b.endNs = launchNs, endNs
@@ -169,6 +180,9 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch)}
+	if b.tlbEntries > 0 {
+		c.tlb = NewTLB(b.tlbEntries, b.walkers, b.walkNs)
+	}
 	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
 	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")
 	return c

@@ -13,6 +13,10 @@ type MemStream struct {
 	Pattern string // "sequential" (or ""), "strided" or "random"
 	Stride  int64  // bytes between accesses, for "strided"
 	Element int64  // bytes per access (0: 8, a double)
+	// PageBytes is the page size the memory is mapped in when it is mapped
+	// page by page (host pages of managed or registered memory), so each
+	// page needs its own TLB entry; 0: large fragments, never a TLB limit.
+	PageBytes int64
 }
 
 // Traffic is how many bytes the memory system moves for the stream when it

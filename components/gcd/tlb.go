@@ -1,0 +1,70 @@
+package gcd
+
+import (
+	"container/list"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// TLB is the GCD's shared (UTCL2) translation cache as kernels see it.
+// VRAM and hipHostMalloc memory are mapped in large physically contiguous
+// fragments, so one entry covers megabytes and translation never limits;
+// memory mapped page by page (managed memory in host DRAM, registered
+// user pages) needs an entry per page. A miss takes a page-table walk; the
+// walkers serve walks at a bounded rate, so a stream over more pages than
+// the TLB holds runs at the walkers' pace.
+type TLB struct {
+	entries int
+	walk    sim.VTimeInSec
+	walkers fabric.Server // in walks: BytesPerSec is walks per second
+	pages   map[pageKey]*list.Element
+	lru     *list.List // of pageKey, most recent first
+
+	Lookups, Misses uint64
+}
+
+type pageKey struct {
+	mem  fabric.Memory
+	page int64
+}
+
+// NewTLB returns a TLB of entries pages whose walks take walkNs each,
+// walkers at a time.
+func NewTLB(entries, walkers int, walkNs float64) *TLB {
+	return &TLB{entries: entries, walk: fabric.Ns(walkNs),
+		walkers: fabric.Server{BytesPerSec: float64(walkers) / (walkNs * 1e-9)},
+		pages:   map[pageKey]*list.Element{}, lru: list.New()}
+}
+
+// Translate looks up the pages of bytes at addr in m, mapped in pages of
+// pageBytes, for a request issued at now. It returns when the first
+// page's translation is ready and how long after it the last one follows
+// (0, 0 when all hit): requests stream out as their pages translate.
+func (t *TLB) Translate(now sim.VTimeInSec, m fabric.Memory, addr int64, bytes int, pageBytes int64) (ready, spread sim.VTimeInSec) {
+	misses := 0
+	for p := addr / pageBytes; p <= (addr+int64(bytes)-1)/pageBytes; p++ {
+		t.Lookups++
+		k := pageKey{m, p}
+		if e := t.pages[k]; e != nil {
+			t.lru.MoveToFront(e)
+			continue
+		}
+		misses++
+		if t.lru.Len() < t.entries {
+			t.pages[k] = t.lru.PushFront(k)
+			continue
+		}
+		e := t.lru.Back() // evict the least recent page, reusing its element
+		delete(t.pages, e.Value.(pageKey))
+		e.Value = k
+		t.lru.MoveToFront(e)
+		t.pages[k] = e
+	}
+	if misses == 0 {
+		return now, 0
+	}
+	t.Misses += uint64(misses)
+	first, after := t.walkers.Stream(now, now, misses, 0)
+	return first + t.walk, after
+}
