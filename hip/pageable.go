@@ -79,13 +79,20 @@ func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
 
 // pageable reports whether a copy touches pageable memory.
 func (r *Runtime) pageable(op *trace.Op) bool {
-	return r.bufs[op.Src].Pageable || r.bufs[op.Dst].Pageable
+	return r.pageableNow(op.Src) || r.pageableNow(op.Dst)
+}
+
+// pinNs is the host time to lock and unlock bytes of user pages:
+// runtime.pin_ns plus runtime.pin_page_ns per 4 KiB page.
+func (r *Runtime) pinNs(bytes int64) float64 {
+	pages := (bytes + pageBytes - 1) / pageBytes
+	return r.cost.PinNs + float64(pages)*r.cost.PinPageNs
 }
 
 // pageStart begins a pageable copy that reached the head of its stream.
 func (r *Runtime) pageStart(now sim.VTimeInSec, s *stream, i int) {
 	op := &r.ops[i]
-	pc := &pageCopy{op: i, s: s, toGPU: r.bufs[op.Src].Pageable, staged: op.Bytes <= r.cost.PinMinBytes}
+	pc := &pageCopy{op: i, s: s, toGPU: r.pageableNow(op.Src), staged: op.Bytes <= r.cost.PinMinBytes}
 	r.paging[i] = pc
 	r.Results[i].Start = now
 	s.inflight++
@@ -137,8 +144,7 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 	}
 	switch step {
 	case stepPin:
-		pages := (pc.chunk + pageBytes - 1) / pageBytes
-		t := now + ns(r.cost.PinNs+float64(pages)*r.cost.PinPageNs)
+		t := now + ns(r.pinNs(pc.chunk))
 		r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
 	case stepMemcpy:
 		if r.threads == nil {

@@ -62,6 +62,7 @@ type Runtime struct {
 	rr          map[[2]int]int
 	paging      map[int]*pageCopy // pageable copies in progress, by op
 	staging     map[int]int64     // each GCD's staging buffer: its address
+	registered  map[string]bool   // pageable buffers registered now (register.go)
 
 	Pageable PageableStats
 
@@ -117,6 +118,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.rr = map[[2]int]int{}
 	r.paging = map[int]*pageCopy{}
 	r.staging = map[int]int64{}
+	r.registered = map[string]bool{}
 	r.Pageable = PageableStats{}
 	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = make([]OpResult, len(ops))
@@ -171,6 +173,11 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes})
 	case trace.MallocManaged:
 		r.managedAlloc(trace.Buffer{Name: op.Buf, Host: true, Managed: true, NUMA: *op.NUMA, Bytes: op.Bytes})
+	case trace.HostRegister: // the host locks the pages itself (register.go)
+		r.registered[op.Buf] = true
+		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
+	case trace.HostUnregister: // ROCclr waits for the device first
+		r.blocked = &blocker{kind: "device", unregister: op.Buf}
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
 		s := r.stream(op.Stream)
 		s.queue = append(s.queue, item{op: i, prefetch: true})

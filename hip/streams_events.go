@@ -31,10 +31,11 @@ type stream struct {
 }
 
 type blocker struct {
-	kind   string // "op", "event", "stream", "device"
-	op     int
-	event  string
-	stream int
+	kind       string // "op", "event", "stream", "device"
+	op         int
+	event      string
+	stream     int
+	unregister string // host_unregister: the buffer pageable again once the device is idle
 }
 
 // unblock resumes the host thread if what it waits for is done.
@@ -62,6 +63,7 @@ func (r *Runtime) unblock(now sim.VTimeInSec) {
 		return
 	}
 	r.blocked = nil
+	delete(r.registered, b.unregister)
 	i := r.pc - 1
 	t := now + ns(r.cost.SyncCallNs)
 	if b.kind != "op" {

@@ -158,9 +158,13 @@ func setFields(o *Op) []string {
 // names a flag an earlier kernel waits on and sets it once; while a flag is
 // waited on and not set, the host makes no call that waits for device work
 // (memcpy, memcpy_peer, event_sync, stream_sync, device_sync, a memcpy_async
-// of pageable memory), which would hang. A free names a buffer allocated and not yet freed;
-// no later op may use that buffer, and its bytes are free again. Every sum
-// and product is checked without overflowing int64.
+// of pageable memory, host_unregister), which would hang. A free names a
+// buffer allocated, not yet freed and not registered; no later op may use
+// that buffer, and its bytes are free again. A host_register names a
+// malloc_pageable buffer not registered yet, a host_unregister one that
+// is; while registered a buffer is not pageable (kernels may access it,
+// memcpy_async of it does not block). Every sum and product is checked
+// without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := checker{
 		gcds: n.GCDs, numa: n.NUMADomains,
@@ -217,11 +221,12 @@ func (m *memory) take(i int, bytes int64) *Error {
 	return nil
 }
 
-// allocated is a buffer seen by Check, the line that allocated it and the
-// line that freed it (0 while it lives).
+// allocated is a buffer seen by Check, the line that allocated it, the
+// line that freed it (0 while it lives) and the line of the host_register
+// that registered it (0 while it is not registered, register.go).
 type allocated struct {
 	Buffer
-	line, freed int
+	line, freed, registered int
 }
 
 func errf(field, format string, args ...any) *Error {
@@ -239,15 +244,18 @@ func (c *checker) op(o *Op) *Error {
 	if e := unused(o.Op, allowed, setFields(o)); e != nil {
 		return e
 	}
-	if e := c.flags.blocks(o, c.bufs[o.Src].Pageable || c.bufs[o.Dst].Pageable); e != nil {
+	if e := c.flags.blocks(o, c.pageable(o.Src) || c.pageable(o.Dst)); e != nil {
 		return e
 	}
 	if e := c.managed(o); e != nil {
 		return e
 	}
 
-	if o.Op == Free {
+	switch o.Op {
+	case Free:
 		return c.free(o)
+	case HostRegister, HostUnregister:
+		return c.register(o)
 	}
 	switch o.Op {
 	case SetEnv:
@@ -387,8 +395,8 @@ func (c *checker) op(o *Op) *Error {
 			}
 		}
 		for i := range o.Access {
-			if c.bufs[o.Access[i].Buf].Pageable {
-				return errf(fmt.Sprintf("access[%d].buf", i), "%q is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD or allocate it with host_malloc", o.Access[i].Buf)
+			if c.pageable(o.Access[i].Buf) {
+				return errf(fmt.Sprintf("access[%d].buf", i), "%q is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD, register it (host_register) or allocate it with host_malloc", o.Access[i].Buf)
 			}
 		}
 		if e := stream(o); e != nil {

@@ -24,10 +24,10 @@ func (o *Op) placed() Buffer {
 	return b
 }
 
-// free checks a free op: it names a buffer allocated on an earlier line
-// and not freed yet. hipFree synchronizes the device, so it is refused
-// while a kernel waits for a flag the host has not set (the run would
-// hang). The buffer's bytes become free again.
+// free checks a free op: it names a buffer allocated on an earlier line,
+// not freed yet and not registered (register.go). hipFree synchronizes
+// the device, so it is refused while a kernel waits for a flag the host
+// has not set (the run would hang). The buffer's bytes become free again.
 func (c *checker) free(o *Op) *Error {
 	if e := c.flags.hang("free synchronizes the device"); e != nil {
 		return e
@@ -35,6 +35,9 @@ func (c *checker) free(o *Op) *Error {
 	b, e := c.buffer("buf", o.Buf, o.Op)
 	if e != nil {
 		return e
+	}
+	if l := c.bufs[o.Buf].registered; l > 0 { // freeing locked pages is undefined in HIP
+		return errf("buf", "buffer %q is registered (host_register on line %d): host_unregister it before free", o.Buf, l)
 	}
 	if b.Host {
 		c.dram.used[b.NUMA] -= b.Bytes

@@ -29,7 +29,7 @@ const (
 // Op is one operation. Which fields matter depends on Op.
 type Op struct {
 	Op      Kind   `json:"op"`
-	Buf     string `json:"buf,omitempty"`   // malloc, host_malloc, malloc_pageable: the new buffer's name
+	Buf     string `json:"buf,omitempty"`   // allocations: the new buffer's name; free, prefetch, host_register, host_unregister: the buffer
 	GCD     *int   `json:"gcd,omitempty"`   // malloc: owning GCD; kernel: GCD it runs on
 	NUMA    *int   `json:"numa,omitempty"`  // host_malloc, malloc_pageable: NUMA domain
 	Bytes   int64  `json:"bytes,omitempty"` // allocation or copy size
@@ -87,6 +87,7 @@ func (o *Op) IsAsync() bool {
 func Kinds() []Kind {
 	return []Kind{
 		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch,
+		HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, SetEnv, HostAccess, Free,
@@ -96,7 +97,8 @@ func Kinds() []Kind {
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
+	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, HostRegister, HostUnregister,
+		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, Free:
 		return true
 	}

@@ -50,7 +50,7 @@ func TestMallocPageableErrors(t *testing.T) {
 			`{"op":"memcpy_async","src":"h","dst":"d","bytes":4096,"stream":2}`,
 			`t.jsonl:4: op: memcpy_async of pageable memory blocks the host while the kernel on line 3 waits for flag "go", which only the host sets (flag_set): the run would hang`},
 		{pg + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"access":[{"buf":"h","mode":"read","bytes":4096}]}`,
-			`t.jsonl:2: access[0].buf: "h" is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD or allocate it with host_malloc`},
+			`t.jsonl:2: access[0].buf: "h" is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD, register it (host_register) or allocate it with host_malloc`},
 	} {
 		checkFails(t, tc.in, tc.want)
 	}
