@@ -113,8 +113,9 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
 			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
-		if p.mem.Host && r.managed[a.Buf] != nil {
-			// managed pages in host DRAM are anonymous memory, mapped page by page
+		if p.mem.Host && (r.managed[a.Buf] != nil || r.Registered(a.Buf)) {
+			// managed pages in host DRAM and registered user pages are
+			// anonymous memory, mapped page by page
 			m.PageBytes = r.cost.HostPageBytes
 		}
 		if a.Mode == "write" {
