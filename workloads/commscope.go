@@ -36,6 +36,10 @@ type CommScopeFamily struct {
 	// Managed: the buffer is hipMallocManaged memory, touched by a kernel
 	// ("implicit") or moved by hipMemPrefetchAsync ("prefetch"); commscope_managed.go.
 	Managed string
+	// Triangle: GPU pairs /i/j/ with i <= j only, the same GPU included, as
+	// Comm|Scope registers them (src/implicit/*_gpu_write_gpu.cpp,
+	// src/prefetch/managed_gpu_to_gpu.cpp: for j = i ..).
+	Triangle bool
 }
 
 // CommScopeFamilies are the families akisim models so far.
@@ -50,7 +54,7 @@ var CommScopeFamilies = []CommScopeFamily{
 	{Name: "Comm_hipMemcpy_NUMAToGPU", HostArg: true, ToGPU: true, Pageable: true, Blocking: true, MaxLog2: 33},
 	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
 	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
-	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12},
+	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12, Triangle: true},
 	{Name: "Comm_implicit_mapped_HostWrGPU", HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12},
 }
 
@@ -95,10 +99,7 @@ func (c CommScope) Runs() []Run {
 		}
 		for a := 0; a < n0; a++ {
 			for b := 0; b < c.GCDs; b++ {
-				// Comm|Scope runs the explicit and mapped GPU families within
-				// one GCD too (a blit kernel, as the p2p diagonal); the managed
-				// ones are not modelled there yet.
-				if !f.HostArg && a == b && f.Managed != "" {
+				if !f.HostArg && f.Triangle && a > b {
 					continue
 				}
 				for k := max(c.MinLog2, f.MinLog2); k <= min(c.MaxLog2, f.maxLog2()); k++ {

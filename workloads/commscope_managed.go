@@ -27,14 +27,14 @@ func init() {
 			CommScopeFamily{Name: "Comm_implicit_managed_GPURdHost_" + grain, HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, Managed: managedImplicit},
 			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrHost_" + grain, HostArg: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
 			CommScopeFamily{Name: "Comm_implicit_managed_HostWrGPU_" + grain, HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12, Managed: managedImplicit},
-			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit})
+			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit, Triangle: true})
 	}
 	CommScopeFamilies = append(CommScopeFamilies,
 		// no advice, a gpu_write kernel on pages that start in host DRAM
 		CommScopeFamily{Name: "Comm_hipManaged_HostToGPUWriteDst", HostArg: true, ToGPU: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
 		CommScopeFamily{Name: "Comm_prefetch_managed_HostToGPU", HostArg: true, ToGPU: true, MinLog2: 10, Managed: managedPrefetch},
 		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToHost", HostArg: true, MinLog2: 10, Managed: managedPrefetch},
-		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToGPU", MinLog2: 10, Managed: managedPrefetch})
+		CommScopeFamily{Name: "Comm_prefetch_managed_GPUToGPU", MinLog2: 10, Managed: managedPrefetch, Triangle: true})
 }
 
 // managedRun is one benchmark of a managed family; a and b are its

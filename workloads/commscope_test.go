@@ -61,8 +61,6 @@ func TestCommScopeGCDSuite(t *testing.T) {
 					continue
 				}
 				a, b = x, 0
-			} else if x == 0 && f.Managed != "" {
-				continue
 			}
 			for k := max(8, f.MinLog2); k <= f.maxLog2(); k++ {
 				want[report.CommScopeName(f.Name, a, b, k)] = true

@@ -270,7 +270,7 @@ func TestRowEndpoints(t *testing.T) {
 	})
 	t.Run("commscope", func(t *testing.T) {
 		cs := CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 12, MaxLog2: 12, Iterations: 1,
-			Filter: regexp.MustCompile(`/3/1/`)}
+			Filter: regexp.MustCompile(`/3/1/|(GPUWrGPU[a-z_]*|prefetch_managed_GPUToGPU)/1/3/`)}
 		runs := cs.Runs()
 		res, err := Execute(c, runs)
 		if err != nil {
@@ -279,19 +279,20 @@ func TestRowEndpoints(t *testing.T) {
 		checkEndpoints(t, res.Rows)
 		// the data's direction: numa3 -> gcd1 for host-to-GPU families,
 		// gcd1 -> numa3 for GPU-to-host ones, gcd3 -> gcd1 for GPU pairs
+		// (gcd1 -> gcd3 for the families Comm|Scope runs with src <= dst)
 		want := map[string][2]string{
 			"Comm_hipMemcpyAsync_PinnedToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPinned": {"gcd1", "numa3"},
 			"Comm_hipMemcpyAsync_PageableToGPU": {"numa3", "gcd1"}, "Comm_hipMemcpyAsync_GPUToPageable": {"gcd1", "numa3"},
 			"Comm_hipMemcpyAsync_GPUToGPU": {"gcd3", "gcd1"}, "Comm_implicit_mapped_GPURdHost": {"numa3", "gcd1"},
-			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd3", "gcd1"},
+			"Comm_implicit_mapped_GPUWrHost": {"gcd1", "numa3"}, "Comm_implicit_mapped_GPUWrGPU": {"gcd1", "gcd3"},
 			"Comm_implicit_mapped_HostWrGPU": {"numa3", "gcd1"}, "Comm_hipMemcpy_NUMAToGPU": {"numa3", "gcd1"},
 			"Comm_prefetch_managed_HostToGPU": {"numa3", "gcd1"}, "Comm_prefetch_managed_GPUToHost": {"gcd1", "numa3"},
-			"Comm_prefetch_managed_GPUToGPU": {"gcd3", "gcd1"}, "Comm_hipManaged_HostToGPUWriteDst": {"numa3", "gcd1"},
+			"Comm_prefetch_managed_GPUToGPU": {"gcd1", "gcd3"}, "Comm_hipManaged_HostToGPUWriteDst": {"numa3", "gcd1"},
 		}
 		for _, g := range []string{"coarse", "fine"} {
 			want["Comm_implicit_managed_GPURdHost_"+g] = [2]string{"numa3", "gcd1"}
 			want["Comm_implicit_managed_GPUWrHost_"+g] = [2]string{"gcd1", "numa3"}
-			want["Comm_implicit_managed_GPUWrGPU_"+g] = [2]string{"gcd3", "gcd1"}
+			want["Comm_implicit_managed_GPUWrGPU_"+g] = [2]string{"gcd1", "gcd3"}
 			want["Comm_implicit_managed_HostWrGPU_"+g] = [2]string{"numa3", "gcd1"}
 		}
 		seen := map[string]bool{}
