@@ -16,14 +16,21 @@ const (
 	WriteAck             // acknowledges a write
 	FlushReq             // fence: returns once earlier writes on its route landed
 	FlushAck             // answers a flush
+	// InvalidateReq is a system-scope acquire (buffer_invl2 on gfx90a): a
+	// cache drops its lines of non-local memory, writing dirty ones back.
+	InvalidateReq
+	InvalidateAck // answers an invalidate
 )
 
-var kindNames = [...]string{"ReadReq", "ReadRsp", "WriteReq", "WriteAck", "FlushReq", "FlushAck"}
+var kindNames = [...]string{"ReadReq", "ReadRsp", "WriteReq", "WriteAck", "FlushReq", "FlushAck",
+	"InvalidateReq", "InvalidateAck"}
 
 func (k Kind) String() string { return kindNames[k] }
 
 // IsResponse says whether the packet travels back to its requester.
-func (k Kind) IsResponse() bool { return k == ReadRsp || k == WriteAck || k == FlushAck }
+func (k Kind) IsResponse() bool {
+	return k == ReadRsp || k == WriteAck || k == FlushAck || k == InvalidateAck
+}
 
 // CarriesData says whether Size bytes of payload travel with the packet.
 func (k Kind) CarriesData() bool { return k == ReadRsp || k == WriteReq }
@@ -58,6 +65,12 @@ type Packet struct {
 	// streams in (cut-through), so a large transaction costs no more
 	// pipeline fill than the many small packets it stands for.
 	Spread sim.VTimeInSec
+
+	// NonCoherent marks a request for coarse-grained memory that is not
+	// the requester's own HBM (MTYPE NC on gfx90a): the requesting GCD's
+	// L2 may cache it. Fine-grained non-local memory (MTYPE UC) is never
+	// cached.
+	NonCoherent bool
 
 	Unordered bool     // crossed a multi-link bundle: needs reordering at arrival
 	Early     bool     // a link booked it before it logically arrived there

@@ -259,7 +259,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	}
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
-	p.Addr = addr
+	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	// the CU issues the request's lines at its pace, handing each on as it
 	// goes (cut-through): the request streams out over its issue time
 	first, after := cu.issue.Stream(now, at, size, spread)
@@ -313,8 +313,12 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
 		return
 	}
-	if _, ok := p.Tag.(releaseTag); ok {
+	switch p.Tag.(type) {
+	case releaseTag:
 		c.done(now)
+		return
+	case acquireTag:
+		c.dispatch(now)
 		return
 	}
 	s := p.Tag.(*step)
@@ -359,12 +363,23 @@ func (c *ComputeUnits) finish(t sim.VTimeInSec) {
 	c.at(t+c.end, phaseDone, nil)
 }
 
-// release is a system-scope release: the L2 writes back its dirty lines,
-// so results are visible beyond the GCD; done when HBM has them.
+// release is a system-scope release and acquire: the L2 writes back its
+// dirty lines, so results are visible beyond the GCD, then drops its
+// non-local lines; done when every memory has its lines.
 func (c *ComputeUnits) release(now sim.VTimeInSec) {
+	c.syncL2(now, fabric.FlushReq, releaseTag{})
+}
+
+// acquire is a system-scope acquire before a kernel's first workgroup: the
+// L2 drops its non-local lines, so the kernel reads what others wrote.
+func (c *ComputeUnits) acquire(now sim.VTimeInSec) {
+	c.syncL2(now, fabric.InvalidateReq, acquireTag{})
+}
+
+// syncL2 asks the GCD's L2 (through its own hub) for a cache operation.
+func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any) {
 	m := fabric.Memory{Index: c.hub}
-	p := fabric.NewRequest(fabric.FlushReq, 0, m, fabric.Route{c.hub}, c.MemPort, releaseTag{})
-	c.mem.Send(now, p)
+	c.mem.Send(now, fabric.NewRequest(kind, 0, m, fabric.Route{c.hub}, c.MemPort, tag))
 }
 
 // done signals the active command's completion and starts the next.
@@ -374,8 +389,12 @@ func (c *ComputeUnits) done(now sim.VTimeInSec) {
 	c.startNext(now, false)
 }
 
-// releaseTag marks the flush request of a release command.
-type releaseTag struct{}
+// releaseTag marks the flush request of a release command, acquireTag
+// the invalidate before a kernel with Acquire.
+type (
+	releaseTag struct{}
+	acquireTag struct{}
+)
 
 // Handle runs dispatch, delayed writes, completion and held sends.
 func (c *ComputeUnits) Handle(e sim.Event) error {
@@ -390,6 +409,10 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 	case *cuEvent:
 		switch ev.phase {
 		case phaseStart:
+			if c.active.cmd.Acquire {
+				c.acquire(now)
+				break
+			}
 			c.dispatch(now)
 		case phaseWrite:
 			c.writes(now, ev.s)

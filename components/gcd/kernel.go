@@ -17,6 +17,10 @@ type MemStream struct {
 	// page by page (host pages of managed or registered memory), so each
 	// page needs its own TLB entry; 0: large fragments, never a TLB limit.
 	PageBytes int64
+	// NonCoherent says the memory is coarse-grained and not this GCD's
+	// HBM (MTYPE NC: hipMalloc on a peer, hipHostMallocNonCoherent,
+	// managed memory advised coarse-grained): the L2 caches it.
+	NonCoherent bool
 }
 
 // Traffic is how many bytes the memory system moves for the stream when it
@@ -50,7 +54,11 @@ type KernelCmd struct {
 	ComputeNs  float64 // compute time of one workgroup besides memory
 	Reads      []MemStream
 	Writes     []MemStream
-	Release    bool // no kernel: a system-scope release (L2 write-back) in the queue
+	Release    bool // no kernel: a system-scope release+acquire (L2 write-back, non-local lines dropped) in the queue
+	// Acquire is a system-scope acquire before the first workgroup: the L2
+	// drops its non-local lines (writing dirty ones back first), so the
+	// kernel sees what a copy or prefetch put in their memory.
+	Acquire bool
 }
 
 // Meta returns the message meta data.

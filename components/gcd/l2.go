@@ -8,46 +8,74 @@ import (
 )
 
 // L2 is a GCD's L2 cache between its CUs and the data fabric. It caches
-// the GCD's own HBM only: coherent (fine-grained) host memory and peer
-// memory are not cached on MI250X, so those requests pass through. It is
-// write-back and write-allocate. Residency is tracked per line, the unit
-// data really arrives in; replacement is LRU over blocks of lines (the
-// simulation's granularity), so a block may hold some lines and not others.
+// the GCD's own HBM, coarse- and fine-grained alike, and coarse-grained
+// memory elsewhere (a peer's HBM, host DRAM: MTYPE NC on gfx90a, requests
+// marked NonCoherent); fine-grained non-local memory (MTYPE UC) is never
+// cached, so those requests pass through. It is write-back and
+// write-allocate. Residency is tracked per line, the unit data really
+// arrives in; replacement is LRU over blocks of lines (the simulation's
+// granularity), so a block may hold some lines and not others.
 type L2 struct {
 	*sim.ComponentBase
 	engine sim.Engine
 	fabric.Senders
 
-	local     int   // this GCD's memory index
-	line      int64 // bytes per line
-	block     int64 // bytes per replacement block
-	capacity  int   // blocks
+	local     int          // this GCD's memory index, and its hub's
+	routes    KernelRoutes // how write-backs reach non-local memory
+	line      int64        // bytes per line
+	block     int64        // bytes per replacement block
+	capacity  int          // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
 
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
 
-	lru         lru // resident blocks, most recent first
-	blocks      blockMap
-	inFlight    map[*fabric.Packet]origin // forwarded requests: whom to answer
-	flush       *fabric.Packet            // a release waiting for its write-back
-	pending     int64                     // dirty bytes evicted and not yet sent to HBM
-	pendingAddr int64
+	lru      lru // resident blocks, most recent first
+	blocks   blockMap
+	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
+	syncing  *fabric.Packet            // a release or acquire waiting for its write-backs
+	syncLeft int                       // of those, not yet acknowledged
+	pending  []writeBack               // dirty lines evicted and not yet sent, by memory
 
 	// Requests that found all their lines (hits) or not (misses), blocks
 	// evicted or released with dirty lines (WriteBacks), and the bytes
 	// behind them: what the cache served, what it fetched, what it took
-	// from writes, what it wrote back.
+	// from writes, what it wrote back. They count every memory cached.
 	Hits, Misses, WriteBacks                        uint64
 	HitBytes, FillBytes, WriteBytes, WriteBackBytes uint64
+	// Of those, the requests and write-backs of non-local memory
+	// (NonCoherent requests for a peer's HBM or host DRAM).
+	NonLocalHits, NonLocalMisses, NonLocalWriteBacks uint64
 }
 
 // block is one replacement unit: which of its lines are valid and dirty.
 type block struct {
-	id           int64
-	valid, dirty []uint64 // bit sets over the block's lines
-	prev, next   *block   // LRU neighbours (more, less recent)
+	id           int64         // blockID of mem and the block's address
+	mem          fabric.Memory // the memory the lines are of
+	valid, dirty []uint64      // bit sets over the block's lines
+	prev, next   *block        // LRU neighbours (more, less recent)
+}
+
+// writeBack is the dirty lines of one memory waiting to leave together.
+type writeBack struct {
+	mem   fabric.Memory
+	bytes int64
+	addr  int64 // of the last block taken in
+}
+
+// addrBits bounds the addresses within one memory (16 TiB); a block id
+// carries its memory above them.
+const addrBits = 44
+
+// blockID keys block b (address / block bytes) of memory m: the HBM of GCD
+// i is memory 2i, NUMA domain d's DRAM 2d+1, so no two memories collide.
+func blockID(m fabric.Memory, b int64) int64 {
+	code := int64(2 * m.Index)
+	if m.Host {
+		code++
+	}
+	return code<<addrBits | b
 }
 
 // lru is a list of blocks threaded through them: moving a block allocates
@@ -114,32 +142,41 @@ func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
+// isLocal says whether m is this GCD's own HBM.
+func (c *L2) isLocal(m fabric.Memory) bool { return !m.Host && m.Index == c.local }
+
 func (c *L2) cached(p *fabric.Packet) bool {
-	return !p.Target.Host && p.Target.Index == c.local && c.capacity > 0
+	return c.capacity > 0 && (c.isLocal(p.Target) || p.NonCoherent)
 }
 
 func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Kind == fabric.FlushReq && c.cached(p) {
-		c.release(now, p)
+	if (p.Kind == fabric.FlushReq && c.cached(p)) || p.Kind == fabric.InvalidateReq {
+		c.sync(now, p)
 		return
 	}
 	if !c.cached(p) || (p.Kind != fabric.ReadReq && p.Kind != fabric.WriteReq) {
 		c.forward(now, p, false)
 		return
 	}
+	nonLocal := uint64(0)
+	if !c.isLocal(p.Target) {
+		nonLocal = 1
+	}
 	switch p.Kind {
 	case fabric.ReadReq:
-		missing := c.missingLines(p.Addr, int64(p.Size))
+		missing := c.missingLines(p.Target, p.Addr, int64(p.Size))
 		if missing == 0 {
 			c.Hits++
+			c.NonLocalHits += nonLocal
 			c.HitBytes += uint64(p.Size)
-			c.touch(p.Addr, int64(p.Size))
+			c.touch(p.Target, p.Addr, int64(p.Size))
 			c.serve(now, p, fabric.ReadRsp)
 			return
 		}
-		// fetch only the lines that are not there; the rest is served
-		// from the cache as the fill returns
+		// fetch only the lines that are not there (over the request's own
+		// route); the rest is served from the cache as the fill returns
 		c.Misses++
+		c.NonLocalMisses += nonLocal
 		fetch := missing * c.line
 		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
 		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
@@ -149,64 +186,105 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		p.Lag += c.latency
 		c.bottom.Send(now, p)
 	case fabric.WriteReq:
-		c.Hits++ // write-allocate: a write never waits for HBM
+		c.Hits++ // write-allocate: a write never waits for memory
+		c.NonLocalHits += nonLocal
 		c.WriteBytes += uint64(p.Size)
-		c.fill(now, p.Addr, int64(p.Size), true)
+		c.fill(now, p.Target, p.Addr, int64(p.Size), true)
 		c.serve(now, p, fabric.WriteAck)
 	}
 }
 
-// flushTag marks the write-backs of a release.
-type flushTag struct{}
+// syncTag marks the write-backs of a release or acquire.
+type syncTag struct{}
 
-// release writes back every dirty line (an event's system-scope release:
-// buffer_wbl2 on gfx90a) as one write-back and answers once HBM has it.
-// The lines stay valid, now clean.
-func (c *L2) release(now sim.VTimeInSec, p *fabric.Packet) {
-	c.flush = p
+// sync starts a system-scope release and acquire (FlushReq: an event's
+// release, buffer_wbl2 then buffer_invl2 on gfx90a) or acquire alone
+// (InvalidateReq, buffer_invl2). A release writes back every dirty line,
+// an acquire only the non-local ones it is about to drop; each memory
+// gets its lines as one write-back. Once all are acknowledged the
+// non-local lines are dropped; local lines stay valid, now clean.
+func (c *L2) sync(now sim.VTimeInSec, p *fabric.Packet) {
+	c.syncing = p
+	all := p.Kind == fabric.FlushReq
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		c.evictDirty(bl)
+		if all || !c.isLocal(bl.mem) {
+			c.evictDirty(bl)
+		}
 	}
-	if !c.sendWriteBack(now, flushTag{}) {
-		c.finishRelease(now)
+	if c.syncLeft = c.sendWriteBacks(now, syncTag{}); c.syncLeft == 0 {
+		c.finishSync(now)
 	}
 }
 
-func (c *L2) finishRelease(now sim.VTimeInSec) {
-	p := c.flush
-	c.flush = nil
-	p.Respond(fabric.FlushAck, 0)
-	p.Lag = c.latency
+// finishSync drops the non-local lines and answers: a release after the
+// L2's latency, an acquire at once (it costs only its write-backs).
+func (c *L2) finishSync(now sim.VTimeInSec) {
+	p := c.syncing
+	c.syncing = nil
+	c.invalidateNonLocal()
+	if p.Kind == fabric.FlushReq {
+		p.Respond(fabric.FlushAck, 0)
+		p.Lag = c.latency
+	} else {
+		p.Respond(fabric.InvalidateAck, 0)
+	}
 	c.top.Send(now, p)
 }
 
-// evictDirty takes a block's dirty lines into the pending write-back and
-// marks them clean.
+// invalidateNonLocal drops every block of non-local memory (all clean by
+// now), so the next access fetches from the memory itself.
+func (c *L2) invalidateNonLocal() {
+	for bl := c.lru.head; bl != nil; {
+		next := bl.next
+		if !c.isLocal(bl.mem) {
+			c.lru.remove(bl)
+			c.blocks.remove(bl.id)
+		}
+		bl = next
+	}
+}
+
+// evictDirty takes a block's dirty lines into its memory's pending
+// write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
 	d := countBits(bl.dirty, 0, int(c.block/c.line))
 	if d == 0 {
 		return
 	}
 	c.WriteBacks++
-	c.pending += int64(d) * c.line
-	c.pendingAddr = bl.id * c.block
+	if !c.isLocal(bl.mem) {
+		c.NonLocalWriteBacks++
+	}
+	addr := (bl.id & (1<<addrBits - 1)) * c.block
 	clear(bl.dirty)
+	for i := range c.pending {
+		if wb := &c.pending[i]; wb.mem == bl.mem {
+			wb.bytes += int64(d) * c.line
+			wb.addr = addr
+			return
+		}
+	}
+	c.pending = append(c.pending, writeBack{mem: bl.mem, bytes: int64(d) * c.line, addr: addr})
 }
 
-// sendWriteBack writes the pending dirty lines to HBM as one transaction
-// (the lines of one fill or release leave together); it says whether
-// there were any.
-func (c *L2) sendWriteBack(now sim.VTimeInSec, tag any) bool {
-	if c.pending == 0 {
-		return false
+// sendWriteBacks writes the pending dirty lines back, each memory's as one
+// transaction (the lines of one fill or release leave together): local
+// ones to HBM, others over the first of the GCD's kernel routes to their
+// memory. It returns how many it sent.
+func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
+	for _, wb := range c.pending {
+		c.WriteBackBytes += uint64(wb.bytes)
+		route := fabric.Route{c.local}
+		if !c.isLocal(wb.mem) {
+			route = c.routes.KernelRoutes(c.local, c.routes.HubOf(wb.mem))[0]
+		}
+		p := fabric.NewRequest(fabric.WriteReq, int(wb.bytes), wb.mem, route, c.BottomPort, tag)
+		p.Addr = wb.addr
+		c.bottom.Send(now, p)
 	}
-	c.WriteBackBytes += uint64(c.pending)
-	wb := fabric.NewRequest(fabric.WriteReq, int(c.pending), fabric.Memory{Index: c.local},
-		fabric.Route{c.local}, c.BottomPort, tag)
-	wb.Addr = c.pendingAddr
-	c.pending = 0
-	c.bottom.Send(now, wb)
-	return true
+	n := len(c.pending)
+	c.pending = c.pending[:0]
+	return n
 }
 
 // serve answers from the cache after its transfer and latency.
@@ -250,46 +328,42 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 			c.engine.Schedule(p.Event(t, c, 0))
 			return
 		}
-		if _, rel := p.Tag.(flushTag); rel {
-			c.finishRelease(now)
+		if _, ok := p.Tag.(syncTag); ok {
+			if c.syncLeft--; c.syncLeft == 0 {
+				c.finishSync(now)
+			}
 		}
 		return
 	}
 	delete(c.inFlight, p)
 	if o.fill && p.Kind == fabric.ReadRsp {
 		c.FillBytes += uint64(p.Size)
-		c.fill(now, o.addr, int64(o.size), false)
+		c.fill(now, p.Target, o.addr, int64(o.size), false)
 		p.Size, p.TrafficBytes = o.size, o.size
 	}
 	p.Requester = o.requester
 	c.top.Send(now, p)
 }
 
-// lines returns the first line of [addr, addr+size) and how many it spans.
-func (c *L2) lines(addr, size int64) (int64, int64) {
+// each calls f for every block the lines of [addr, addr+size) of memory m
+// touch, with the block's id and the range of line indexes within it.
+func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
 	first := addr / c.line
-	last := (addr + max(size, 1) - 1) / c.line
-	return first, last - first + 1
-}
-
-// each calls f for every block the lines [first, first+n) touch, with the
-// range of line indexes within the block.
-func (c *L2) each(first, n int64, f func(b int64, lo, hi int)) {
+	n := (addr+max(size, 1)-1)/c.line - first + 1
 	per := c.block / c.line
 	for l := first; l < first+n; {
 		b := l / per
 		lo := l - b*per
 		hi := min(per, lo+first+n-l)
-		f(b, int(lo), int(hi))
+		f(blockID(m, b), int(lo), int(hi))
 		l += hi - lo
 	}
 }
 
 // missingLines counts the lines of a range that are not valid.
-func (c *L2) missingLines(addr, size int64) int64 {
-	first, n := c.lines(addr, size)
+func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 	var missing int64
-	c.each(first, n, func(b int64, lo, hi int) {
+	c.each(m, addr, size, func(b int64, lo, hi int) {
 		bl := c.blocks.get(b)
 		if bl == nil {
 			missing += int64(hi - lo)
@@ -301,9 +375,8 @@ func (c *L2) missingLines(addr, size int64) int64 {
 }
 
 // touch makes the blocks of a range most recently used.
-func (c *L2) touch(addr, size int64) {
-	first, n := c.lines(addr, size)
-	c.each(first, n, func(b int64, _, _ int) {
+func (c *L2) touch(m fabric.Memory, addr, size int64) {
+	c.each(m, addr, size, func(b int64, _, _ int) {
 		if bl := c.blocks.get(b); bl != nil {
 			c.lru.moveToFront(bl)
 		}
@@ -312,21 +385,20 @@ func (c *L2) touch(addr, size int64) {
 
 // fill makes the lines of a range valid (and dirty for writes), bringing
 // in their blocks and evicting the least recent ones.
-func (c *L2) fill(now sim.VTimeInSec, addr, size int64, dirty bool) {
-	first, n := c.lines(addr, size)
-	c.each(first, n, func(b int64, lo, hi int) {
-		bl := c.insert(b)
+func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
+	c.each(m, addr, size, func(b int64, lo, hi int) {
+		bl := c.insert(m, b)
 		setBits(bl.valid, lo, hi)
 		if dirty {
 			setBits(bl.dirty, lo, hi)
 		}
 	})
-	c.sendWriteBack(now, nil)
+	c.sendWriteBacks(now, nil)
 }
 
-// insert returns block b, resident and most recent, evicting the least
-// recent block (and writing back its dirty lines) to make room.
-func (c *L2) insert(b int64) *block {
+// insert returns block b of memory m, resident and most recent, evicting
+// the least recent block (and writing back its dirty lines) to make room.
+func (c *L2) insert(m fabric.Memory, b int64) *block {
 	if bl := c.blocks.get(b); bl != nil {
 		c.lru.moveToFront(bl)
 		return bl
@@ -342,7 +414,7 @@ func (c *L2) insert(b int64) *block {
 		words := int((c.block/c.line + 63) / 64)
 		bl = &block{valid: make([]uint64, words), dirty: make([]uint64, words)}
 	}
-	bl.id = b
+	bl.id, bl.mem = b, m
 	c.lru.pushFront(bl)
 	c.blocks.put(bl)
 	return bl
