@@ -35,6 +35,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 					return // resumed when its pages are resident (managed.go)
 				}
 				cmd = r.kernelCmd(it.op)
+				cmd.Acquire, s.acquire = s.acquire, false
 				s.dirty = it.cus
 			}
 			if it.blit {
@@ -53,11 +54,13 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				return
 			}
 			r.prefetchStart(now, s, it.op)
+			s.acquire = true
 		case it.page:
 			if s.inflight > 0 {
 				return
 			}
 			r.pageStart(now, s, it.op)
+			s.acquire = true // its chunks are SDMA copies
 		case it.engine != nil:
 			if s.inflight > 0 && s.last != it.engine {
 				return
@@ -66,6 +69,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
 			r.ctrl[it.engine.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			s.acquire = true
 			r.Results[it.op].Engine = it.engine.engine.Name()
 			s.inflight++
 			s.last = it.engine
@@ -76,6 +80,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if !r.recordDone(it.record) {
 				return // resumed when the record completes
 			}
+			s.acquire = true // a barrier packet
 		default: // event record
 			if s.inflight > 0 {
 				return
@@ -87,6 +92,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				continue
 			}
 			t := now + ns(r.cost.EventRecordNs)
+			s.acquire = true // the marker has system scope
 			r.events[it.event] = t
 			r.recorded[it.op] = true
 			r.Results[it.op].Start, r.Results[it.op].End = t, t
@@ -112,7 +118,8 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 	for _, a := range op.Access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
-			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}
+			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element,
+			NonCoherent: r.nonCoherent(op, a.Buf, p)}
 		if p.mem.Host && (r.managed[a.Buf] != nil || r.Registered(a.Buf)) {
 			// managed pages in host DRAM and registered user pages are
 			// anonymous memory, mapped page by page

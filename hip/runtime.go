@@ -46,23 +46,24 @@ type Runtime struct {
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
 	threads *fabric.Sender // to the host's cores; nil without them
 
-	ops         []trace.Op
-	bufs        map[string]trace.Buffer
-	base        map[string]int64        // buffer -> its first address in its memory
-	top         map[fabric.Memory]int64 // next free address of each memory
-	pc          int
-	blocked     *blocker
-	streams     map[int]*stream
-	streamOrder []int // the ids of streams, ascending (streamIDs)
-	events      map[string]sim.VTimeInSec
-	lastRecord  map[string]int  // event -> its latest record op queued (what waits see)
-	recorded    map[int]bool    // record ops that completed
-	flags       map[string]bool // flags the host has set (flag.go)
-	pick        map[[3]int]*slot
-	rr          map[[2]int]int
-	paging      map[int]*pageCopy // pageable copies in progress, by op
-	staging     map[int]int64     // each GCD's staging buffer: its address
-	registered  map[string]bool   // pageable buffers registered now (register.go)
+	ops           []trace.Op
+	bufs          map[string]trace.Buffer
+	base          map[string]int64        // buffer -> its first address in its memory
+	top           map[fabric.Memory]int64 // next free address of each memory
+	pc            int
+	blocked       *blocker
+	streams       map[int]*stream
+	streamOrder   []int // the ids of streams, ascending (streamIDs)
+	events        map[string]sim.VTimeInSec
+	lastRecord    map[string]int  // event -> its latest record op queued (what waits see)
+	recorded      map[int]bool    // record ops that completed
+	flags         map[string]bool // flags the host has set (flag.go)
+	pick          map[[3]int]*slot
+	rr            map[[2]int]int
+	paging        map[int]*pageCopy // pageable copies in progress, by op
+	staging       map[int]int64     // each GCD's staging buffer: its address
+	registered    map[string]bool   // pageable buffers registered now (register.go)
+	coarseManaged map[string]bool   // managed buffers advised SetCoarseGrain (grain.go)
 
 	Pageable PageableStats
 
@@ -119,6 +120,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.paging = map[int]*pageCopy{}
 	r.staging = map[int]int64{}
 	r.registered = map[string]bool{}
+	r.coarseManaged = map[string]bool{}
 	r.Pageable = PageableStats{}
 	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = make([]OpResult, len(ops))
@@ -168,11 +170,14 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 	next := now + ns(r.cost.APICallNs)
 	switch op.Op {
 	case trace.Malloc:
-		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes})
+		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes, Coarse: !op.Fine})
 	case trace.HostMalloc, trace.MallocPageable:
-		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes})
+		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes,
+			Coarse: op.NonCoherent})
 	case trace.MallocManaged:
 		r.managedAlloc(trace.Buffer{Name: op.Buf, Host: true, Managed: true, NUMA: *op.NUMA, Bytes: op.Bytes})
+	case trace.MemAdvise: // an ioctl that sets the range's attributes
+		r.advise(op)
 	case trace.HostRegister: // the host locks the pages itself (register.go)
 		r.registered[op.Buf] = true
 		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))

@@ -28,6 +28,7 @@ type stream struct {
 	inflight int
 	last     any               // the SDMA queue or CU array running the stream's work
 	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
+	acquire  bool              // the next kernel starts with a system-scope acquire (grain.go)
 }
 
 type blocker struct {

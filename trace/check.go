@@ -19,6 +19,10 @@ type Buffer struct {
 	GCD     int   // owning GCD of a device buffer; -1 for host buffers
 	NUMA    int   // NUMA domain of a host buffer; -1 for device buffers
 	Bytes   int64 // size
+	// Coarse is true for coarse-grained memory as allocated: hipMalloc
+	// (malloc without "fine") and hipHostMalloc with hipHostMallocNonCoherent.
+	// Another agent maps it MTYPE NC, so its L2 may cache it (grain.go).
+	Coarse bool
 }
 
 // Buffers returns the buffers allocated by ops, keyed by name. Ops without a
@@ -43,7 +47,8 @@ func Buffers(ops []Op) map[string]Buffer {
 // buffer is the buffer an allocation op makes (GCD and NUMA not filled in).
 func (o *Op) buffer() Buffer {
 	host := o.Op == HostMalloc || o.Op == MallocPageable || o.Op == MallocManaged
-	return Buffer{Name: o.Buf, Host: host, Pageable: o.Op == MallocPageable, Managed: o.Op == MallocManaged, Bytes: o.Bytes}
+	return Buffer{Name: o.Buf, Host: host, Pageable: o.Op == MallocPageable, Managed: o.Op == MallocManaged, Bytes: o.Bytes,
+		Coarse: (o.Op == Malloc && !o.Fine) || (o.Op == HostMalloc && o.NonCoherent)}
 }
 
 // lineOf is the line reported for ops[i]: its Line, or for generated ops
@@ -60,8 +65,8 @@ func lineOf(ops []Op, i int) int {
 // rejected, so a misplaced field (a gcd on a memcpy, a stream on a blocking
 // copy) is not silently ignored.
 var fieldsOf = map[Kind][]string{
-	Malloc:         {"buf", "gcd", "bytes"},
-	HostMalloc:     {"buf", "numa", "bytes"},
+	Malloc:         {"buf", "gcd", "bytes", "fine"},
+	HostMalloc:     {"buf", "numa", "bytes", "noncoherent"},
 	MallocPageable: {"buf", "numa", "bytes"},
 	Memcpy:         {"src", "dst", "bytes", "src_offset", "dst_offset"},
 	MemcpyAsync:    {"src", "dst", "bytes", "src_offset", "dst_offset", "stream"},
@@ -130,6 +135,9 @@ func setFields(o *Op) []string {
 	add(len(o.Access) != 0, "access")
 	add(o.WaitFlag != "", "wait_flag")
 	add(o.Flag != "", "flag")
+	add(o.Fine, "fine")
+	add(o.NonCoherent, "noncoherent")
+	add(o.Advice != "", "advice")
 	return s
 }
 
@@ -256,6 +264,8 @@ func (c *checker) op(o *Op) *Error {
 		return c.free(o)
 	case HostRegister, HostUnregister:
 		return c.register(o)
+	case MemAdvise:
+		return c.advise(o)
 	}
 	switch o.Op {
 	case SetEnv:

@@ -54,6 +54,13 @@ type Op struct {
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 
+	// Memory grain (grain.go): fine-grained device memory
+	// (hipExtMallocWithFlags hipDeviceMallocFinegrained), coarse-grained
+	// pinned host memory (hipHostMallocNonCoherent), and mem_advise's advice.
+	Fine        bool   `json:"fine,omitempty"`        // malloc
+	NonCoherent bool   `json:"noncoherent,omitempty"` // host_malloc
+	Advice      string `json:"advice,omitempty"`      // mem_advise
+
 	Line int `json:"-"` // line number in the trace file, 0 when generated
 }
 
@@ -86,7 +93,7 @@ func (o *Op) IsAsync() bool {
 // order.
 func Kinds() []Kind {
 	return []Kind{
-		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch,
+		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise,
 		HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
@@ -97,7 +104,7 @@ func Kinds() []Kind {
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, HostRegister, HostUnregister,
+	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, Free:
 		return true

@@ -468,6 +468,8 @@ func typeMsg(e *json.UnmarshalTypeError) string {
 			if num, ok := strings.CutPrefix(e.Value, "number "); ok {
 				return fmt.Sprintf("number %s out of range", num)
 			}
+		case reflect.Bool:
+			want = "true or false"
 		case reflect.Slice:
 			want = "an array"
 		case reflect.Struct:

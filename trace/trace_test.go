@@ -83,7 +83,7 @@ func TestH2DPinnedSample(t *testing.T) {
 	bufs := Buffers(ops)
 	wantBufs := map[string]Buffer{
 		"h":  {Name: "h", Host: true, GCD: -1, NUMA: 3, Bytes: 1 << 30},
-		"d0": {Name: "d0", GCD: 0, NUMA: -1, Bytes: 1 << 30},
+		"d0": {Name: "d0", GCD: 0, NUMA: -1, Bytes: 1 << 30, Coarse: true}, // hipMalloc memory is coarse-grained
 	}
 	if !reflect.DeepEqual(bufs, wantBufs) {
 		t.Errorf("Buffers = %+v, want %+v", bufs, wantBufs)

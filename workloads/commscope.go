@@ -40,6 +40,12 @@ type CommScopeFamily struct {
 	// Comm|Scope registers them (src/implicit/*_gpu_write_gpu.cpp,
 	// src/prefetch/managed_gpu_to_gpu.cpp: for j = i ..).
 	Triangle bool
+	// NonCoherent: the host buffer is hipHostMalloc(NumaUser|NonCoherent),
+	// coarse-grained (src/implicit/mapped_gpu_*_host.cpp).
+	NonCoherent bool
+	// Grain: a managed family advises SetCoarseGrain ("coarse") or
+	// UnsetCoarseGrain ("fine") before its first iteration; "" advises nothing.
+	Grain string
 }
 
 // CommScopeFamilies are the families akisim models so far.
@@ -52,8 +58,8 @@ var CommScopeFamilies = []CommScopeFamily{
 	// E2's "NUMA to GPU": aligned_alloc (pageable) on a thread bound to the
 	// domain, hipMemcpy H2D, sizes 2^8..2^33 (src/hipMemcpy/numa_to_gpu.cpp)
 	{Name: "Comm_hipMemcpy_NUMAToGPU", HostArg: true, ToGPU: true, Pageable: true, Blocking: true, MaxLog2: 33},
-	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12},
-	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12},
+	{Name: "Comm_implicit_mapped_GPURdHost", HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, NonCoherent: true},
+	{Name: "Comm_implicit_mapped_GPUWrHost", HostArg: true, Kernel: "write", MinLog2: 12, NonCoherent: true},
 	{Name: "Comm_implicit_mapped_GPUWrGPU", Kernel: "write", MinLog2: 12, Triangle: true},
 	{Name: "Comm_implicit_mapped_HostWrGPU", HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12},
 }
@@ -123,6 +129,11 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 	var ops []trace.Op
 	src, dst := "src", "dst"
 	host := hostAlloc
+	if f.NonCoherent {
+		host = func(name string, numa int, bytes int64) trace.Op {
+			return trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: intp(numa), Bytes: bytes, NonCoherent: true}
+		}
+	}
 	if f.Pageable { // malloc on a thread bound to NUMA a (numa::bind_node)
 		host = func(name string, numa int, bytes int64) trace.Op {
 			return trace.Op{Op: trace.MallocPageable, Buf: name, NUMA: intp(numa), Bytes: bytes}

@@ -12,8 +12,10 @@ import (
 // iteration, puts the pages back where the benchmark starts from with an
 // untimed prefetch and hipDeviceSynchronize; the timed part is a kernel
 // (implicit_managed) or a prefetch (prefetch_managed) between two events.
-// Fine and coarse differ only in MTYPE (UC vs NC), for which host-memory.md
-// gives no performance difference, so they run alike.
+// Fine and coarse differ in MTYPE (UC vs NC): a coarse buffer away from the
+// kernel's GCD may sit in its L2, but every timed kernel follows a prefetch
+// and an event marker, system-scope packets whose acquire empties the L2 of
+// non-local lines (hip/grain.go), so a single pass gains nothing from it.
 
 // Managed family kinds (CommScopeFamily.Managed).
 const (
@@ -24,10 +26,10 @@ const (
 func init() {
 	for _, grain := range []string{"coarse", "fine"} {
 		CommScopeFamilies = append(CommScopeFamilies,
-			CommScopeFamily{Name: "Comm_implicit_managed_GPURdHost_" + grain, HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, Managed: managedImplicit},
-			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrHost_" + grain, HostArg: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit},
-			CommScopeFamily{Name: "Comm_implicit_managed_HostWrGPU_" + grain, HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12, Managed: managedImplicit},
-			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit, Triangle: true})
+			CommScopeFamily{Name: "Comm_implicit_managed_GPURdHost_" + grain, HostArg: true, ToGPU: true, Kernel: "read", MinLog2: 12, Managed: managedImplicit, Grain: grain},
+			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrHost_" + grain, HostArg: true, Kernel: "write", MinLog2: 12, Managed: managedImplicit, Grain: grain},
+			CommScopeFamily{Name: "Comm_implicit_managed_HostWrGPU_" + grain, HostArg: true, ToGPU: true, Kernel: "hostwrite", MinLog2: 12, Managed: managedImplicit, Grain: grain},
+			CommScopeFamily{Name: "Comm_implicit_managed_GPUWrGPU_" + grain, Kernel: "write", MinLog2: 12, Managed: managedImplicit, Triangle: true, Grain: grain})
 	}
 	CommScopeFamilies = append(CommScopeFamilies,
 		// no advice, a gpu_write kernel on pages that start in host DRAM
@@ -59,17 +61,24 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 		from = fmt.Sprint(b)
 	}
 	ops := []trace.Op{{Op: trace.MallocManaged, Buf: "m", NUMA: intp(numa), Bytes: n}}
+	switch f.Grain { // for both GPUs (or the GPU and the CPU) there: one advice sets the range's flag
+	case "coarse":
+		ops = append(ops, trace.Op{Op: trace.MemAdvise, Buf: "m", Advice: trace.AdviseSetCoarseGrain})
+	case "fine":
+		ops = append(ops, trace.Op{Op: trace.MemAdvise, Buf: "m", Advice: trace.AdviseUnsetCoarseGrain})
+	}
 	setup := []trace.Op{{Op: trace.Prefetch, Buf: "m", Dst: from}, {Op: trace.DeviceSync}}
 	switch {
 	case f.Kernel == "hostwrite": // timed on the host's wall clock, the CPU faults included
 		work := trace.Op{Op: trace.HostAccess, NUMA: intp(a), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}
+		first := len(ops) // after the malloc and its advice
 		for i := 0; i <= c.Iterations; i++ {
 			ops = append(append(ops, setup...), work)
 		}
 		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 			t := 0.0
 			for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
-				o := r.Ops[3+3*i] // after the malloc, each iteration's prefetch, sync, access
+				o := r.Ops[first+2+3*i] // each iteration's prefetch, sync, access
 				t += float64(o.End - o.Issue)
 			}
 			return c.rows(f, a, b, n, t/float64(c.Iterations))

@@ -269,20 +269,30 @@ func (c *L2) evictDirty(bl *block) {
 
 // sendWriteBacks writes the pending dirty lines back, each memory's as one
 // transaction (the lines of one fill or release leave together): local
-// ones to HBM, others over the first of the GCD's kernel routes to their
-// memory. It returns how many it sent.
+// ones to HBM, others over the GCD's kernel routes to their memory, split
+// evenly over tied routes when the tie rule keeps several (the what-ifs
+// spray and pin; the default table keeps one). It returns how many
+// transactions it sent.
 func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
+	n := 0
 	for _, wb := range c.pending {
 		c.WriteBackBytes += uint64(wb.bytes)
-		route := fabric.Route{c.local}
+		routes := []fabric.Route{{c.local}}
 		if !c.isLocal(wb.mem) {
-			route = c.routes.KernelRoutes(c.local, c.routes.HubOf(wb.mem))[0]
+			routes = c.routes.KernelRoutes(c.local, c.routes.HubOf(wb.mem))
 		}
-		p := fabric.NewRequest(fabric.WriteReq, int(wb.bytes), wb.mem, route, c.BottomPort, tag)
-		p.Addr = wb.addr
-		c.bottom.Send(now, p)
+		lines, k := wb.bytes/c.line, int64(len(routes))
+		for i, route := range routes {
+			lo, hi := lines*int64(i)/k, lines*int64(i+1)/k
+			if hi == lo {
+				continue
+			}
+			p := fabric.NewRequest(fabric.WriteReq, int((hi-lo)*c.line), wb.mem, route, c.BottomPort, tag)
+			p.Addr = wb.addr + lo*c.line
+			c.bottom.Send(now, p)
+			n++
+		}
 	}
-	n := len(c.pending)
 	c.pending = c.pending[:0]
 	return n
 }
