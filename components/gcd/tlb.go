@@ -1,8 +1,6 @@
 package gcd
 
 import (
-	"container/list"
-
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -18,15 +16,10 @@ type TLB struct {
 	entries int
 	walk    sim.VTimeInSec
 	walkers fabric.Server // in walks: BytesPerSec is walks per second
-	pages   map[pageKey]*list.Element
-	lru     *list.List // of pageKey, most recent first
+	pages   blockMap      // resident pages, keyed as L2 blocks are (blockID)
+	lru     lru
 
 	Lookups, Misses uint64
-}
-
-type pageKey struct {
-	mem  fabric.Memory
-	page int64
 }
 
 // NewTLB returns a TLB of entries pages whose walks take walkNs each,
@@ -34,32 +27,32 @@ type pageKey struct {
 func NewTLB(entries, walkers int, walkNs float64) *TLB {
 	return &TLB{entries: entries, walk: fabric.Ns(walkNs),
 		walkers: fabric.Server{BytesPerSec: float64(walkers) / (walkNs * 1e-9)},
-		pages:   map[pageKey]*list.Element{}, lru: list.New()}
+		pages:   newBlockMap(entries)}
 }
 
 // Translate looks up the pages of bytes at addr in m, mapped in pages of
 // pageBytes, for a request issued at now. It returns when the first
 // page's translation is ready and how long after it the last one follows
-// (0, 0 when all hit): requests stream out as their pages translate.
+// (now, 0 when all hit): requests stream out as their pages translate.
 func (t *TLB) Translate(now sim.VTimeInSec, m fabric.Memory, addr int64, bytes int, pageBytes int64) (ready, spread sim.VTimeInSec) {
 	misses := 0
 	for p := addr / pageBytes; p <= (addr+int64(bytes)-1)/pageBytes; p++ {
 		t.Lookups++
-		k := pageKey{m, p}
-		if e := t.pages[k]; e != nil {
-			t.lru.MoveToFront(e)
+		id := blockID(m, p)
+		if e := t.pages.get(id); e != nil {
+			t.lru.moveToFront(e)
 			continue
 		}
 		misses++
-		if t.lru.Len() < t.entries {
-			t.pages[k] = t.lru.PushFront(k)
-			continue
+		e := &block{id: id}
+		if t.lru.n >= t.entries { // evict the least recent page, reusing its entry
+			e = t.lru.tail
+			t.lru.remove(e)
+			t.pages.remove(e.id)
+			e.id = id
 		}
-		e := t.lru.Back() // evict the least recent page, reusing its element
-		delete(t.pages, e.Value.(pageKey))
-		e.Value = k
-		t.lru.MoveToFront(e)
-		t.pages[k] = e
+		t.pages.put(e)
+		t.lru.pushFront(e)
 	}
 	if misses == 0 {
 		return now, 0
