@@ -163,7 +163,7 @@ func (b Builder) Build(name string, id int) *GCD {
 }
 
 func (b Builder) buildL2(name string, id int) *L2 {
-	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id, routes: b.kernelRoutes,
+	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
 		line: b.line, block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
 		inFlight:  map[*fabric.Packet]origin{}}

@@ -20,11 +20,12 @@ type L2 struct {
 	engine sim.Engine
 	fabric.Senders
 
-	local     int          // this GCD's memory index, and its hub's
-	routes    KernelRoutes // how write-backs reach non-local memory
-	line      int64        // bytes per line
-	block     int64        // bytes per replacement block
-	capacity  int          // blocks
+	local     int            // this GCD's memory index, and its hub's
+	routes    KernelRoutes   // how write-backs reach non-local memory
+	home      []fabric.Route // the one route to local HBM, built once: write-backs are hot
+	line      int64          // bytes per line
+	block     int64          // bytes per replacement block
+	capacity  int            // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
 
@@ -277,7 +278,7 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 	n := 0
 	for _, wb := range c.pending {
 		c.WriteBackBytes += uint64(wb.bytes)
-		routes := []fabric.Route{{c.local}}
+		routes := c.home
 		if !c.isLocal(wb.mem) {
 			routes = c.routes.KernelRoutes(c.local, c.routes.HubOf(wb.mem))
 		}
