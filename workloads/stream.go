@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -16,7 +17,7 @@ import (
 // every GCD's bytes over the common time.
 type Stream struct {
 	GCDs       []int   // executing GCDs
-	Alloc      string  // "local", "host" or a GCD id: where the arrays live
+	Alloc      string  // "local", "host" or a GCD id: where the arrays live; "SRC:DST" puts a on SRC and b, c on DST
 	Sizes      []int64 // array sizes in bytes
 	Kernels    []string
 	Iterations int
@@ -44,23 +45,48 @@ func E6Sizes() []int64 {
 	return s
 }
 
-func (st Stream) where(g int) string {
-	switch st.Alloc {
+// places splits Alloc into the place of array a (the copy kernel's
+// source) and of arrays b and c (its destination).
+func (st Stream) places() (src, dst string) {
+	if a, b, ok := strings.Cut(st.Alloc, ":"); ok {
+		return a, b
+	}
+	return st.Alloc, st.Alloc
+}
+
+// placeOf is where an array placed at place lives for executing GCD g.
+func (st Stream) placeOf(place string, g int) string {
+	switch place {
 	case "local", "":
 		return report.GCD(g)
 	case "host":
 		return report.NUMA(st.NUMA[g])
 	}
-	peer, _ := strconv.Atoi(st.Alloc)
+	peer, _ := strconv.Atoi(place)
 	return report.GCD(peer)
+}
+
+// allocAt allocates array buf of n bytes at place for executing GCD g.
+func (st Stream) allocAt(place, buf string, g int, n int64) trace.Op {
+	switch place {
+	case "host":
+		return hostAlloc(buf, st.NUMA[g], n)
+	case "local", "":
+		return alloc(buf, g, n)
+	}
+	peer, _ := strconv.Atoi(place)
+	return alloc(buf, peer, n)
 }
 
 // Runs lists one run per size.
 func (st Stream) Runs() ([]Run, error) {
-	if st.Alloc != "local" && st.Alloc != "host" && st.Alloc != "" {
-		g, err := strconv.Atoi(st.Alloc)
-		if err != nil || g < 0 || g >= len(st.NUMA) {
-			return nil, fmt.Errorf("-alloc: want local, host or a GCD id, got %q", st.Alloc)
+	src, dst := st.places()
+	for _, p := range []string{src, dst} {
+		if p == "local" || p == "host" || (p == "" && !strings.Contains(st.Alloc, ":")) {
+			continue
+		}
+		if g, err := strconv.Atoi(p); err != nil || g < 0 || g >= len(st.NUMA) {
+			return nil, fmt.Errorf("-alloc: want local, host, a GCD id (0..%d) or SRC:DST of those, got %q", len(st.NUMA)-1, st.Alloc)
 		}
 	}
 	seen := map[int]bool{}
@@ -84,18 +110,14 @@ func (st Stream) Runs() ([]Run, error) {
 
 func (st Stream) run(n int64) Run {
 	var ops []trace.Op
+	src, dst := st.places()
 	for _, g := range st.GCDs {
 		for _, a := range []string{"a", "b", "c"} {
-			buf := fmt.Sprintf("%s%d", a, g)
-			switch st.Alloc {
-			case "host":
-				ops = append(ops, hostAlloc(buf, st.NUMA[g], n))
-			case "local", "":
-				ops = append(ops, alloc(buf, g, n))
-			default:
-				peer, _ := strconv.Atoi(st.Alloc)
-				ops = append(ops, alloc(buf, peer, n))
+			place := dst
+			if a == "a" {
+				place = src
 			}
+			ops = append(ops, st.allocAt(place, fmt.Sprintf("%s%d", a, g), g, n))
 		}
 	}
 	wg := st.Workgroup
@@ -124,9 +146,10 @@ func (st Stream) run(n int64) Run {
 	}
 	return Run{Name: fmt.Sprintf("stream/%d", n), Ops: ops, Rows: func(r *Replay) []report.Row {
 		// every kernel's row has the same endpoints
+		// src is where the source array a lives, dst the executing GCDs
 		where := make([]string, len(st.GCDs))
 		for i, g := range st.GCDs {
-			where[i] = st.where(g)
+			where[i] = st.placeOf(src, g)
 		}
 		src, dst := report.List(where...), report.GCDs(st.GCDs)
 		var rows []report.Row

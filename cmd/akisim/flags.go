@@ -82,7 +82,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
 	fs.StringVar(&o.exec, "exec", "0", "stream: the executing GCD")
 	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant)")
-	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer)")
+	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer); SRC:DST puts the source array a on SRC and b, c on DST")
 	fs.StringVar(&o.sizes, "sizes", "e6", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling)")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
