@@ -1,0 +1,156 @@
+package rccl
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Ring is one ring of a communicator: the order in which its ranks pass
+// data on. Rank i runs on the communicator's i-th GCD.
+type Ring struct {
+	Ranks []int   // ranks in ring order from rank 0; each sends to the next, the last to rank 0
+	GCDs  []int   // the same ring in GCD ids
+	GBps  float64 // bandwidth the search gave the ring on every link it crosses
+}
+
+// Options holds the RCCL environment variables that shape rings and
+// channels. A nil field, or -2 (what RCCL takes for "not set"), leaves
+// RCCL's default.
+type Options struct {
+	MinChannels *int // NCCL_MIN_NCHANNELS
+	MaxChannels *int // NCCL_MAX_NCHANNELS
+}
+
+// Limits of the search, from RCCL (see the package comment).
+const (
+	MaxGCDs = 16 // communicator size the search is made for
+	// maxRings is RCCL's MAXCHANNELS/2, the most rings its search returns.
+	maxRings = 64
+	// budget bounds the search steps per speed, as RCCL's search timeout
+	// does; a cut search keeps the best rings found so far.
+	budget = 1 << 18
+)
+
+// maxSpeed is the fastest per-ring speed, in links: RCCL's first intra-node
+// speed on AMD GPUs (48 GB/s) over what it counts per gfx90a xGMI link
+// (MI200_XGMI_WIDTH, 36 GB/s).
+var maxSpeed = frac{4, 3}
+
+// Rings computes the rings of a communicator whose rank i runs on GCD
+// gcds[i], from the node's link graph, as the package comment describes.
+// opts shapes channels, not rings (RCCL's ring search reads none of them);
+// it is taken here so that callers pass the same options to both.
+func Rings(t Topology, gcds []int, opts Options) ([]Ring, error) {
+	if err := t.check(); err != nil {
+		return nil, err
+	}
+	if err := checkGCDs(gcds, len(t.Lanes)); err != nil {
+		return nil, err
+	}
+	s := newSearch(newGraph(t), gcds)
+	if s == nil {
+		return nil, fmt.Errorf("rccl: no ring joins GCDs %v: some have no xGMI route to the others", gcds)
+	}
+	best := s.run()
+	if best.n == 0 {
+		return nil, fmt.Errorf("rccl: no ring over GCDs %v found within the search budget", gcds)
+	}
+	return best.rings(gcds, t.LaneGBps), nil
+}
+
+func checkGCDs(gcds []int, n int) error {
+	switch {
+	case len(gcds) == 0:
+		return fmt.Errorf("rccl: communicator has no GCDs")
+	case len(gcds) > MaxGCDs:
+		return fmt.Errorf("rccl: communicator has %d GCDs, the ring search takes at most %d", len(gcds), MaxGCDs)
+	}
+	seen := map[int]int{}
+	for i, d := range gcds {
+		if d < 0 || d >= n {
+			return fmt.Errorf("rccl: rank %d on GCD %d: the node has GCDs 0..%d", i, d, n-1)
+		}
+		if j, ok := seen[d]; ok {
+			return fmt.Errorf("rccl: ranks %d and %d both on GCD %d", j, i, d)
+		}
+		seen[d] = i
+	}
+	return nil
+}
+
+// frac is a speed in links, p/q: exact, so that ties are ties.
+type frac struct{ p, q int }
+
+// less reports a < b.
+func (a frac) less(b frac) bool { return a.p*b.q < b.p*a.q }
+
+// solution is a set of rings at one speed.
+type solution struct {
+	speed frac
+	n     int     // rings
+	hops  int     // links crossed by all rings together, RCCL's nHops
+	links int     // distinct directed links used
+	ring  [][]int // rings in ranks, each from rank 0, in nondecreasing order
+}
+
+// better reports whether a beats b at the same speed.
+func (a *solution) better(b *solution) bool {
+	if a.n != b.n {
+		return a.n > b.n
+	}
+	if a.hops != b.hops {
+		return a.hops < b.hops
+	}
+	return a.links > b.links // the first found wins a full tie: it comes first in order
+}
+
+// total compares aggregate ring bandwidth n x speed: -1, 0 or 1.
+func (a *solution) total(b *solution) int {
+	x, y := a.n*a.speed.p*b.speed.q, b.n*b.speed.p*a.speed.q
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// rings orders the solution's rings, each followed by its reverse when that
+// is a ring too (so that consecutive channels load both directions of the
+// links), and names their GCDs.
+func (a *solution) rings(gcds []int, laneGBps float64) []Ring {
+	placed := make([]bool, a.n)
+	var out []Ring
+	add := func(i int) {
+		placed[i] = true
+		r := Ring{Ranks: a.ring[i], GBps: float64(a.speed.p) / float64(a.speed.q) * laneGBps}
+		for _, k := range r.Ranks {
+			r.GCDs = append(r.GCDs, gcds[k])
+		}
+		out = append(out, r)
+	}
+	for i := range a.ring {
+		if placed[i] {
+			continue
+		}
+		add(i)
+		rev := reverse(a.ring[i])
+		for j := range a.ring {
+			if !placed[j] && slices.Equal(a.ring[j], rev) {
+				add(j)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// reverse is ring r run the other way, from rank 0.
+func reverse(r []int) []int {
+	out := []int{r[0]}
+	for i := len(r) - 1; i > 0; i-- {
+		out = append(out, r[i])
+	}
+	return out
+}
