@@ -6,6 +6,7 @@ package hip
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/akisim/akisim/components/cpu"
 	"github.com/akisim/akisim/components/fabric"
@@ -50,10 +51,9 @@ type Runtime struct {
 	bufs          map[string]trace.Buffer
 	base          map[string]int64        // buffer -> its first address in its memory
 	top           map[fabric.Memory]int64 // next free address of each memory
-	pc            int
-	blocked       *blocker
+	procs         []*thread               // one host thread per rank (process), ranks ascending
 	streams       map[int]*stream
-	streamOrder   []int // the ids of streams, ascending (streamIDs)
+	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
 	events        map[string]sim.VTimeInSec
 	lastRecord    map[string]int  // event -> its latest record op queued (what waits see)
 	recorded      map[int]bool    // record ops that completed
@@ -76,7 +76,21 @@ type Runtime struct {
 	Err     error
 }
 
-type hostEvent struct{ fabric.EventAt }
+// hostEvent resumes a host thread.
+type hostEvent struct {
+	fabric.EventAt
+	th *thread
+}
+
+// thread is one host process (an MPI rank) making its HIP calls in order;
+// ranks run side by side and share the node.
+type thread struct {
+	rank    int
+	ops     []int // its ops, as indices into the trace
+	next    int   // index into ops of its next call
+	cur     int   // the op of its current call
+	blocked *blocker
+}
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
 func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *cpu.Cores) *Runtime {
@@ -106,7 +120,6 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 // Load sets the operations to replay, starting at time zero.
 func (r *Runtime) Load(ops []trace.Op) {
 	r.ops = ops
-	r.pc = 0
 	r.bufs = map[string]trace.Buffer{}
 	r.base = map[string]int64{}
 	r.top = map[fabric.Memory]int64{}
@@ -127,7 +140,21 @@ func (r *Runtime) Load(ops []trace.Op) {
 	for i := range ops {
 		r.Results[i] = OpResult{Index: i, Op: ops[i]}
 	}
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: 0, H: r}})
+	r.procs = nil
+	byRank := map[int]*thread{}
+	for i := range ops {
+		th := byRank[ops[i].Rank]
+		if th == nil {
+			th = &thread{rank: ops[i].Rank}
+			byRank[th.rank] = th
+			r.procs = append(r.procs, th)
+		}
+		th.ops = append(th.ops, i)
+	}
+	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
+	for _, th := range r.procs {
+		r.engine.Schedule(&hostEvent{fabric.EventAt{T: 0, H: r}, th})
+	}
 }
 
 // Event returns when a recorded event completed.
@@ -153,20 +180,21 @@ func (r *Runtime) Handle(e sim.Event) error {
 		r.pageNext(pe.T, pe.pc)
 		return nil
 	}
-	r.step(e.Time())
+	r.step(e.Time(), e.(*hostEvent).th)
 	return nil
 }
 
-// step performs the next host call at now.
-func (r *Runtime) step(now sim.VTimeInSec) {
-	if r.pc >= len(r.ops) || r.blocked != nil || r.Err != nil {
+// step performs thread th's next host call at now.
+func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
+	if th.next >= len(th.ops) || th.blocked != nil || r.Err != nil {
 		return
 	}
-	i := r.pc
+	i := th.ops[th.next]
+	th.cur = i
 	op := &r.ops[i]
 	res := &r.Results[i]
 	res.Issue = now
-	r.pc++
+	th.next++
 	next := now + ns(r.cost.APICallNs)
 	switch op.Op {
 	case trace.Malloc:
@@ -182,35 +210,35 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		r.registered[op.Buf] = true
 		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
 	case trace.HostUnregister: // ROCclr waits for the device first
-		r.blocked = &blocker{kind: "device", unregister: op.Buf}
+		th.blocked = &blocker{kind: "device", unregister: op.Buf}
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
-		s := r.stream(op.Stream)
+		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, prefetch: true})
 		r.dispatch(now, s)
-		r.blocked = &blocker{kind: "op", op: i}
+		th.blocked = &blocker{kind: "op", op: i}
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil {
 			r.Err = fmt.Errorf("op %d (line %d): %v", i, op.Line, err)
 			return
 		}
-		s := r.stream(op.Stream)
+		s := r.stream(op)
 		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
 		if !op.IsAsync() || it.page { // a pageable copy returns when done
-			r.blocked = &blocker{kind: "op", op: i}
+			th.blocked = &blocker{kind: "op", op: i}
 		}
 	case trace.Kernel:
-		s := r.stream(op.Stream)
+		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, cus: r.devices[*op.GCD].CUs})
 		r.dispatch(now, s)
 	case trace.EventRecord:
-		s := r.stream(op.Stream)
+		s := r.stream(op)
 		r.lastRecord[op.Event] = i
 		s.queue = append(s.queue, item{op: i, event: op.Event})
 		r.dispatch(now, s)
 	case trace.StreamWait:
-		s := r.stream(op.Stream)
+		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Event)})
 		r.dispatch(now, s)
 	case trace.HostAccess:
@@ -222,27 +250,27 @@ func (r *Runtime) step(now sim.VTimeInSec) {
 		if !r.cpuFaulting(now, i) { // managed pages on a GCD come back first (managed.go)
 			r.hostAccess(now, i)
 		}
-		r.blocked = &blocker{kind: "op", op: i}
+		th.blocked = &blocker{kind: "op", op: i}
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		r.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Event)}
+		th.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Event)}
 	case trace.StreamSync:
-		r.blocked = &blocker{kind: "stream", stream: op.Stream}
+		th.blocked = &blocker{kind: "stream", stream: op.Stream}
 	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees
-		r.blocked = &blocker{kind: "device"}
+		th.blocked = &blocker{kind: "device"}
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
 	}
-	if r.blocked != nil {
-		r.unblock(now)
+	if th.blocked != nil {
+		r.unblockThread(now, th)
 		return
 	}
 	res.Start, res.End = now, next
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}})
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}, th})
 }
 
 // NotifyRecv takes completion signals.
@@ -273,7 +301,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if res.Op.Op == trace.HostAccess {
 			continue // the host's own work, in no stream
 		}
-		s := r.stream(res.Op.Stream)
+		s := r.stream(&res.Op)
 		s.inflight--
 		if s.inflight == 0 {
 			r.dispatch(now, s)

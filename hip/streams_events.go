@@ -3,6 +3,7 @@ package hip
 import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -24,6 +25,7 @@ type item struct {
 
 type stream struct {
 	id       int
+	rank     int // the process that owns it
 	queue    []item
 	inflight int
 	last     any               // the SDMA queue or CU array running the stream's work
@@ -39,9 +41,16 @@ type blocker struct {
 	unregister string // host_unregister: the buffer pageable again once the device is idle
 }
 
-// unblock resumes the host thread if what it waits for is done.
+// unblock resumes every host thread whose wait is over.
 func (r *Runtime) unblock(now sim.VTimeInSec) {
-	b := r.blocked
+	for _, th := range r.procs {
+		r.unblockThread(now, th)
+	}
+}
+
+// unblockThread resumes host thread th if what it waits for is done.
+func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
+	b := th.blocked
 	if b == nil {
 		return
 	}
@@ -52,39 +61,45 @@ func (r *Runtime) unblock(now sim.VTimeInSec) {
 	case "event":
 		done = r.recordDone(b.op)
 	case "stream":
-		s := r.stream(b.stream)
-		done = len(s.queue) == 0 && s.inflight == 0
-	case "device":
+		s := r.streams[streamKey(th.rank, b.stream)]
+		done = s == nil || (len(s.queue) == 0 && s.inflight == 0)
+	case "device": // the rank's own streams: a process syncs its devices
 		done = true
 		for _, s := range r.streams {
-			done = done && len(s.queue) == 0 && s.inflight == 0
+			done = done && (s.rank != th.rank || (len(s.queue) == 0 && s.inflight == 0))
 		}
 	}
 	if !done {
 		return
 	}
-	r.blocked = nil
+	th.blocked = nil
 	delete(r.registered, b.unregister)
-	i := r.pc - 1
+	i := th.cur
 	t := now + ns(r.cost.SyncCallNs)
 	if b.kind != "op" {
 		r.Results[i].Start, r.Results[i].End = r.Results[i].Issue, t
 	}
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}})
+	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}, th})
 }
 
-func (r *Runtime) stream(id int) *stream {
-	s, ok := r.streams[id]
+// streamKey keys rank's stream id: each process has its own streams,
+// null stream (0) included; keys order by rank, then id.
+func streamKey(rank, id int) int { return rank<<32 | id }
+
+// stream is the stream op is queued on, made at first use.
+func (r *Runtime) stream(op *trace.Op) *stream {
+	key := streamKey(op.Rank, op.Stream)
+	s, ok := r.streams[key]
 	if !ok {
-		s = &stream{id: id}
-		r.streams[id] = s
-		// keep streamIDs sorted: insert id in place
+		s = &stream{id: op.Stream, rank: op.Rank}
+		r.streams[key] = s
+		// keep streamIDs sorted: insert key in place
 		k := len(r.streamOrder)
-		r.streamOrder = append(r.streamOrder, id)
-		for ; k > 0 && r.streamOrder[k-1] > id; k-- {
+		r.streamOrder = append(r.streamOrder, key)
+		for ; k > 0 && r.streamOrder[k-1] > key; k-- {
 			r.streamOrder[k] = r.streamOrder[k-1]
 		}
-		r.streamOrder[k] = id
+		r.streamOrder[k] = key
 	}
 	return s
 }

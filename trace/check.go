@@ -93,6 +93,8 @@ const (
 	// MaxWorkgroups is the most workgroups a kernel may have: the AQL
 	// dispatch packet holds each grid dimension in 32 bits.
 	MaxWorkgroups = 1 << 32
+	// MaxRanks bounds the host processes (MPI ranks) of a trace.
+	MaxRanks = 1 << 16
 	// MaxComputeNs is the longest compute_ns: one second per workgroup.
 	MaxComputeNs = 1e9
 	// MaxThreads is the most threads a host_access may use, far above
@@ -135,6 +137,7 @@ func setFields(o *Op) []string {
 	add(len(o.Access) != 0, "access")
 	add(o.WaitFlag != "", "wait_flag")
 	add(o.Flag != "", "flag")
+	add(o.Rank != 0, "rank")
 	add(o.Fine, "fine")
 	add(o.NonCoherent, "noncoherent")
 	add(o.Advice != "", "advice")
@@ -180,7 +183,7 @@ func Check(ops []Op, n Limits, name string) error {
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
-		flags:  flags{waiter: map[string]int{}, set: map[string]int{}},
+		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops)},
 	}
 	for i := range ops {
 		c.line = lineOf(ops, i)
@@ -251,6 +254,9 @@ func (c *checker) op(o *Op) *Error {
 	}
 	if e := unused(o.Op, allowed, setFields(o)); e != nil {
 		return e
+	}
+	if o.Rank < 0 || o.Rank >= MaxRanks {
+		return errf("rank", "must be in 0..%d, got %d", MaxRanks-1, o.Rank)
 	}
 	if e := c.flags.blocks(o, c.pageable(o.Src) || c.pageable(o.Dst)); e != nil {
 		return e
@@ -413,7 +419,7 @@ func (c *checker) op(o *Op) *Error {
 			return e
 		}
 		if o.WaitFlag != "" {
-			return c.flags.wait(o.WaitFlag, c.line)
+			return c.flags.wait(o.WaitFlag, c.line, o.Rank)
 		}
 	case FlagSet:
 		return c.flags.setFlag(o, c.line)
@@ -484,10 +490,10 @@ func patternName(p string) string {
 }
 
 // unused refuses the first of fields (JSON names) that kind k does not
-// use; allowed is fieldsOf[k]. "op" and "label" go with every kind.
+// use; allowed is fieldsOf[k]. "op", "label" and "rank" go with every kind.
 func unused(k Kind, allowed, fields []string) *Error {
 	for _, f := range fields {
-		if f != "op" && f != "label" && !contains(allowed, f) {
+		if f != "op" && f != "label" && f != "rank" && !contains(allowed, f) {
 			return errf(f, "not used by %s", k)
 		}
 	}

@@ -1,5 +1,7 @@
 package trace
 
+import "slices"
+
 // Flags let a trace hold a stream back until the host has queued all its
 // work, as p2pBandwidthLatencyTest does: a kernel with a wait_flag (the
 // sample's delay kernel) spins on a flag in mapped host memory, and the
@@ -7,18 +9,33 @@ package trace
 
 // flags is what Check knows of a trace's flags so far.
 type flags struct {
-	waiter  map[string]int // flag -> line of the first kernel waiting on it
-	set     map[string]int // flag -> line of its flag_set
-	pending []string       // flags waited on and not set yet, in order of first wait
+	waiter  map[string]int   // flag -> line of the first kernel waiting on it
+	rank    map[string]int   // flag -> the rank of that kernel
+	set     map[string]int   // flag -> line of its flag_set
+	pending []string         // flags waited on and not set yet, in order of first wait
+	setters map[string][]int // flag -> ranks with a flag_set of it anywhere in the trace
 }
 
-// wait checks the wait_flag of the kernel on line.
-func (f *flags) wait(name string, line int) *Error {
+// setRanks finds, before the checks, which ranks set each flag: a rank's
+// host threads run side by side, so a flag another rank sets later in the
+// file may still release a kernel this rank waits for.
+func setRanks(ops []Op) map[string][]int {
+	m := map[string][]int{}
+	for i := range ops {
+		if o := &ops[i]; o.Op == FlagSet && !slices.Contains(m[o.Flag], o.Rank) {
+			m[o.Flag] = append(m[o.Flag], o.Rank)
+		}
+	}
+	return m
+}
+
+// wait checks the wait_flag of the kernel on line, of rank.
+func (f *flags) wait(name string, line, rank int) *Error {
 	if l, ok := f.set[name]; ok {
 		return errf("wait_flag", "flag %q already set on line %d, so the kernel would not wait (a flag is set once: use a new name)", name, l)
 	}
 	if _, ok := f.waiter[name]; !ok {
-		f.waiter[name] = line
+		f.waiter[name], f.rank[name] = line, rank
 		f.pending = append(f.pending, name)
 	}
 	return nil
@@ -64,18 +81,27 @@ func (f *flags) blocks(o *Op, pageable bool) *Error {
 	default:
 		return nil
 	}
-	return f.hang(what + " blocks the host")
+	return f.hang(what+" blocks the host", o.Rank)
 }
 
-// hang reports a host call (what it does) that would wait forever for the
-// first kernel waiting on a flag not set yet; nil if there is none.
-func (f *flags) hang(what string) *Error {
-	if len(f.pending) == 0 {
-		return nil
+// hang reports a host call (what it does) of rank that would wait forever
+// for the first of the rank's kernels waiting on a flag not set yet that
+// no other rank sets either; nil if there is none.
+func (f *flags) hang(what string, rank int) *Error {
+	for _, p := range f.pending {
+		if f.rank[p] != rank {
+			continue
+		}
+		other := false
+		for _, r := range f.setters[p] {
+			other = other || r != rank
+		}
+		if !other {
+			return errf("op", "%s while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
+				what, f.waiter[p], p)
+		}
 	}
-	p := f.pending[0]
-	return errf("op", "%s while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
-		what, f.waiter[p], p)
+	return nil
 }
 
 // unset reports, after the last op, a flag that is never set, at the

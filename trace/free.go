@@ -29,7 +29,7 @@ func (o *Op) placed() Buffer {
 // the device, so it is refused while a kernel waits for a flag the host
 // has not set (the run would hang). The buffer's bytes become free again.
 func (c *checker) free(o *Op) *Error {
-	if e := c.flags.hang("free synchronizes the device"); e != nil {
+	if e := c.flags.hang("free synchronizes the device", o.Rank); e != nil {
 		return e
 	}
 	b, e := c.buffer("buf", o.Buf, o.Op)

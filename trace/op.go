@@ -40,6 +40,7 @@ type Op struct {
 	Stream  int    `json:"stream,omitempty"`  // async ops, kernel, event_record, stream_wait, stream_sync; 0 = null stream
 	Event   string `json:"event,omitempty"`   // event ops
 	Label   string `json:"label,omitempty"`   // free text carried into reports
+	Rank    int    `json:"rank,omitempty"`    // the host process (MPI rank) making the call; each runs as its own host thread
 	Value   string `json:"value,omitempty"`   // setenv: the variable's value (Name is the variable)
 	Threads int    `json:"threads,omitempty"` // host_access: host threads doing it (default 1)
 

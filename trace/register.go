@@ -31,7 +31,7 @@ func (c *checker) pageable(name string) bool {
 // trace never exceeds what the node has.
 func (c *checker) register(o *Op) *Error {
 	if o.Op == HostUnregister {
-		if e := c.flags.hang("host_unregister synchronizes the device"); e != nil {
+		if e := c.flags.hang("host_unregister synchronizes the device", o.Rank); e != nil {
 			return e
 		}
 	}

@@ -1,0 +1,52 @@
+package hip_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/trace"
+)
+
+// withRank puts ops on rank r.
+func withRank(r int, ops ...trace.Op) []trace.Op {
+	for i := range ops {
+		ops[i].Rank = r
+	}
+	return ops
+}
+
+// Ranks are host threads side by side: two ranks each making a blocking
+// 64 MiB H2D copy to their own GCD (own host link, own NUMA domain) take
+// the time of one, while one rank making both takes twice that.
+func TestRanksRunSideBySide(t *testing.T) {
+	const size = 64 * mib
+	copyTo := func(h string, numa int, d string, g int) []trace.Op {
+		return []trace.Op{host(h, numa, size), device(d, g, size), {Op: trace.Memcpy, Src: h, Dst: d, Bytes: size}}
+	}
+	end := func(res []hip.OpResult) float64 {
+		e := 0.0
+		for _, r := range res {
+			e = max(e, float64(r.End))
+		}
+		return e
+	}
+	one, _ := run(t, nil, append(copyTo("h0", 3, "d0", 0), copyTo("h4", 0, "d4", 4)...))
+	two, _ := run(t, nil, append(withRank(0, copyTo("h0", 3, "d0", 0)...), withRank(1, copyTo("h4", 0, "d4", 4)...)...))
+	serial, parallel := end(one), end(two)
+	if math.Abs(serial-2*parallel) > 0.02*serial {
+		t.Errorf("one rank %.1f us, two ranks %.1f us: want the two ranks in half the time", serial*1e6, parallel*1e6)
+	}
+}
+
+// Each rank has its own streams, null stream included: rank 0's
+// device_sync does not wait for rank 1's work on stream 0.
+func TestRanksOwnTheirStreams(t *testing.T) {
+	const size = 256 * mib
+	ops := append(withRank(1, host("h", 0, size), device("d", 4, size), copyAsync("h", "d", size, 0)),
+		withRank(0, device("x", 0, 64), trace.Op{Op: trace.DeviceSync})...)
+	res, _ := run(t, nil, ops)
+	if sync, copyEnd := res[4].End, res[2].End; sync >= copyEnd {
+		t.Errorf("rank 0's device_sync returned at %.1f us, after rank 1's copy ended at %.1f us", float64(sync)*1e6, float64(copyEnd)*1e6)
+	}
+}

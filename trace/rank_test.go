@@ -1,0 +1,22 @@
+package trace
+
+import "testing"
+
+// Every op may name its rank; a rank out of range is bad input. A host
+// call that waits for the device is refused while one of its own rank's
+// kernels waits on a flag only that rank sets, not when another rank sets
+// it: that rank's thread runs side by side and will.
+func TestRanks(t *testing.T) {
+	const (
+		dev   = `{"op":"malloc","buf":"d","gcd":0,"bytes":64,"rank":1}` + "\n"
+		wait  = `{"op":"kernel","name":"delay","gcd":0,"stream":1,"grid":1,"workgroup":1,"wait_flag":"go","rank":1}` + "\n"
+		sync1 = `{"op":"device_sync","rank":1}` + "\n"
+	)
+	checked(t, dev+wait+`{"op":"device_sync"}`+"\n"+`{"op":"flag_set","flag":"go","rank":2}`)
+	checked(t, dev+wait+sync1+`{"op":"flag_set","flag":"go","rank":0}`)
+	checkFails(t, dev+wait+sync1+`{"op":"flag_set","flag":"go","rank":1}`,
+		`t.jsonl:3: op: device_sync blocks the host while the kernel on line 2 waits for flag "go", which only the host sets (flag_set): the run would hang`)
+	checkFails(t, `{"op":"device_sync","rank":-1}`, `t.jsonl:1: rank: must be in 0..65535, got -1`)
+	checkFails(t, `{"op":"device_sync","rank":65536}`, `t.jsonl:1: rank: must be in 0..65535, got 65536`)
+	checkFails(t, `{"op":"device_sync","rank":"1"}`, `t.jsonl:1: rank: must be an integer, got string`)
+}
