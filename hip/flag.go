@@ -19,7 +19,7 @@ func (r *Runtime) flagReady(it item) bool {
 }
 
 // setFlag is the host's store to a flag: streams whose next kernel waits
-// for it go on.
+// for it go on, and so do other ranks' threads polling it.
 func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	r.flags[name] = true
 	for _, id := range r.streamIDs() {
@@ -28,4 +28,5 @@ func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 			r.dispatch(now, s)
 		}
 	}
+	r.unblock(now) // host threads polling it (flag_wait) go on
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/trace"
+	"github.com/sarchlab/akita/v3/sim"
 )
 
 // withRank puts ops on rank r.
@@ -48,5 +49,23 @@ func TestRanksOwnTheirStreams(t *testing.T) {
 	res, _ := run(t, nil, ops)
 	if sync, copyEnd := res[4].End, res[2].End; sync >= copyEnd {
 		t.Errorf("rank 0's device_sync returned at %.1f us, after rank 1's copy ended at %.1f us", float64(sync)*1e6, float64(copyEnd)*1e6)
+	}
+}
+
+// A rank polling a flag (flag_wait) goes on once another rank sets it:
+// rank 1 computes 50 us on the host (host_compute), then sets the flag;
+// rank 0's wait returns then (plus the cost of a blocking call), not before.
+func TestFlagWaitAcrossRanks(t *testing.T) {
+	ops := append(withRank(0, trace.Op{Op: trace.FlagWait, Flag: "go"}),
+		withRank(1, trace.Op{Op: trace.HostCompute, ComputeNs: 50000}, trace.Op{Op: trace.FlagSet, Flag: "go"})...)
+	res, n := run(t, nil, ops)
+	if got := float64(res[1].End - res[1].Issue); math.Abs(got-50e-6) > 1e-12 {
+		t.Errorf("host_compute took %.3f us, want 50", got*1e6)
+	}
+	set := res[2].Issue
+	want := set + sim.VTimeInSec(n.Config.Runtime.SyncCallNs*1e-9)
+	if got := res[0].End; math.Abs(float64(got-want)) > 1e-12 {
+		t.Errorf("flag_wait returned at %.3f us, want the flag_set's %.3f us plus a blocking call's %.3f us",
+			float64(got)*1e6, float64(set)*1e6, n.Config.Runtime.SyncCallNs/1e3)
 	}
 }

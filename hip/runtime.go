@@ -253,6 +253,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		th.blocked = &blocker{kind: "op", op: i}
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
+	case trace.FlagWait: // a poll of shared host memory
+		if !r.flags[op.Flag] {
+			th.blocked = &blocker{kind: "flag", event: op.Flag}
+		}
+	case trace.HostCompute: // the host's own work, not a HIP call
+		next = now + ns(op.ComputeNs)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:

@@ -34,9 +34,9 @@ type stream struct {
 }
 
 type blocker struct {
-	kind       string // "op", "event", "stream", "device"
+	kind       string // "op", "event", "stream", "device", "flag"
 	op         int
-	event      string
+	event      string // the event, or the flag of a flag_wait
 	stream     int
 	unregister string // host_unregister: the buffer pageable again once the device is idle
 }
@@ -60,6 +60,8 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 		done = r.Results[b.op].End > 0
 	case "event":
 		done = r.recordDone(b.op)
+	case "flag":
+		done = r.flags[b.event]
 	case "stream":
 		s := r.streams[streamKey(th.rank, b.stream)]
 		done = s == nil || (len(s.queue) == 0 && s.inflight == 0)

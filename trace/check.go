@@ -183,7 +183,7 @@ func Check(ops []Op, n Limits, name string) error {
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
-		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops)},
+		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops), hosts: hostWaiters(ops)},
 	}
 	for i := range ops {
 		c.line = lineOf(ops, i)
@@ -399,11 +399,8 @@ func (c *checker) op(o *Op) *Error {
 		if wgs := o.Grid / int64(o.Workgroup); wgs > MaxWorkgroups {
 			return errf("grid", "%d workgroups of %d, more than %d (2^32)", wgs, o.Workgroup, int64(MaxWorkgroups))
 		}
-		if math.IsNaN(o.ComputeNs) || math.IsInf(o.ComputeNs, 0) {
-			return errf("compute_ns", "must be a finite number, got %v", o.ComputeNs)
-		}
-		if o.ComputeNs < 0 || o.ComputeNs > MaxComputeNs {
-			return errf("compute_ns", "must be in 0..%g (one second per workgroup), got %g", float64(MaxComputeNs), o.ComputeNs)
+		if e := computeNs(o.ComputeNs, "one second per workgroup"); e != nil {
+			return e
 		}
 		if o.WaitFlag == "" || len(o.Access) > 0 { // a delay kernel touches only its flag
 			if e := c.accesses(o); e != nil {
@@ -423,6 +420,10 @@ func (c *checker) op(o *Op) *Error {
 		}
 	case FlagSet:
 		return c.flags.setFlag(o, c.line)
+	case FlagWait:
+		return c.flags.flagWait(o)
+	case HostCompute:
+		return computeNs(o.ComputeNs, "one second")
 	}
 	return nil
 }
@@ -477,6 +478,17 @@ func (c *checker) access(prefix string, a *Access) *Error {
 		}
 	default:
 		return errf(prefix+"pattern", `must be "sequential", "strided" or "random", got %q`, a.Pattern)
+	}
+	return nil
+}
+
+// computeNs checks a compute_ns: finite, 0..MaxComputeNs (what it bounds).
+func computeNs(v float64, what string) *Error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return errf("compute_ns", "must be a finite number, got %v", v)
+	}
+	if v < 0 || v > MaxComputeNs {
+		return errf("compute_ns", "must be in 0..%g (%s), got %g", float64(MaxComputeNs), what, v)
 	}
 	return nil
 }

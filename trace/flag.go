@@ -14,6 +14,7 @@ type flags struct {
 	set     map[string]int   // flag -> line of its flag_set
 	pending []string         // flags waited on and not set yet, in order of first wait
 	setters map[string][]int // flag -> ranks with a flag_set of it anywhere in the trace
+	hosts   map[string]bool  // flags some flag_wait waits on, anywhere in the trace
 }
 
 // setRanks finds, before the checks, which ranks set each flag: a rank's
@@ -49,8 +50,8 @@ func (f *flags) setFlag(o *Op, line int) *Error {
 	if l, ok := f.set[o.Flag]; ok {
 		return errf("flag", "flag %q already set on line %d", o.Flag, l)
 	}
-	if _, ok := f.waiter[o.Flag]; !ok {
-		return errf("flag", "no kernel on an earlier line waits on flag %q (wait_flag)", o.Flag)
+	if _, ok := f.waiter[o.Flag]; !ok && !f.hosts[o.Flag] {
+		return errf("flag", "no kernel on an earlier line waits on flag %q (wait_flag), nor any flag_wait", o.Flag)
 	}
 	f.set[o.Flag] = line
 	for i, p := range f.pending {

@@ -49,7 +49,7 @@ func TestFlagErrors(t *testing.T) {
 		{`{"op":"event_record","event":"e","wait_flag":"go"}`, "t.jsonl:4: wait_flag: not used by event_record"},
 		// checking
 		{`{"op":"flag_set"}`, "t.jsonl:4: flag: required by flag_set"},
-		{`{"op":"flag_set","flag":"stop"}`, `t.jsonl:4: flag: no kernel on an earlier line waits on flag "stop" (wait_flag)`},
+		{`{"op":"flag_set","flag":"stop"}`, `t.jsonl:4: flag: no kernel on an earlier line waits on flag "stop" (wait_flag), nor any flag_wait`},
 		{`{"op":"flag_set","flag":"go"}` + "\n" + `{"op":"flag_set","flag":"go"}`, `t.jsonl:5: flag: flag "go" already set on line 4`},
 		{`{"op":"flag_set","flag":"go"}` + "\n" + `{"op":"kernel","name":"delay","gcd":0,"grid":1,"workgroup":1,"wait_flag":"go"}`,
 			`t.jsonl:5: wait_flag: flag "go" already set on line 4, so the kernel would not wait (a flag is set once: use a new name)`},

@@ -98,7 +98,7 @@ func Kinds() []Kind {
 		HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
-		Kernel, FlagSet, SetEnv, HostAccess, Free,
+		Kernel, FlagSet, FlagWait, HostCompute, SetEnv, HostAccess, Free,
 	}
 }
 
@@ -107,7 +107,7 @@ func (k Kind) Valid() bool {
 	switch k {
 	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
-		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, Free:
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free:
 		return true
 	}
 	return false
