@@ -115,6 +115,10 @@ pin_page_ns = 100
 managed_fault_ns = 10000
 managed_page_ns = 1300
 
+[mpi]
+post_ns = 1000
+ipc_open_ns = 50000
+
 [routing]
 sdma = "widest"
 kernel = "fewest"
@@ -134,6 +138,9 @@ early_booking = 0.5
 HSA_ENABLE_SDMA = 1
 HSA_ENABLE_PEER_SDMA = 1
 HSA_XNACK = 0
+MPICH_GPU_IPC_ENABLED = 1
+MPICH_GPU_IPC_THRESHOLD = 1024
+MPICH_GPU_IPC_CACHE_MAX_SIZE = 50
 `
 
 // shipped are the configs in configs/.

@@ -13,6 +13,7 @@ type Node struct {
 	Host     Host    `toml:"host"`
 	DRAM     DRAM    `toml:"dram"`
 	Runtime  Runtime `toml:"runtime"`
+	MPI      MPI     `toml:"mpi"`
 	Routing  Routing `toml:"routing"`
 	Sim      Sim     `toml:"sim"`
 	Env      Env     `toml:"env"`
@@ -24,6 +25,16 @@ type Env struct {
 	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`      // 0: all hipMemcpy* run as blit kernels on the CUs
 	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"` // 0: peer copies run as blit kernels
 	XNACK          int `toml:"HSA_XNACK"`            // 1: GPU page-fault retry (managed memory migrates on GPU faults, hip/managed.go)
+	// Cray MPICH's GPU transport (shared/docs/comm.md; mpi package)
+	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`        // 0: every GPU message is staged through host shared memory
+	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`      // messages of at least this many bytes go over IPC-mapped peer memory
+	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"` // IPC handles a rank keeps open (LRU)
+}
+
+// MPI holds the host-side costs of the MPI library (Cray MPICH).
+type MPI struct {
+	PostNs    float64 `toml:"post_ns"`     // host time of starting a send or receive (request set-up, matching queues)
+	IPCOpenNs float64 `toml:"ipc_open_ns"` // mapping a peer's buffer from its IPC handle, the first time (then cached)
 }
 
 // GCD describes every graphics compute die of the node (all alike).

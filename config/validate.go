@@ -250,6 +250,11 @@ func (n *Node) validate() []vErr {
 	v.intRange("env.HSA_ENABLE_SDMA", n.Env.EnableSDMA, 0, 1)
 	v.intRange("env.HSA_ENABLE_PEER_SDMA", n.Env.EnablePeerSDMA, 0, 1)
 	v.intRange("env.HSA_XNACK", n.Env.XNACK, 0, 1)
+	v.intRange("env.MPICH_GPU_IPC_ENABLED", n.Env.IPCEnabled, 0, 1)
+	v.int64Range("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold, 0, 1<<40)
+	v.intRange("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", n.Env.IPCCacheMax, 1, 1<<20)
+	v.latency("mpi.post_ns", n.MPI.PostNs)
+	v.latency("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
 
 	// Reachability needs sound bundles and a sane GCD count and hop limit.
 	if len(v.errs) == 0 {

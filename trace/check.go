@@ -93,6 +93,9 @@ const (
 	// MaxWorkgroups is the most workgroups a kernel may have: the AQL
 	// dispatch packet holds each grid dimension in 32 bits.
 	MaxWorkgroups = 1 << 32
+	// MaxStream bounds a program's stream numbers; the one above is the
+	// MPI library's own (package mpi).
+	MaxStream = 1<<30 - 1
 	// MaxRanks bounds the host processes (MPI ranks) of a trace.
 	MaxRanks = 1 << 16
 	// MaxComputeNs is the longest compute_ns: one second per workgroup.
@@ -141,6 +144,9 @@ func setFields(o *Op) []string {
 	add(o.Fine, "fine")
 	add(o.NonCoherent, "noncoherent")
 	add(o.Advice != "", "advice")
+	add(o.Peer != nil, "peer")
+	add(o.Tag != 0, "tag")
+	add(o.Req != "", "req")
 	return s
 }
 
@@ -184,6 +190,7 @@ func Check(ops []Op, n Limits, name string) error {
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
 		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops), hosts: hostWaiters(ops)},
+		msgs:   mpiState{pending: map[string]mpiReq{}, queues: map[[3]int][]mpiMsg{}},
 	}
 	for i := range ops {
 		c.line = lineOf(ops, i)
@@ -201,6 +208,9 @@ func Check(ops []Op, n Limits, name string) error {
 	if e := c.flags.unset(name); e != nil {
 		return e
 	}
+	if e := c.msgs.matchLeft(name); e != nil {
+		return e
+	}
 	return nil
 }
 
@@ -211,6 +221,7 @@ type checker struct {
 	events     map[string]bool      // recorded so far
 	started    bool                 // an op other than setenv was seen
 	flags      flags                // waited on and set so far
+	msgs       mpiState             // MPI requests and unmatched messages so far
 	line       int                  // line of the op being checked
 }
 
@@ -272,6 +283,9 @@ func (c *checker) op(o *Op) *Error {
 		return c.register(o)
 	case MemAdvise:
 		return c.advise(o)
+	}
+	if o.IsMPI() {
+		return c.mpi(o)
 	}
 	switch o.Op {
 	case SetEnv:
@@ -565,8 +579,8 @@ func fits(offField, bytesField, what string, off, bytes int64, b Buffer) *Error 
 }
 
 func stream(o *Op) *Error {
-	if o.Stream < 0 {
-		return errf("stream", "must be >= 0, got %d", o.Stream)
+	if o.Stream < 0 || o.Stream > MaxStream {
+		return errf("stream", "must be in 0..%d, got %d", MaxStream, o.Stream)
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func TestManagedErrors(t *testing.T) {
 		{mm + `{"op":"prefetch","buf":"m","dst":"cpu"}`, `t.jsonl:2: dst: want "host" or a GCD number, got "cpu"`},
 		{mm + `{"op":"prefetch","buf":"m","dst":"8"}`, `t.jsonl:2: dst: must be "host" or a GCD in 0..7, got 8`},
 		{mm + `{"op":"prefetch","buf":"m","dst":"-2"}`, `t.jsonl:2: dst: want "host" or a GCD number, got "-2"`},
-		{mm + `{"op":"prefetch","buf":"m","dst":"0","stream":-1}`, `t.jsonl:2: stream: must be >= 0, got -1`},
+		{mm + `{"op":"prefetch","buf":"m","dst":"0","stream":-1}`, `t.jsonl:2: stream: must be in 0..1073741823, got -1`},
 		{mm + `{"op":"prefetch","buf":"m","dst":"0","bytes":4096}`, `t.jsonl:2: bytes: not used by prefetch`},
 		{mm + dev + `{"op":"memcpy","src":"m","dst":"d","bytes":4096}`,
 			`t.jsonl:3: src: "m" is managed (malloc_managed) memory: copies of it are not modelled; use a kernel or a prefetch`},

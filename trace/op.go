@@ -62,6 +62,12 @@ type Op struct {
 	NonCoherent bool   `json:"noncoherent,omitempty"` // host_malloc
 	Advice      string `json:"advice,omitempty"`      // mem_advise
 
+	// MPI point to point (mpi.go): the peer rank, the message tag and the
+	// request a nonblocking call starts (mpi_wait names it).
+	Peer *int   `json:"peer,omitempty"`
+	Tag  int    `json:"tag,omitempty"`
+	Req  string `json:"req,omitempty"`
+
 	Line int `json:"-"` // line number in the trace file, 0 when generated
 }
 
@@ -99,6 +105,7 @@ func Kinds() []Kind {
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, FlagWait, HostCompute, SetEnv, HostAccess, Free,
+		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,
 	}
 }
 
@@ -107,7 +114,8 @@ func (k Kind) Valid() bool {
 	switch k {
 	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
-		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free:
+		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free,
+		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall:
 		return true
 	}
 	return false

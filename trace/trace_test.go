@@ -454,7 +454,7 @@ var errorCases = []struct {
 		name: "negative stream", check: true,
 		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
 			`{"op":"memcpy_async","src":"a","dst":"a","bytes":8,"stream":-2}`,
-		line: 2, field: "stream", want: `t.jsonl:2: stream: must be >= 0, got -2`,
+		line: 2, field: "stream", want: `t.jsonl:2: stream: must be in 0..1073741823, got -2`,
 	},
 	{
 		name: "event_record without event", check: true,
@@ -809,7 +809,7 @@ var kernelErrorCases = []struct {
 	{
 		name: "kernel: negative stream", check: true,
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"stream":-1,"grid":64,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
-		line: 3, field: "stream", want: `t.jsonl:3: stream: must be >= 0, got -1`,
+		line: 3, field: "stream", want: `t.jsonl:3: stream: must be in 0..1073741823, got -1`,
 	},
 	{
 		name: "kernel: field not used by kernel",

@@ -7,6 +7,7 @@ package workloads
 import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -68,7 +69,8 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		}
 		count := &eventCounter{}
 		n.Engine.AcceptHook(count)
-		out, err := n.Run(run.Ops)
+		ops := mpi.Expand(run.Ops, mpi.FromConfig(c)) // MPI calls become what the library does
+		out, err := n.Run(ops)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +78,7 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 			afterRun(n, run, out)
 		}
 		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
-		for _, o := range run.Ops {
+		for _, o := range ops {
 			if o.Op == trace.EventRecord {
 				rp.events[o.Event], _ = n.Runtime.Event(o.Event)
 			}

@@ -1,0 +1,246 @@
+// Package mpi models Cray MPICH's point-to-point transport between ranks
+// of one node on GPU buffers (shared/docs/comm.md). It turns a trace's MPI
+// calls into what the library does on the host and the GPUs: messages of
+// at least MPICH_GPU_IPC_THRESHOLD bytes go over IPC-mapped peer memory
+// (the receiver maps the sender's buffer once, from an IPC handle it
+// caches, and copies it with the HSA async-copy API, so HSA_ENABLE_SDMA
+// picks an SDMA engine or a blit kernel; the sender's request completes
+// when the receiver signals it is done); smaller ones are staged through
+// host shared memory (the sender copies into a bounce buffer and goes on,
+// the receiver copies out). Ranks hand each other readiness through flags
+// in shared memory that the other polls. Progress happens inside MPI
+// calls, as in MPICH: a receive's copy starts in its wait.
+//
+// Matching is static: MPI's non-overtaking rule pairs the n-th send from
+// rank a to rank b with tag t with the n-th receive at b from a with tag t,
+// and trace.Check has verified every message has its match.
+package mpi
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/trace"
+)
+
+// Stream is the stream of each rank the library's copies go on; programs
+// do not use it (trace.Check keeps their streams at or below MaxStream).
+const Stream = trace.MaxStream + 1
+
+// Params are the library's switches and host costs.
+type Params struct {
+	IPC          bool    // MPICH_GPU_IPC_ENABLED
+	IPCThreshold int64   // MPICH_GPU_IPC_THRESHOLD: smaller messages are staged
+	IPCCache     int     // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
+	PostNs       float64 // mpi.post_ns
+	IPCOpenNs    float64 // mpi.ipc_open_ns
+	NUMA         []int   // host.gcd_numa: a sender's bounce buffers live on its GCD's domain
+}
+
+// FromConfig reads the parameters of node c.
+func FromConfig(c *config.Node) Params {
+	return Params{IPC: c.Env.IPCEnabled == 1, IPCThreshold: c.Env.IPCThreshold, IPCCache: c.Env.IPCCacheMax,
+		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.Host.GCDNUMA}
+}
+
+// message is one matched send and receive.
+type message struct {
+	id         int
+	send, recv int // op indices
+	bytes      int64
+	ipc        bool
+}
+
+func (m *message) flag(what string) string { return fmt.Sprintf("mpi.%d.%s", m.id, what) }
+
+// Expand returns ops with every MPI call replaced by the operations the
+// library performs for it, on the calling rank, each carrying the call's
+// line and label. Ops without MPI calls come back unchanged.
+func Expand(ops []trace.Op, p Params) []trace.Op {
+	x := &expander{p: p, ops: ops, bufs: trace.Buffers(ops), byOp: map[int]*message{},
+		reqs: map[string]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]string{}}
+	if !x.match() {
+		return ops
+	}
+	for i := range ops {
+		x.op(i)
+	}
+	return x.out
+}
+
+type expander struct {
+	p       Params
+	ops     []trace.Op
+	bufs    map[string]trace.Buffer
+	byOp    map[int]*message  // send or receive op -> its message
+	reqs    map[string]int    // request name -> the call that started it
+	pending map[int][]int     // rank -> its started requests not waited, as op indices, in order
+	cache   map[int][]string  // rank -> the peer buffers it has mapped, least recent first
+	shm     map[[2]int]string // (sender, receiver) -> their bounce buffer
+	eager   map[[2]int]int64  // (sender, receiver) -> their largest staged message
+	out     []trace.Op
+}
+
+// match pairs sends and receives; it says whether there is any MPI call.
+func (x *expander) match() bool {
+	queues := map[[3]int][]int{}
+	any := false
+	x.eager = map[[2]int]int64{}
+	for i := range x.ops {
+		o := &x.ops[i]
+		if !o.IsMPI() {
+			continue
+		}
+		any = true
+		if o.Op == trace.MPIWait || o.Op == trace.MPIWaitall {
+			continue
+		}
+		src, dst := o.Rank, *o.Peer
+		if !o.IsSend() {
+			src, dst = dst, src
+		}
+		k := [3]int{src, dst, o.Tag}
+		q := queues[k]
+		if len(q) == 0 || x.ops[q[0]].IsSend() == o.IsSend() {
+			queues[k] = append(q, i)
+			continue
+		}
+		queues[k] = q[1:]
+		m := &message{id: len(x.byOp) / 2, send: q[0], recv: i, bytes: o.Bytes}
+		if o.IsSend() {
+			m.send, m.recv = i, q[0]
+		}
+		m.ipc = x.p.IPC && m.bytes >= x.p.IPCThreshold
+		if !m.ipc {
+			pair := [2]int{src, dst}
+			x.eager[pair] = max(x.eager[pair], m.bytes)
+		}
+		x.byOp[m.send], x.byOp[m.recv] = m, m
+	}
+	return any
+}
+
+// emit appends an op made for call i: on its rank, line and label.
+func (x *expander) emit(i int, o trace.Op) {
+	c := &x.ops[i]
+	o.Rank, o.Line, o.Label = c.Rank, c.Line, c.Label
+	x.out = append(x.out, o)
+}
+
+func (x *expander) op(i int) {
+	o := &x.ops[i]
+	switch o.Op {
+	case trace.MPIIsend, trace.MPIIrecv:
+		x.start(i)
+		x.reqs[o.Req] = i
+		x.pending[o.Rank] = append(x.pending[o.Rank], i)
+	case trace.MPISend, trace.MPIRecv:
+		x.start(i)
+		x.finish(i, []int{i})
+	case trace.MPIWait:
+		j := x.reqs[o.Req]
+		delete(x.reqs, o.Req)
+		x.drop(o.Rank, j)
+		x.finish(i, []int{j})
+	case trace.MPIWaitall:
+		x.finish(i, x.pending[o.Rank])
+		x.pending[o.Rank] = nil
+	default:
+		x.out = append(x.out, *o)
+	}
+}
+
+// drop removes request op j from its rank's pending list.
+func (x *expander) drop(rank, j int) {
+	p := x.pending[rank]
+	for k, v := range p {
+		if v == j {
+			x.pending[rank] = append(p[:k:k], p[k+1:]...)
+			return
+		}
+	}
+}
+
+// start is what call i does when it is made: the host sets up the
+// request; a send over IPC tells the receiver its buffer is ready, a
+// staged one copies into the bounce buffer first and is then done.
+func (x *expander) start(i int) {
+	o := &x.ops[i]
+	m := x.byOp[i]
+	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.PostNs})
+	if !o.IsSend() {
+		return
+	}
+	if !m.ipc {
+		x.emit(i, trace.Op{Op: trace.Memcpy, Src: o.Buf, Dst: x.bounce(i), Bytes: m.bytes})
+	}
+	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
+}
+
+// bounce is the shared-memory buffer of call i's sender and receiver,
+// allocated by the sender the first time, on its GCD's NUMA domain.
+func (x *expander) bounce(i int) string {
+	o := &x.ops[i]
+	pair := [2]int{o.Rank, *o.Peer}
+	if b, ok := x.shm[pair]; ok {
+		return b
+	}
+	b := fmt.Sprintf("mpi.shm.%d.%d", pair[0], pair[1])
+	x.shm[pair] = b
+	numa := x.p.NUMA[x.bufs[o.Buf].GCD]
+	x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
+	return b
+}
+
+// finish is what call i (a wait) does for the requests started by ops:
+// receives first (their copies start, then complete and tell the sender),
+// then sends over IPC wait for the receiver's word.
+func (x *expander) finish(i int, ops []int) {
+	n := len(x.out)
+	var copies []*message
+	for _, j := range ops {
+		m := x.byOp[j]
+		if x.ops[j].IsSend() {
+			continue
+		}
+		sender := x.ops[m.send]
+		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
+		if !m.ipc {
+			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.shm[[2]int{sender.Rank, x.ops[j].Rank}], Dst: x.ops[j].Buf, Bytes: m.bytes})
+			continue
+		}
+		x.open(i, x.ops[j].Rank, sender.Buf)
+		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: sender.Buf, Dst: x.ops[j].Buf, Bytes: m.bytes, Stream: Stream})
+		x.emit(i, trace.Op{Op: trace.EventRecord, Event: m.flag("done"), Stream: Stream})
+		copies = append(copies, m)
+	}
+	for _, m := range copies {
+		x.emit(i, trace.Op{Op: trace.EventSync, Event: m.flag("done")})
+		x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
+	}
+	for _, j := range ops {
+		if m := x.byOp[j]; x.ops[j].IsSend() && m.ipc {
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
+		}
+	}
+	if len(x.out) == n {
+		x.emit(i, trace.Op{Op: trace.HostCompute}) // a wait with nothing left to do still returns
+	}
+}
+
+// open maps buf on rank from its IPC handle unless the rank has it mapped
+// (MPICH's handle cache, least recently used out).
+func (x *expander) open(i, rank int, buf string) {
+	c := x.cache[rank]
+	for k, b := range c {
+		if b == buf {
+			x.cache[rank] = append(append(c[:k:k], c[k+1:]...), buf)
+			return
+		}
+	}
+	if len(c) >= x.p.IPCCache {
+		c = c[1:]
+	}
+	x.cache[rank] = append(c, buf)
+	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.IPCOpenNs})
+}

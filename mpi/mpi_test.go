@@ -1,0 +1,177 @@
+package mpi_test
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/mpi"
+	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/workloads"
+)
+
+func intp(v int) *int { return &v }
+
+// run checks ops as a trace, expands the MPI calls and runs them on the
+// Frontier node (with sets), returning the results and the expanded ops.
+func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []trace.Op, *node.Node) {
+	t.Helper()
+	c, err := config.Load(filepath.Join("..", "configs", "frontier-node.toml"), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.Check(ops, workloads.Limits(c), "t.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := node.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mpi.Expand(ops, mpi.FromConfig(c))
+	res, err := n.Run(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, x, n
+}
+
+// pair is rank 0 on GCD 0 sending bytes to rank 1 on GCD g (isend, irecv,
+// waits), each rank's buffer on its own GCD.
+func pair(g int, bytes int64) []trace.Op {
+	return []trace.Op{
+		{Op: trace.Malloc, Buf: "s", GCD: intp(0), Bytes: bytes, Rank: 0},
+		{Op: trace.Malloc, Buf: "r", GCD: intp(g), Bytes: bytes, Rank: 1},
+		{Op: trace.MPIIsend, Buf: "s", Bytes: bytes, Peer: intp(1), Req: "a", Rank: 0, Label: "send"},
+		{Op: trace.MPIIrecv, Buf: "r", Bytes: bytes, Peer: intp(0), Req: "b", Rank: 1, Label: "recv"},
+		{Op: trace.MPIWait, Req: "a", Rank: 0, Label: "send"},
+		{Op: trace.MPIWait, Req: "b", Rank: 1, Label: "recv"},
+	}
+}
+
+// span is from the first issue to the last end of the ops labelled l.
+func span(res []hip.OpResult, l string) (float64, float64) {
+	first, last := math.Inf(1), 0.0
+	for _, r := range res {
+		if r.Op.Label == l {
+			first, last = min(first, float64(r.Issue)), max(last, float64(r.End))
+		}
+	}
+	return first, last
+}
+
+// A 1 GiB message over IPC is one peer copy from the sender's buffer into
+// the receiver's, on the SDMA engines as hipMemcpyPeer: it runs at the
+// same plateau (50 GB/s to GCD 1, 37.6 over the single link to GCD 2),
+// and the sender's wait returns only after the receiver's copy is done.
+func TestIPCMessageIsOnePeerCopy(t *testing.T) {
+	for g, want := range map[int]float64{1: 50, 2: 37.6} {
+		res, x, _ := run(t, pair(g, 1<<30))
+		peer := 0
+		for _, o := range x {
+			if o.Op == trace.MemcpyPeerAsy && o.Src == "s" && o.Dst == "r" && o.Stream == mpi.Stream {
+				peer++
+			}
+			if o.Op == trace.Memcpy {
+				t.Errorf("GCD %d: a staged copy %+v in an IPC message", g, o)
+			}
+		}
+		if peer != 1 {
+			t.Errorf("GCD %d: %d peer copies, want 1", g, peer)
+		}
+		var copyRes hip.OpResult
+		for _, r := range res {
+			if r.Op.Op == trace.MemcpyPeerAsy {
+				copyRes = r
+			}
+		}
+		if bw := float64(1<<30) / float64(copyRes.End-copyRes.Start) / 1e9; math.Abs(bw-want) > 0.05*want {
+			t.Errorf("GCD %d: the copy ran at %.1f GB/s, want about %.1f", g, bw, want)
+		}
+		_, sendEnd := span(res, "send")
+		if sendEnd < float64(copyRes.End) {
+			t.Errorf("GCD %d: the sender's wait returned at %.1f us, before the copy ended at %.1f us", g, sendEnd*1e6, float64(copyRes.End)*1e6)
+		}
+	}
+}
+
+// Below MPICH_GPU_IPC_THRESHOLD (1024 B) a message is staged: the sender
+// copies it into a bounce buffer in host memory on its GCD's NUMA domain,
+// the receiver copies it out; no peer copy. With MPICH_GPU_IPC_ENABLED=0
+// every message is staged.
+func TestSmallMessagesAreStaged(t *testing.T) {
+	for _, c := range []struct {
+		bytes int64
+		sets  []string
+	}{{512, nil}, {1 << 20, []string{"env.MPICH_GPU_IPC_ENABLED=0"}}} {
+		_, x, _ := run(t, pair(1, c.bytes), c.sets...)
+		var got []string
+		for _, o := range x {
+			switch o.Op {
+			case trace.Memcpy, trace.MemcpyPeerAsy:
+				got = append(got, o.Src+">"+o.Dst)
+			case trace.HostMalloc:
+				if *o.NUMA != 3 || o.Bytes != c.bytes {
+					t.Errorf("%d B: bounce buffer %+v, want %d B on NUMA 3 (GCD 0's)", c.bytes, o, c.bytes)
+				}
+			}
+		}
+		if want := "s>mpi.shm.0.1 mpi.shm.0.1>r"; strings.Join(got, " ") != want {
+			t.Errorf("%d B %v: copies %q, want %q", c.bytes, c.sets, got, want)
+		}
+	}
+}
+
+// The receiver maps a sender's buffer once: a second message from it
+// skips the IPC open; with a cache of one handle, alternating two sender
+// buffers opens every time.
+func TestIPCHandleCache(t *testing.T) {
+	const n = 1 << 20
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "s1", GCD: intp(0), Bytes: n}, {Op: trace.Malloc, Buf: "s2", GCD: intp(0), Bytes: n},
+		{Op: trace.Malloc, Buf: "r", GCD: intp(1), Bytes: n, Rank: 1},
+	}
+	for _, s := range []string{"s1", "s2", "s1", "s2"} {
+		ops = append(ops, trace.Op{Op: trace.MPISend, Buf: s, Bytes: n, Peer: intp(1)},
+			trace.Op{Op: trace.MPIRecv, Buf: "r", Bytes: n, Peer: intp(0), Rank: 1})
+	}
+	opens := func(sets ...string) int {
+		_, x, _ := run(t, ops, sets...)
+		k := 0
+		for _, o := range x {
+			if o.Op == trace.HostCompute && o.ComputeNs == 50000 {
+				k++
+			}
+		}
+		return k
+	}
+	if got := opens(); got != 2 {
+		t.Errorf("%d IPC opens with the default cache, want 2 (one per sender buffer)", got)
+	}
+	if got := opens("env.MPICH_GPU_IPC_CACHE_MAX_SIZE=1"); got != 4 {
+		t.Errorf("%d IPC opens with a one-handle cache, want 4", got)
+	}
+}
+
+// Without SDMA the library's copy is a blit kernel; and two ranks each
+// sending to the other and waiting for both (osu_bibw's pattern) finish.
+func TestBlitAndBothWays(t *testing.T) {
+	res, _, _ := run(t, pair(1, 1<<26), "env.HSA_ENABLE_SDMA=0")
+	for _, r := range res {
+		if r.Op.Op == trace.MemcpyPeerAsy && !strings.Contains(r.Engine, "CU") {
+			t.Errorf("copy on %q, want a GCD's compute units (blit kernel)", r.Engine)
+		}
+	}
+	const n = 1 << 24
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "s0", GCD: intp(0), Bytes: n}, {Op: trace.Malloc, Buf: "r0", GCD: intp(0), Bytes: n},
+		{Op: trace.Malloc, Buf: "s1", GCD: intp(1), Bytes: n, Rank: 1}, {Op: trace.Malloc, Buf: "r1", GCD: intp(1), Bytes: n, Rank: 1},
+		{Op: trace.MPIIsend, Buf: "s0", Bytes: n, Peer: intp(1), Req: "a0"}, {Op: trace.MPIIrecv, Buf: "r0", Bytes: n, Peer: intp(1), Req: "b0"},
+		{Op: trace.MPIIsend, Buf: "s1", Bytes: n, Peer: intp(0), Req: "a1", Rank: 1}, {Op: trace.MPIIrecv, Buf: "r1", Bytes: n, Peer: intp(0), Req: "b1", Rank: 1},
+		{Op: trace.MPIWaitall}, {Op: trace.MPIWaitall, Rank: 1},
+	}
+	run(t, ops)
+}

@@ -1,0 +1,160 @@
+package trace
+
+import "fmt"
+
+// MPI point to point on GPU buffers, as a program calls it. Each rank is a
+// host process (an op's rank); the mpi package turns these calls into the
+// copies, flags and host time of Cray MPICH's GPU transport. Check makes
+// sure every message is matched: MPI's non-overtaking rule matches the
+// n-th send from rank a to rank b with tag t to the n-th receive at b from
+// a with tag t, so a trace (without wildcards) matches statically.
+
+// MPI point-to-point kinds.
+const (
+	MPIIsend   Kind = "mpi_isend"   // MPI_Isend(buf, bytes, peer, tag, &req)
+	MPIIrecv   Kind = "mpi_irecv"   // MPI_Irecv(buf, bytes, peer, tag, &req)
+	MPISend    Kind = "mpi_send"    // MPI_Send: an isend and its wait
+	MPIRecv    Kind = "mpi_recv"    // MPI_Recv: an irecv and its wait
+	MPIWait    Kind = "mpi_wait"    // MPI_Wait(&req)
+	MPIWaitall Kind = "mpi_waitall" // MPI_Waitall over every request of the rank not waited yet
+)
+
+// MaxTag bounds tags (MPI guarantees at least 32767).
+const MaxTag = 1<<31 - 1
+
+func init() {
+	fieldsOf[MPIIsend] = []string{"buf", "bytes", "peer", "tag", "req"}
+	fieldsOf[MPIIrecv] = []string{"buf", "bytes", "peer", "tag", "req"}
+	fieldsOf[MPISend] = []string{"buf", "bytes", "peer", "tag"}
+	fieldsOf[MPIRecv] = []string{"buf", "bytes", "peer", "tag"}
+	fieldsOf[MPIWait] = []string{"req"}
+	fieldsOf[MPIWaitall] = []string{}
+}
+
+// IsMPI says whether the op is an MPI call.
+func (o *Op) IsMPI() bool {
+	switch o.Op {
+	case MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall:
+		return true
+	}
+	return false
+}
+
+// IsSend says whether the MPI op sends (else it receives).
+func (o *Op) IsSend() bool { return o.Op == MPIIsend || o.Op == MPISend }
+
+// mpiState is what Check knows of a trace's MPI calls so far.
+type mpiState struct {
+	pending map[string]mpiReq // requests started and not waited, by name
+	queues  map[[3]int][]mpiMsg
+}
+
+type mpiReq struct{ rank, line int }
+
+// mpiMsg is a send or receive waiting for its match: its line and size.
+type mpiMsg struct {
+	line  int
+	bytes int64
+	send  bool
+}
+
+// mpi checks one MPI call: a live device buffer the message fits in, a
+// peer rank other than its own, a tag, a fresh request name (nonblocking
+// calls) or one of its own pending requests (mpi_wait). Messages are
+// matched as they come; matchLeft reports what is left at the end.
+func (c *checker) mpi(o *Op) *Error {
+	m := &c.msgs
+	switch o.Op {
+	case MPIWait:
+		if o.Req == "" {
+			return errf("req", "required by %s", o.Op)
+		}
+		r, ok := m.pending[o.Req]
+		if !ok || r.rank != o.Rank {
+			return errf("req", "no request %q of rank %d is pending (started by mpi_isend or mpi_irecv and not waited yet)", o.Req, o.Rank)
+		}
+		delete(m.pending, o.Req)
+		return nil
+	case MPIWaitall:
+		for name, r := range m.pending {
+			if r.rank == o.Rank {
+				delete(m.pending, name)
+			}
+		}
+		return nil
+	}
+	b, e := c.buffer("buf", o.Buf, o.Op)
+	if e != nil {
+		return e
+	}
+	if b.Host {
+		return errf("buf", "%q is host memory: MPI on host buffers is not modelled yet (GPU buffers only)", o.Buf)
+	}
+	if o.Bytes <= 0 {
+		return errf("bytes", "must be > 0, got %d", o.Bytes)
+	}
+	if e := fits("bytes", "bytes", "message", 0, o.Bytes, b); e != nil {
+		return e
+	}
+	switch {
+	case o.Peer == nil:
+		return errf("peer", "required by %s", o.Op)
+	case *o.Peer < 0 || *o.Peer >= MaxRanks:
+		return errf("peer", "must be in 0..%d, got %d", MaxRanks-1, *o.Peer)
+	case *o.Peer == o.Rank:
+		return errf("peer", "rank %d sends to itself: not modelled", o.Rank)
+	case o.Tag < 0:
+		return errf("tag", "must be >= 0, got %d", o.Tag)
+	}
+	if o.Op == MPIIsend || o.Op == MPIIrecv {
+		if o.Req == "" {
+			return errf("req", "required by %s", o.Op)
+		}
+		if r, ok := m.pending[o.Req]; ok {
+			return errf("req", "request %q is still pending from line %d", o.Req, r.line)
+		}
+		m.pending[o.Req] = mpiReq{rank: o.Rank, line: c.line}
+	}
+	src, dst := o.Rank, *o.Peer
+	if !o.IsSend() {
+		src, dst = dst, src
+	}
+	k := [3]int{src, dst, o.Tag}
+	q := m.queues[k]
+	if len(q) > 0 && q[0].send != o.IsSend() { // the oldest unmatched of the other side
+		if q[0].bytes != o.Bytes {
+			return errf("bytes", "%d bytes, but its match on line %d has %d (message %d -> %d, tag %d)",
+				o.Bytes, q[0].line, q[0].bytes, src, dst, o.Tag)
+		}
+		m.queues[k] = q[1:]
+		return nil
+	}
+	m.queues[k] = append(q, mpiMsg{line: c.line, bytes: o.Bytes, send: o.IsSend()})
+	return nil
+}
+
+// matchLeft reports, after the last op, the first request never waited
+// or message never matched, at its line.
+func (m *mpiState) matchLeft(name string) *Error {
+	line, msg := 0, ""
+	for req, r := range m.pending {
+		if line == 0 || r.line < line {
+			line, msg = r.line, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", req)
+		}
+	}
+	for k, q := range m.queues {
+		if len(q) > 0 && (line == 0 || q[0].line < line) {
+			what := "send"
+			if !q[0].send {
+				what = "receive"
+			}
+			line, msg = q[0].line, fmt.Sprintf("this %s (rank %d -> %d, tag %d) is never matched", what, k[0], k[1], k[2])
+		}
+	}
+	if line == 0 {
+		return nil
+	}
+	e := errf("op", "%s", msg)
+	e.File, e.Line = name, line
+	return e
+}
