@@ -1,0 +1,27 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An MPI trace runs; one whose send is never received is bad input: one
+// line naming the file, the send's line and what is wrong, exit 2.
+func TestMPITrace(t *testing.T) {
+	const good = `{"op":"malloc","buf":"s","gcd":0,"bytes":1048576}
+{"op":"malloc","buf":"r","gcd":1,"bytes":1048576,"rank":1}
+{"op":"mpi_send","buf":"s","bytes":1048576,"peer":1}
+{"op":"mpi_recv","buf":"r","bytes":1048576,"peer":0,"rank":1}
+`
+	p := filepath.Join(t.TempDir(), "mpi.jsonl")
+	if err := os.WriteFile(p, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := akisim(t, "-trace", p, "-format", "csv"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	badTrace(t, `{"op":"malloc","buf":"s","gcd":0,"bytes":64}
+{"op":"mpi_send","buf":"s","bytes":64,"peer":1}
+`, `:2: op: this send (rank 0 -> 1, tag 0) is never matched`)
+}
