@@ -58,7 +58,7 @@ func (m *message) flag(what string) string { return fmt.Sprintf("mpi.%d.%s", m.i
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []trace.Op {
 	x := &expander{p: p, ops: ops, bufs: trace.Buffers(ops), byOp: map[int]*message{},
-		reqs: map[string]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]string{}}
+		reqs: map[string]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{}}
 	if !x.match() {
 		return ops
 	}
@@ -72,12 +72,12 @@ type expander struct {
 	p       Params
 	ops     []trace.Op
 	bufs    map[string]trace.Buffer
-	byOp    map[int]*message  // send or receive op -> its message
-	reqs    map[string]int    // request name -> the call that started it
-	pending map[int][]int     // rank -> its started requests not waited, as op indices, in order
-	cache   map[int][]string  // rank -> the peer buffers it has mapped, least recent first
-	shm     map[[2]int]string // (sender, receiver) -> their bounce buffer
-	eager   map[[2]int]int64  // (sender, receiver) -> their largest staged message
+	byOp    map[int]*message // send or receive op -> its message
+	reqs    map[string]int   // request name -> the call that started it
+	pending map[int][]int    // rank -> its started requests not waited, as op indices, in order
+	cache   map[int][]string // rank -> the peer buffers it has mapped, least recent first
+	shm     map[[2]int]bool  // (sender, receiver) -> their bounce buffer is allocated
+	eager   map[[2]int]int64 // (sender, receiver) -> their largest staged message
 	out     []trace.Op
 }
 
@@ -178,19 +178,22 @@ func (x *expander) start(i int) {
 }
 
 // bounce is the shared-memory buffer of call i's sender and receiver,
-// allocated by the sender the first time, on its GCD's NUMA domain.
+// allocated by the sender the first time, on its GCD's NUMA domain (the
+// receiver reads it only after the sender's ready flag).
 func (x *expander) bounce(i int) string {
 	o := &x.ops[i]
 	pair := [2]int{o.Rank, *o.Peer}
-	if b, ok := x.shm[pair]; ok {
-		return b
+	b := bounceName(pair)
+	if !x.shm[pair] {
+		x.shm[pair] = true
+		numa := x.p.NUMA[x.bufs[o.Buf].GCD]
+		x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
 	}
-	b := fmt.Sprintf("mpi.shm.%d.%d", pair[0], pair[1])
-	x.shm[pair] = b
-	numa := x.p.NUMA[x.bufs[o.Buf].GCD]
-	x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
 	return b
 }
+
+// bounceName names the bounce buffer of messages from pair[0] to pair[1].
+func bounceName(pair [2]int) string { return fmt.Sprintf("mpi.shm.%d.%d", pair[0], pair[1]) }
 
 // finish is what call i (a wait) does for the requests started by ops:
 // receives first (their copies start, then complete and tell the sender),
@@ -206,7 +209,7 @@ func (x *expander) finish(i int, ops []int) {
 		sender := x.ops[m.send]
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
-			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.shm[[2]int{sender.Rank, x.ops[j].Rank}], Dst: x.ops[j].Buf, Bytes: m.bytes})
+			x.emit(i, trace.Op{Op: trace.Memcpy, Src: bounceName([2]int{sender.Rank, x.ops[j].Rank}), Dst: x.ops[j].Buf, Bytes: m.bytes})
 			continue
 		}
 		x.open(i, x.ops[j].Rank, sender.Buf)

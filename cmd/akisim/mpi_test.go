@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,4 +25,18 @@ func TestMPITrace(t *testing.T) {
 	badTrace(t, `{"op":"malloc","buf":"s","gcd":0,"bytes":64}
 {"op":"mpi_send","buf":"s","bytes":64,"peer":1}
 `, `:2: op: this send (rank 0 -> 1, tag 0) is never matched`)
+}
+
+// The osu workload prints one row per size: case the benchmark, src the
+// first rank's GCD, dst every rank's GCD; -sizes MIN:MAX doubles.
+func TestOSUWorkload(t *testing.T) {
+	code, out, errs := akisim(t, "osu", "-bench", "osu_latency", "-gcds", "0,6", "-sizes", "1024:4096", "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "osu,osu_latency,gcd0,gcd0+gcd6,1024,latency,") ||
+		!strings.HasPrefix(lines[3], "osu,osu_latency,gcd0,gcd0+gcd6,4096,latency,") {
+		t.Errorf("output\n%s", out)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
@@ -84,6 +85,8 @@ func runs(o *options, in *input) ([]workloads.Run, error) {
 		return []workloads.Run{workloads.TraceRun(o.tracePath, in.ops)}, nil
 	case o.workload == "stream":
 		return streamRuns(o, c)
+	case o.workload == "osu":
+		return osuRuns(o, c)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
@@ -309,7 +312,7 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		}
 		st.GCDs = append(st.GCDs, id)
 	}
-	if o.sizes == "e6" {
+	if o.sizes == "e6" || o.sizes == "" {
 		st.Sizes = workloads.E6Sizes()
 	} else {
 		sizes, err := list("-sizes", o.sizes)
@@ -329,4 +332,66 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		return nil, bad("%v", err)
 	}
 	return runs, nil
+}
+
+// osuRuns builds the OSU runs from -bench, -gcds and -sizes.
+func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+	osu := workloads.OSU{Bench: o.bench, Window: 64, Iterations: 1}
+	gcds := o.gcds
+	if gcds == "" {
+		gcds = "0,1"
+	}
+	ids, err := list("-gcds", gcds)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range ids {
+		id, err := strconv.Atoi(g)
+		if err != nil || id < 0 || id >= c.GCD.Count {
+			return nil, bad("-gcds: want GCD ids 0..%d, comma separated, got %q", c.GCD.Count-1, gcds)
+		}
+		osu.GCDs = append(osu.GCDs, id)
+	}
+	sizes := o.sizes
+	if sizes == "" {
+		sizes = "1:4194304"
+	}
+	if osu.Sizes, err = byteSizes(sizes); err != nil {
+		return nil, err
+	}
+	runs, err := osu.Runs()
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	return runs, nil
+}
+
+// byteSizes reads -sizes: byte counts, comma separated, or MIN:MAX, the
+// powers of two from MIN to MAX (both powers of two).
+func byteSizes(v string) ([]int64, error) {
+	if lo, hi, ok := strings.Cut(v, ":"); ok {
+		a, err1 := strconv.ParseInt(lo, 10, 64)
+		b, err2 := strconv.ParseInt(hi, 10, 64)
+		if err1 != nil || err2 != nil || a < 1 || b < a || a&(a-1) != 0 || b&(b-1) != 0 || b > 1<<40 {
+			return nil, bad("-sizes: want MIN:MAX, powers of two with 1 <= MIN <= MAX <= 2^40, got %q", v)
+		}
+		var out []int64
+		for n := a; n <= b; n *= 2 {
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	items, err := list("-sizes", v)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, s := range items {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 || n > 1<<40 {
+			return nil, bad("-sizes: want byte counts 1..2^40 or MIN:MAX, got %q", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

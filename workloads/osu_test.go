@@ -1,0 +1,60 @@
+package workloads
+
+import (
+	"math"
+	"testing"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+func osuRow(t *testing.T, o OSU, sets ...string) float64 {
+	t.Helper()
+	runs, err := o.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(frontier(t, sets...), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Rows[0].Value
+}
+
+// osu_bw of large messages runs at the rate of the same copies made with
+// hipMemcpyPeerAsync back to back (the library's copy is that SDMA copy):
+// engine-bound to GCD 1, link-bound over the single link to GCD 2 (E7 with
+// SDMA; E7 wants both within 10% of the hipMemcpyPeer plateau).
+func TestOSUBandwidth(t *testing.T) {
+	const n, w = 64 << 20, 64
+	for _, g := range []int{1, 2} {
+		got := osuRow(t, OSU{Bench: "osu_bw", GCDs: []int{0, g}, Sizes: []int64{n}, Window: w, Iterations: 1})
+		ops := []trace.Op{alloc("s", 0, n), alloc("r", g, n), record("a", 1)}
+		for j := 0; j < w; j++ {
+			ops = append(ops, trace.Op{Op: trace.MemcpyPeerAsy, Src: "s", Dst: "r", Bytes: n, Stream: 1})
+		}
+		ops = append(ops, record("b", 1), trace.Op{Op: trace.EventSync, Event: "b"})
+		res, err := Execute(frontier(t), []Run{{Name: "peer", Ops: ops, Rows: func(r *Replay) []report.Row {
+			return []report.Row{{Value: gbps(n*w, r.Elapsed("a", "b"))}}
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		peer := res.Rows[0].Value
+		if math.Abs(got-peer) > 0.02*peer {
+			t.Errorf("osu_bw 0 -> %d: %.2f GB/s, want hipMemcpyPeerAsync's %.2f within 2%%", g, got, peer)
+		}
+	}
+}
+
+// osu_latency of small messages is the staged path's host copies and
+// flags, tens of microseconds; an IPC-sized one is dearer than a staged
+// one of a byte.
+func TestOSULatency(t *testing.T) {
+	small := osuRow(t, OSU{Bench: "osu_latency", GCDs: []int{0, 1}, Sizes: []int64{8}, Iterations: 1})
+	big := osuRow(t, OSU{Bench: "osu_latency", GCDs: []int{0, 1}, Sizes: []int64{1 << 20}, Iterations: 1})
+	t.Logf("osu_latency 8 B %.2f us, 1 MiB %.2f us", small, big)
+	if math.IsNaN(small) || small <= 0 || big <= small {
+		t.Errorf("latency 8 B %.2f us, 1 MiB %.2f us: want 0 < small < big", small, big)
+	}
+}
