@@ -161,7 +161,7 @@ func (n *Node) validate() []vErr {
 	v.intRange("gcd.workgroup_slots", g.WorkgroupSlots, 1, 256)               // 8x CDNA2's 32 waves per CU
 	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet: memory grows with it
 	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)         // 1000x a CDNA2 CU's 64 B per clock
-	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1)           // one kernel at a time until kernels share CUs (issue 8)
+	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1024)        // a hardware queue each
 	v.int64Range("gcd.l2_bytes", g.L2Bytes, 0, 1<<30)                         // 128x MI250X's 8 MiB; residency is tracked per line
 	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)                          // 32x MI250X's 32 channels
 	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)         // 512x a channel's 128 B per clock

@@ -41,6 +41,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if it.blit {
 				s.dirty = it.cus
 			}
+			cmd.Queue = streamKey(s.rank, s.id) // each stream its own hardware queue
 			at := now + ns(r.cost.DoorbellNs)
 			if it.flush { // the release is part of the event's packet: no doorbell of its own
 				at = now

@@ -207,7 +207,9 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 	}
 	at := now + ns(r.cost.DoorbellNs)
 	if it.blit {
-		r.kctrl[it.cus].SendAt(now, at, r.copyKernel(pc.op, src, dst, pc.chunk))
+		k := r.copyKernel(pc.op, src, dst, pc.chunk)
+		k.Queue = streamKey(pc.s.rank, pc.s.id)
+		r.kctrl[it.cus].SendAt(now, at, k)
 		r.Results[pc.op].Engine = it.cus.Name()
 		return
 	}

@@ -71,6 +71,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
 		WithIdleCosts(c.GCD.CPWakeNs, c.GCD.PacketFetchNs).
 		WithTLB(c.GCD.TLBEntries, c.GCD.PageWalkers, c.GCD.PageWalkNs).
+		WithConcurrentKernels(c.GCD.ConcurrentKernels).
 		WithL2(c.GCD.L2Bytes, c.Sim.L2BlockBytes, float64(c.GCD.L2Slices*c.GCD.L2BytesPerClock)*c.GCD.ClockGHz, c.GCD.L2LatencyNs).
 		WithLine(c.GCD.LineBytes).
 		WithKernelRoutes(routes)

@@ -34,14 +34,19 @@ type ComputeUnits struct {
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
 	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
+	idleNext *KernelCmd     // the command that reached an idle GCD, until it starts
 	tlb      *TLB           // translation of page-by-page mappings; nil: not modelled
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
 
-	queue  []*KernelCmd
-	active *kernelRun
-	rr     int
+	queues  map[int][]*KernelCmd // per hardware queue, commands not started yet
+	qorder  []int                // the queues, ascending: the order they are scanned in
+	busy    map[int]bool         // queues running a command
+	running int                  // commands running
+	maxRun  int                  // commands (from different queues) running at once
+	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
+	rr      int
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -50,6 +55,7 @@ type ComputeUnits struct {
 
 type kernelRun struct {
 	cmd     *KernelCmd
+	idle    bool // reached an idle GCD: pays the wake-up and packet fetch
 	start   sim.VTimeInSec
 	cus     []*cuState
 	left    int            // CUs not finished
@@ -60,6 +66,7 @@ type kernelRun struct {
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
 // its largest stream; the other streams move in proportion.
 type cuState struct {
+	run        *kernelRun
 	id         int
 	workgroups int64
 	base       []int64 // per stream (reads then writes): first address of this CU's share
@@ -68,7 +75,6 @@ type cuState struct {
 	issued     int64   // of total, issued
 	inFlight   int64   // of total, issued and not finished
 	open       int     // steps in flight
-	issue      fabric.Server
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -86,6 +92,7 @@ type cuEvent struct {
 	fabric.EventAt
 	phase int
 	s     *step
+	run   *kernelRun
 }
 
 const (
@@ -103,42 +110,73 @@ func (c *ComputeUnits) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		switch m := msg.(type) {
 		case *KernelCmd:
-			c.queue = append(c.queue, m)
-			if c.active == nil {
-				c.startNext(now, true)
-			}
+			c.enqueue(now, m)
 		case *fabric.Packet:
 			c.response(now, m)
 		}
 	}
 }
 
-func (c *ComputeUnits) at(t sim.VTimeInSec, phase int, s *step) {
-	c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phase, s: s})
+func (c *ComputeUnits) at(t sim.VTimeInSec, phase int, s *step, run *kernelRun) {
+	c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phase, s: s, run: run})
 }
 
-// startNext runs the next queued command. A kernel that reached an idle
-// queue (idle) first waits for the command processor to wake and fetch
-// its packet; one queued behind another had its packet prefetched.
-func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
-	if len(c.queue) == 0 {
-		c.active = nil
-		return
+// enqueue takes a command into its hardware queue. One that reaches an
+// idle GCD (nothing running, nothing queued) will first wait for the
+// command processor to wake and fetch its packet; one queued behind other
+// work has its packet prefetched.
+func (c *ComputeUnits) enqueue(now sim.VTimeInSec, cmd *KernelCmd) {
+	idle := c.running == 0
+	for _, q := range c.qorder {
+		idle = idle && len(c.queues[q]) == 0
 	}
-	cmd := c.queue[0]
-	c.queue = c.queue[1:]
-	c.active = &kernelRun{cmd: cmd, start: now}
-	if cmd.Release {
-		c.release(now)
-		return
+	if _, ok := c.queues[cmd.Queue]; !ok {
+		c.queues[cmd.Queue] = nil
+		k := len(c.qorder)
+		c.qorder = append(c.qorder, cmd.Queue)
+		for ; k > 0 && c.qorder[k-1] > cmd.Queue; k-- {
+			c.qorder[k] = c.qorder[k-1]
+		}
+		c.qorder[k] = cmd.Queue
 	}
-	c.Kernels++
-	at := now + c.launch
+	c.queues[cmd.Queue] = append(c.queues[cmd.Queue], cmd)
 	if idle {
-		c.IdleStarts++
-		at += c.idle
+		c.idleNext = cmd
 	}
-	c.at(at, phaseStart, nil)
+	c.startNext(now)
+}
+
+// startNext starts the head command of every queue not running one, in
+// queue order, while fewer than maxRun commands run: commands of one
+// queue run in order, those of different queues side by side.
+func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
+	for _, q := range c.qorder {
+		if c.running >= c.maxRun {
+			return
+		}
+		if c.busy[q] || len(c.queues[q]) == 0 {
+			continue
+		}
+		cmd := c.queues[q][0]
+		c.queues[q] = c.queues[q][1:]
+		c.busy[q] = true
+		c.running++
+		run := &kernelRun{cmd: cmd, start: now, idle: cmd == c.idleNext}
+		if run.idle {
+			c.idleNext = nil
+		}
+		if cmd.Release {
+			c.release(now, run)
+			continue
+		}
+		c.Kernels++
+		at := now + c.launch
+		if run.idle {
+			c.IdleStarts++
+			at += c.idle
+		}
+		c.at(at, phaseStart, nil, run)
+	}
 }
 
 // mulDiv is a*b/c without overflow for a, b, c >= 0 and b <= c.
@@ -158,9 +196,8 @@ func (c *ComputeUnits) split(bytes, x, n int64) int64 {
 	return o - o%c.line
 }
 
-// dispatch spreads the workgroups over the CUs and starts each CU.
-func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
-	k := c.active
+// dispatch spreads kernel k's workgroups over the CUs and starts each CU.
+func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
 	k.max = c.maxBytes
@@ -183,7 +220,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		if mine == 0 {
 			continue
 		}
-		cu := &cuState{id: i, workgroups: mine, issue: fabric.Server{BytesPerSec: c.issueBPS}}
+		cu := &cuState{run: k, id: i, workgroups: mine}
 		// CU i covers workgroups [first, first+mine) of every stream
 		for j, m := range streams {
 			lo, hi := c.split(traffic[j], first, wg), c.split(traffic[j], first+mine, wg)
@@ -196,7 +233,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 		k.left++
 	}
 	if k.left == 0 {
-		c.at(now+c.end, phaseDone, nil)
+		c.at(now+c.end, phaseDone, nil, k)
 		return
 	}
 	for _, cu := range k.cus {
@@ -215,7 +252,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec) {
 // A step finished by acknowledgements that stream in frees its bytes as
 // they come, so the next reads are requested over the same spread.
 func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeInSec) {
-	k := c.active
+	k := cu.run
 	for cu.issued < cu.total {
 		n := min(c.txnBytes, cu.total-cu.issued, k.max-cu.inFlight)
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
@@ -262,15 +299,15 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	// the CU issues the request's lines at its pace, handing each on as it
 	// goes (cut-through): the request streams out over its issue time
-	first, after := cu.issue.Stream(now, at, size, spread)
+	first, after := c.pipes[cu.id].Stream(now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
 	c.mem.Send(now, p)
 }
 
 // compute runs the step's share of workgroup compute, then its writes.
 func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
-	k := c.active
 	cu := s.cu
+	k := cu.run
 	// the step's share of the CU's workgroups, of which up to slots run at
 	// once: a lone workgroup takes its whole compute time
 	share := 1.0
@@ -283,15 +320,16 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	// long after the first as the reads' last byte followed theirs
 	s.spread = max(0, s.lastIn-now)
 	if t > now {
-		c.at(t, phaseWrite, s)
+		c.at(t, phaseWrite, s, nil)
 		return
 	}
 	c.writes(now, s)
 }
 
 func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
-	cu, nr := s.cu, len(c.active.cmd.Reads)
-	for i, w := range c.active.cmd.Writes {
+	cu := s.cu
+	nr := len(cu.run.cmd.Reads)
+	for i, w := range cu.run.cmd.Writes {
 		if cu.total == 0 { // a compute-only step writes nothing
 			break
 		}
@@ -313,12 +351,12 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
 		return
 	}
-	switch p.Tag.(type) {
+	switch t := p.Tag.(type) {
 	case releaseTag:
-		c.done(now)
+		c.done(now, t.run)
 		return
 	case acquireTag:
-		c.dispatch(now)
+		c.dispatch(now, t.run)
 		return
 	}
 	s := p.Tag.(*step)
@@ -347,33 +385,33 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	cu.inFlight -= s.to - s.from
 	cu.open--
-	k := c.active
+	k := cu.run
 	k.lastAck = max(k.lastAck, s.ackEnd)
 	if cu.open == 0 && cu.issued == cu.total {
 		if k.left--; k.left == 0 {
-			c.finish(max(now, k.lastAck))
+			c.finish(max(now, k.lastAck), k)
 		}
 		return
 	}
 	c.issue(now, cu, s.ackSpread)
 }
 
-// finish ends a kernel once its last byte is acknowledged, at t.
-func (c *ComputeUnits) finish(t sim.VTimeInSec) {
-	c.at(t+c.end, phaseDone, nil)
+// finish ends kernel k once its last byte is acknowledged, at t.
+func (c *ComputeUnits) finish(t sim.VTimeInSec, k *kernelRun) {
+	c.at(t+c.end, phaseDone, nil, k)
 }
 
 // release is a system-scope release and acquire: the L2 writes back its
 // dirty lines, so results are visible beyond the GCD, then drops its
 // non-local lines; done when every memory has its lines.
-func (c *ComputeUnits) release(now sim.VTimeInSec) {
-	c.syncL2(now, fabric.FlushReq, releaseTag{})
+func (c *ComputeUnits) release(now sim.VTimeInSec, run *kernelRun) {
+	c.syncL2(now, fabric.FlushReq, releaseTag{run})
 }
 
 // acquire is a system-scope acquire before a kernel's first workgroup: the
 // L2 drops its non-local lines, so the kernel reads what others wrote.
-func (c *ComputeUnits) acquire(now sim.VTimeInSec) {
-	c.syncL2(now, fabric.InvalidateReq, acquireTag{})
+func (c *ComputeUnits) acquire(now sim.VTimeInSec, run *kernelRun) {
+	c.syncL2(now, fabric.InvalidateReq, acquireTag{run})
 }
 
 // syncL2 asks the GCD's L2 (through its own hub) for a cache operation.
@@ -382,18 +420,19 @@ func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any) {
 	c.mem.Send(now, fabric.NewRequest(kind, 0, m, fabric.Route{c.hub}, c.MemPort, tag))
 }
 
-// done signals the active command's completion and starts the next.
-func (c *ComputeUnits) done(now sim.VTimeInSec) {
-	k := c.active
+// done signals command k's completion and starts what may run now.
+func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
 	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
-	c.startNext(now, false)
+	c.busy[k.cmd.Queue] = false
+	c.running--
+	c.startNext(now)
 }
 
 // releaseTag marks the flush request of a release command, acquireTag
 // the invalidate before a kernel with Acquire.
 type (
-	releaseTag struct{}
-	acquireTag struct{}
+	releaseTag struct{ run *kernelRun }
+	acquireTag struct{ run *kernelRun }
 )
 
 // Handle runs dispatch, delayed writes, completion and held sends.
@@ -409,15 +448,15 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 	case *cuEvent:
 		switch ev.phase {
 		case phaseStart:
-			if c.active.cmd.Acquire {
-				c.acquire(now)
+			if ev.run.cmd.Acquire {
+				c.acquire(now, ev.run)
 				break
 			}
-			c.dispatch(now)
+			c.dispatch(now, ev.run)
 		case phaseWrite:
 			c.writes(now, ev.s)
 		case phaseDone:
-			c.done(now)
+			c.done(now, ev.run)
 		}
 	default:
 		fabric.HandleSendEvent(e)

@@ -44,6 +44,7 @@ type Builder struct {
 	launch, endNs float64
 	wake, fetch   float64
 	kernelRoutes  KernelRoutes
+	concurrent    int
 	tlbEntries    int
 	walkers       int
 	walkNs        float64
@@ -117,6 +118,13 @@ func (b Builder) WithIdleCosts(wakeNs, fetchNs float64) Builder {
 	return b
 }
 
+// WithConcurrentKernels sets how many commands of different hardware
+// queues the compute units run at once (1: one at a time).
+func (b Builder) WithConcurrentKernels(n int) Builder {
+	b.concurrent = n
+	return b
+}
+
 // WithTLB sets the translation cache kernels use for memory mapped page
 // by page: its entries, and how many page walks of walkNs run at once.
 // Without it (entries 0) translation is not modelled.
@@ -182,6 +190,12 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch)}
 	if b.tlbEntries > 0 {
 		c.tlb = NewTLB(b.tlbEntries, b.walkers, b.walkNs)
+	}
+	c.maxRun = max(1, b.concurrent)
+	c.queues, c.busy = map[int][]*KernelCmd{}, map[int]bool{}
+	c.pipes = make([]fabric.Server, c.n)
+	for i := range c.pipes {
+		c.pipes[i].BytesPerSec = c.issueBPS
 	}
 	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
 	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")

@@ -50,6 +50,7 @@ func (m MemStream) Traffic(line int64) int64 {
 type KernelCmd struct {
 	sim.MsgMeta
 	ID         int
+	Queue      int // the hardware queue (a stream): its commands run in order, other queues' alongside
 	Workgroups int64
 	ComputeNs  float64 // compute time of one workgroup besides memory
 	Reads      []MemStream
