@@ -36,3 +36,22 @@ func TestPointTolerance(t *testing.T) {
 		t.Errorf("error %v, want -0.11", e)
 	}
 }
+
+// An AtMost point passes anywhere below its bound and fails above it; a
+// two-sided one fails on either side.
+func TestAtMostPoint(t *testing.T) {
+	for _, c := range []struct {
+		p    Point
+		pass bool
+	}{
+		{Point{Simulated: 37.6, Published: 50, AtMost: true}, true},
+		{Point{Simulated: 50.1, Published: 50, AtMost: true}, false},
+		{Point{Simulated: 50.1, Published: 50, Tolerance: 0.01, AtMost: true}, true},
+		{Point{Simulated: 37.6, Published: 50, Tolerance: 0.10}, false},
+		{Point{Simulated: 47.6, Published: 50, Tolerance: 0.10}, true},
+	} {
+		if got := c.p.Pass(); got != c.pass {
+			t.Errorf("%+v: pass %v, want %v", c.p, got, c.pass)
+		}
+	}
+}

@@ -31,8 +31,12 @@ func runValidate(o *options, w io.Writer) error {
 			res = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f %s\t%.2f %s\t%+.1f%%\t%.0f%%\t%s\t\n", p.Experiment, p.Name,
-			p.Simulated, p.Unit, p.Published, p.Unit, 100*p.Error(), 100*p.Tolerance, res)
+		tol := fmt.Sprintf("%.0f%%", 100*p.Tolerance)
+		if p.AtMost {
+			tol = "<= +" + tol
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f %s\t%.2f %s\t%+.1f%%\t%s\t%s\t\n", p.Experiment, p.Name,
+			p.Simulated, p.Unit, p.Published, p.Unit, 100*p.Error(), tol, res)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d points, %d passed, %d failed\n", len(pts), len(pts)-failed, failed)
