@@ -265,6 +265,9 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 	case "gbench":
 		return writeGBench(w, res)
 	}
+	if o.workload == "osu" { // OSU's own output, nothing before it
+		return report.WriteOSU(w, res.Rows)
+	}
 	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 	if o.workload == "p2p" {
 		return report.WriteP2P(w, res.Rows, c.GCD.Count)

@@ -1,0 +1,141 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// OSU micro-benchmarks 7.4 as built by its configure script and run with
+// device buffers (`-d rocm D D`). configure.ac defines FIELD_WIDTH 18 and
+// FLOAT_PRECISION 2 (osu_util.h's 20 is only a fallback); -d rocm selects
+// the "-ROCM" accelerator name that print_preamble puts into the title.
+const (
+	osuVersion   = "7.4"
+	osuAccel     = "-ROCM"
+	osuDatatype  = "MPI_CHAR" // the default datatype, MPI_Type_get_name's spelling
+	osuSizeWidth = 10         // "%-*d", 10, size
+	osuWidth     = 18         // FIELD_WIDTH
+	osuPrecision = 2          // FLOAT_PRECISION
+)
+
+// osuTest is one benchmark: its BENCHMARK title (%s takes the accelerator)
+// and the metric its rows carry. Bandwidth tests print MB/s (1e6 B/s),
+// latency tests microseconds.
+type osuTest struct {
+	Title  string
+	Metric string
+}
+
+// osuTests holds the BENCHMARK macros of the 7.4 sources
+// (c/mpi/pt2pt/standard and c/mpi/collective/blocking).
+var osuTests = map[string]osuTest{
+	"osu_latency":        {"OSU MPI%s Latency Test", "latency"},
+	"osu_bw":             {"OSU MPI%s Bandwidth Test", "bandwidth"},
+	"osu_bibw":           {"OSU MPI%s Bi-Directional Bandwidth Test", "bandwidth"},
+	"osu_reduce":         {"OSU MPI%s Reduce Latency Test", "latency"},
+	"osu_bcast":          {"OSU MPI%s Broadcast Latency Test", "latency"},
+	"osu_allreduce":      {"OSU MPI%s Allreduce Latency Test", "latency"},
+	"osu_reduce_scatter": {"OSU MPI%s Reduce_scatter Latency Test", "latency"},
+	"osu_allgather":      {"OSU MPI%s Allgather Latency Test", "latency"},
+	"osu_alltoall":       {"OSU MPI%s All-to-All Personalized Exchange Latency Test", "latency"},
+}
+
+// osuColumn is print_only_header's column title for a metric.
+var osuColumn = map[string]string{"bandwidth": "Bandwidth (MB/s)", "latency": "Avg Latency(us)"}
+
+// osuValue is a row's value in the printed unit, MB/s or us; false for a
+// unit that is not one of its metric.
+func osuValue(r Row) (float64, bool) {
+	if r.Metric == "bandwidth" {
+		s, ok := toGBps[r.Unit]
+		return r.Value * s * 1e3, ok
+	}
+	s, ok := toUs[r.Unit]
+	return r.Value * s, ok
+}
+
+// WriteOSU writes rows as the OSU micro-benchmarks 7.4 print them on rank
+// 0's stdout. Rows must have Workload "osu", Case a benchmark of osuTests
+// with its metric, Bytes >= 1 (OSU skips a size holding no element) and a
+// known unit; anything else is an error and nothing is written.
+//
+// Rows of one (Case, Src, Dst) form one run of the benchmark, printed as
+// OSU does: print_preamble's empty line and title, the datatype line,
+// print_only_header's header, then printf("%-10d%18.2f\n", size, value)
+// per size in increasing order, as OSU's size loop runs. Runs follow in
+// the order of their first row, so consecutive runs are separated by the
+// empty line each one starts with.
+func WriteOSU(w io.Writer, rows []Row) error {
+	type run struct {
+		Case, Src, Dst string
+	}
+	var order []run
+	byRun := map[run][]Row{}
+	for i, r := range rows {
+		if err := checkOSURow(r); err != nil {
+			return fmt.Errorf("report: osu row %d: %v", i+1, err)
+		}
+		k := run{r.Case, r.Src, r.Dst}
+		if _, ok := byRun[k]; !ok {
+			order = append(order, k)
+		}
+		byRun[k] = append(byRun[k], r)
+	}
+	var b strings.Builder
+	for _, k := range order {
+		rs := byRun[k]
+		slices.SortStableFunc(rs, func(a, b Row) int { return cmp.Compare(a.Bytes, b.Bytes) })
+		t := osuTests[k.Case]
+		fmt.Fprintf(&b, "\n# %s v%s\n", fmt.Sprintf(t.Title, osuAccel), osuVersion)
+		fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
+		fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
+		for _, r := range rs {
+			v, _ := osuValue(r)
+			fmt.Fprintf(&b, "%-*d%s\n", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func checkOSURow(r Row) error {
+	if r.Workload != "osu" {
+		return fmt.Errorf("workload %q is not osu", r.Workload)
+	}
+	t, ok := osuTests[r.Case]
+	if !ok {
+		return fmt.Errorf("case %q is no OSU benchmark", r.Case)
+	}
+	if r.Metric != t.Metric {
+		return fmt.Errorf("%s prints %s, row has metric %q", r.Case, t.Metric, r.Metric)
+	}
+	if _, ok := osuValue(r); !ok {
+		return fmt.Errorf("unit %q is not a %s unit", r.Unit, r.Metric)
+	}
+	if r.Bytes < 1 {
+		return fmt.Errorf("message size %d bytes: OSU prints sizes from 1 byte", r.Bytes)
+	}
+	return nil
+}
+
+// cFloat is C's printf("%*.*f", width, prec, v), including glibc's
+// spelling of infinities and NaN, which Go's fmt spells differently.
+func cFloat(width, prec int, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		s := "nan"
+		if math.Signbit(v) {
+			s = "-nan"
+		}
+		return fmt.Sprintf("%*s", width, s)
+	case math.IsInf(v, 1):
+		return fmt.Sprintf("%*s", width, "inf")
+	case math.IsInf(v, -1):
+		return fmt.Sprintf("%*s", width, "-inf")
+	}
+	return fmt.Sprintf("%*.*f", width, prec, v)
+}
