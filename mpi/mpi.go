@@ -58,7 +58,7 @@ func (m *message) flag(what string) string { return fmt.Sprintf("mpi.%d.%s", m.i
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []trace.Op {
 	x := &expander{p: p, ops: ops, bufs: trace.Buffers(ops), byOp: map[int]*message{},
-		reqs: map[string]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{}}
+		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{}}
 	if !x.match() {
 		return ops
 	}
@@ -72,12 +72,12 @@ type expander struct {
 	p       Params
 	ops     []trace.Op
 	bufs    map[string]trace.Buffer
-	byOp    map[int]*message // send or receive op -> its message
-	reqs    map[string]int   // request name -> the call that started it
-	pending map[int][]int    // rank -> its started requests not waited, as op indices, in order
-	cache   map[int][]string // rank -> the peer buffers it has mapped, least recent first
-	shm     map[[2]int]bool  // (sender, receiver) -> their bounce buffer is allocated
-	eager   map[[2]int]int64 // (sender, receiver) -> their largest staged message
+	byOp    map[int]*message         // send or receive op -> its message
+	reqs    map[trace.RequestKey]int // request -> the call that started it
+	pending map[int][]int            // rank -> its started requests not waited, as op indices, in order
+	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
+	shm     map[[2]int]bool          // (sender, receiver) -> their bounce buffer is allocated
+	eager   map[[2]int]int64         // (sender, receiver) -> their largest staged message
 	out     []trace.Op
 }
 
@@ -132,14 +132,14 @@ func (x *expander) op(i int) {
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
 		x.start(i)
-		x.reqs[o.Req] = i
+		x.reqs[o.RequestOf()] = i
 		x.pending[o.Rank] = append(x.pending[o.Rank], i)
 	case trace.MPISend, trace.MPIRecv:
 		x.start(i)
 		x.finish(i, []int{i})
 	case trace.MPIWait:
-		j := x.reqs[o.Req]
-		delete(x.reqs, o.Req)
+		j := x.reqs[o.RequestOf()]
+		delete(x.reqs, o.RequestOf())
 		x.drop(o.Rank, j)
 		x.finish(i, []int{j})
 	case trace.MPIWaitall:

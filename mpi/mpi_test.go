@@ -175,3 +175,21 @@ func TestBlitAndBothWays(t *testing.T) {
 	}
 	run(t, ops)
 }
+
+// Request handles belong to a process: two ranks may both name a request
+// "a" at once, and each wait finds its own rank's, so the run is the one
+// with distinct names.
+func TestRequestNamesPerRank(t *testing.T) {
+	want, _, _ := run(t, pair(1, 1<<20))
+	ops := pair(1, 1<<20)
+	ops[3].Req, ops[5].Req = "a", "a"
+	got, _, _ := run(t, ops)
+	if len(got) != len(want) {
+		t.Fatalf("%d ops, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Issue != want[i].Issue || got[i].End != want[i].End {
+			t.Errorf("op %d (%s): issued %v ended %v, want %v %v", i, got[i].Op.Op, got[i].Issue, got[i].End, want[i].Issue, want[i].End)
+		}
+	}
+}

@@ -190,7 +190,7 @@ func Check(ops []Op, n Limits, name string) error {
 		bufs:   map[string]allocated{},
 		events: map[string]bool{},
 		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops), hosts: hostWaiters(ops)},
-		msgs:   mpiState{pending: map[string]mpiReq{}, queues: map[[3]int][]mpiMsg{}},
+		msgs:   newMPIState(),
 	}
 	for i := range ops {
 		c.line = lineOf(ops, i)

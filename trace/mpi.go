@@ -45,11 +45,23 @@ func (o *Op) IsSend() bool { return o.Op == MPIIsend || o.Op == MPISend }
 
 // mpiState is what Check knows of a trace's MPI calls so far.
 type mpiState struct {
-	pending map[string]mpiReq // requests started and not waited, by name
+	pending map[RequestKey]int // requests started and not waited -> the line that started each
 	queues  map[[3]int][]mpiMsg
 }
 
-type mpiReq struct{ rank, line int }
+func newMPIState() mpiState {
+	return mpiState{pending: map[RequestKey]int{}, queues: map[[3]int][]mpiMsg{}}
+}
+
+// RequestKey names a request: request handles belong to a process, so
+// ranks may use the same name at once.
+type RequestKey struct {
+	Rank int
+	Req  string
+}
+
+// RequestOf is the request an op starts or waits for.
+func (o *Op) RequestOf() RequestKey { return RequestKey{o.Rank, o.Req} }
 
 // mpiMsg is a send or receive waiting for its match: its line and size.
 type mpiMsg struct {
@@ -69,16 +81,15 @@ func (c *checker) mpi(o *Op) *Error {
 		if o.Req == "" {
 			return errf("req", "required by %s", o.Op)
 		}
-		r, ok := m.pending[o.Req]
-		if !ok || r.rank != o.Rank {
+		if _, ok := m.pending[o.RequestOf()]; !ok {
 			return errf("req", "no request %q of rank %d is pending (started by mpi_isend or mpi_irecv and not waited yet)", o.Req, o.Rank)
 		}
-		delete(m.pending, o.Req)
+		delete(m.pending, o.RequestOf())
 		return nil
 	case MPIWaitall:
-		for name, r := range m.pending {
-			if r.rank == o.Rank {
-				delete(m.pending, name)
+		for k := range m.pending {
+			if k.Rank == o.Rank {
+				delete(m.pending, k)
 			}
 		}
 		return nil
@@ -110,10 +121,10 @@ func (c *checker) mpi(o *Op) *Error {
 		if o.Req == "" {
 			return errf("req", "required by %s", o.Op)
 		}
-		if r, ok := m.pending[o.Req]; ok {
-			return errf("req", "request %q is still pending from line %d", o.Req, r.line)
+		if line, ok := m.pending[o.RequestOf()]; ok {
+			return errf("req", "request %q is still pending from line %d", o.Req, line)
 		}
-		m.pending[o.Req] = mpiReq{rank: o.Rank, line: c.line}
+		m.pending[o.RequestOf()] = c.line
 	}
 	src, dst := o.Rank, *o.Peer
 	if !o.IsSend() {
@@ -137,9 +148,9 @@ func (c *checker) mpi(o *Op) *Error {
 // or message never matched, at its line.
 func (m *mpiState) matchLeft(name string) *Error {
 	line, msg := 0, ""
-	for req, r := range m.pending {
-		if line == 0 || r.line < line {
-			line, msg = r.line, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", req)
+	for k, l := range m.pending {
+		if line == 0 || l < line {
+			line, msg = l, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", k.Req)
 		}
 	}
 	for k, q := range m.queues {

@@ -18,6 +18,14 @@ func TestMPICalls(t *testing.T) {
 		`{"op":"mpi_send","buf":"s","bytes":64,"peer":1}`)
 }
 
+// Requests belong to their rank: two ranks may use one name at once.
+func TestMPIRequestsPerRank(t *testing.T) {
+	checked(t, mpiS+mpiR+
+		`{"op":"mpi_isend","buf":"s","bytes":4096,"peer":1,"req":"a"}`+"\n"+
+		`{"op":"mpi_irecv","buf":"r","bytes":4096,"peer":0,"req":"a","rank":1}`+"\n"+
+		`{"op":"mpi_wait","req":"a","rank":1}`+"\n"+`{"op":"mpi_wait","req":"a"}`)
+}
+
 func TestMPIErrors(t *testing.T) {
 	isend := `{"op":"mpi_isend","buf":"s","bytes":4096,"peer":1,"req":"a"}` + "\n"
 	irecv := `{"op":"mpi_irecv","buf":"r","bytes":4096,"peer":0,"req":"b","rank":1}` + "\n"
