@@ -18,6 +18,7 @@ package mpi
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/trace"
@@ -45,19 +46,19 @@ func FromConfig(c *config.Node) Params {
 
 // message is one matched send and receive.
 type message struct {
-	id         int
-	send, recv int // op indices
+	name       string // what its flags and event are named after
+	send, recv int    // op indices
 	bytes      int64
 	ipc        bool
 }
 
-func (m *message) flag(what string) string { return fmt.Sprintf("mpi.%d.%s", m.id, what) }
+func (m *message) flag(what string) string { return m.name + "." + what }
 
 // Expand returns ops with every MPI call replaced by the operations the
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []trace.Op {
-	x := &expander{p: p, ops: ops, bufs: trace.Buffers(ops), byOp: map[int]*message{},
+	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), byOp: map[int]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{}}
 	if !x.match() {
 		return ops
@@ -71,6 +72,7 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 type expander struct {
 	p       Params
 	ops     []trace.Op
+	prefix  string // of the names of the library's buffers, events and flags
 	bufs    map[string]trace.Buffer
 	byOp    map[int]*message         // send or receive op -> its message
 	reqs    map[trace.RequestKey]int // request -> the call that started it
@@ -106,7 +108,7 @@ func (x *expander) match() bool {
 			continue
 		}
 		queues[k] = q[1:]
-		m := &message{id: len(x.byOp) / 2, send: q[0], recv: i, bytes: o.Bytes}
+		m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.byOp)/2), send: q[0], recv: i, bytes: o.Bytes}
 		if o.IsSend() {
 			m.send, m.recv = i, q[0]
 		}
@@ -183,7 +185,7 @@ func (x *expander) start(i int) {
 func (x *expander) bounce(i int) string {
 	o := &x.ops[i]
 	pair := [2]int{o.Rank, *o.Peer}
-	b := bounceName(pair)
+	b := x.bounceName(pair)
 	if !x.shm[pair] {
 		x.shm[pair] = true
 		numa := x.p.NUMA[x.bufs[o.Buf].GCD]
@@ -193,7 +195,22 @@ func (x *expander) bounce(i int) string {
 }
 
 // bounceName names the bounce buffer of messages from pair[0] to pair[1].
-func bounceName(pair [2]int) string { return fmt.Sprintf("mpi.shm.%d.%d", pair[0], pair[1]) }
+func (x *expander) bounceName(pair [2]int) string {
+	return fmt.Sprintf("%sshm.%d.%d", x.prefix, pair[0], pair[1])
+}
+
+// prefix is "mpi." or, if the program names something so, the shortest
+// "_..._mpi." it does not: the library's names never take a program's.
+func prefix(ops []trace.Op) string {
+	p := "mpi."
+	for i := 0; i < len(ops); i++ {
+		if o := &ops[i]; strings.HasPrefix(o.Buf, p) || strings.HasPrefix(o.Event, p) ||
+			strings.HasPrefix(o.Flag, p) || strings.HasPrefix(o.WaitFlag, p) {
+			p, i = "_"+p, -1 // taken: try a longer one from the start
+		}
+	}
+	return p
+}
 
 // finish is what call i (a wait) does for the requests started by ops:
 // receives first (their copies start, then complete and tell the sender),
@@ -209,7 +226,7 @@ func (x *expander) finish(i int, ops []int) {
 		sender := x.ops[m.send]
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
-			x.emit(i, trace.Op{Op: trace.Memcpy, Src: bounceName([2]int{sender.Rank, x.ops[j].Rank}), Dst: x.ops[j].Buf, Bytes: m.bytes})
+			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{sender.Rank, x.ops[j].Rank}), Dst: x.ops[j].Buf, Bytes: m.bytes})
 			continue
 		}
 		x.open(i, x.ops[j].Rank, sender.Buf)

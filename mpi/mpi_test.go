@@ -193,3 +193,28 @@ func TestRequestNamesPerRank(t *testing.T) {
 		}
 	}
 }
+
+// The library's buffers, events and flags never take a program's names:
+// a program buffer named like a bounce buffer stays its own, and the
+// library allocates its bounce buffer under another name.
+func TestLibraryNamesAvoidProgramNames(t *testing.T) {
+	ops := append(pair(1, 512), trace.Op{Op: trace.Malloc, Buf: "mpi.shm.0.1", GCD: intp(1), Bytes: 64, Rank: 1})
+	_, x, _ := run(t, ops)
+	allocs := map[string]int{}
+	for _, o := range x {
+		if o.Op == trace.Malloc || o.Op == trace.HostMalloc {
+			allocs[o.Buf]++
+		}
+		if o.Op == trace.Memcpy && o.Dst == "r" && o.Src == "mpi.shm.0.1" {
+			t.Errorf("the receiver copies out of the program's buffer: %+v", o)
+		}
+	}
+	for b, k := range allocs {
+		if k != 1 {
+			t.Errorf("buffer %q allocated %d times", b, k)
+		}
+	}
+	if allocs["_mpi.shm.0.1"] != 1 {
+		t.Errorf("allocations %v, want the bounce buffer as _mpi.shm.0.1", allocs)
+	}
+}
