@@ -1,6 +1,8 @@
 package hip
 
 import (
+	"slices"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/trace"
@@ -95,13 +97,8 @@ func (r *Runtime) stream(op *trace.Op) *stream {
 	if !ok {
 		s = &stream{id: op.Stream, rank: op.Rank}
 		r.streams[key] = s
-		// keep streamIDs sorted: insert key in place
-		k := len(r.streamOrder)
-		r.streamOrder = append(r.streamOrder, key)
-		for ; k > 0 && r.streamOrder[k-1] > key; k-- {
-			r.streamOrder[k] = r.streamOrder[k-1]
-		}
-		r.streamOrder[k] = key
+		k, _ := slices.BinarySearch(r.streamOrder, key) // keep streamIDs sorted
+		r.streamOrder = slices.Insert(r.streamOrder, k, key)
 	}
 	return s
 }

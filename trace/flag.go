@@ -93,16 +93,18 @@ func (f *flags) hang(what string, rank int) *Error {
 		if f.rank[p] != rank {
 			continue
 		}
-		other := false
-		for _, r := range f.setters[p] {
-			other = other || r != rank
-		}
-		if !other {
+		if !f.setByOther(p, rank) {
 			return errf("op", "%s while the kernel on line %d waits for flag %q, which only the host sets (flag_set): the run would hang",
 				what, f.waiter[p], p)
 		}
 	}
 	return nil
+}
+
+// setByOther says whether a rank other than rank sets flag name somewhere
+// in the trace: its thread runs side by side, so it may set it later.
+func (f *flags) setByOther(name string, rank int) bool {
+	return slices.ContainsFunc(f.setters[name], func(r int) bool { return r != rank })
 }
 
 // unset reports, after the last op, a flag that is never set, at the

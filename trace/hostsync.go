@@ -1,7 +1,5 @@
 package trace
 
-import "slices"
-
 // Host-side synchronisation between ranks and host time. A rank's host
 // thread may wait for a flag in host memory that another rank sets
 // (flag_wait, a poll of shared memory, as MPI libraries hand messages
@@ -40,7 +38,7 @@ func (f *flags) flagWait(o *Op) *Error {
 	if _, ok := f.set[o.Flag]; ok {
 		return nil
 	}
-	if slices.ContainsFunc(f.setters[o.Flag], func(r int) bool { return r != o.Rank }) {
+	if f.setByOther(o.Flag, o.Rank) {
 		return nil
 	}
 	return errf("flag", "flag %q is not set before this line nor by another rank (flag_set): the host would wait forever", o.Flag)

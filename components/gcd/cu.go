@@ -2,6 +2,7 @@ package gcd
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
@@ -34,7 +35,6 @@ type ComputeUnits struct {
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
 	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
-	idleNext *KernelCmd     // the command that reached an idle GCD, until it starts
 	tlb      *TLB           // translation of page-by-page mappings; nil: not modelled
 
 	CtrlPort, MemPort sim.Port
@@ -55,7 +55,6 @@ type ComputeUnits struct {
 
 type kernelRun struct {
 	cmd     *KernelCmd
-	idle    bool // reached an idle GCD: pays the wake-up and packet fetch
 	start   sim.VTimeInSec
 	cus     []*cuState
 	left    int            // CUs not finished
@@ -130,26 +129,19 @@ func (c *ComputeUnits) enqueue(now sim.VTimeInSec, cmd *KernelCmd) {
 	for _, q := range c.qorder {
 		idle = idle && len(c.queues[q]) == 0
 	}
-	if _, ok := c.queues[cmd.Queue]; !ok {
-		c.queues[cmd.Queue] = nil
-		k := len(c.qorder)
-		c.qorder = append(c.qorder, cmd.Queue)
-		for ; k > 0 && c.qorder[k-1] > cmd.Queue; k-- {
-			c.qorder[k] = c.qorder[k-1]
-		}
-		c.qorder[k] = cmd.Queue
+	if k, found := slices.BinarySearch(c.qorder, cmd.Queue); !found {
+		c.qorder = slices.Insert(c.qorder, k, cmd.Queue)
 	}
 	c.queues[cmd.Queue] = append(c.queues[cmd.Queue], cmd)
-	if idle {
-		c.idleNext = cmd
-	}
-	c.startNext(now)
+	c.startNext(now, idle)
 }
 
 // startNext starts the head command of every queue not running one, in
 // queue order, while fewer than maxRun commands run: commands of one
-// queue run in order, those of different queues side by side.
-func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
+// queue run in order, those of different queues side by side. idle: the
+// GCD was idle, so the one command there is (the first started) pays the
+// wake-up.
+func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
 	for _, q := range c.qorder {
 		if c.running >= c.maxRun {
 			return
@@ -161,17 +153,16 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec) {
 		c.queues[q] = c.queues[q][1:]
 		c.busy[q] = true
 		c.running++
-		run := &kernelRun{cmd: cmd, start: now, idle: cmd == c.idleNext}
-		if run.idle {
-			c.idleNext = nil
-		}
+		run := &kernelRun{cmd: cmd, start: now}
+		wake := idle
+		idle = false
 		if cmd.Release {
 			c.release(now, run)
 			continue
 		}
 		c.Kernels++
 		at := now + c.launch
-		if run.idle {
+		if wake {
 			c.IdleStarts++
 			at += c.idle
 		}
@@ -425,7 +416,7 @@ func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
 	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
 	c.busy[k.cmd.Queue] = false
 	c.running--
-	c.startNext(now)
+	c.startNext(now, false)
 }
 
 // releaseTag marks the flush request of a release command, acquireTag
