@@ -18,6 +18,7 @@ package mpi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/akisim/akisim/config"
@@ -58,11 +59,13 @@ func (m *message) flag(what string) string { return m.name + "." + what }
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []trace.Op {
-	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), byOp: map[int]*message{},
-		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{}}
-	if !x.match() {
+	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ops
 	}
+	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), byOp: map[int]*message{},
+		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
+		eager: map[[2]int]int64{}}
+	x.match()
 	for i := range ops {
 		x.op(i)
 	}
@@ -83,18 +86,12 @@ type expander struct {
 	out     []trace.Op
 }
 
-// match pairs sends and receives; it says whether there is any MPI call.
-func (x *expander) match() bool {
+// match pairs sends and receives.
+func (x *expander) match() {
 	queues := map[[3]int][]int{}
-	any := false
-	x.eager = map[[2]int]int64{}
 	for i := range x.ops {
 		o := &x.ops[i]
-		if !o.IsMPI() {
-			continue
-		}
-		any = true
-		if o.Op == trace.MPIWait || o.Op == trace.MPIWaitall {
+		if !o.IsMPI() || o.Op == trace.MPIWait || o.Op == trace.MPIWaitall {
 			continue
 		}
 		src, dst := o.Rank, *o.Peer
@@ -119,7 +116,6 @@ func (x *expander) match() bool {
 		}
 		x.byOp[m.send], x.byOp[m.recv] = m, m
 	}
-	return any
 }
 
 // emit appends an op made for call i: on its rank, line and label.
@@ -155,11 +151,8 @@ func (x *expander) op(i int) {
 // drop removes request op j from its rank's pending list.
 func (x *expander) drop(rank, j int) {
 	p := x.pending[rank]
-	for k, v := range p {
-		if v == j {
-			x.pending[rank] = append(p[:k:k], p[k+1:]...)
-			return
-		}
+	if k := slices.Index(p, j); k >= 0 {
+		x.pending[rank] = slices.Delete(p, k, k+1)
 	}
 }
 
@@ -252,11 +245,9 @@ func (x *expander) finish(i int, ops []int) {
 // (MPICH's handle cache, least recently used out).
 func (x *expander) open(i, rank int, buf string) {
 	c := x.cache[rank]
-	for k, b := range c {
-		if b == buf {
-			x.cache[rank] = append(append(c[:k:k], c[k+1:]...), buf)
-			return
-		}
+	if k := slices.Index(c, buf); k >= 0 {
+		x.cache[rank] = append(slices.Delete(c, k, k+1), buf)
+		return
 	}
 	if len(c) >= x.p.IPCCache {
 		c = c[1:]
