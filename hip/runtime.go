@@ -157,6 +157,9 @@ func (r *Runtime) Load(ops []trace.Op) {
 	}
 }
 
+// Ranks is the number of host threads (ranks) of the loaded operations.
+func (r *Runtime) Ranks() int { return len(r.procs) }
+
 // Event returns when a recorded event completed.
 func (r *Runtime) Event(name string) (sim.VTimeInSec, bool) {
 	t, ok := r.events[name]

@@ -5,6 +5,7 @@
 package workloads
 
 import (
+	"errors"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/mpi"
@@ -71,6 +72,10 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		n.Engine.AcceptHook(count)
 		ops := mpi.Expand(run.Ops, mpi.FromConfig(c)) // MPI calls become what the library does
 		out, err := n.Run(ops)
+		var te *trace.Error
+		if errors.As(err, &te) && te.File == "" {
+			te.File = run.Name // a deadlock, found while running: the run names the file
+		}
 		if err != nil {
 			return nil, err
 		}

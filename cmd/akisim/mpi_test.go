@@ -40,3 +40,16 @@ func TestOSUWorkload(t *testing.T) {
 		t.Errorf("output\n%s", out)
 	}
 }
+
+// Two ranks each in a large blocking mpi_send before their mpi_recv wait
+// for each other forever (the rendezvous needs the receiver): bad input,
+// one line at the first call that never returns, exit 2.
+func TestMPIDeadlock(t *testing.T) {
+	badTrace(t, `{"op":"malloc","buf":"s0","gcd":0,"bytes":1048576}
+{"op":"malloc","buf":"s1","gcd":1,"bytes":1048576,"rank":1}
+{"op":"mpi_send","buf":"s0","bytes":1048576,"peer":1}
+{"op":"mpi_recv","buf":"s0","bytes":1048576,"peer":1}
+{"op":"mpi_send","buf":"s1","bytes":1048576,"peer":0,"rank":1}
+{"op":"mpi_recv","buf":"s1","bytes":1048576,"peer":0,"rank":1}
+`, `:3: op: this call never returns: every host thread left waits for another (a deadlock, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)`)
+}

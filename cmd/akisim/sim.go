@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -132,6 +133,10 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	}
 	defer out.close()
 	res, err := simulate(in.node, rs)
+	var te *trace.Error
+	if errors.As(err, &te) { // a trace that deadlocks is bad input too
+		return bad("%v", err)
+	}
 	if err != nil {
 		return err
 	}
