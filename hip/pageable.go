@@ -155,7 +155,7 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 		if !pc.toGPU {
 			from, to = far, user
 		}
-		r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Workgroups: 1, // the calling thread's memcpy
+		r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Queue: op.Rank, Workgroups: 1, // the calling thread's memcpy
 			Reads:  []gcd.MemStream{{Mem: from.mem, Addr: from.addr, Bytes: pc.chunk}},
 			Writes: []gcd.MemStream{{Mem: to.mem, Addr: to.addr, Bytes: pc.chunk}}})
 	case stepDMA:

@@ -69,3 +69,27 @@ func TestFlagWaitAcrossRanks(t *testing.T) {
 			float64(got)*1e6, float64(set)*1e6, n.Config.Runtime.SyncCallNs/1e3)
 	}
 }
+
+// Ranks' host threads are separate cores: two ranks each storing 256 MiB
+// into GPU memory from their own NUMA domain (host_access) overlap, and
+// take the time of one.
+func TestRanksHostWorkOverlaps(t *testing.T) {
+	const size = 256 * mib
+	store := func(rank, numa, g int, buf string) []trace.Op {
+		return withRank(rank, device(buf, g, size),
+			trace.Op{Op: trace.HostAccess, NUMA: intp(numa), Access: []trace.Access{{Buf: buf, Mode: "write", Bytes: size}}})
+	}
+	took := func(ops []trace.Op) float64 {
+		res, _ := run(t, nil, ops)
+		e := 0.0
+		for _, r := range res {
+			e = max(e, float64(r.End))
+		}
+		return e
+	}
+	one := took(store(0, 3, 0, "a"))
+	two := took(append(store(0, 3, 0, "a"), store(1, 0, 4, "b")...))
+	if math.Abs(two-one) > 0.02*one {
+		t.Errorf("one rank %.1f us, two ranks %.1f us: want the same", one*1e6, two*1e6)
+	}
+}

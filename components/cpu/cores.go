@@ -94,7 +94,8 @@ func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
 		WithLine(Line).WithLoadWindow(b.lines*Line, uncached).
-		WithCUIssue(math.Inf(1)). // a core's stores are limited by what it keeps in flight
+		WithCUIssue(math.Inf(1)).       // a core's stores are limited by what it keeps in flight
+		WithConcurrentKernels(b.cores). // each rank's host thread is a queue of its own: ranks' host work overlaps
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)
 	return &Cores{cus: c, CtrlPort: c.CtrlPort}
