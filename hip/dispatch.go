@@ -94,7 +94,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			t := now + ns(r.cost.EventRecordNs)
 			s.acquire = true // the marker has system scope
-			r.events[it.event] = t
+			r.events[eventKey{s.rank, it.event}] = t
 			r.recorded[it.op] = true
 			r.Results[it.op].Start, r.Results[it.op].End = t, t
 			r.eventRecorded(now)

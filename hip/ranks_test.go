@@ -93,3 +93,21 @@ func TestRanksHostWorkOverlaps(t *testing.T) {
 		t.Errorf("one rank %.1f us, two ranks %.1f us: want the same", one*1e6, two*1e6)
 	}
 }
+
+// Two ranks may name their events alike: each rank's wait sees its own.
+func TestEventsBelongToTheirRank(t *testing.T) {
+	const size = 64 * mib
+	ops := append(withRank(0, host("h0", 3, size), device("d0", 0, size), copyAsync("h0", "d0", size, 1),
+		trace.Op{Op: trace.EventRecord, Event: "e", Stream: 1}, trace.Op{Op: trace.EventSync, Event: "e"}),
+		withRank(1, device("x", 4, 64), trace.Op{Op: trace.EventRecord, Event: "e", Stream: 1}, trace.Op{Op: trace.EventSync, Event: "e"})...)
+	res, n := run(t, nil, ops)
+	e0, _ := n.Runtime.EventOf(0, "e")
+	e1, _ := n.Runtime.EventOf(1, "e")
+	if e0 < res[2].End || e1 >= res[2].End {
+		t.Errorf("rank 0's event at %.1f us, rank 1's at %.1f us, copy ended at %.1f us: want rank 0's after the copy, rank 1's long before",
+			float64(e0)*1e6, float64(e1)*1e6, float64(res[2].End)*1e6)
+	}
+	if res[7].End >= res[2].End {
+		t.Errorf("rank 1's event_sync returned at %.1f us, after rank 0's copy", float64(res[7].End)*1e6)
+	}
+}

@@ -54,8 +54,8 @@ type Runtime struct {
 	procs         []*thread               // one host thread per rank (process), ranks ascending
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
-	events        map[string]sim.VTimeInSec
-	lastRecord    map[string]int  // event -> its latest record op queued (what waits see)
+	events        map[eventKey]sim.VTimeInSec
+	lastRecord    map[eventKey]int // event -> its latest record op queued (what waits see)
 	recorded      map[int]bool    // record ops that completed
 	flags         map[string]bool // flags the host has set (flag.go)
 	pick          map[[3]int]*slot
@@ -124,8 +124,8 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.base = map[string]int64{}
 	r.top = map[fabric.Memory]int64{}
 	r.streams, r.streamOrder = map[int]*stream{}, nil
-	r.events = map[string]sim.VTimeInSec{}
-	r.lastRecord = map[string]int{}
+	r.events = map[eventKey]sim.VTimeInSec{}
+	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
 	r.flags = map[string]bool{}
 	r.pick = map[[3]int]*slot{}
@@ -160,10 +160,20 @@ func (r *Runtime) Load(ops []trace.Op) {
 // Ranks is the number of host threads (ranks) of the loaded operations.
 func (r *Runtime) Ranks() int { return len(r.procs) }
 
-// Event returns when a recorded event completed.
-func (r *Runtime) Event(name string) (sim.VTimeInSec, bool) {
-	t, ok := r.events[name]
+// Event returns when rank 0's recorded event completed.
+func (r *Runtime) Event(name string) (sim.VTimeInSec, bool) { return r.EventOf(0, name) }
+
+// EventOf returns when rank's recorded event completed: each process has
+// its own events.
+func (r *Runtime) EventOf(rank int, name string) (sim.VTimeInSec, bool) {
+	t, ok := r.events[eventKey{rank, name}]
 	return t, ok
+}
+
+// eventKey names an event of a rank.
+type eventKey struct {
+	rank int
+	name string
 }
 
 func ns(v float64) sim.VTimeInSec { return fabric.Ns(v) }
@@ -237,12 +247,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.dispatch(now, s)
 	case trace.EventRecord:
 		s := r.stream(op)
-		r.lastRecord[op.Event] = i
+		r.lastRecord[eventKey{op.Rank, op.Event}] = i
 		s.queue = append(s.queue, item{op: i, event: op.Event})
 		r.dispatch(now, s)
 	case trace.StreamWait:
 		s := r.stream(op)
-		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Event)})
+		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Rank, op.Event)})
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
@@ -265,7 +275,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		th.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Event)}
+		th.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)}
 	case trace.StreamSync:
 		th.blocked = &blocker{kind: "stream", stream: op.Stream}
 	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees

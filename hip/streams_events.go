@@ -106,8 +106,8 @@ func (r *Runtime) stream(op *trace.Op) *stream {
 // recordOf is the record op a wait on event issued now waits for: the
 // event's latest record queued so far (hipStreamWaitEvent and
 // hipEventSynchronize capture it), or -1 if it was never recorded.
-func (r *Runtime) recordOf(event string) int {
-	if i, ok := r.lastRecord[event]; ok {
+func (r *Runtime) recordOf(rank int, event string) int {
+	if i, ok := r.lastRecord[eventKey{rank, event}]; ok {
 		return i
 	}
 	return -1

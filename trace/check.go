@@ -188,7 +188,7 @@ func Check(ops []Op, n Limits, name string) error {
 		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
-		events: map[string]bool{},
+		events: map[eventKey]bool{},
 		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops), hosts: hostWaiters(ops)},
 		msgs:   newMPIState(),
 	}
@@ -214,11 +214,17 @@ func Check(ops []Op, n Limits, name string) error {
 	return nil
 }
 
+// eventKey names an event of a rank: each process has its own events.
+type eventKey struct {
+	rank int
+	name string
+}
+
 type checker struct {
 	gcds, numa int
 	hbm, dram  memory               // allocated so far, per GCD and per NUMA domain
 	bufs       map[string]allocated // allocated so far
-	events     map[string]bool      // recorded so far
+	events     map[eventKey]bool    // recorded so far, per rank (a process's own)
 	started    bool                 // an op other than setenv was seen
 	flags      flags                // waited on and set so far
 	msgs       mpiState             // MPI requests and unmatched messages so far
@@ -366,7 +372,7 @@ func (c *checker) op(o *Op) *Error {
 		if o.Event == "" {
 			return errf("event", "required by %s", o.Op)
 		}
-		c.events[o.Event] = true
+		c.events[eventKey{o.Rank, o.Event}] = true
 
 	case EventSync, StreamWait:
 		if e := stream(o); e != nil { // stream_wait only: event_sync has none
@@ -375,7 +381,10 @@ func (c *checker) op(o *Op) *Error {
 		if o.Event == "" {
 			return errf("event", "required by %s", o.Op)
 		}
-		if !c.events[o.Event] {
+		if !c.events[eventKey{o.Rank, o.Event}] {
+			if o.Rank > 0 {
+				return errf("event", "event %q not recorded by rank %d on an earlier line (events belong to their rank)", o.Event, o.Rank)
+			}
 			return errf("event", "event %q not recorded on an earlier line", o.Event)
 		}
 

@@ -20,3 +20,13 @@ func TestRanks(t *testing.T) {
 	checkFails(t, `{"op":"device_sync","rank":65536}`, `t.jsonl:1: rank: must be in 0..65535, got 65536`)
 	checkFails(t, `{"op":"device_sync","rank":"1"}`, `t.jsonl:1: rank: must be an integer, got string`)
 }
+
+// Events belong to their rank, as HIP events to their process: rank 1 may
+// record an event of the same name as rank 0's, and cannot wait for rank
+// 0's.
+func TestEventsPerRank(t *testing.T) {
+	checked(t, `{"op":"event_record","event":"e"}`+"\n"+`{"op":"event_record","event":"e","rank":1}`+"\n"+
+		`{"op":"event_sync","event":"e","rank":1}`)
+	checkFails(t, `{"op":"event_record","event":"e"}`+"\n"+`{"op":"event_sync","event":"e","rank":1}`,
+		`t.jsonl:2: event: event "e" not recorded by rank 1 on an earlier line (events belong to their rank)`)
+}

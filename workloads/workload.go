@@ -84,8 +84,8 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		}
 		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
 		for _, o := range ops {
-			if o.Op == trace.EventRecord {
-				rp.events[o.Event], _ = n.Runtime.Event(o.Event)
+			if _, seen := rp.events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
+				rp.events[o.Event], _ = n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
 			}
 		}
 		res.Rows = append(res.Rows, run.Rows(rp)...)
