@@ -56,8 +56,8 @@ type Runtime struct {
 	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
 	events        map[eventKey]sim.VTimeInSec
 	lastRecord    map[eventKey]int // event -> its latest record op queued (what waits see)
-	recorded      map[int]bool    // record ops that completed
-	flags         map[string]bool // flags the host has set (flag.go)
+	recorded      map[int]bool     // record ops that completed
+	flags         map[string]bool  // flags the host has set (flag.go)
 	pick          map[[3]int]*slot
 	rr            map[[2]int]int
 	paging        map[int]*pageCopy // pageable copies in progress, by op
