@@ -111,3 +111,19 @@ func TestEventsBelongToTheirRank(t *testing.T) {
 		t.Errorf("rank 1's event_sync returned at %.1f us, after rank 0's copy", float64(res[7].End)*1e6)
 	}
 }
+
+// A kernel on GCD 1 that sets a flag with its last store releases a kernel
+// on GCD 0 waiting for it: the waiter starts only after the setter ends.
+func TestKernelFlagAcrossGCDs(t *testing.T) {
+	wait := trace.Op{Op: trace.Kernel, Name: "w", GCD: intp(0), Stream: 1, Grid: 64, Workgroup: 64, WaitFlag: "go",
+		Access: []trace.Access{{Buf: "a", Mode: "read", Bytes: 64}}}
+	set := trace.Op{Op: trace.Kernel, Name: "s", GCD: intp(1), Stream: 2, Grid: 64, Workgroup: 64, ComputeNs: 1e5, SetFlag: "go",
+		Access: []trace.Access{{Buf: "b", Mode: "write", Bytes: 64}}}
+	res, _ := run(t, nil, []trace.Op{device("a", 0, 64), device("b", 1, 64), wait, set, {Op: trace.DeviceSync}})
+	if res[2].Start < res[3].End {
+		t.Errorf("the waiting kernel started at %.2f us, before the setter ended at %.2f us", float64(res[2].Start)*1e6, float64(res[3].End)*1e6)
+	}
+	if res[3].End-res[3].Start < 100e-6 {
+		t.Errorf("the setter took %.2f us, want its 100 us of compute", float64(res[3].End-res[3].Start)*1e6)
+	}
+}

@@ -317,6 +317,9 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		res := &r.Results[id]
 		res.Start, res.End = start, now
+		if res.Op.Op == trace.Kernel && res.Op.SetFlag != "" {
+			r.setFlag(now, res.Op.SetFlag) // its last store, seen with the completion signal
+		}
 		if res.Op.Op == trace.HostAccess {
 			continue // the host's own work, in no stream
 		}

@@ -77,7 +77,7 @@ var fieldsOf = map[Kind][]string{
 	StreamWait:     {"stream", "event"},
 	StreamSync:     {"stream"},
 	DeviceSync:     {},
-	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag"},
+	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag", "set_flag"},
 	FlagSet:        {"flag"},
 	SetEnv:         {"name", "value"},
 	HostAccess:     {"numa", "access", "threads"},
@@ -139,6 +139,7 @@ func setFields(o *Op) []string {
 	add(o.ComputeNs != 0, "compute_ns")
 	add(len(o.Access) != 0, "access")
 	add(o.WaitFlag != "", "wait_flag")
+	add(o.SetFlag != "", "set_flag")
 	add(o.Flag != "", "flag")
 	add(o.Rank != 0, "rank")
 	add(o.Fine, "fine")
@@ -189,8 +190,9 @@ func Check(ops []Op, n Limits, name string) error {
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[eventKey]bool{},
-		flags:  flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, setters: setRanks(ops), hosts: hostWaiters(ops)},
-		msgs:   newMPIState(),
+		flags: flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, byGPU: map[string]bool{},
+			setters: setRanks(ops), hosts: hostWaiters(ops)},
+		msgs: newMPIState(),
 	}
 	for i := range ops {
 		c.line = lineOf(ops, i)
@@ -439,7 +441,12 @@ func (c *checker) op(o *Op) *Error {
 			return e
 		}
 		if o.WaitFlag != "" {
-			return c.flags.wait(o.WaitFlag, c.line, o.Rank)
+			if e := c.flags.wait(o.WaitFlag, c.line, o.Rank); e != nil {
+				return e
+			}
+		}
+		if o.SetFlag != "" {
+			return c.flags.kernelSet(o, c.line)
 		}
 	case FlagSet:
 		return c.flags.setFlag(o, c.line)

@@ -11,9 +11,10 @@ import "slices"
 type flags struct {
 	waiter  map[string]int   // flag -> line of the first kernel waiting on it
 	rank    map[string]int   // flag -> the rank of that kernel
-	set     map[string]int   // flag -> line of its flag_set
+	set     map[string]int   // flag -> line of its flag_set (or of the kernel that sets it)
+	byGPU   map[string]bool  // flags a kernel sets (when it ends, not when the host reaches its line)
 	pending []string         // flags waited on and not set yet, in order of first wait
-	setters map[string][]int // flag -> ranks with a flag_set of it anywhere in the trace
+	setters map[string][]int // flag -> ranks with a flag_set (or a kernel's set_flag) of it anywhere in the trace
 	hosts   map[string]bool  // flags some flag_wait waits on, anywhere in the trace
 }
 
@@ -23,8 +24,13 @@ type flags struct {
 func setRanks(ops []Op) map[string][]int {
 	m := map[string][]int{}
 	for i := range ops {
-		if o := &ops[i]; o.Op == FlagSet && !slices.Contains(m[o.Flag], o.Rank) {
-			m[o.Flag] = append(m[o.Flag], o.Rank)
+		o := &ops[i]
+		flag := o.Flag
+		if o.Op == Kernel {
+			flag = o.SetFlag
+		}
+		if (o.Op == FlagSet || (o.Op == Kernel && flag != "")) && !slices.Contains(m[flag], o.Rank) {
+			m[flag] = append(m[flag], o.Rank)
 		}
 	}
 	return m
@@ -33,6 +39,9 @@ func setRanks(ops []Op) map[string][]int {
 // wait checks the wait_flag of the kernel on line, of rank.
 func (f *flags) wait(name string, line, rank int) *Error {
 	if l, ok := f.set[name]; ok {
+		if f.byGPU[name] { // a kernel queued earlier sets it when it ends
+			return nil
+		}
 		return errf("wait_flag", "flag %q already set on line %d, so the kernel would not wait (a flag is set once: use a new name)", name, l)
 	}
 	if _, ok := f.waiter[name]; !ok {
@@ -117,4 +126,18 @@ func (f *flags) unset(name string) *Error {
 	e := errf("wait_flag", "flag %q is never set (no flag_set after this line): the kernel would wait forever", p)
 	e.File, e.Line = name, f.waiter[p]
 	return e
+}
+
+// kernelSet checks the set_flag of kernel o on line: a flag is set once,
+// by the host or by one kernel; it needs no waiter before it (a kernel on
+// another GCD may wait for it later in the file).
+func (f *flags) kernelSet(o *Op, line int) *Error {
+	if l, ok := f.set[o.SetFlag]; ok {
+		return errf("set_flag", "flag %q already set on line %d", o.SetFlag, l)
+	}
+	f.set[o.SetFlag], f.byGPU[o.SetFlag] = line, true
+	if i := slices.Index(f.pending, o.SetFlag); i >= 0 {
+		f.pending = slices.Delete(f.pending, i, i+1)
+	}
+	return nil
 }

@@ -51,7 +51,8 @@ type Op struct {
 	Workgroup int      `json:"workgroup,omitempty"`  // work-items per workgroup
 	ComputeNs float64  `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
 	Access    []Access `json:"access,omitempty"`     // the memory the kernel touches
-	WaitFlag  string   `json:"wait_flag,omitempty"`  // the kernel spins until the host sets this flag (a delay kernel)
+	WaitFlag  string   `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
+	SetFlag   string   `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 

@@ -237,6 +237,9 @@ func given(o *Op, keys []string, accessKeys [][]string) *Error {
 	if contains(keys, "wait_flag") && o.WaitFlag == "" {
 		return &Error{Field: "wait_flag", Msg: "must be a flag name, got \"\""}
 	}
+	if contains(keys, "set_flag") && o.SetFlag == "" {
+		return &Error{Field: "set_flag", Msg: "must be a flag name, got \"\""}
+	}
 	for i, ks := range accessKeys {
 		a, p := &o.Access[i], fmt.Sprintf("access[%d].", i)
 		if contains(ks, "stride") && (a.Pattern == "" || a.Pattern == "sequential" || a.Pattern == "random") {

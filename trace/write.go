@@ -25,7 +25,8 @@ func Write(w io.Writer, ops []Op) error {
 		strs := []struct{ field, v string }{
 			{"op", string(o.Op)}, {"buf", o.Buf}, {"src", o.Src}, {"dst", o.Dst},
 			{"event", o.Event}, {"label", o.Label}, {"name", o.Name},
-			{"wait_flag", o.WaitFlag}, {"flag", o.Flag},
+			{"wait_flag", o.WaitFlag}, {"set_flag", o.SetFlag}, {"flag", o.Flag},
+			{"advice", o.Advice}, {"req", o.Req},
 		}
 		for j, a := range o.Access {
 			p := fmt.Sprintf("access[%d].", j)
