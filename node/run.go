@@ -19,7 +19,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 	}
 	for i, r := range n.Runtime.Results {
 		if r.End == 0 && i < len(ops) {
-			if ops[i].Op == trace.FlagWait || n.Runtime.Ranks() > 1 {
+			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
 				return nil, &trace.Error{Line: lineOf(ops, i), Field: "op",
 					Msg: "this call never returns: every host thread left waits for another (a deadlock, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)"}
@@ -37,4 +37,15 @@ func lineOf(ops []trace.Op, i int) int {
 		return ops[i].Line
 	}
 	return i + 1
+}
+
+// waitsOnFlags says whether any op waits on a flag (a kernel's wait_flag,
+// a host flag_wait): then a run that stops short is a cycle of waits.
+func waitsOnFlags(ops []trace.Op) bool {
+	for i := range ops {
+		if ops[i].WaitFlag != "" || ops[i].Op == trace.FlagWait {
+			return true
+		}
+	}
+	return false
 }
