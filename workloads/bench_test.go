@@ -112,3 +112,30 @@ func BenchmarkCommScopeGCD0(b *testing.B) {
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/suite")
 }
+
+// BenchmarkOSUBandwidth is osu_bw from GCD 0 to GCD 1 over OSU's default
+// sizes (1 B .. 4 MiB) plus 1 GiB, with SDMA copies and, in the second
+// part, blit kernels (HSA_ENABLE_SDMA=0): E7's two runs.
+func BenchmarkOSUBandwidth(b *testing.B) {
+	var sizes []int64
+	for n := int64(1); n <= 4<<20; n *= 2 {
+		sizes = append(sizes, n)
+	}
+	runs, err := OSU{Bench: "osu_bw", GCDs: []int{0, 1}, Sizes: append(sizes, 1<<30), Window: 64, Iterations: 1}.Runs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sdma := range []string{"1", "0"} {
+		b.Run("HSA_ENABLE_SDMA="+sdma, func(b *testing.B) {
+			c := frontier(b, "env.HSA_ENABLE_SDMA="+sdma)
+			var res *Result
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if res, err = Execute(c, runs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportSpeed(b, res, time.Since(start))
+		})
+	}
+}
