@@ -22,7 +22,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
 				return nil, &trace.Error{Line: lineOf(ops, i), Field: "op",
-					Msg: "this call never returns: every host thread left waits for another (a deadlock, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)"}
+					Msg: "this call never returns: what it waits for never comes (a flag no one sets, or host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)"}
 			}
 			return nil, fmt.Errorf("op %d (line %d, %s) never completed", i, ops[i].Line, ops[i].Op)
 		}
