@@ -23,10 +23,24 @@ func TraceRun(name string, ops []trace.Op) Run {
 			return report.GCD(x.GCD)
 		}
 	}
+	// MPI calls run as the library's copies, flags and host time (package
+	// mpi), each carrying its call's line: rows name the call, report its
+	// copies and when it returned, and leave out the library's own flags
+	// and events.
+	mpiCall := map[[2]int]trace.Kind{} // (line, rank) -> the MPI call made there
+	for i := range ops {
+		if ops[i].IsMPI() {
+			mpiCall[[2]int{ops[i].Line, ops[i].Rank}] = ops[i].Op
+		}
+	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 		var rows []report.Row
-		for _, o := range r.Ops {
+		for i, o := range r.Ops {
 			c := string(o.Op.Op)
+			call, isMPI := mpiCall[[2]int{o.Op.Line, o.Op.Rank}]
+			if isMPI {
+				c = string(call)
+			}
 			if o.Op.Label != "" {
 				c = o.Op.Label
 			}
@@ -66,10 +80,14 @@ func TraceRun(name string, ops []trace.Op) Run {
 				}
 				row("", d, 0, "start", us(float64(o.Start)), "us")
 				row("", d, 0, "end", us(float64(o.End)), "us")
+			case isMPI: // the library's flags, events and host time: only the call's return, below
 			case o.Op.Op == trace.EventRecord:
 				row("", "", 0, "time", us(float64(o.End)), "us")
 			case o.Op.Op == trace.EventSync || o.Op.Op == trace.StreamSync || o.Op.Op == trace.DeviceSync:
 				row("", "", 0, "return", us(float64(o.End)), "us")
+			}
+			if isMPI && (i+1 == len(r.Ops) || r.Ops[i+1].Op.Line != o.Op.Line || r.Ops[i+1].Op.Rank != o.Op.Rank) {
+				row("", "", 0, "return", us(float64(o.End)), "us") // the call's last op: the host goes on
 			}
 		}
 		return rows

@@ -53,3 +53,34 @@ func TestMPIDeadlock(t *testing.T) {
 {"op":"mpi_recv","buf":"s1","bytes":1048576,"peer":0,"rank":1}
 `, `:3: op: this call never returns: what it waits for never comes (a flag no one sets, or host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)`)
 }
+
+// A replayed MPI trace reports its calls, not the library's own steps: the
+// message's copy under the receive that waited for it, each call's return,
+// and none of the library's flags or events.
+func TestMPITraceRows(t *testing.T) {
+	const tr = `{"op":"malloc","buf":"s","gcd":0,"bytes":67108864}
+{"op":"malloc","buf":"r","gcd":2,"bytes":67108864,"rank":1}
+{"op":"mpi_isend","buf":"s","bytes":67108864,"peer":1,"req":"x"}
+{"op":"mpi_irecv","buf":"r","bytes":67108864,"peer":0,"req":"x","rank":1}
+{"op":"mpi_wait","req":"x"}
+{"op":"mpi_wait","req":"x","rank":1}
+`
+	p := filepath.Join(t.TempDir(), "mpi.jsonl")
+	if err := os.WriteFile(p, []byte(tr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := akisim(t, "-trace", p, "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cases []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Split(l, ",")
+		cases = append(cases, f[1]+" "+f[5])
+	}
+	want := "line3:mpi_isend return,line4:mpi_irecv return,line5:mpi_wait return," +
+		"line6:mpi_wait start,line6:mpi_wait end,line6:mpi_wait bandwidth,line6:mpi_wait return"
+	if got := strings.Join(cases, ","); got != want {
+		t.Errorf("rows %s\nwant %s", got, want)
+	}
+}
