@@ -45,10 +45,17 @@ func FromConfig(c *config.Node) Params {
 		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.Host.GCDNUMA}
 }
 
+// side is one half of a message a call makes: the send or the receive
+// (an mpi_sendrecv makes one of each).
+type side struct {
+	op   int  // the call
+	send bool // the sending half
+}
+
 // message is one matched send and receive.
 type message struct {
 	name       string // what its flags and event are named after
-	send, recv int    // op indices
+	send, recv side
 	bytes      int64
 	ipc        bool
 }
@@ -62,7 +69,7 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ops
 	}
-	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), byOp: map[int]*message{},
+	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
 		eager: map[[2]int]int64{}}
 	x.match()
@@ -77,7 +84,7 @@ type expander struct {
 	ops     []trace.Op
 	prefix  string // of the names of the library's buffers, events and flags
 	bufs    map[string]trace.Buffer
-	byOp    map[int]*message         // send or receive op -> its message
+	bySide  map[side]*message        // send or receive half of a call -> its message
 	reqs    map[trace.RequestKey]int // request -> the call that started it
 	pending map[int][]int            // rank -> its started requests not waited, as op indices, in order
 	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
@@ -86,35 +93,58 @@ type expander struct {
 	out     []trace.Op
 }
 
+// sides are the halves of messages call i makes.
+func (x *expander) sides(i int) []side {
+	switch o := &x.ops[i]; {
+	case o.Op == trace.MPISendrecv:
+		return []side{{i, true}, {i, false}}
+	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
+		return []side{{i, o.IsSend()}}
+	}
+	return nil
+}
+
+// buf is the buffer of a side: an mpi_sendrecv sends src and receives
+// into dst.
+func (x *expander) buf(s side) string {
+	o := &x.ops[s.op]
+	switch {
+	case o.Op != trace.MPISendrecv:
+		return o.Buf
+	case s.send:
+		return o.Src
+	}
+	return o.Dst
+}
+
 // match pairs sends and receives.
 func (x *expander) match() {
-	queues := map[[3]int][]int{}
+	queues := map[[3]int][]side{}
 	for i := range x.ops {
-		o := &x.ops[i]
-		if !o.IsMPI() || o.Op == trace.MPIWait || o.Op == trace.MPIWaitall {
-			continue
+		for _, sd := range x.sides(i) {
+			o := &x.ops[i]
+			src, dst := o.Rank, *o.Peer
+			if !sd.send {
+				src, dst = dst, src
+			}
+			k := [3]int{src, dst, o.Tag}
+			q := queues[k]
+			if len(q) == 0 || q[0].send == sd.send {
+				queues[k] = append(q, sd)
+				continue
+			}
+			queues[k] = q[1:]
+			m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.bySide)/2), send: q[0], recv: sd, bytes: o.Bytes}
+			if sd.send {
+				m.send, m.recv = sd, q[0]
+			}
+			m.ipc = x.p.IPC && m.bytes >= x.p.IPCThreshold
+			if !m.ipc {
+				pair := [2]int{src, dst}
+				x.eager[pair] = max(x.eager[pair], m.bytes)
+			}
+			x.bySide[m.send], x.bySide[m.recv] = m, m
 		}
-		src, dst := o.Rank, *o.Peer
-		if !o.IsSend() {
-			src, dst = dst, src
-		}
-		k := [3]int{src, dst, o.Tag}
-		q := queues[k]
-		if len(q) == 0 || x.ops[q[0]].IsSend() == o.IsSend() {
-			queues[k] = append(q, i)
-			continue
-		}
-		queues[k] = q[1:]
-		m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.byOp)/2), send: q[0], recv: i, bytes: o.Bytes}
-		if o.IsSend() {
-			m.send, m.recv = i, q[0]
-		}
-		m.ipc = x.p.IPC && m.bytes >= x.p.IPCThreshold
-		if !m.ipc {
-			pair := [2]int{src, dst}
-			x.eager[pair] = max(x.eager[pair], m.bytes)
-		}
-		x.byOp[m.send], x.byOp[m.recv] = m, m
 	}
 }
 
@@ -129,19 +159,26 @@ func (x *expander) op(i int) {
 	o := &x.ops[i]
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
-		x.start(i)
+		x.start(i, x.sides(i)[0])
 		x.reqs[o.RequestOf()] = i
 		x.pending[o.Rank] = append(x.pending[o.Rank], i)
-	case trace.MPISend, trace.MPIRecv:
-		x.start(i)
-		x.finish(i, []int{i})
+	case trace.MPISend, trace.MPIRecv, trace.MPISendrecv:
+		sds := x.sides(i)
+		for _, sd := range sds {
+			x.start(i, sd)
+		}
+		x.finish(i, sds)
 	case trace.MPIWait:
 		j := x.reqs[o.RequestOf()]
 		delete(x.reqs, o.RequestOf())
 		x.drop(o.Rank, j)
-		x.finish(i, []int{j})
+		x.finish(i, x.sides(j))
 	case trace.MPIWaitall:
-		x.finish(i, x.pending[o.Rank])
+		var sds []side
+		for _, j := range x.pending[o.Rank] {
+			sds = append(sds, x.sides(j)...)
+		}
+		x.finish(i, sds)
 		x.pending[o.Rank] = nil
 	default:
 		x.out = append(x.out, *o)
@@ -156,18 +193,17 @@ func (x *expander) drop(rank, j int) {
 	}
 }
 
-// start is what call i does when it is made: the host sets up the
-// request; a send over IPC tells the receiver its buffer is ready, a
+// start is what call i does for side sd when it is made: the host sets up
+// the request; a send over IPC tells the receiver its buffer is ready, a
 // staged one copies into the bounce buffer first and is then done.
-func (x *expander) start(i int) {
-	o := &x.ops[i]
-	m := x.byOp[i]
+func (x *expander) start(i int, sd side) {
+	m := x.bySide[sd]
 	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.PostNs})
-	if !o.IsSend() {
+	if !sd.send {
 		return
 	}
 	if !m.ipc {
-		x.emit(i, trace.Op{Op: trace.Memcpy, Src: o.Buf, Dst: x.bounce(i), Bytes: m.bytes})
+		x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.buf(sd), Dst: x.bounce(i, x.buf(sd)), Bytes: m.bytes})
 	}
 	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
 }
@@ -175,13 +211,13 @@ func (x *expander) start(i int) {
 // bounce is the shared-memory buffer of call i's sender and receiver,
 // allocated by the sender the first time, on its GCD's NUMA domain (the
 // receiver reads it only after the sender's ready flag).
-func (x *expander) bounce(i int) string {
+func (x *expander) bounce(i int, buf string) string {
 	o := &x.ops[i]
 	pair := [2]int{o.Rank, *o.Peer}
 	b := x.bounceName(pair)
 	if !x.shm[pair] {
 		x.shm[pair] = true
-		numa := x.p.NUMA[x.bufs[o.Buf].GCD]
+		numa := x.p.NUMA[x.bufs[buf].GCD]
 		x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
 	}
 	return b
@@ -205,25 +241,25 @@ func prefix(ops []trace.Op) string {
 	return p
 }
 
-// finish is what call i (a wait) does for the requests started by ops:
+// finish is what call i (a wait) does for the sides sds of requests:
 // receives first (their copies start, then complete and tell the sender),
 // then sends over IPC wait for the receiver's word.
-func (x *expander) finish(i int, ops []int) {
+func (x *expander) finish(i int, sds []side) {
 	n := len(x.out)
 	var copies []*message
-	for _, j := range ops {
-		m := x.byOp[j]
-		if x.ops[j].IsSend() {
+	for _, sd := range sds {
+		m := x.bySide[sd]
+		if sd.send {
 			continue
 		}
-		sender := x.ops[m.send]
+		rank, from := x.ops[sd.op].Rank, x.buf(m.send)
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
-			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{sender.Rank, x.ops[j].Rank}), Dst: x.ops[j].Buf, Bytes: m.bytes})
+			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), Dst: x.buf(sd), Bytes: m.bytes})
 			continue
 		}
-		x.open(i, x.ops[j].Rank, sender.Buf)
-		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: sender.Buf, Dst: x.ops[j].Buf, Bytes: m.bytes, Stream: Stream})
+		x.open(i, rank, from)
+		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, Dst: x.buf(sd), Bytes: m.bytes, Stream: Stream})
 		x.emit(i, trace.Op{Op: trace.EventRecord, Event: m.flag("done"), Stream: Stream})
 		copies = append(copies, m)
 	}
@@ -231,8 +267,8 @@ func (x *expander) finish(i int, ops []int) {
 		x.emit(i, trace.Op{Op: trace.EventSync, Event: m.flag("done")})
 		x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
 	}
-	for _, j := range ops {
-		if m := x.byOp[j]; x.ops[j].IsSend() && m.ipc {
+	for _, sd := range sds {
+		if m := x.bySide[sd]; sd.send && m.ipc {
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
 		}
 	}

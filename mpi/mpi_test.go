@@ -218,3 +218,32 @@ func TestLibraryNamesAvoidProgramNames(t *testing.T) {
 		t.Errorf("allocations %v, want the bounce buffer as _mpi.shm.0.1", allocs)
 	}
 }
+
+// Two ranks exchanging with mpi_sendrecv each pull the other's buffer: two
+// peer copies, one each way, and both calls return once both are done.
+func TestSendrecvExchange(t *testing.T) {
+	const n = 1 << 26
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "s0", GCD: intp(0), Bytes: n}, {Op: trace.Malloc, Buf: "r0", GCD: intp(0), Bytes: n},
+		{Op: trace.Malloc, Buf: "s1", GCD: intp(1), Bytes: n, Rank: 1}, {Op: trace.Malloc, Buf: "r1", GCD: intp(1), Bytes: n, Rank: 1},
+		{Op: trace.MPISendrecv, Src: "s0", Dst: "r0", Bytes: n, Peer: intp(1), Label: "x0"},
+		{Op: trace.MPISendrecv, Src: "s1", Dst: "r1", Bytes: n, Peer: intp(0), Rank: 1, Label: "x1"},
+	}
+	res, x, _ := run(t, ops)
+	var copies []string
+	var last float64
+	for i, o := range x {
+		if o.Op == trace.MemcpyPeerAsy {
+			copies = append(copies, o.Src+">"+o.Dst)
+			last = max(last, float64(res[i].End))
+		}
+	}
+	if got := strings.Join(copies, " "); got != "s1>r0 s0>r1" {
+		t.Errorf("copies %q, want rank 0 pulling s1 into r0 and rank 1 pulling s0 into r1", got)
+	}
+	for _, l := range []string{"x0", "x1"} {
+		if _, end := span(res, l); end < last {
+			t.Errorf("%s returned at %.1f us, before the last copy ended at %.1f us", l, end*1e6, last*1e6)
+		}
+	}
+}

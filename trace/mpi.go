@@ -1,6 +1,9 @@
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // MPI point to point on GPU buffers, as a program calls it. Each rank is a
 // host process (an op's rank); the mpi package turns these calls into the
@@ -17,6 +20,9 @@ const (
 	MPIRecv    Kind = "mpi_recv"    // MPI_Recv: an irecv and its wait
 	MPIWait    Kind = "mpi_wait"    // MPI_Wait(&req)
 	MPIWaitall Kind = "mpi_waitall" // MPI_Waitall over every request of the rank not waited yet
+	// MPISendrecv is MPI_Sendrecv with one partner: src goes to peer while
+	// dst receives from peer, both with tag and bytes.
+	MPISendrecv Kind = "mpi_sendrecv"
 )
 
 // MaxTag bounds tags (MPI guarantees at least 32767).
@@ -29,12 +35,13 @@ func init() {
 	fieldsOf[MPIRecv] = []string{"buf", "bytes", "peer", "tag"}
 	fieldsOf[MPIWait] = []string{"req"}
 	fieldsOf[MPIWaitall] = []string{}
+	fieldsOf[MPISendrecv] = []string{"src", "dst", "bytes", "peer", "tag"}
 }
 
 // IsMPI says whether the op is an MPI call.
 func (o *Op) IsMPI() bool {
 	switch o.Op {
-	case MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall:
+	case MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall, MPISendrecv:
 		return true
 	}
 	return false
@@ -94,19 +101,6 @@ func (c *checker) mpi(o *Op) *Error {
 		}
 		return nil
 	}
-	b, e := c.buffer("buf", o.Buf, o.Op)
-	if e != nil {
-		return e
-	}
-	if b.Host {
-		return errf("buf", "%q is host memory: MPI on host buffers is not modelled yet (GPU buffers only)", o.Buf)
-	}
-	if o.Bytes <= 0 {
-		return errf("bytes", "must be > 0, got %d", o.Bytes)
-	}
-	if e := fits("bytes", "bytes", "message", 0, o.Bytes, b); e != nil {
-		return e
-	}
 	switch {
 	case o.Peer == nil:
 		return errf("peer", "required by %s", o.Op)
@@ -116,6 +110,14 @@ func (c *checker) mpi(o *Op) *Error {
 		return errf("peer", "rank %d sends to itself: not modelled", o.Rank)
 	case o.Tag < 0:
 		return errf("tag", "must be >= 0, got %d", o.Tag)
+	case o.Bytes <= 0:
+		return errf("bytes", "must be > 0, got %d", o.Bytes)
+	}
+	if o.Op == MPISendrecv {
+		if e := c.message(o, "src", o.Src, true); e != nil {
+			return e
+		}
+		return c.message(o, "dst", o.Dst, false)
 	}
 	if o.Op == MPIIsend || o.Op == MPIIrecv {
 		if o.Req == "" {
@@ -124,15 +126,39 @@ func (c *checker) mpi(o *Op) *Error {
 		if line, ok := m.pending[o.RequestOf()]; ok {
 			return errf("req", "request %q is still pending from line %d", o.Req, line)
 		}
+	}
+	if e := c.message(o, "buf", o.Buf, o.IsSend()); e != nil {
+		return e
+	}
+	if o.Op == MPIIsend || o.Op == MPIIrecv {
 		m.pending[o.RequestOf()] = c.line
 	}
+	return nil
+}
+
+// message checks one side of call o (a send, or a receive) on buf, named
+// by field: a live device buffer the message fits in; then matches it
+// with the oldest unmatched opposite side of the same source, destination
+// and tag.
+func (c *checker) message(o *Op, field, buf string, send bool) *Error {
+	m := &c.msgs
+	b, e := c.buffer(field, buf, o.Op)
+	if e != nil {
+		return e
+	}
+	if b.Host {
+		return errf(field, "%q is host memory: MPI on host buffers is not modelled yet (GPU buffers only)", buf)
+	}
+	if e := fits("bytes", "bytes", "message", 0, o.Bytes, b); e != nil {
+		return e
+	}
 	src, dst := o.Rank, *o.Peer
-	if !o.IsSend() {
+	if !send {
 		src, dst = dst, src
 	}
 	k := [3]int{src, dst, o.Tag}
 	q := m.queues[k]
-	if len(q) > 0 && q[0].send != o.IsSend() { // the oldest unmatched of the other side
+	if len(q) > 0 && q[0].send != send { // the oldest unmatched of the other side
 		if q[0].bytes != o.Bytes {
 			return errf("bytes", "%d bytes, but its match on line %d has %d (message %d -> %d, tag %d)",
 				o.Bytes, q[0].line, q[0].bytes, src, dst, o.Tag)
@@ -140,7 +166,7 @@ func (c *checker) mpi(o *Op) *Error {
 		m.queues[k] = q[1:]
 		return nil
 	}
-	m.queues[k] = append(q, mpiMsg{line: c.line, bytes: o.Bytes, send: o.IsSend()})
+	m.queues[k] = append(q, mpiMsg{line: c.line, bytes: o.Bytes, send: send})
 	return nil
 }
 
@@ -153,8 +179,10 @@ func (m *mpiState) matchLeft(name string) *Error {
 			line, msg = l, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", k.Req)
 		}
 	}
+	var at [3]int // the queue reported, for a tie on one line (an mpi_sendrecv's two sides)
 	for k, q := range m.queues {
-		if len(q) > 0 && (line == 0 || q[0].line < line) {
+		if len(q) > 0 && (line == 0 || q[0].line < line || (q[0].line == line && slices.Compare(k[:], at[:]) < 0)) {
+			at = k
 			what := "send"
 			if !q[0].send {
 				what = "receive"

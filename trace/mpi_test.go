@@ -56,3 +56,23 @@ func TestMPIErrors(t *testing.T) {
 		checkFails(t, tc.in, tc.want)
 	}
 }
+
+// mpi_sendrecv sends src to peer and receives dst from it: its two halves
+// match like a send and a receive; a ring of sendrecvs (each rank to the
+// next, from the previous, one partner each here) checks out.
+func TestMPISendrecv(t *testing.T) {
+	bufs := mpiS + `{"op":"malloc","buf":"t","gcd":0,"bytes":4096}` + "\n" + mpiR +
+		`{"op":"malloc","buf":"u","gcd":1,"bytes":4096,"rank":1}` + "\n"
+	checked(t, bufs+
+		`{"op":"mpi_sendrecv","src":"s","dst":"t","bytes":4096,"peer":1}`+"\n"+
+		`{"op":"mpi_sendrecv","src":"r","dst":"u","bytes":4096,"peer":0,"rank":1}`)
+	for _, tc := range []struct{ in, want string }{
+		{bufs + `{"op":"mpi_sendrecv","src":"s","dst":"t","bytes":4096,"peer":1}`,
+			`t.jsonl:5: op: this send (rank 0 -> 1, tag 0) is never matched`},
+		{bufs + `{"op":"mpi_sendrecv","src":"s","dst":"h","bytes":64,"peer":1}`, `t.jsonl:5: dst: unknown buffer "h"`},
+		{bufs + `{"op":"mpi_sendrecv","src":"s","dst":"t","bytes":64,"peer":1,"buf":"s"}`, `t.jsonl:5: buf: not used by mpi_sendrecv`},
+		{bufs + `{"op":"mpi_sendrecv","src":"s","dst":"t","bytes":64}`, `t.jsonl:5: peer: required by mpi_sendrecv`},
+	} {
+		checkFails(t, tc.in, tc.want)
+	}
+}
