@@ -195,7 +195,7 @@ func Check(ops []Op, n Limits, name string) error {
 		msgs: newMPIState(),
 	}
 	for i := range ops {
-		c.line = lineOf(ops, i)
+		c.line, c.rank = lineOf(ops, i), ops[i].Rank
 		if e := c.op(&ops[i]); e != nil {
 			e.File, e.Line = name, c.line
 			return e
@@ -204,7 +204,7 @@ func Check(ops []Op, n Limits, name string) error {
 			c.started = true
 		}
 		if o := &ops[i]; o.IsAlloc() {
-			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: c.line}
+			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: c.line, rank: o.Rank}
 		}
 	}
 	if e := c.flags.unset(name); e != nil {
@@ -231,6 +231,7 @@ type checker struct {
 	flags      flags                // waited on and set so far
 	msgs       mpiState             // MPI requests and unmatched messages so far
 	line       int                  // line of the op being checked
+	rank       int                  // its rank
 }
 
 // memory is what the allocations of a trace use of one kind of memory.
@@ -257,6 +258,7 @@ func (m *memory) take(i int, bytes int64) *Error {
 type allocated struct {
 	Buffer
 	line, freed, registered int
+	rank                    int // the process that allocated it: the only one that may name it
 }
 
 func errf(field, format string, args ...any) *Error {
@@ -573,6 +575,9 @@ func (c *checker) buffer(field, name string, k Kind) (Buffer, *Error) {
 	}
 	if b.freed > 0 {
 		return Buffer{}, errf(field, "buffer %q was freed on line %d", name, b.freed)
+	}
+	if b.rank != c.rank { // ranks run side by side: another's buffer may not exist yet, and is its own
+		return Buffer{}, errf(field, "buffer %q belongs to rank %d (allocated on line %d): a rank reaches another's memory only through MPI", name, b.rank, b.line)
 	}
 	return b.Buffer, nil
 }

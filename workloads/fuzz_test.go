@@ -179,17 +179,25 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 			ops = append(ops, record(e, stream))
 		case 8:
 			ops = append(ops, trace.Op{Op: trace.EventSync, Event: event()})
-		case 10: // an MPI message from rank 0 to rank 1 on device buffers
-			i, j := pick(), pick()
-			if host[i] || host[j] {
+		case 10: // an MPI message from rank 0's device buffer to one rank 1 allocates for it
+			i := pick()
+			if host[i] {
 				continue
 			}
-			n := b.size(min(sizes[i], sizes[j]))
+			n := b.size(sizes[i])
 			tag := b.byte() % 3
 			k := len(ops)
+			m := fmt.Sprint("m", k) // rank 1's own buffer
+			ops = append(ops, trace.Op{Op: trace.Malloc, Buf: m, GCD: intp(b.byte() % 8), Bytes: n, Rank: 1})
+			if b.byte()%4 == 0 { // an exchange: each rank sends its buffer and receives into it
+				ops = append(ops,
+					trace.Op{Op: trace.MPISendrecv, Src: fmt.Sprint("b", i), Dst: fmt.Sprint("b", i), Bytes: n, Peer: intp(1), Tag: tag},
+					trace.Op{Op: trace.MPISendrecv, Src: m, Dst: m, Bytes: n, Peer: intp(0), Tag: tag, Rank: 1})
+				continue
+			}
 			ops = append(ops,
 				trace.Op{Op: trace.MPIIsend, Buf: fmt.Sprint("b", i), Bytes: n, Peer: intp(1), Tag: tag, Req: fmt.Sprint("s", k)},
-				trace.Op{Op: trace.MPIIrecv, Buf: fmt.Sprint("b", j), Bytes: n, Peer: intp(0), Tag: tag, Req: fmt.Sprint("r", k), Rank: 1})
+				trace.Op{Op: trace.MPIIrecv, Buf: m, Bytes: n, Peer: intp(0), Tag: tag, Req: fmt.Sprint("r", k), Rank: 1})
 			if b.byte()%2 == 0 {
 				ops = append(ops, trace.Op{Op: trace.MPIWait, Req: fmt.Sprint("s", k)}, trace.Op{Op: trace.MPIWaitall, Rank: 1})
 			} else {
