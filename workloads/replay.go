@@ -11,7 +11,7 @@ import (
 // copy, its start, end and achieved bandwidth, for every event its time,
 // and for every blocking call when the host returned.
 func TraceRun(name string, ops []trace.Op) Run {
-	bufs := trace.Buffers(ops)
+	var bufs map[string]trace.Buffer // of the ops as run: the MPI library's bounce buffers too
 	where := func(b string) string {
 		x, ok := bufs[b]
 		switch {
@@ -34,6 +34,11 @@ func TraceRun(name string, ops []trace.Op) Run {
 		}
 	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		run := make([]trace.Op, len(r.Ops))
+		for i := range r.Ops {
+			run[i] = r.Ops[i].Op
+		}
+		bufs = trace.Buffers(run)
 		var rows []report.Row
 		for i, o := range r.Ops {
 			c := string(o.Op.Op)
