@@ -28,6 +28,12 @@ func frontier(t testing.TB, sets ...string) *config.Node {
 func runStream(t testing.TB, c *config.Node, st Stream) *Result {
 	t.Helper()
 	runs, err := st.Runs()
+	return mustExecute(t, c, runs, err)
+}
+
+// mustExecute simulates runs (made with err) on c, failing the test on an error.
+func mustExecute(t testing.TB, c *config.Node, runs []Run, err error) *Result {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}

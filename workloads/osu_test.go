@@ -11,14 +11,7 @@ import (
 func osuRow(t *testing.T, o OSU, sets ...string) float64 {
 	t.Helper()
 	runs, err := o.Runs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Execute(frontier(t, sets...), runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Rows[0].Value
+	return mustExecute(t, frontier(t, sets...), runs, err).Rows[0].Value
 }
 
 // osu_bw of large messages runs at the rate of the same copies made with

@@ -16,16 +16,8 @@ import (
 func TestStreamSplitAlloc(t *testing.T) {
 	c := frontier(t)
 	run := func(alloc string) (float64, string) {
-		st := Stream{GCDs: []int{0}, Alloc: alloc, Sizes: []int64{1 << 30}, Kernels: []string{"copy"},
-			Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
-		runs, err := st.Runs()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Execute(c, runs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runStream(t, c, Stream{GCDs: []int{0}, Alloc: alloc, Sizes: []int64{1 << 30}, Kernels: []string{"copy"},
+			Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA})
 		return res.Rows[0].Value, res.Rows[0].Src
 	}
 	split, src := run("2:0")
