@@ -117,30 +117,25 @@ func (x *expander) buf(s side) string {
 	return o.Dst
 }
 
-// match pairs sends and receives.
+// match pairs sends and receives, by trace.Matcher as Check did.
 func (x *expander) match() {
-	queues := map[[3]int][]side{}
+	queues := trace.Matcher{}
 	for i := range x.ops {
 		for _, sd := range x.sides(i) {
 			o := &x.ops[i]
-			src, dst := o.Rank, *o.Peer
-			if !sd.send {
-				src, dst = dst, src
-			}
-			k := [3]int{src, dst, o.Tag}
-			q := queues[k]
-			if len(q) == 0 || q[0].send == sd.send {
-				queues[k] = append(q, sd)
+			k := trace.MessageKey(o, sd.send)
+			q, ok := queues.Add(k, trace.Half{Op: i, Send: sd.send})
+			if !ok {
 				continue
 			}
-			queues[k] = q[1:]
-			m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.bySide)/2), send: q[0], recv: sd, bytes: o.Bytes}
+			other := side{q.Op, q.Send}
+			m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.bySide)/2), send: other, recv: sd, bytes: o.Bytes}
 			if sd.send {
-				m.send, m.recv = sd, q[0]
+				m.send, m.recv = sd, other
 			}
 			m.ipc = x.p.IPC && m.bytes >= x.p.IPCThreshold
 			if !m.ipc {
-				pair := [2]int{src, dst}
+				pair := [2]int{k[0], k[1]}
 				x.eager[pair] = max(x.eager[pair], m.bytes)
 			}
 			x.bySide[m.send], x.bySide[m.recv] = m, m

@@ -53,11 +53,11 @@ func (o *Op) IsSend() bool { return o.Op == MPIIsend || o.Op == MPISend }
 // mpiState is what Check knows of a trace's MPI calls so far.
 type mpiState struct {
 	pending map[RequestKey]int // requests started and not waited -> the line that started each
-	queues  map[[3]int][]mpiMsg
+	queues  Matcher
 }
 
 func newMPIState() mpiState {
-	return mpiState{pending: map[RequestKey]int{}, queues: map[[3]int][]mpiMsg{}}
+	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}}
 }
 
 // RequestKey names a request: request handles belong to a process, so
@@ -70,11 +70,38 @@ type RequestKey struct {
 // RequestOf is the request an op starts or waits for.
 func (o *Op) RequestOf() RequestKey { return RequestKey{o.Rank, o.Req} }
 
-// mpiMsg is a send or receive waiting for its match: its line and size.
-type mpiMsg struct {
-	line  int
-	bytes int64
-	send  bool
+// Half is one half of a message: the send or the receive a call makes
+// (an mpi_sendrecv makes one of each).
+type Half struct {
+	Op    int   // the call, by index
+	Send  bool  // the sending half
+	Line  int   // the call's line
+	Bytes int64 // the message's size, as this half gives it
+}
+
+// Matcher pairs sends and receives as MPI's non-overtaking rule does: the
+// n-th send from rank a to rank b with tag t goes to the n-th receive at b
+// from a with tag t. It holds the halves still waiting for their match.
+type Matcher map[[3]int][]Half
+
+// MessageKey is the (source, destination, tag) of the half of call o.
+func MessageKey(o *Op, send bool) [3]int {
+	if send {
+		return [3]int{o.Rank, *o.Peer, o.Tag}
+	}
+	return [3]int{*o.Peer, o.Rank, o.Tag}
+}
+
+// Add takes half h of the message keyed k. If the oldest unmatched half of
+// that key is the other side, it is taken and returned (ok); else h waits.
+func (m Matcher) Add(k [3]int, h Half) (match Half, ok bool) {
+	q := m[k]
+	if len(q) > 0 && q[0].Send != h.Send {
+		m[k] = q[1:]
+		return q[0], true
+	}
+	m[k] = append(q, h)
+	return Half{}, false
 }
 
 // mpi checks one MPI call: a live device buffer the message fits in, a
@@ -152,21 +179,11 @@ func (c *checker) message(o *Op, field, buf string, send bool) *Error {
 	if e := fits("bytes", "bytes", "message", 0, o.Bytes, b); e != nil {
 		return e
 	}
-	src, dst := o.Rank, *o.Peer
-	if !send {
-		src, dst = dst, src
+	k := MessageKey(o, send)
+	if q, ok := m.queues.Add(k, Half{Send: send, Line: c.line, Bytes: o.Bytes}); ok && q.Bytes != o.Bytes {
+		return errf("bytes", "%d bytes, but its match on line %d has %d (message %d -> %d, tag %d)",
+			o.Bytes, q.Line, q.Bytes, k[0], k[1], k[2])
 	}
-	k := [3]int{src, dst, o.Tag}
-	q := m.queues[k]
-	if len(q) > 0 && q[0].send != send { // the oldest unmatched of the other side
-		if q[0].bytes != o.Bytes {
-			return errf("bytes", "%d bytes, but its match on line %d has %d (message %d -> %d, tag %d)",
-				o.Bytes, q[0].line, q[0].bytes, src, dst, o.Tag)
-		}
-		m.queues[k] = q[1:]
-		return nil
-	}
-	m.queues[k] = append(q, mpiMsg{line: c.line, bytes: o.Bytes, send: send})
 	return nil
 }
 
@@ -181,13 +198,13 @@ func (m *mpiState) matchLeft(name string) *Error {
 	}
 	var at [3]int // the queue reported, for a tie on one line (an mpi_sendrecv's two sides)
 	for k, q := range m.queues {
-		if len(q) > 0 && (line == 0 || q[0].line < line || (q[0].line == line && slices.Compare(k[:], at[:]) < 0)) {
+		if len(q) > 0 && (line == 0 || q[0].Line < line || (q[0].Line == line && slices.Compare(k[:], at[:]) < 0)) {
 			at = k
 			what := "send"
-			if !q[0].send {
+			if !q[0].Send {
 				what = "receive"
 			}
-			line, msg = q[0].line, fmt.Sprintf("this %s (rank %d -> %d, tag %d) is never matched", what, k[0], k[1], k[2])
+			line, msg = q[0].Line, fmt.Sprintf("this %s (rank %d -> %d, tag %d) is never matched", what, k[0], k[1], k[2])
 		}
 	}
 	if line == 0 {
