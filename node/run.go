@@ -21,22 +21,13 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 		if r.End == 0 && i < len(ops) {
 			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
-				return nil, &trace.Error{Line: lineOf(ops, i), Field: "op",
+				return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op",
 					Msg: "this call never returns: what it waits for never comes (a flag no one sets, or host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)"}
 			}
 			return nil, fmt.Errorf("op %d (line %d, %s) never completed", i, ops[i].Line, ops[i].Op)
 		}
 	}
 	return n.Runtime.Results, nil
-}
-
-// lineOf is the line of ops[i]: its own, or its 1-based position for ops
-// made in memory.
-func lineOf(ops []trace.Op, i int) int {
-	if ops[i].Line > 0 {
-		return ops[i].Line
-	}
-	return i + 1
 }
 
 // waitsOnFlags says whether any op waits on a flag (a kernel's wait_flag,

@@ -51,9 +51,9 @@ func (o *Op) buffer() Buffer {
 		Coarse: (o.Op == Malloc && !o.Fine) || (o.Op == HostMalloc && o.NonCoherent)}
 }
 
-// lineOf is the line reported for ops[i]: its Line, or for generated ops
+// LineOf is the line reported for ops[i]: its Line, or for generated ops
 // (Line 0) its 1-based position, which is its line in Write's output.
-func lineOf(ops []Op, i int) int {
+func LineOf(ops []Op, i int) int {
 	if ops[i].Line > 0 {
 		return ops[i].Line
 	}
@@ -195,7 +195,7 @@ func Check(ops []Op, n Limits, name string) error {
 		msgs: newMPIState(),
 	}
 	for i := range ops {
-		c.line, c.rank = lineOf(ops, i), ops[i].Rank
+		c.line, c.rank = LineOf(ops, i), ops[i].Rank
 		if e := c.op(&ops[i]); e != nil {
 			e.File, e.Line = name, c.line
 			return e
