@@ -1,10 +1,6 @@
 package main
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // A trace that uses a buffer after freeing it is bad input: one line
 // naming file, line and field, exit 2; the same trace without the late use
@@ -15,12 +11,6 @@ func TestUseAfterFree(t *testing.T) {
 {"op":"memcpy","src":"h","dst":"d","bytes":4096}
 {"op":"free","buf":"d"}
 `
-	ok := filepath.Join(t.TempDir(), "ok.jsonl")
-	if err := os.WriteFile(ok, []byte(good), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := akisim(t, "-trace", ok, "-format", "csv"); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	goodTrace(t, good)
 	badTrace(t, good+`{"op":"memcpy","src":"d","dst":"h","bytes":4096}`+"\n", `:5: src: buffer "d" was freed on line 4`)
 }

@@ -34,14 +34,32 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// traceFile writes the trace text to a file of its own and returns its path.
+func traceFile(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// goodTrace runs the trace text, written to a file, wants exit 0 and
+// returns the csv output.
+func goodTrace(t *testing.T, text string) string {
+	t.Helper()
+	code, out, errs := akisim(t, "-trace", traceFile(t, text), "-format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	return out
+}
+
 // badTrace runs the trace text, written to a file, and wants exit 2 and
 // one line on stderr holding the file's name followed by want.
 func badTrace(t *testing.T, text, want string) {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "bad.jsonl")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := traceFile(t, text)
 	code, _, errs := akisim(t, "-trace", p)
 	if want = p + want; code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)

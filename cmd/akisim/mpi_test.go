@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,13 +13,7 @@ func TestMPITrace(t *testing.T) {
 {"op":"mpi_send","buf":"s","bytes":1048576,"peer":1}
 {"op":"mpi_recv","buf":"r","bytes":1048576,"peer":0,"rank":1}
 `
-	p := filepath.Join(t.TempDir(), "mpi.jsonl")
-	if err := os.WriteFile(p, []byte(good), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := akisim(t, "-trace", p, "-format", "csv"); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	goodTrace(t, good)
 	badTrace(t, `{"op":"malloc","buf":"s","gcd":0,"bytes":64}
 {"op":"mpi_send","buf":"s","bytes":64,"peer":1}
 `, `:2: op: this send (rank 0 -> 1, tag 0) is never matched`)
@@ -65,14 +57,7 @@ func TestMPITraceRows(t *testing.T) {
 {"op":"mpi_wait","req":"x"}
 {"op":"mpi_wait","req":"x","rank":1}
 `
-	p := filepath.Join(t.TempDir(), "mpi.jsonl")
-	if err := os.WriteFile(p, []byte(tr), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errs := akisim(t, "-trace", p, "-format", "csv")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := goodTrace(t, tr)
 	var cases []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
 		f := strings.Split(l, ",")

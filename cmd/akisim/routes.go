@@ -19,8 +19,7 @@ type routeRow struct {
 	traffic, requester, memory string
 	routes                     []fabric.Route
 	ties                       string // how the requester uses several tied routes
-	numa                       int    // NUMA domain of host memory at the route's end, -1 if none
-	hostFirst                  bool   // the host's cores request: no DDR4 on the route
+	numa                       int    // NUMA domain of host memory at the route's end, or of the requesting cores; -1 if none
 }
 
 // Traffic types, as akisim routes names them.
@@ -80,21 +79,32 @@ func routeRows(n *node.Node) []routeRow {
 				continue
 			}
 			rows = append(rows,
-				routeRow{trafficSDMA, gcd(a), gcd(b), rt.DataRoutes(a, b), sdmaTies, -1, false},
-				routeRow{trafficKernel, gcd(a), gcd(b), rt.KernelRoutes(a, b), kernelTies, -1, false},
-				routeRow{trafficSignal, gcd(a), gcd(b), []fabric.Route{rt.SignalRoute(a, b)}, config.TiesTable, -1, false})
+				routeRow{trafficSDMA, gcd(a), gcd(b), rt.DataRoutes(a, b), sdmaTies, -1},
+				routeRow{trafficKernel, gcd(a), gcd(b), rt.KernelRoutes(a, b), kernelTies, -1},
+				routeRow{trafficSignal, gcd(a), gcd(b), []fabric.Route{rt.SignalRoute(a, b)}, config.TiesTable, -1})
 		}
 	}
 	for d := 0; d < c.Host.NUMADomains; d++ {
 		for b := 0; b < g; b++ {
 			rows = append(rows,
-				routeRow{trafficSDMA, gcd(b), numa(d), rt.DataRoutes(b, host), sdmaTies, d, false},
-				routeRow{trafficKernel, gcd(b), numa(d), rt.KernelRoutes(b, host), kernelTies, d, false},
-				routeRow{trafficSignal, gcd(b), numa(d), []fabric.Route{rt.SignalRoute(b, host)}, config.TiesTable, d, false},
-				routeRow{trafficHost, "cores, " + numa(d), gcd(b), rt.KernelRoutes(host, b), kernelTies, d, true})
+				routeRow{trafficSDMA, gcd(b), numa(d), rt.DataRoutes(b, host), sdmaTies, d},
+				routeRow{trafficKernel, gcd(b), numa(d), rt.KernelRoutes(b, host), kernelTies, d},
+				routeRow{trafficSignal, gcd(b), numa(d), []fabric.Route{rt.SignalRoute(b, host)}, config.TiesTable, d},
+				routeRow{trafficHost, "cores, " + numa(d), gcd(b), rt.KernelRoutes(host, b), kernelTies, d})
 		}
 	}
 	return rows
+}
+
+// toDRAM says the route ends in host memory, on the DDR4 of domain r.numa
+// (the host's cores requesting start there instead).
+func (r routeRow) toDRAM() bool { return r.numa >= 0 && r.traffic != trafficHost }
+
+// tieChoice says how a requester uses several tied routes, by tie policy.
+var tieChoice = map[string]string{
+	config.TiesPerCopy: "copies alternate",
+	config.TiesPin:     "one per array and CU",
+	config.TiesSpray:   "transactions alternate",
 }
 
 // fields are the row's columns: several tied routes are separated by " | ".
@@ -106,11 +116,7 @@ func (r routeRow) fields(n *node.Node) []string {
 	}
 	choice := "one route"
 	if len(r.routes) > 1 {
-		choice = map[string]string{
-			config.TiesPerCopy: "copies alternate",
-			config.TiesPin:     "one per array and CU",
-			config.TiesSpray:   "transactions alternate",
-		}[r.ties]
+		choice = tieChoice[r.ties]
 	}
 	return []string{r.traffic, r.requester, r.memory, strconv.Itoa(r.routes[0].Hops()),
 		strings.Join(hubs, " | "), strings.Join(links, " | "), choice}
@@ -126,7 +132,7 @@ func (r routeRow) hubs(c *config.Node, rt fabric.Route) string {
 			s = append(s, strconv.Itoa(h))
 		}
 	}
-	if r.numa >= 0 && !r.hostFirst {
+	if r.toDRAM() {
 		s = append(s, "N"+strconv.Itoa(r.numa))
 	}
 	return strings.Join(s, "-")
@@ -152,7 +158,7 @@ func (r routeRow) links(n *node.Node, rt fabric.Route) string {
 			s = append(s, fmt.Sprintf("xGMI %d-%d (%d %s, %g GB/s)", a, b, l, unit, float64(l)*c.XGMI.LaneBandwidthGBps))
 		}
 	}
-	if r.numa >= 0 && !r.hostFirst {
+	if r.toDRAM() {
 		last := rt[len(rt)-2] // the GCD whose host link reaches the IO die
 		if c.Host.GCDNUMA[last] != r.numa {
 			s = append(s, fmt.Sprintf("IO die to NUMA %d (+%g ns)", r.numa, c.Host.RemoteNUMANs))

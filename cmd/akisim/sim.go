@@ -306,16 +306,12 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	if o.gcds != "" {
 		flagName, gcds = "-gcds", o.gcds
 	}
-	ids, err := list(flagName, gcds)
+	ids, err := gcdIDs(flagName, gcds, c.GCD.Count)
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range ids {
-		id, err := strconv.Atoi(g)
-		if err != nil || id < 0 || id >= c.GCD.Count {
-			return nil, bad("%s: want GCD ids 0..%d, comma separated, got %q", flagName, c.GCD.Count-1, gcds)
-		}
-		if slices.Contains(st.GCDs, id) {
+	for _, id := range ids {
+		if slices.Contains(st.GCDs, id) { // "0,00": list sees two items
 			return nil, bad("%s: GCD %d given twice", flagName, id)
 		}
 		st.GCDs = append(st.GCDs, id)
@@ -349,16 +345,9 @@ func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	if gcds == "" {
 		gcds = "0,1"
 	}
-	ids, err := list("-gcds", gcds)
-	if err != nil {
+	var err error
+	if osu.GCDs, err = gcdIDs("-gcds", gcds, c.GCD.Count); err != nil {
 		return nil, err
-	}
-	for _, g := range ids {
-		id, err := strconv.Atoi(g)
-		if err != nil || id < 0 || id >= c.GCD.Count {
-			return nil, bad("-gcds: want GCD ids 0..%d, comma separated, got %q", c.GCD.Count-1, gcds)
-		}
-		osu.GCDs = append(osu.GCDs, id)
 	}
 	sizes := o.sizes
 	if sizes == "" {
@@ -372,6 +361,23 @@ func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		return nil, bad("%v", err)
 	}
 	return runs, nil
+}
+
+// gcdIDs reads flagName's comma-separated GCD ids of a node of count GCDs.
+func gcdIDs(flagName, v string, count int) ([]int, error) {
+	items, err := list(flagName, v)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int, len(items))
+	for i, g := range items {
+		id, err := strconv.Atoi(g)
+		if err != nil || id < 0 || id >= count {
+			return nil, bad("%s: want GCD ids 0..%d, comma separated, got %q", flagName, count-1, v)
+		}
+		ids[i] = id
+	}
+	return ids, nil
 }
 
 // byteSizes reads -sizes: byte counts, comma separated, or MIN:MAX, the
