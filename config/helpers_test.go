@@ -173,6 +173,21 @@ func matches(got, want string) bool {
 	return got == want
 }
 
+// setCase is one -set and the whole error it must give.
+type setCase struct{ set, want string }
+
+// checkSets parses the config text once per case, with that -set alone,
+// and wants exactly its error.
+func checkSets(t *testing.T, text string, cases []setCase) {
+	t.Helper()
+	for _, c := range cases {
+		_, err := Parse("node.toml", []byte(text), []string{c.set})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: got %v\nwant %s", c.set, err, c.want)
+		}
+	}
+}
+
 // replace replaces the only occurrence of old in text, failing if there is
 // not exactly one.
 func replace(t *testing.T, text, old, new string) string {

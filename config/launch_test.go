@@ -5,21 +5,15 @@ import "testing"
 // The idle-queue keys of [gcd] are read and bounded like every latency, and
 // an out-of-range value names the -set that gave it.
 func TestIdleQueueKeys(t *testing.T) {
-	path := writeTemp(t, mini)
-	c, err := Load(path, nil)
+	c, err := Parse("node.toml", []byte(mini), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g := c.GCD; g.CPWakeNs != 1500 || g.PacketFetchNs != 500 {
 		t.Errorf("cp_wake_ns %g, packet_fetch_ns %g, want 1500 and 500", g.CPWakeNs, g.PacketFetchNs)
 	}
-	for _, tc := range []struct{ set, want string }{
+	checkSets(t, mini, []setCase{
 		{"gcd.cp_wake_ns=-1", "-set gcd.cp_wake_ns=-1: must be in [0, 1e+09], got -1"},
 		{"gcd.packet_fetch_ns=2e9", "-set gcd.packet_fetch_ns=2e9: must be in [0, 1e+09], got 2e+09"},
-	} {
-		_, err := Load(path, []string{tc.set})
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s: got %v, want %s", tc.set, err, tc.want)
-		}
-	}
+	})
 }

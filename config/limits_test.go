@@ -10,7 +10,7 @@ import (
 // now stop at loading, with one line naming the -set.
 func TestLimitReproductions(t *testing.T) {
 	text := readFile(t, shippedPath(t, "frontier-node"))
-	for _, c := range []struct{ set, want string }{
+	checkSets(t, text, []setCase{
 		{"sdma.queues_per_engine=1073741824", "-set sdma.queues_per_engine=1073741824: must be 1..64, got 1073741824"},
 		{"sdma.xgmi_engines=1073741824", "-set sdma.xgmi_engines=1073741824: must be 1..16, got 1073741824"},
 		{"sdma.host_engines=17", "-set sdma.host_engines=17: must be 1..16, got 17"},
@@ -29,12 +29,7 @@ func TestLimitReproductions(t *testing.T) {
 		{"runtime.blit_workgroup_bytes=9223372036854775807", "-set runtime.blit_workgroup_bytes=9223372036854775807: must be 1..1073741824, got 9223372036854775807"},
 		{"xgmi.packet_payload_bytes=1048576", "-set xgmi.packet_payload_bytes=1048576: must be 1..65536, got 1048576"},
 		{"host_link.request_bytes=0", "-set host_link.request_bytes=0: must be 1..65536, got 0"},
-	} {
-		_, err := Parse("frontier-node.toml", []byte(text), []string{c.set})
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: got %v\nwant %s", c.set, err, c.want)
-		}
-	}
+	})
 }
 
 // numericKeys lists the dotted keys of every integer and float value of
