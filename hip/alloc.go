@@ -7,15 +7,19 @@ import (
 
 // Allocation: where each buffer lives in its memory.
 
-// allocate places a buffer at the next free address of its memory aligned
-// to runtime.allocation_bytes, so caches see distinct buffers at distinct
-// addresses.
+// allocate places a buffer in its memory.
 func (r *Runtime) allocate(b trace.Buffer) {
-	m := memOf(b)
-	a := r.cost.AllocationBytes
 	r.bufs[b.Name] = b
-	r.base[b.Name] = r.top[m]
-	r.top[m] += (b.Bytes + a - 1) / a * a
+	r.base[b.Name] = r.reserve(memOf(b), b.Bytes)
+}
+
+// reserve takes bytes at the next free address of memory m, aligned to
+// runtime.allocation_bytes, so caches see distinct buffers at distinct
+// addresses, and returns that address.
+func (r *Runtime) reserve(m fabric.Memory, bytes int64) int64 {
+	a, at := r.cost.AllocationBytes, r.top[m]
+	r.top[m] += (bytes + a - 1) / a * a
+	return at
 }
 
 func memOf(b trace.Buffer) fabric.Memory {

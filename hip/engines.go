@@ -23,8 +23,11 @@ type slot struct {
 func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 	src, ok1 := r.bufs[op.Src]
 	dst, ok2 := r.bufs[op.Dst]
-	if !ok1 || !ok2 {
+	switch {
+	case !ok1 || !ok2:
 		return item{}, fmt.Errorf("copy names an unallocated buffer")
+	case src.Host && dst.Host:
+		return item{}, fmt.Errorf("host-to-host copies are not modelled")
 	}
 	peer := !src.Host && !dst.Host
 	local := peer && src.GCD == dst.GCD // ROCm copies within one GCD with a kernel
@@ -33,29 +36,20 @@ func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 		if src.Host {
 			g = dst.GCD
 		}
-		if src.Host && dst.Host {
-			return item{}, fmt.Errorf("host-to-host copies are not modelled")
-		}
 		return item{op: i, cus: r.devices[g].CUs, blit: true}, nil
 	}
-	eng, err := r.engineFor(op)
+	eng, err := r.engineFor(op.Stream, src, dst)
 	return item{op: i, engine: eng}, err
 }
 
-// engineFor picks the SDMA engine and queue for a copy: host copies use the
-// host engines of the GCD holding the device buffer, peer copies the xGMI
-// engines of the source GCD. Each stream keeps its queue; streams spread
-// over engines first, then over each engine's queues.
-func (r *Runtime) engineFor(op *trace.Op) (*slot, error) {
-	src, ok1 := r.bufs[op.Src]
-	dst, ok2 := r.bufs[op.Dst]
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("copy names an unallocated buffer")
-	}
+// engineFor picks the SDMA engine and queue for a copy from src to dst
+// (not both host buffers) on a stream: host copies use the host engines of
+// the GCD holding the device buffer, peer copies the xGMI engines of the
+// source GCD. Each stream keeps its queue; streams spread over engines
+// first, then over each engine's queues.
+func (r *Runtime) engineFor(stream int, src, dst trace.Buffer) (*slot, error) {
 	var gcd, class int
 	switch {
-	case src.Host && dst.Host:
-		return nil, fmt.Errorf("host-to-host copies are not modelled")
 	case src.Host:
 		gcd, class = dst.GCD, 0
 	case dst.Host:
@@ -63,7 +57,7 @@ func (r *Runtime) engineFor(op *trace.Op) (*slot, error) {
 	default:
 		gcd, class = src.GCD, 1
 	}
-	key := [3]int{op.Stream, gcd, class}
+	key := [3]int{stream, gcd, class}
 	if e, ok := r.pick[key]; ok {
 		return e, nil
 	}

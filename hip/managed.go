@@ -104,21 +104,22 @@ func (r *Runtime) devAddr(buf string, g int) int64 {
 	if a, ok := mb.dev[g]; ok {
 		return a
 	}
-	m := fabric.Memory{Index: g}
-	al := r.cost.AllocationBytes
-	mb.dev[g] = r.top[m]
-	r.top[m] += (r.bufs[buf].Bytes + al - 1) / al * al
-	return mb.dev[g]
+	a := r.reserve(fabric.Memory{Index: g}, r.bufs[buf].Bytes)
+	mb.dev[g] = a
+	return a
 }
 
 // faulting reports whether kernel item it must wait for page migrations
 // before it runs: with HSA_XNACK=1, the blocks it touches that are not on
 // its GCD migrate first. The stream resumes when they are done.
 func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
+	if r.managed == nil { // no managed buffer: nothing migrates (the common case)
+		return false
+	}
 	if _, busy := r.migrating[it.op]; busy {
 		return true
 	}
-	if r.env.XNACK != 1 || r.managed == nil || r.faulted[it.op] {
+	if r.env.XNACK != 1 || r.faulted[it.op] {
 		return false
 	}
 	moves := r.accessMoves(it.op, *r.ops[it.op].GCD, true)

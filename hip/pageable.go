@@ -190,10 +190,9 @@ func (r *Runtime) stagingBuffer(g int) place {
 	if a, ok := r.staging[g]; ok {
 		return place{m, a}
 	}
-	a := r.cost.AllocationBytes
-	r.staging[g] = r.top[m]
-	r.top[m] += (r.cost.StagingBytes + a - 1) / a * a
-	return place{m, r.staging[g]}
+	a := r.reserve(m, r.cost.StagingBytes)
+	r.staging[g] = a
+	return place{m, a}
 }
 
 // pageDMA copies the chunk in flight from src to dst on the copy's SDMA

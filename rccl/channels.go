@@ -28,22 +28,18 @@ func Channels(rings []Ring, opts Options) (out []Ring, notes []string) {
 	}
 	minCh, maxCh := minChannels(opts, &notes), maxChannels(opts, &notes)
 
-	// Every rank of a single-node communicator asks for 4 copies, fewer when
+	// Every rank of a single-node communicator asks for 4 copies, one when
 	// the rings are more than RCCL duplicates.
-	nc := max(copiesGfx90a, 4/n)
+	nc := copiesGfx90a
 	if n > maxChannelsAll/2 {
 		nc = 1
 	}
+	nc = min(min(maxCh, maxChannelsGfx90a)/n, nc) * n
 	slots := append([]Ring(nil), rings...)
 	if n <= maxChannelsGfx90a/2 {
 		slots = append(slots, rings...)
 	}
-	nc = min(min(maxCh, maxChannelsGfx90a)/n, nc) * n
-	count := n
-	if n <= maxChannelsGfx90a/2 {
-		count = 2 * n
-	}
-	count = min(count, maxChannelsGfx90a)
+	count := min(len(slots), maxChannelsGfx90a)
 
 	if len(rings[0].Ranks) < 8 && minCh > 64 {
 		notes = append(notes, fmt.Sprintf("NCCL_MIN_NCHANNELS=%d ignored: above 64 with fewer than 8 GPUs, 2 used", minCh))
