@@ -15,6 +15,13 @@ const (
 	unset        = -2 // what RCCL reads an unset integer variable as
 )
 
+// Options holds the RCCL environment variables that shape channels. A nil
+// field, or -2 (what RCCL takes for "not set"), leaves RCCL's default.
+type Options struct {
+	MinChannels *int // NCCL_MIN_NCHANNELS
+	MaxChannels *int // NCCL_MAX_NCHANNELS
+}
+
 // Channels lays the rings out over RCCL's channels for a communicator on
 // one node of gfx90a GPUs: channel c runs ring out[c]. RCCL doubles the
 // rings, then copies them until there are 4 copies in all (one node: 4

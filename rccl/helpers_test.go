@@ -45,7 +45,7 @@ func cycles(rings []Ring) map[string]int {
 
 func mustRings(t *testing.T, top Topology, gcds []int) []Ring {
 	t.Helper()
-	rings, err := Rings(top, gcds, Options{})
+	rings, err := Rings(top, gcds)
 	if err != nil {
 		t.Fatal(err)
 	}

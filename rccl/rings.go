@@ -13,14 +13,6 @@ type Ring struct {
 	GBps  float64 // bandwidth the search gave the ring on every link it crosses
 }
 
-// Options holds the RCCL environment variables that shape rings and
-// channels. A nil field, or -2 (what RCCL takes for "not set"), leaves
-// RCCL's default.
-type Options struct {
-	MinChannels *int // NCCL_MIN_NCHANNELS
-	MaxChannels *int // NCCL_MAX_NCHANNELS
-}
-
 // Limits of the search, from RCCL (see the package comment).
 const (
 	MaxGCDs = 16 // communicator size the search is made for
@@ -38,9 +30,9 @@ var maxSpeed = frac{4, 3}
 
 // Rings computes the rings of a communicator whose rank i runs on GCD
 // gcds[i], from the node's link graph, as the package comment describes.
-// opts shapes channels, not rings (RCCL's ring search reads none of them);
-// it is taken here so that callers pass the same options to both.
-func Rings(t Topology, gcds []int, opts Options) ([]Ring, error) {
+// No NCCL_* variable shapes them (RCCL's ring search reads none); Options
+// shape the channels that run them.
+func Rings(t Topology, gcds []int) ([]Ring, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}

@@ -294,7 +294,7 @@ func TestRingsBadInput(t *testing.T) {
 		{asym, []int{0}, "GCD 0 to GCD 1 has 2 lanes, the other way 1"},
 		{island, []int{0, 1, 2}, "no ring joins GCDs [0 1 2]"},
 	} {
-		_, err := Rings(tc.top, tc.gcds, Options{})
+		_, err := Rings(tc.top, tc.gcds)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error %v, want one line with %q", tc.gcds, err, tc.want)
 		}
@@ -303,7 +303,7 @@ func TestRingsBadInput(t *testing.T) {
 
 func ExampleRings() {
 	top := Topology{Lanes: [][]int{{0, 4, 1}, {4, 0, 1}, {1, 1, 0}}, LaneGBps: 50}
-	rings, _ := Rings(top, []int{0, 1, 2}, Options{})
+	rings, _ := Rings(top, []int{0, 1, 2})
 	for _, r := range rings {
 		fmt.Println(r.GCDs, r.GBps)
 	}
