@@ -24,10 +24,9 @@ type Hub struct {
 	// given the hub it entered from (NUMA distance on the host).
 	MemoryDelay func(p *fabric.Packet) sim.VTimeInSec
 
-	links     []*fabric.Sender            // by neighbour hub: port towards its link
-	linkPorts []sim.Port                  // ports that face links
-	memories  []*fabric.Sender            // by memory index: port to its controller
-	locals    map[sim.Port]*fabric.Sender // requester port -> port towards it
+	links    []*fabric.Sender            // by neighbour hub: port towards its link
+	memories []*fabric.Sender            // by memory index: port to its controller
+	locals   map[sim.Port]*fabric.Sender // requester port -> port towards it
 	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
 }
@@ -41,7 +40,6 @@ func (h *Hub) LinkPort(neighbour int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
 	h.links = grow(h.links, neighbour)
 	h.links[neighbour] = s
-	h.linkPorts = append(h.linkPorts, p)
 	return p
 }
 
@@ -67,7 +65,7 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		h.route(now, msg.(*fabric.Packet), h.facesLink(port))
+		h.route(now, msg.(*fabric.Packet))
 	}
 }
 
@@ -78,19 +76,21 @@ func grow(s []*fabric.Sender, i int) []*fabric.Sender {
 	return s
 }
 
-func (h *Hub) facesLink(port sim.Port) bool {
-	for _, p := range h.linkPorts {
-		if p == port {
-			return true
-		}
+// overLink says whether p came to its hub over a link rather than from a
+// requester or memory attached there: it is past the first hub of its way
+// (a request's Hop 0, a response's last hub, where the memory answered).
+// The packet says so itself: no per-packet search of the arrival port.
+func overLink(p *fabric.Packet) bool {
+	if p.Back {
+		return p.Hop != len(p.Route)-1
 	}
-	return false
+	return p.Hop != 0
 }
 
-func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet, fromLink bool) {
+func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	delay := sim.VTimeInSec(0)
 	if !p.AtLastHub() {
-		if fromLink {
+		if overLink(p) {
 			delay += h.ForwardDelay
 			h.Forwarded++
 		}

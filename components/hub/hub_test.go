@@ -148,3 +148,29 @@ func TestHubReturnsResponsesToRequester(t *testing.T) {
 		}
 	}
 }
+
+// Responses walk their route back: one the memory here answered leaves on
+// its first link with no forwarding delay, one that came over a link and
+// passes on pays it.
+func TestHubForwardsResponsesBack(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		route     fabric.Route // the request's; the response is at hub 1 of it
+		from      func(r *hubRig) *fabrictest.Agent
+		want      float64
+		forwarded uint64
+	}{
+		{"from memory", fabric.Route{0, 1}, func(r *hubRig) *fabrictest.Agent { return r.mem[1] }, 10, 0},
+		{"over a link", fabric.Route{0, 1, 2}, func(r *hubRig) *fabrictest.Agent { return r.link[2] }, 10 + forwardNs, 1},
+	} {
+		r := newHubRig()
+		p := fabric.NewRequest(fabric.ReadReq, 4096, fabric.Memory{Index: 1}, tc.route, r.req1.Port, nil)
+		p.Respond(fabric.ReadRsp, 4096)
+		p.Hop = 1
+		r.send(t, tc.from(r), fabric.Ns(10), p)
+		arrived(t, tc.name+": link to hub 0", r.link[0], p, fabric.Ns(tc.want))
+		if p.Hop != 0 || r.hub.Forwarded != tc.forwarded {
+			t.Errorf("%s: hop %d, forwarded %d; want hop 0, %d forwarded", tc.name, p.Hop, r.hub.Forwarded, tc.forwarded)
+		}
+	}
+}
