@@ -160,11 +160,10 @@ func (s *search) fewestIndirect() int {
 	return fewest
 }
 
+// appendNew appends v to list unless it is there.
 func appendNew(list []int, v int) []int {
-	for _, x := range list {
-		if x == v {
-			return list
-		}
+	if slices.Contains(list, v) {
+		return list
 	}
 	return append(list, v)
 }
@@ -339,11 +338,11 @@ func (s *search) release(links []int) {
 // enters every rank once.
 func (s *search) bound() int {
 	b := maxRings
+	if s.m == 1 {
+		return b // a one-rank ring crosses no link
+	}
 	for i := 0; i < s.m; i++ {
 		for _, links := range [][]int{s.first[i], s.last[i]} {
-			if s.m == 1 {
-				return b // a one-rank ring crosses no link
-			}
 			sum := 0
 			for _, l := range links {
 				sum += s.free[l]
