@@ -227,7 +227,7 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	n := r.blockBytes(mv)
 	if !m.paid { // each hop is a migration of its own: collect, unmap, DMA map, remap
 		m.paid = true
-		cost := float64((n+pageBytes-1)/pageBytes) * r.cost.ManagedPageNs
+		cost := float64(pages(n)) * r.cost.ManagedPageNs
 		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
 		return
 	}

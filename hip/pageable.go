@@ -30,8 +30,11 @@ import (
 // The CPU memcpy runs on the host's cores (one thread, the caller) over
 // the NUMA domains' DDR4, so it contends with everything else there.
 
-// pageBytes is the page the pinning cost is counted in.
+// pageBytes is the page the driver's per-page costs are counted in.
 const pageBytes = 4096
+
+// pages is the 4 KiB pages bytes span.
+func pages(bytes int64) int64 { return (bytes + pageBytes - 1) / pageBytes }
 
 // pageCopy is a copy from or to pageable memory in progress.
 type pageCopy struct {
@@ -85,8 +88,7 @@ func (r *Runtime) pageable(op *trace.Op) bool {
 // pinNs is the host time to lock and unlock bytes of user pages:
 // runtime.pin_ns plus runtime.pin_page_ns per 4 KiB page.
 func (r *Runtime) pinNs(bytes int64) float64 {
-	pages := (bytes + pageBytes - 1) / pageBytes
-	return r.cost.PinNs + float64(pages)*r.cost.PinPageNs
+	return r.cost.PinNs + float64(pages(bytes))*r.cost.PinPageNs
 }
 
 // pageStart begins a pageable copy that reached the head of its stream.
