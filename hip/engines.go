@@ -38,15 +38,16 @@ func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 		}
 		return item{op: i, cus: r.devices[g].CUs, blit: true}, nil
 	}
-	eng, err := r.engineFor(op.Stream, src, dst)
+	eng, err := r.engineFor(streamKey(op.Rank, op.Stream), src, dst)
 	return item{op: i, engine: eng}, err
 }
 
 // engineFor picks the SDMA engine and queue for a copy from src to dst
-// (not both host buffers) on a stream: host copies use the host engines of
-// the GCD holding the device buffer, peer copies the xGMI engines of the
-// source GCD. Each stream keeps its queue; streams spread over engines
-// first, then over each engine's queues.
+// (not both host buffers) on a stream, by its streamKey: each rank's
+// streams are its own, and so are their queues. Host copies use the host
+// engines of the GCD holding the device buffer, peer copies the xGMI
+// engines of the source GCD. Each stream keeps its queue; streams spread
+// over engines first, then over each engine's queues.
 func (r *Runtime) engineFor(stream int, src, dst trace.Buffer) (*slot, error) {
 	var gcd, class int
 	switch {
