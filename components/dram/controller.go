@@ -46,6 +46,7 @@ func (m *Controller) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			// written as it streams in; each byte acknowledged once written:
 			// the acknowledgement streams back over the same spread
 			first, spread := m.bw.Stream(now, at, p.Size, p.Spread)
+			p.Land(first + spread)
 			done = first
 			m.Writes++
 			m.BytesWrite += uint64(p.Size)

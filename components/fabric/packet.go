@@ -76,6 +76,9 @@ type Packet struct {
 	Early     bool     // a link booked it before it logically arrived there
 	Requester sim.Port // port of the component that gets the response
 	Tag       any      // requester bookkeeping, returned in the response
+	// Landed, if set, is told when a write's last byte is in its memory:
+	// the stores of a flag that other agents poll (components/gcd/flag.go).
+	Landed func(at sim.VTimeInSec)
 
 	ev PacketEvent // a packet waits in one place at a time: its one event
 }
@@ -139,6 +142,14 @@ func (p *Packet) Respond(kind Kind, size int) *Packet {
 	p.Unordered = false
 	p.Lag, p.Spread = 0, 0
 	return p
+}
+
+// Land tells the write's Landed hook, once, that its data is in memory at t.
+func (p *Packet) Land(t sim.VTimeInSec) {
+	if p.Landed != nil {
+		p.Landed(t)
+		p.Landed = nil
+	}
 }
 
 // TakeLag returns the time the packet is logically at, given the time it

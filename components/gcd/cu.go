@@ -35,6 +35,7 @@ type ComputeUnits struct {
 	launch   sim.VTimeInSec
 	end      sim.VTimeInSec
 	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
+	poll     sim.VTimeInSec // a spinning workgroup's load of a flag: how late it sees a store (phased kernels)
 	tlb      *TLB           // translation of page-by-page mappings; nil: not modelled
 
 	CtrlPort, MemPort sim.Port
@@ -60,6 +61,7 @@ type kernelRun struct {
 	left    int            // CUs not finished
 	max     int64          // bytes of each stream a CU keeps in flight for this command
 	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
+	parent  *chanRun       // the channel whose phase this run is, if any
 }
 
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
@@ -92,12 +94,15 @@ type cuEvent struct {
 	phase int
 	s     *step
 	run   *kernelRun
+	ch    *chanRun
 }
 
 const (
 	phaseStart = iota
 	phaseWrite
 	phaseDone
+	phaseChannel // a channel's flags are seen: its phase starts
+	phaseNext    // a channel's phase is acknowledged: its flags, then the next phase
 )
 
 // NotifyRecv takes kernel dispatches and memory responses.
@@ -189,6 +194,10 @@ func (c *ComputeUnits) split(bytes, x, n int64) int64 {
 
 // dispatch spreads kernel k's workgroups over the CUs and starts each CU.
 func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
+	if len(k.cmd.Channels) > 0 {
+		c.dispatchPhased(now, k)
+		return
+	}
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
 	k.max = c.maxBytes
@@ -250,6 +259,9 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 			return
 		}
 		s := &step{cu: cu, from: cu.issued, to: cu.issued + n}
+		if k.parent != nil {
+			k.parent.unwritten++
+		}
 		cu.issued += n
 		cu.inFlight += n
 		cu.open++
@@ -288,6 +300,9 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
+	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.ridesInData() {
+		c.watchWrite(p, ch)
+	}
 	// the CU issues the request's lines at its pace, handing each on as it
 	// goes (cut-through): the request streams out over its issue time
 	first, after := c.pipes[cu.id].Stream(now, at, size, spread)
@@ -320,6 +335,10 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	nr := len(cu.run.cmd.Reads)
+	if ch := cu.run.parent; ch != nil {
+		defer c.dataFlags(ch)
+		ch.unwritten--
+	}
 	for i, w := range cu.run.cmd.Writes {
 		if cu.total == 0 { // a compute-only step writes nothing
 			break
@@ -348,6 +367,8 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		return
 	case acquireTag:
 		c.dispatch(now, t.run)
+		return
+	case flagTag:
 		return
 	}
 	s := p.Tag.(*step)
@@ -389,6 +410,10 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 
 // finish ends kernel k once its last byte is acknowledged, at t.
 func (c *ComputeUnits) finish(t sim.VTimeInSec, k *kernelRun) {
+	if k.parent != nil { // a channel's phase: no kernel end
+		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phaseNext, ch: k.parent})
+		return
+	}
 	c.at(t+c.end, phaseDone, nil, k)
 }
 
@@ -448,6 +473,10 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 			c.writes(now, ev.s)
 		case phaseDone:
 			c.done(now, ev.run)
+		case phaseChannel:
+			c.startPhase(now, ev.ch)
+		case phaseNext:
+			c.phaseEnd(now, ev.ch)
 		}
 	default:
 		fabric.HandleSendEvent(e)

@@ -187,7 +187,7 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
 		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
-		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch)}
+		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
 	if b.tlbEntries > 0 {
 		c.tlb = NewTLB(b.tlbEntries, b.walkers, b.walkNs)
 	}

@@ -60,6 +60,10 @@ type KernelCmd struct {
 	// drops its non-local lines (writing dirty ones back first), so the
 	// kernel sees what a copy or prefetch put in their memory.
 	Acquire bool
+	// Channels make a phased kernel (phase.go): one workgroup per channel,
+	// each running its phases in order; Reads, Writes and Workgroups unused.
+	Channels [][]Phase
+	InFlight int64 // bytes a workgroup of a phased kernel keeps in flight (0: the CU's)
 }
 
 // Meta returns the message meta data.

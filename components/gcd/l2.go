@@ -301,6 +301,7 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 // serve answers from the cache after its transfer and latency.
 func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
 	first, spread := c.bandwidth.Stream(now, p.TakeLag(now), p.Size, p.Spread)
+	p.Land(first + spread)
 	p.Respond(kind, p.Size)
 	if kind == fabric.ReadRsp {
 		p.Lag, p.Spread = first+c.latency-now, spread

@@ -1,0 +1,65 @@
+package gcd
+
+import (
+	"slices"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Flag is a counter in memory that kernels raise with stores and others
+// poll (RCCL's head and tail pointers, a step counter): each store that
+// lands in the flag's memory counts one. A poller sees count n once the
+// n-th store has landed and its next load of the flag returns; the memory
+// tells the flag when a store lands (fabric.Packet.Landed), which stands
+// for the poller's loads without simulating each one.
+type Flag struct {
+	Name    string
+	landed  []sim.VTimeInSec // when each store landed, ascending
+	waiters []flagWaiter
+}
+
+// flagWaiter is a channel of a phased kernel waiting for the flag.
+type flagWaiter struct {
+	cus *ComputeUnits
+	ch  *chanRun
+}
+
+// NewFlag makes a flag no store has raised.
+func NewFlag(name string) *Flag { return &Flag{Name: name} }
+
+// Count is how many stores have landed by t.
+func (f *Flag) Count(t sim.VTimeInSec) int {
+	n, _ := slices.BinarySearch(f.landed, t)
+	for n < len(f.landed) && f.landed[n] <= t {
+		n++
+	}
+	return n
+}
+
+// readyAt is when the flag's count reaches n, if stores for it have landed
+// or are on their way.
+func (f *Flag) readyAt(n int) (sim.VTimeInSec, bool) {
+	if n <= 0 {
+		return 0, true
+	}
+	if n > len(f.landed) {
+		return 0, false
+	}
+	return f.landed[n-1], true
+}
+
+// land counts a store landing at t and wakes the channels it may free.
+func (f *Flag) land(t sim.VTimeInSec) {
+	k, _ := slices.BinarySearch(f.landed, t)
+	f.landed = slices.Insert(f.landed, k, t)
+	ws := f.waiters
+	f.waiters = nil
+	for _, w := range ws {
+		w.cus.tryPhase(w.cus.engine.CurrentTime(), w.ch) // waits again (on this flag or another) if not ready
+	}
+}
+
+// wait parks channel ch of c until the flag's next store.
+func (f *Flag) wait(c *ComputeUnits, ch *chanRun) {
+	f.waiters = append(f.waiters, flagWaiter{c, ch})
+}

@@ -1,0 +1,41 @@
+package gcd
+
+import "github.com/akisim/akisim/components/fabric"
+
+// A phased kernel (a collective's kernel) runs one workgroup per channel;
+// each works through its phases in order: poll flags until each has its
+// count, move the phase's memory, then store to flags others poll. That is
+// how RCCL's primitives hand data around a ring: wait for the previous
+// GCD's tail pointer, read and reduce, store into the next GCD's buffer,
+// bump its tail.
+
+// Phase is one step of a channel.
+type Phase struct {
+	Waits     []FlagWait // poll until every flag has its count
+	Reads     []MemStream
+	Writes    []MemStream
+	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
+	// Fence: the flag stores wait until every write of the phase is
+	// acknowledged (a system-scope release, as Simple's __threadfence_system
+	// before it publishes the tail); without it each flag travels in the
+	// data itself (LL's flag in every line) and counts when the phase's
+	// last write lands.
+	Fence   bool
+	Signals []Signal
+}
+
+// FlagWait is a poll until Flag has counted Count stores.
+type FlagWait struct {
+	Flag  *Flag
+	Count int
+}
+
+// Signal is a store that raises Flag, which lives in Mem at Addr.
+type Signal struct {
+	Flag *Flag
+	Mem  fabric.Memory
+	Addr int64
+}
+
+// FlagStoreBytes is the size of a flag store.
+const FlagStoreBytes = 8

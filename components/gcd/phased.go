@@ -1,0 +1,144 @@
+package gcd
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// chanRun is one channel (workgroup) of a phased kernel in progress.
+type chanRun struct {
+	k      *kernelRun
+	phases []Phase
+	next   int // the phase running or to run
+	cu     int // the CU the workgroup is on
+
+	// flags riding in the data (no fence): the phase's writes not yet
+	// issued or not yet landed, and when the last landed
+	state               *cuState // the phase's run on the CU
+	unwritten, unlanded int
+	lastLand            sim.VTimeInSec
+	signalled           bool
+}
+
+// dispatchPhased starts every channel of a phased kernel on its CU, as the
+// dispatcher places workgroup i on CU i mod n.
+func (c *ComputeUnits) dispatchPhased(now sim.VTimeInSec, k *kernelRun) {
+	c.Workgroups += uint64(len(k.cmd.Channels))
+	k.max = c.maxBytes
+	if k.cmd.InFlight > 0 {
+		k.max = k.cmd.InFlight
+	}
+	var chans []*chanRun
+	for i, ps := range k.cmd.Channels {
+		if len(ps) > 0 {
+			chans = append(chans, &chanRun{k: k, phases: ps, cu: i % c.n})
+		}
+	}
+	k.left = len(chans)
+	if k.left == 0 {
+		c.at(now+c.end, phaseDone, nil, k)
+		return
+	}
+	for _, ch := range chans {
+		c.tryPhase(now, ch)
+	}
+}
+
+// tryPhase starts the channel's next phase once its flags have their
+// counts: the poll that sees the last of them costs a load of the flag's
+// memory. A flag short of its count parks the channel until a store lands.
+func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
+	ph := &ch.phases[ch.next]
+	at := now
+	for _, w := range ph.Waits {
+		t, ok := w.Flag.readyAt(w.Count)
+		if !ok {
+			w.Flag.wait(c, ch)
+			return
+		}
+		at = max(at, t+c.poll)
+	}
+	if at > now {
+		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: at, H: c}, phase: phaseChannel, ch: ch})
+		return
+	}
+	c.startPhase(now, ch)
+}
+
+// startPhase moves the phase's memory as a one-workgroup run on the
+// channel's CU, with the kernel's in-flight window.
+func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
+	ph := &ch.phases[ch.next]
+	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes}
+	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch, left: 1}
+	cu := &cuState{run: sub, id: ch.cu, workgroups: 1}
+	for _, m := range append(append([]MemStream{}, ph.Reads...), ph.Writes...) {
+		b := m.Traffic(c.line)
+		cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
+		cu.total = max(cu.total, b)
+	}
+	sub.cus = []*cuState{cu}
+	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
+	if cu.total == 0 {
+		cu.open++
+		ch.unwritten++
+		c.compute(now, &step{cu: cu})
+		return
+	}
+	c.issue(now, cu, 0)
+}
+
+// ridesInData says whether the phase's flags travel in its data stores.
+func (ch *chanRun) ridesInData() bool {
+	ph := &ch.phases[ch.next]
+	return !ph.Fence && len(ph.Writes) > 0 && len(ph.Signals) > 0
+}
+
+// watchWrite has a phase's data store tell the channel when it lands, for
+// flags that ride in the data: they count once the last store is in.
+func (c *ComputeUnits) watchWrite(p *fabric.Packet, ch *chanRun) {
+	ch.unlanded++
+	p.Landed = func(t sim.VTimeInSec) {
+		ch.unlanded--
+		ch.lastLand = max(ch.lastLand, t)
+		c.dataFlags(ch)
+	}
+}
+
+// dataFlags raises the phase's flags once every write is issued and landed.
+func (c *ComputeUnits) dataFlags(ch *chanRun) {
+	if ch.signalled || !ch.ridesInData() || ch.unwritten > 0 || ch.unlanded > 0 || ch.state.issued < ch.state.total {
+		return
+	}
+	ch.signalled = true
+	for _, s := range ch.phases[ch.next].Signals {
+		s.Flag.land(ch.lastLand)
+	}
+}
+
+// phaseEnd ends the channel's phase at t, when its last write is
+// acknowledged: flags not carried in the data are stored now, then the
+// next phase may start.
+func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
+	if !ch.ridesInData() {
+		for _, s := range ch.phases[ch.next].Signals {
+			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
+			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
+			p.Addr = s.Addr
+			f := s.Flag
+			p.Landed = func(t sim.VTimeInSec) { f.land(t) }
+			c.mem.Send(now, p)
+		}
+	}
+	if ch.next++; ch.next < len(ch.phases) {
+		c.tryPhase(now, ch)
+		return
+	}
+	k := ch.k
+	if k.left--; k.left == 0 {
+		c.at(now+c.end, phaseDone, nil, k)
+	}
+}
+
+// flagTag marks the acknowledgement of a flag store: nothing waits for it.
+type flagTag struct{}

@@ -1,0 +1,67 @@
+package gcd
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+)
+
+// handoff is a kernel of two channels: channel 0 writes bytes and raises a
+// flag, channel 1 waits for count stores of it, then reads the data.
+func handoff(fence bool, count int) *KernelCmd {
+	f := NewFlag("tail")
+	m := fabric.Memory{Index: 0}
+	return &KernelCmd{ID: 1, Channels: [][]Phase{
+		{{Writes: []MemStream{{Mem: m, Bytes: 64 << 10}}, Fence: fence, Signals: []Signal{{Flag: f, Mem: m, Addr: 1 << 30}}}},
+		{{Waits: []FlagWait{{f, count}}, Reads: []MemStream{{Mem: m, Bytes: 64 << 10}}}},
+	}}
+}
+
+// A flag carried in the data (LL) is seen when the data lands; a fenced
+// one (Simple) only after the writes are acknowledged and a separate
+// store lands: the hand-off costs more than one memory latency more.
+func TestFlagInDataBeatsFence(t *testing.T) {
+	e, _, q := cuRig(4, 1, 64<<10, 100, 10000)
+	ll := runKernel(t, e, q, handoff(false, 1))
+	e, _, q = cuRig(4, 1, 64<<10, 100, 10000)
+	simple := runKernel(t, e, q, handoff(true, 1))
+	t.Logf("fenced %.2f us, in-data %.2f us", simple*1e6, ll*1e6)
+	if simple-ll < 10e-6 {
+		t.Errorf("fenced hand-off %.2f us, in-data %.2f us: want at least a memory latency (10 us) more", simple*1e6, ll*1e6)
+	}
+	// in-data: the write lands as memory takes it (64 KiB at 100 GB/s),
+	// the poll sees it a memory latency later, the read takes another
+	if want := 2*10e-6 + 2*655e-9; ll < want {
+		t.Errorf("in-data hand-off %.2f us, below the %.2f us its memory trips take", ll*1e6, want*1e6)
+	}
+}
+
+// A channel whose flag never reaches its count never finishes: nothing
+// lets it through early.
+func TestFlagShortOfCountHolds(t *testing.T) {
+	e, cus, q := cuRig(4, 1, 64<<10, 100, 1000)
+	q.Send(0, handoff(true, 2))
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Got) != 0 {
+		t.Fatalf("kernel completed with its flag at 1 of 2")
+	}
+	if cus.BytesRead != 0 {
+		t.Errorf("waiting channel read %d bytes", cus.BytesRead)
+	}
+}
+
+// Channels go to CUs as workgroups do: channel i on CU i mod n.
+func TestChannelsSpreadOverCUs(t *testing.T) {
+	e, cus, q := cuRig(2, 1, 4096, 1000, 100)
+	m := fabric.Memory{Index: 0}
+	var chans [][]Phase
+	for range 4 {
+		chans = append(chans, []Phase{{Reads: []MemStream{{Mem: m, Bytes: 4096}}}, {Reads: []MemStream{{Mem: m, Bytes: 4096}}}})
+	}
+	runKernel(t, e, q, &KernelCmd{ID: 1, Channels: chans})
+	if cus.Workgroups != 4 || cus.BytesRead != 8*4096 {
+		t.Errorf("%d workgroups, %d bytes read; want 4 and %d", cus.Workgroups, cus.BytesRead, 8*4096)
+	}
+}
