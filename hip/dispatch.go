@@ -3,6 +3,7 @@ package hip
 import (
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -107,6 +108,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 // workgroups and the memory streams of its accesses.
 func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
+	if len(op.Channels) > 0 {
+		return r.phasedCmd(i)
+	}
 	k := r.accessCmd(i)
 	k.Workgroups, k.ComputeNs = op.Grid/int64(op.Workgroup), op.ComputeNs
 	return k
@@ -116,7 +120,13 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
 	k := &gcd.KernelCmd{ID: i}
-	for _, a := range op.Access {
+	k.Reads, k.Writes = r.memStreams(op, op.Access)
+	return k
+}
+
+// memStreams are the memory streams of op's accesses, reads and writes.
+func (r *Runtime) memStreams(op *trace.Op, access []trace.Access) (reads, writes []gcd.MemStream) {
+	for _, a := range access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
 			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element,
@@ -127,9 +137,31 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 			m.PageBytes = r.cost.HostPageBytes
 		}
 		if a.Mode == "write" {
-			k.Writes = append(k.Writes, m)
+			writes = append(writes, m)
 		} else {
-			k.Reads = append(k.Reads, m)
+			reads = append(reads, m)
+		}
+	}
+	return reads, writes
+}
+
+// phasedCmd is a library's phased kernel: its flags are the runtime's
+// GPU flags by name, shared by every kernel that names them.
+func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
+	op := &r.ops[i]
+	k := &gcd.KernelCmd{ID: i, InFlight: op.InFlight, Channels: make([][]gcd.Phase, len(op.Channels))}
+	for c, phases := range op.Channels {
+		for _, ph := range phases {
+			g := gcd.Phase{ComputeNs: ph.ComputeNs}
+			g.Reads, g.Writes = r.memStreams(op, ph.Access)
+			for _, w := range ph.Waits {
+				g.Waits = append(g.Waits, gcd.FlagWait{Flag: r.gpuFlag(w.Flag), Count: w.Count})
+			}
+			for _, s := range ph.Signals {
+				p := r.bufAt(s.Buf, s.Offset)
+				g.Signals = append(g.Signals, gcd.Signal{Flag: r.gpuFlag(s.Flag), Mem: p.mem, Addr: p.addr, InData: s.InData})
+			}
+			k.Channels[c] = append(k.Channels[c], g)
 		}
 	}
 	return k

@@ -1,6 +1,7 @@
 package hip
 
 import (
+	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -29,4 +30,15 @@ func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 		}
 	}
 	r.unblock(now) // host threads polling it (flag_wait) go on
+}
+
+// gpuFlag is the flag in GPU-visible memory kernels poll by name (a
+// library's head and tail counters), made at its first use.
+func (r *Runtime) gpuFlag(name string) *gcd.Flag {
+	f := r.gpuFlags[name]
+	if f == nil {
+		f = gcd.NewFlag(name)
+		r.gpuFlags[name] = f
+	}
+	return f
 }

@@ -55,9 +55,10 @@ type Runtime struct {
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
 	events        map[eventKey]sim.VTimeInSec
-	lastRecord    map[eventKey]int // event -> its latest record op queued (what waits see)
-	recorded      map[int]bool     // record ops that completed
-	flags         map[string]bool  // flags the host has set (flag.go)
+	lastRecord    map[eventKey]int     // event -> its latest record op queued (what waits see)
+	recorded      map[int]bool         // record ops that completed
+	flags         map[string]bool      // flags the host has set (flag.go)
+	gpuFlags      map[string]*gcd.Flag // flags kernels poll (phased kernels)
 	pick          map[[3]int]*slot
 	rr            map[[2]int]int
 	paging        map[int]*pageCopy // pageable copies in progress, by op
@@ -127,7 +128,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.events = map[eventKey]sim.VTimeInSec{}
 	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
-	r.flags = map[string]bool{}
+	r.flags, r.gpuFlags = map[string]bool{}, map[string]*gcd.Flag{}
 	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
 	r.paging = map[int]*pageCopy{}

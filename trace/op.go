@@ -46,13 +46,15 @@ type Op struct {
 
 	// Kernel launches (op "kernel"), in rocprofv3's terms: Grid work-items
 	// in Workgroup-sized workgroups on GCD, ordered in Stream.
-	Name      string   `json:"name,omitempty"`       // kernel name
-	Grid      int64    `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
-	Workgroup int      `json:"workgroup,omitempty"`  // work-items per workgroup
-	ComputeNs float64  `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
-	Access    []Access `json:"access,omitempty"`     // the memory the kernel touches
-	WaitFlag  string   `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
-	SetFlag   string   `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
+	Name      string    `json:"name,omitempty"`       // kernel name
+	Grid      int64     `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
+	Workgroup int       `json:"workgroup,omitempty"`  // work-items per workgroup
+	ComputeNs float64   `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
+	Access    []Access  `json:"access,omitempty"`     // the memory the kernel touches
+	WaitFlag  string    `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
+	SetFlag   string    `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
+	Channels  [][]Phase `json:"-"`                    // a library's phased kernel (phase.go): per channel, its phases
+	InFlight  int64     `json:"-"`                    // bytes a phased kernel's workgroup keeps in flight (0: the GCD's)
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 

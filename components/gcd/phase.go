@@ -15,13 +15,7 @@ type Phase struct {
 	Reads     []MemStream
 	Writes    []MemStream
 	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
-	// Fence: the flag stores wait until every write of the phase is
-	// acknowledged (a system-scope release, as Simple's __threadfence_system
-	// before it publishes the tail); without it each flag travels in the
-	// data itself (LL's flag in every line) and counts when the phase's
-	// last write lands.
-	Fence   bool
-	Signals []Signal
+	Signals   []Signal
 }
 
 // FlagWait is a poll until Flag has counted Count stores.
@@ -30,11 +24,16 @@ type FlagWait struct {
 	Count int
 }
 
-// Signal is a store that raises Flag, which lives in Mem at Addr.
+// Signal is a store that raises Flag, which lives in Mem at Addr. A
+// separate store waits until every write of the phase is acknowledged (a
+// release, as Simple's __threadfence_system before it publishes the
+// tail); InData says the flag travels in the phase's data itself (LL's
+// flag in every line) and counts when the last write lands.
 type Signal struct {
-	Flag *Flag
-	Mem  fabric.Memory
-	Addr int64
+	Flag   *Flag
+	Mem    fabric.Memory
+	Addr   int64
+	InData bool
 }
 
 // FlagStoreBytes is the size of a flag store.

@@ -1,6 +1,8 @@
 package gcd
 
 import (
+	"slices"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -88,10 +90,10 @@ func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 	c.issue(now, cu, 0)
 }
 
-// ridesInData says whether the phase's flags travel in its data stores.
+// ridesInData says whether some of the phase's flags travel in its data.
 func (ch *chanRun) ridesInData() bool {
 	ph := &ch.phases[ch.next]
-	return !ph.Fence && len(ph.Writes) > 0 && len(ph.Signals) > 0
+	return len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
 }
 
 // watchWrite has a phase's data store tell the channel when it lands, for
@@ -112,7 +114,9 @@ func (c *ComputeUnits) dataFlags(ch *chanRun) {
 	}
 	ch.signalled = true
 	for _, s := range ch.phases[ch.next].Signals {
-		s.Flag.land(ch.lastLand)
+		if s.InData {
+			s.Flag.land(ch.lastLand)
+		}
 	}
 }
 
@@ -120,8 +124,9 @@ func (c *ComputeUnits) dataFlags(ch *chanRun) {
 // acknowledged: flags not carried in the data are stored now, then the
 // next phase may start.
 func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
-	if !ch.ridesInData() {
-		for _, s := range ch.phases[ch.next].Signals {
+	data := ch.ridesInData()
+	for _, s := range ch.phases[ch.next].Signals {
+		if !s.InData || !data {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
 			p.Addr = s.Addr

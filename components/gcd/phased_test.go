@@ -8,11 +8,11 @@ import (
 
 // handoff is a kernel of two channels: channel 0 writes bytes and raises a
 // flag, channel 1 waits for count stores of it, then reads the data.
-func handoff(fence bool, count int) *KernelCmd {
+func handoff(inData bool, count int) *KernelCmd {
 	f := NewFlag("tail")
 	m := fabric.Memory{Index: 0}
 	return &KernelCmd{ID: 1, Channels: [][]Phase{
-		{{Writes: []MemStream{{Mem: m, Bytes: 64 << 10}}, Fence: fence, Signals: []Signal{{Flag: f, Mem: m, Addr: 1 << 30}}}},
+		{{Writes: []MemStream{{Mem: m, Bytes: 64 << 10}}, Signals: []Signal{{Flag: f, Mem: m, Addr: 1 << 30, InData: inData}}}},
 		{{Waits: []FlagWait{{f, count}}, Reads: []MemStream{{Mem: m, Bytes: 64 << 10}}}},
 	}}
 }
@@ -22,9 +22,9 @@ func handoff(fence bool, count int) *KernelCmd {
 // store lands: the hand-off costs more than one memory latency more.
 func TestFlagInDataBeatsFence(t *testing.T) {
 	e, _, q := cuRig(4, 1, 64<<10, 100, 10000)
-	ll := runKernel(t, e, q, handoff(false, 1))
+	ll := runKernel(t, e, q, handoff(true, 1))
 	e, _, q = cuRig(4, 1, 64<<10, 100, 10000)
-	simple := runKernel(t, e, q, handoff(true, 1))
+	simple := runKernel(t, e, q, handoff(false, 1))
 	t.Logf("fenced %.2f us, in-data %.2f us", simple*1e6, ll*1e6)
 	if simple-ll < 10e-6 {
 		t.Errorf("fenced hand-off %.2f us, in-data %.2f us: want at least a memory latency (10 us) more", simple*1e6, ll*1e6)
@@ -40,7 +40,7 @@ func TestFlagInDataBeatsFence(t *testing.T) {
 // lets it through early.
 func TestFlagShortOfCountHolds(t *testing.T) {
 	e, cus, q := cuRig(4, 1, 64<<10, 100, 1000)
-	q.Send(0, handoff(true, 2))
+	q.Send(0, handoff(false, 2))
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}

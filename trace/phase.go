@@ -1,0 +1,29 @@
+package trace
+
+// Phased kernels are what a collective library's kernel does (package
+// rccl makes them from a trace's collective calls; traces do not write
+// them): one workgroup per channel, each working through its phases.
+
+// Phase is one step of a channel of a phased kernel: wait until flags
+// have counted enough stores, move memory, then store to flags.
+type Phase struct {
+	Waits     []FlagCount
+	Access    []Access
+	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
+	Signals   []FlagStore
+}
+
+// FlagCount is a poll until Flag has counted Count stores.
+type FlagCount struct {
+	Flag  string
+	Count int
+}
+
+// FlagStore is a store raising Flag, which lives in buffer Buf at Offset:
+// after the phase's writes are acknowledged, or InData, with the data.
+type FlagStore struct {
+	Flag   string
+	Buf    string
+	Offset int64
+	InData bool
+}
