@@ -71,6 +71,15 @@ type Op struct {
 	Tag  int    `json:"tag,omitempty"`
 	Req  string `json:"req,omitempty"`
 
+	// Collectives (rccl.go, and MPI's): the communicator, its GCDs
+	// (rccl_comm_init: comm rank i on GCDs[i]), the root rank of rooted
+	// collectives, the element type and the reduction.
+	Comm     string `json:"comm,omitempty"`
+	GCDs     []int  `json:"gcds,omitempty"`
+	Root     *int   `json:"root,omitempty"`
+	Datatype string `json:"datatype,omitempty"`
+	RedOp    string `json:"redop,omitempty"`
+
 	Line int `json:"-"` // line number in the trace file, 0 when generated
 }
 
