@@ -148,6 +148,11 @@ func setFields(o *Op) []string {
 	add(o.Peer != nil, "peer")
 	add(o.Tag != 0, "tag")
 	add(o.Req != "", "req")
+	add(o.Root != nil, "root")
+	add(o.Comm != "", "comm")
+	add(len(o.GCDs) != 0, "gcds")
+	add(o.Datatype != "", "datatype")
+	add(o.RedOp != "", "redop")
 	return s
 }
 
@@ -192,7 +197,8 @@ func Check(ops []Op, n Limits, name string) error {
 		events: map[eventKey]bool{},
 		flags: flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, byGPU: map[string]bool{},
 			setters: setRanks(ops), hosts: hostWaiters(ops)},
-		msgs: newMPIState(),
+		msgs: newMPIState(ops),
+		coll: newRCCLState(),
 	}
 	for i := range ops {
 		c.line, c.rank = LineOf(ops, i), ops[i].Rank
@@ -213,6 +219,9 @@ func Check(ops []Op, n Limits, name string) error {
 	if e := c.msgs.matchLeft(name); e != nil {
 		return e
 	}
+	if e := c.coll.rcclLeft(name); e != nil {
+		return e
+	}
 	return nil
 }
 
@@ -230,6 +239,7 @@ type checker struct {
 	started    bool                 // an op other than setenv was seen
 	flags      flags                // waited on and set so far
 	msgs       mpiState             // MPI requests and unmatched messages so far
+	coll       rcclState            // RCCL communicators and calls so far
 	line       int                  // line of the op being checked
 	rank       int                  // its rank
 }
@@ -296,6 +306,9 @@ func (c *checker) op(o *Op) *Error {
 	}
 	if o.IsMPI() {
 		return c.mpi(o)
+	}
+	if o.IsRCCL() {
+		return c.rccl(o)
 	}
 	switch o.Op {
 	case SetEnv:

@@ -44,7 +44,7 @@ func (o *Op) IsMPI() bool {
 	case MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall, MPISendrecv:
 		return true
 	}
-	return false
+	return o.IsCollective()
 }
 
 // IsSend says whether the MPI op sends (else it receives).
@@ -54,10 +54,12 @@ func (o *Op) IsSend() bool { return o.Op == MPIIsend || o.Op == MPISend }
 type mpiState struct {
 	pending map[RequestKey]int // requests started and not waited -> the line that started each
 	queues  Matcher
+	ranks   []int              // the communicator of collectives: every rank of the trace
+	colls   map[int][]collCall // rank -> its collectives so far
 }
 
-func newMPIState() mpiState {
-	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}}
+func newMPIState(ops []Op) mpiState {
+	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}, ranks: Ranks(ops), colls: map[int][]collCall{}}
 }
 
 // RequestKey names a request: request handles belong to a process, so
@@ -109,6 +111,9 @@ func (m Matcher) Add(k [3]int, h Half) (match Half, ok bool) {
 // calls) or one of its own pending requests (mpi_wait). Messages are
 // matched as they come; matchLeft reports what is left at the end.
 func (c *checker) mpi(o *Op) *Error {
+	if o.IsCollective() {
+		return c.collective(o)
+	}
 	m := &c.msgs
 	switch o.Op {
 	case MPIWait:
@@ -206,6 +211,9 @@ func (m *mpiState) matchLeft(name string) *Error {
 			}
 			line, msg = q[0].Line, fmt.Sprintf("this %s (rank %d -> %d, tag %d) is never matched", what, k[0], k[1], k[2])
 		}
+	}
+	if ce := m.collLeft(name); ce != nil && (line == 0 || ce.Line < line) {
+		return ce
 	}
 	if line == 0 {
 		return nil

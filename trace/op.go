@@ -118,6 +118,7 @@ func Kinds() []Kind {
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, FlagWait, HostCompute, SetEnv, HostAccess, Free,
 		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,
+		RCCLCommInit, RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll, RCCLSend, RCCLRecv,
 	}
 }
 
@@ -127,7 +128,8 @@ func (k Kind) Valid() bool {
 	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free,
-		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall:
+		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,
+		RCCLCommInit, RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll, RCCLSend, RCCLRecv:
 		return true
 	}
 	return false

@@ -1,0 +1,200 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// MPI collectives on GPU buffers, as a program calls them. The
+// communicator is every rank of the trace (MPI_COMM_WORLD); the mpi
+// package turns each call into the point-to-point messages, copies and
+// reductions Cray MPICH makes for it. Sizes are in bytes of MPI_CHAR, as
+// the OSU benchmarks count them.
+
+// MPI collective kinds.
+const (
+	MPIBcast     Kind = "mpi_bcast"     // MPI_Bcast(buf, bytes, root)
+	MPIReduce    Kind = "mpi_reduce"    // MPI_Reduce(src, dst, bytes, MPI_SUM, root): dst is used at the root only
+	MPIAllreduce Kind = "mpi_allreduce" // MPI_Allreduce(src, dst, bytes, MPI_SUM)
+	// MPIReduceScatter is MPI_Reduce_scatter of bytes in all, split as the
+	// OSU benchmark does (ReduceScatterBlock): rank i receives its block in dst.
+	MPIReduceScatter Kind = "mpi_reduce_scatter"
+	MPIAllgather     Kind = "mpi_allgather" // MPI_Allgather: bytes from each rank's src land at rank*bytes in every dst
+	MPIAlltoall      Kind = "mpi_alltoall"  // MPI_Alltoall: block j (bytes) of src goes to rank j, into block i of its dst
+	MPIBarrier       Kind = "mpi_barrier"   // MPI_Barrier
+)
+
+func init() {
+	fieldsOf[MPIBcast] = []string{"buf", "bytes", "root"}
+	fieldsOf[MPIReduce] = []string{"src", "dst", "bytes", "root"}
+	for _, k := range []Kind{MPIAllreduce, MPIReduceScatter, MPIAllgather, MPIAlltoall} {
+		fieldsOf[k] = []string{"src", "dst", "bytes"}
+	}
+	fieldsOf[MPIBarrier] = []string{}
+}
+
+// IsCollective says whether the op is an MPI collective.
+func (o *Op) IsCollective() bool {
+	switch o.Op {
+	case MPIBcast, MPIReduce, MPIAllreduce, MPIReduceScatter, MPIAllgather, MPIAlltoall, MPIBarrier:
+		return true
+	}
+	return false
+}
+
+// ReduceScatterBlock is the bytes rank i of n receives from an
+// MPI_Reduce_scatter of total bytes, as osu_reduce_scatter splits it: an
+// equal portion, one more for the first total mod n ranks.
+func ReduceScatterBlock(total int64, n, i int) int64 {
+	b := total / int64(n)
+	if int64(i) < total%int64(n) {
+		b++
+	}
+	return b
+}
+
+// Ranks are the ranks a trace's ops run on, in increasing order: the
+// communicator of its collectives.
+func Ranks(ops []Op) []int {
+	var rs []int
+	for i := range ops {
+		if !slices.Contains(rs, ops[i].Rank) {
+			rs = append(rs, ops[i].Rank)
+		}
+	}
+	slices.Sort(rs)
+	return rs
+}
+
+// collCall is what Check keeps of one collective call.
+type collCall struct {
+	kind  Kind
+	bytes int64
+	root  int
+	line  int
+}
+
+// collective checks one collective call: at least two ranks, a root
+// among them, device buffers of the rank that hold what the call moves,
+// and the same collective (kind, bytes, root) as every other rank's call
+// in the same place of its sequence.
+func (c *checker) collective(o *Op) *Error {
+	m := &c.msgs
+	n := len(m.ranks)
+	if n < 2 {
+		return errf("op", "%s needs a communicator of at least 2 ranks, the trace has 1", o.Op)
+	}
+	root := -1
+	if o.Op == MPIBcast || o.Op == MPIReduce {
+		if o.Root == nil {
+			return errf("root", "required by %s", o.Op)
+		}
+		if root = *o.Root; !slices.Contains(m.ranks, root) {
+			return errf("root", "rank %d is not in the communicator (the trace's ranks %s)", root, rankList(m.ranks))
+		}
+	}
+	if o.Op != MPIBarrier {
+		if o.Bytes <= 0 {
+			return errf("bytes", "must be > 0, got %d", o.Bytes)
+		}
+		if o.Bytes > MaxCollBytes {
+			return errf("bytes", "must be <= %d, got %d", MaxCollBytes, o.Bytes)
+		}
+		if e := c.collBuffers(o, n, root); e != nil {
+			return e
+		}
+	}
+	call := collCall{o.Op, o.Bytes, root, c.line}
+	k := len(m.colls[o.Rank])
+	for _, r := range m.ranks {
+		if r == o.Rank || len(m.colls[r]) <= k {
+			continue
+		}
+		ref := m.colls[r][k]
+		switch {
+		case ref.kind != call.kind:
+			return errf("op", "%s, but rank %d's collective %d (line %d) is %s: every rank makes the same collectives in the same order",
+				o.Op, r, k+1, ref.line, ref.kind)
+		case ref.bytes != call.bytes:
+			return errf("bytes", "%d, but rank %d's %s (collective %d, line %d) has %d", o.Bytes, r, o.Op, k+1, ref.line, ref.bytes)
+		case ref.root != call.root:
+			return errf("root", "%d, but rank %d's %s (collective %d, line %d) has root %d", root, r, o.Op, k+1, ref.line, ref.root)
+		}
+		break
+	}
+	m.colls[o.Rank] = append(m.colls[o.Rank], call)
+	return nil
+}
+
+// MaxCollBytes bounds a collective's bytes so that n blocks of it
+// (MaxRanks of them) stay inside int64.
+const MaxCollBytes = 1 << 40
+
+// collBuffers checks the buffers of collective o on a communicator of n
+// ranks: the rank's own device buffers, each large enough.
+func (c *checker) collBuffers(o *Op, n, root int) *Error {
+	b, all := o.Bytes, o.Bytes*int64(n)
+	type use struct {
+		field, name string
+		bytes       int64
+	}
+	var uses []use
+	switch o.Op {
+	case MPIBcast:
+		uses = []use{{"buf", o.Buf, b}}
+	case MPIReduce:
+		uses = []use{{"src", o.Src, b}}
+		if o.Rank == root || o.Dst != "" {
+			uses = append(uses, use{"dst", o.Dst, b})
+		}
+	case MPIAllreduce:
+		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, b}}
+	case MPIReduceScatter:
+		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, ReduceScatterBlock(b, n, slices.Index(c.msgs.ranks, o.Rank))}}
+	case MPIAllgather:
+		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, all}}
+	case MPIAlltoall:
+		uses = []use{{"src", o.Src, all}, {"dst", o.Dst, all}}
+	}
+	for _, u := range uses {
+		buf, e := c.buffer(u.field, u.name, o.Op)
+		if e != nil {
+			return e
+		}
+		if buf.Host {
+			return errf(u.field, "%q is host memory: MPI on host buffers is not modelled yet (GPU buffers only)", u.name)
+		}
+		if u.bytes > 0 {
+			if e := fits("bytes", "bytes", string(o.Op)+" "+u.field, 0, u.bytes, buf); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// collLeft reports, after the last op, a collective some rank of the
+// communicator never makes: at the earliest line of such a call.
+func (m *mpiState) collLeft(name string) *Error {
+	var e *Error
+	for _, r := range m.ranks {
+		for _, q := range m.ranks {
+			if k := len(m.colls[r]); k < len(m.colls[q]) && (e == nil || m.colls[q][k].line < e.Line) {
+				ref := m.colls[q][k]
+				e = errf("op", "rank %d never makes this %s (its collective %d): every rank of the communicator must", r, ref.kind, k+1)
+				e.File, e.Line = name, ref.line
+			}
+		}
+	}
+	return e
+}
+
+// rankList spells ranks as "0,1,2".
+func rankList(rs []int) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = fmt.Sprint(r)
+	}
+	return strings.Join(s, ",")
+}
