@@ -119,6 +119,26 @@ managed_page_ns = 1300
 post_ns = 1000
 ipc_open_ns = 50000
 
+[rccl]
+threads = 256
+steps = 8
+ll_lines_per_thread = 8
+inflight_bytes = 16384
+base_lat_ll_us = 12
+base_lat_simple_us = 17
+hw_lat_ring_ll_us = 0.8
+hw_lat_ring_simple_us = 3.6
+hw_lat_tree_ll_us = 0.8
+hw_lat_tree_simple_us = 2.5
+bw_ratio_ring_ll = 0.04
+bw_ratio_ring_simple = 1.0
+bw_ratio_tree_ll = 0.04
+bw_ratio_tree_simple = 0.91
+tree_correction_ll = [0.1, 0.2, 0.1, 0.1, 0.9, 0.3, 0.4, 0.1, 0.2, 0.4, 0.2, 0.1, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]
+tree_correction_simple = [0.2, 1.0, 0.1, 0.1, 0.7, 0.2, 0.4, 0.1, 0.1, 0.3, 0.4, 0.3, 0.6, 0.8, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.8, 0.8, 0.9, 0.9, 0.9]
+thread_threshold_ll = 8
+thread_threshold_simple = 64
+
 [routing]
 sdma = "widest"
 kernel = "fewest"
@@ -141,6 +161,12 @@ HSA_XNACK = 0
 MPICH_GPU_IPC_ENABLED = 1
 MPICH_GPU_IPC_THRESHOLD = 1024
 MPICH_GPU_IPC_CACHE_MAX_SIZE = 50
+NCCL_PROTO = ""
+NCCL_ALGO = ""
+NCCL_MIN_NCHANNELS = -2
+NCCL_MAX_NCHANNELS = -2
+NCCL_BUFFSIZE = 4194304
+NCCL_DEBUG = ""
 `
 
 // shipped are the configs in configs/.

@@ -14,6 +14,7 @@ type Node struct {
 	DRAM     DRAM    `toml:"dram"`
 	Runtime  Runtime `toml:"runtime"`
 	MPI      MPI     `toml:"mpi"`
+	RCCL     RCCL    `toml:"rccl"`
 	Routing  Routing `toml:"routing"`
 	Sim      Sim     `toml:"sim"`
 	Env      Env     `toml:"env"`
@@ -29,12 +30,42 @@ type Env struct {
 	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`        // 0: every GPU message is staged through host shared memory
 	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`      // messages of at least this many bytes go over IPC-mapped peer memory
 	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"` // IPC handles a rank keeps open (LRU)
+	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
+	NCCLProto       string `toml:"NCCL_PROTO"`         // LL or Simple: every collective uses it
+	NCCLAlgo        string `toml:"NCCL_ALGO"`          // Ring (the only algorithm modelled)
+	NCCLMinChannels int    `toml:"NCCL_MIN_NCHANNELS"` // channels RCCL runs at least
+	NCCLMaxChannels int    `toml:"NCCL_MAX_NCHANNELS"` // channels RCCL runs at most
+	NCCLBuffSize    int64  `toml:"NCCL_BUFFSIZE"`      // a channel's Simple FIFO, bytes
+	NCCLDebug       string `toml:"NCCL_DEBUG"`         // INFO prints RCCL's init lines (rings)
 }
 
 // MPI holds the host-side costs of the MPI library (Cray MPICH).
 type MPI struct {
 	PostNs    float64 `toml:"post_ns"`     // host time of starting a send or receive (request set-up, matching queues)
 	IPCOpenNs float64 `toml:"ipc_open_ns"` // mapping a peer's buffer from its IPC handle, the first time (then cached)
+}
+
+// RCCL holds the sizes of RCCL's kernels and the constants of its tuning
+// model, which picks a protocol and channel count (rccl package).
+type RCCL struct {
+	Threads               int       `toml:"threads"`                 // threads of a channel's workgroup
+	Steps                 int       `toml:"steps"`                   // NCCL_STEPS: FIFO slots per connection
+	LLLinesPerThread      int       `toml:"ll_lines_per_thread"`     // LL FIFO lines per thread per slot
+	InFlightBytes         int64     `toml:"inflight_bytes"`          // bytes a channel's workgroup keeps in flight
+	BaseLatLLUs           float64   `toml:"base_lat_ll_us"`          // tuning: fixed cost of an LL collective
+	BaseLatSimpleUs       float64   `toml:"base_lat_simple_us"`      // tuning: fixed cost of a Simple collective
+	HwLatRingLLUs         float64   `toml:"hw_lat_ring_ll_us"`       // tuning: an intra-node ring step, LL
+	HwLatRingSimpleUs     float64   `toml:"hw_lat_ring_simple_us"`   // tuning: an intra-node ring step, Simple
+	HwLatTreeLLUs         float64   `toml:"hw_lat_tree_ll_us"`       // tuning: an intra-node tree step, LL
+	HwLatTreeSimpleUs     float64   `toml:"hw_lat_tree_simple_us"`   // tuning: an intra-node tree step, Simple
+	BWRatioRingLL         float64   `toml:"bw_ratio_ring_ll"`        // tuning: of the graph's bandwidth, ring LL
+	BWRatioRingSimple     float64   `toml:"bw_ratio_ring_simple"`    // ring Simple
+	BWRatioTreeLL         float64   `toml:"bw_ratio_tree_ll"`        // tree LL
+	BWRatioTreeSimple     float64   `toml:"bw_ratio_tree_simple"`    // tree Simple
+	TreeCorrectionLL      []float64 `toml:"tree_correction_ll"`      // tuning: tree bandwidth factor by log2(bytes/64), LL
+	TreeCorrectionSimple  []float64 `toml:"tree_correction_simple"`  // and Simple
+	ThreadThresholdLL     int64     `toml:"thread_threshold_ll"`     // bytes per thread below which a channel is dropped, LL
+	ThreadThresholdSimple int64     `toml:"thread_threshold_simple"` // and Simple
 }
 
 // GCD describes every graphics compute die of the node (all alike).

@@ -255,6 +255,7 @@ func (n *Node) validate() []vErr {
 	v.intRange("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", n.Env.IPCCacheMax, 1, 1<<20)
 	v.latency("mpi.post_ns", n.MPI.PostNs)
 	v.latency("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
+	n.validateRCCL(v)
 
 	// Reachability needs sound bundles and a sane GCD count and hop limit.
 	if len(v.errs) == 0 {
@@ -439,4 +440,58 @@ func (n *Node) removeDeadBundles() {
 
 func fmtFloat(x float64) string {
 	return describe(x)[len("float "):]
+}
+
+// validateRCCL checks the rccl section and the NCCL_* variables.
+func (n *Node) validateRCCL(v *validator) {
+	r, e := n.RCCL, n.Env
+	v.intRange("rccl.threads", r.Threads, 64, 1024)
+	v.intRange("rccl.steps", r.Steps, 4, 64)
+	if r.Steps%4 != 0 && r.Steps > 0 {
+		v.fail("rccl.steps", nil, "must be a multiple of 4 (chunks take steps/2 slots, slices steps/4), got %d", r.Steps)
+	}
+	v.intRange("rccl.ll_lines_per_thread", r.LLLinesPerThread, 1, 64)
+	v.int64Range("rccl.inflight_bytes", r.InFlightBytes, 64, 1<<30)
+	for _, k := range []struct {
+		key string
+		x   float64
+	}{{"rccl.base_lat_ll_us", r.BaseLatLLUs}, {"rccl.base_lat_simple_us", r.BaseLatSimpleUs},
+		{"rccl.hw_lat_ring_ll_us", r.HwLatRingLLUs}, {"rccl.hw_lat_ring_simple_us", r.HwLatRingSimpleUs},
+		{"rccl.hw_lat_tree_ll_us", r.HwLatTreeLLUs}, {"rccl.hw_lat_tree_simple_us", r.HwLatTreeSimpleUs}} {
+		v.floatRange(k.key, k.x, 0, 1e6)
+	}
+	for _, k := range []struct {
+		key string
+		x   float64
+	}{{"rccl.bw_ratio_ring_ll", r.BWRatioRingLL}, {"rccl.bw_ratio_ring_simple", r.BWRatioRingSimple},
+		{"rccl.bw_ratio_tree_ll", r.BWRatioTreeLL}, {"rccl.bw_ratio_tree_simple", r.BWRatioTreeSimple}} {
+		v.floatRange(k.key, k.x, 0, 10)
+	}
+	for key, c := range map[string][]float64{"rccl.tree_correction_ll": r.TreeCorrectionLL, "rccl.tree_correction_simple": r.TreeCorrectionSimple} {
+		if len(c) == 0 || len(c) > 64 {
+			v.fail(key, nil, "want 1..64 factors (by log2 of bytes/64), got %d", len(c))
+		}
+		for i, f := range c {
+			v.floatRange(fmt.Sprintf("%s[%d]", key, i), f, 0, 10)
+		}
+	}
+	v.int64Range("rccl.thread_threshold_ll", r.ThreadThresholdLL, 0, 1<<20)
+	v.int64Range("rccl.thread_threshold_simple", r.ThreadThresholdSimple, 0, 1<<20)
+	if e.NCCLProto == "LL128" {
+		v.fail("env.NCCL_PROTO", nil, "LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only")
+	} else {
+		v.oneOf("env.NCCL_PROTO", e.NCCLProto, "", "LL", "Simple")
+	}
+	if e.NCCLAlgo == "Tree" {
+		v.fail("env.NCCL_ALGO", nil, "Tree is not modelled yet: only Ring (RCCL's single-node choice for every collective but small AllReduce)")
+	} else {
+		v.oneOf("env.NCCL_ALGO", e.NCCLAlgo, "", "Ring")
+	}
+	v.intRange("env.NCCL_MIN_NCHANNELS", e.NCCLMinChannels, -2, 128)
+	v.intRange("env.NCCL_MAX_NCHANNELS", e.NCCLMaxChannels, -2, 128)
+	v.int64Range("env.NCCL_BUFFSIZE", e.NCCLBuffSize, 1<<12, 1<<30)
+	if line := int64(r.Steps) * 64; r.Steps >= 4 && r.Steps <= 64 && e.NCCLBuffSize%line != 0 {
+		v.fail("env.NCCL_BUFFSIZE", nil, "must be a multiple of %d (rccl.steps slots of whole 64-byte lines), got %d", line, e.NCCLBuffSize)
+	}
+	v.oneOf("env.NCCL_DEBUG", e.NCCLDebug, "", "VERSION", "WARN", "INFO", "TRACE")
 }

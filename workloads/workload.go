@@ -10,6 +10,7 @@ import (
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/rccl"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
@@ -71,6 +72,9 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		count := &eventCounter{}
 		n.Engine.AcceptHook(count)
 		ops := mpi.Expand(run.Ops, mpi.FromConfig(c)) // MPI calls become what the library does
+		if ops, err = rccl.Expand(ops, rccl.ParamsFromConfig(c), rccl.FromConfig(c)); err != nil {
+			return nil, &trace.Error{File: run.Name, Msg: err.Error()}
+		}
 		out, err := n.Run(ops)
 		var te *trace.Error
 		if errors.As(err, &te) && te.File == "" {

@@ -1,0 +1,261 @@
+package rccl
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// collective expands comm rank me's call of a collective into its kernel:
+// one workgroup per channel, each running the algorithm's program over
+// its contiguous part of the data (RCCL's per-channel split), chunk by
+// chunk, slice by slice.
+func (x *expander) collective(o *trace.Op, c *comm, me int) {
+	if o.Op == trace.RCCLAllToAll {
+		x.allToAll(o, c, me)
+		return
+	}
+	k := c.colls[me]
+	c.colls[me]++
+	n := len(c.gcds)
+	ch := x.p.choose(o.Op, o.Bytes, n, c)
+	pr := x.p.protocol(ch.Proto, ch.Algo, o.Op)
+	kern := x.kernel(o, ch, ch.Channels)
+	// the data a channel splits: AllGather and ReduceScatter split each
+	// rank's part, the others the whole buffer
+	unit := o.Bytes
+	if o.Op == trace.RCCLAllGather || o.Op == trace.RCCLReduceScatter {
+		unit /= int64(n)
+	}
+	per := roundUp(roundUp(divUp(unit, int64(ch.Channels)), 16), pr.align) // bytes per channel
+	chunk := pr.chunk
+	if ch.Algo == "Tree" || o.Op == trace.RCCLBroadcast || o.Op == trace.RCCLReduce {
+		chunk = pr.shrink(chunk, o.Bytes, ch.Channels, n, ch.Algo)
+	}
+	for cc := range ch.Channels {
+		lo, hi := min(int64(cc)*per, unit), min(int64(cc+1)*per, unit)
+		if lo == hi {
+			continue // RCCL gives this channel no work
+		}
+		ring := c.channels[cc].Ranks
+		pos := slices.Index(ring, me)
+		p := &program{x: x, c: c, o: o, pr: pr, k: k, ch: cc, me: me, n: n, order: ring, pos: pos}
+		if ch.Algo == "Tree" {
+			kern.Channels[cc] = p.tree(lo, hi, chunk)
+		} else {
+			kern.Channels[cc] = p.ring(lo, hi, chunk)
+		}
+	}
+	x.emit(o, kern)
+}
+
+// program builds one channel's phases for one rank.
+type program struct {
+	x     *expander
+	c     *comm
+	o     *trace.Op
+	pr    protocol
+	k, ch int // the collective's index on the communicator, the channel
+	me, n int
+	order []int // the channel's ring, comm ranks from rank 0
+	pos   int   // me's position in it
+	out   []trace.Phase
+}
+
+// ring is the ring program over the channel's range [lo, hi) of the unit.
+func (p *program) ring(lo, hi, chunk int64) []trace.Phase {
+	n, o := p.n, p.o
+	prev, next := p.order[(p.pos+n-1)%n], p.order[(p.pos+1)%n]
+	in := p.conn(prev, p.me, "ring")
+	out := p.conn(p.me, next, "ring")
+	rootPos := 0
+	if o.Root != nil {
+		rootPos = slices.Index(p.order, *o.Root)
+	}
+	steps := ringSteps(o.Op, n, p.pos, rootPos, o.Src != o.Dst)
+	np := int64(pieces(o.Op, n))
+	for off := lo; off < hi; {
+		ck := chunk
+		if o.Op == trace.RCCLAllReduce && hi-off < np*chunk {
+			ck = roundUp(divUp(hi-off, np), p.pr.align) // the last loop's chunk
+		}
+		for _, a := range steps {
+			// where piece a.piece of this loop is: AllReduce's pieces
+			// follow each other in the channel's range; AllGather's and
+			// ReduceScatter's are the same range of each rank's part
+			var at, b int64
+			switch o.Op {
+			case trace.RCCLAllReduce:
+				at = off + int64(a.piece)*ck
+				b = max(0, min(ck, hi-at))
+			default:
+				at, b = off, min(ck, hi-off)
+			}
+			inAt, outAt := p.place(a.piece, at)
+			p.step(a, in, out, inAt, outAt, b)
+		}
+		if o.Op == trace.RCCLAllReduce {
+			off += np * ck
+		} else {
+			off += ck
+		}
+	}
+	return p.out
+}
+
+// place is where data at offset at of piece j (a ring position) is in
+// the call's input and output buffers.
+func (p *program) place(j int, at int64) (in, out int64) {
+	owner := int64(p.order[j]) // the rank whose part the piece is
+	part := p.o.Bytes / int64(p.n)
+	switch p.o.Op {
+	case trace.RCCLAllGather:
+		return at, owner*part + at
+	case trace.RCCLReduceScatter:
+		return owner*part + at, at
+	}
+	return at, at
+}
+
+// tree is RCCL's tree AllReduce on one node, a chain in ring order from
+// rank 0 (up: the previous rank, down: the next): every chunk is reduced
+// up the chain to rank 0, then every chunk broadcast down it.
+func (p *program) tree(lo, hi, chunk int64) []trace.Phase {
+	n := p.n
+	var up, down = -1, -1
+	if p.pos > 0 {
+		up = p.order[p.pos-1]
+	}
+	if p.pos < n-1 {
+		down = p.order[p.pos+1]
+	}
+	var fromDown, toUp, fromUp, toDown *conn
+	if down >= 0 {
+		fromDown, toDown = p.conn(down, p.me, "treeup"), p.conn(p.me, down, "treedown")
+	}
+	if up >= 0 {
+		toUp, fromUp = p.conn(p.me, up, "treeup"), p.conn(up, p.me, "treedown")
+	}
+	for off := lo; off < hi; off += chunk {
+		b := min(chunk, hi-off)
+		a := action{input: true, recv: fromDown != nil, reduces: fromDown != nil, send: toUp != nil, output: toUp == nil}
+		p.step(a, fromDown, toUp, off, off, b)
+	}
+	for off := lo; off < hi; off += chunk {
+		b := min(chunk, hi-off)
+		if up < 0 { // rank 0 sends what it reduced, from its output
+			if toDown != nil {
+				p.stepFrom(toDown, p.o.Dst, off, b)
+			}
+			continue
+		}
+		p.step(action{recv: true, output: true, send: toDown != nil}, fromUp, toDown, off, off, b)
+	}
+	return p.out
+}
+
+// step adds the phases of action a on b bytes: input at inAt, output at
+// outAt, received over in and sent over out, slice by slice.
+func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
+	for _, s := range p.pr.slices(b) {
+		var ph trace.Phase
+		if a.recv {
+			in.recv(&ph, s.bytes*p.pr.wireFactor)
+		}
+		if a.input && s.bytes > 0 {
+			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Src, Mode: "read", Bytes: s.bytes, Offset: inAt + s.off})
+		}
+		if a.output && s.bytes > 0 {
+			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: outAt + s.off})
+		}
+		if a.send {
+			out.send(&ph, s.bytes*p.pr.wireFactor)
+		}
+		p.out = append(p.out, ph)
+	}
+}
+
+// stepFrom sends b bytes of buf from at over out.
+func (p *program) stepFrom(out *conn, buf string, at, b int64) {
+	for _, s := range p.pr.slices(b) {
+		var ph trace.Phase
+		if s.bytes > 0 {
+			ph.Access = append(ph.Access, trace.Access{Buf: buf, Mode: "read", Bytes: s.bytes, Offset: at + s.off})
+		}
+		out.send(&ph, s.bytes*p.pr.wireFactor)
+		p.out = append(p.out, ph)
+	}
+}
+
+// kernel is the phased kernel of call o.
+func (x *expander) kernel(o *trace.Op, ch Choice, channels int) trace.Op {
+	return trace.Op{Op: trace.Kernel, Name: kernelName(o.Op, ch.Algo, ch.Proto, o.RedOp), GCD: o.GCD, Stream: o.Stream,
+		Channels: make([][]trace.Phase, channels), InFlight: x.p.InFlight}
+}
+
+func divUp(a, b int64) int64   { return (a + b - 1) / b }
+func roundUp(a, b int64) int64 { return divUp(a, b) * b }
+
+// conn is one connection of a channel as one end sees it: from -> to,
+// with its FIFO in to's buffer and its counters (tail in to's memory, head
+// in from's), counted in slices.
+type conn struct {
+	pr         protocol
+	buf, back  string // the receiver's FIFO buffer, the sender's
+	base       int64  // the FIFO's region in buf
+	tail, head string
+	tailAt     int64 // in buf
+	headAt     int64 // in back
+	used       int   // slices sent (or received) so far
+}
+
+// Regions of a channel in a FIFO buffer: per kind of connection a
+// Simple and an LL FIFO.
+var connKinds = []string{"ring", "treeup", "treedown"}
+
+// conn is the connection from -> to of the program's channel for kind.
+func (p *program) conn(from, to int, kind string) *conn {
+	x, c := p.x, p.c
+	name := func(what string) string {
+		return fmt.Sprintf("rccl.%s.%d.c%d.%s.%d>%d.%s", c.name, p.k, p.ch, kind, from, to, what)
+	}
+	ki := slices.Index(connKinds, kind)
+	region := x.p.BuffBytes + x.p.llBuffBytes()
+	base := int64(p.ch*len(connKinds)+ki) * region
+	if p.pr.name == "LL" {
+		base += x.p.BuffBytes
+	}
+	flag := c.flags + int64(2*(p.ch*len(connKinds)+ki))%(flagArea/64)*64
+	return &conn{pr: p.pr, buf: c.fifo[to], back: c.fifo[from], base: base, tail: name("tail"), head: name("head"),
+		tailAt: flag, headAt: flag + 64}
+}
+
+// slot is the offset of slice i in the FIFO.
+func (cn *conn) slot(i int) int64 {
+	return cn.base + int64(i*cn.pr.sliceSteps%cn.pr.steps)*cn.pr.slotBytes
+}
+
+// send adds to ph the store of a slice of wire bytes into the FIFO: once
+// the receiver has freed its slots, then the tail store.
+func (cn *conn) send(ph *trace.Phase, wire int64) {
+	if c := cn.used + 1 - cn.pr.credits; c > 0 {
+		ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.head, Count: c})
+	}
+	if wire > 0 {
+		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "write", Bytes: wire, Offset: cn.slot(cn.used)})
+	}
+	ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.tail, Buf: cn.buf, Offset: cn.tailAt, InData: cn.pr.inData})
+	cn.used++
+}
+
+// recv adds to ph the wait for a slice, its read, and the head store
+// that frees its slots.
+func (cn *conn) recv(ph *trace.Phase, wire int64) {
+	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1})
+	if wire > 0 {
+		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "read", Bytes: wire, Offset: cn.slot(cn.used)})
+	}
+	ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
+	cn.used++
+}

@@ -1,0 +1,144 @@
+package rccl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// Expand returns ops with every RCCL call replaced by what the library
+// does: a communicator's creation allocates each rank's FIFOs (fine-grained
+// device memory the previous rank of each ring stores into); each
+// collective call becomes one phased kernel on the rank's GCD and stream,
+// with one workgroup per channel running the ring program slice by slice.
+// Ops without RCCL calls come back unchanged. trace.Check has verified
+// the calls.
+func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
+	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() }) {
+		return ops, nil
+	}
+	x := &expander{p: p, t: t, comms: map[string]*comm{}}
+	for i := range ops {
+		o := &ops[i]
+		if !o.IsRCCL() {
+			x.out = append(x.out, *o)
+			continue
+		}
+		if err := x.call(o); err != nil {
+			return nil, fmt.Errorf("line %d: %v", o.Line, err)
+		}
+	}
+	return x.out, nil
+}
+
+// comm is a communicator: its GCDs, channels and calls so far.
+type comm struct {
+	name     string
+	gcds     []int
+	channels []Ring
+	colls    []int   // per comm rank: collectives expanded so far
+	p2p      [][]int // [from][to]: messages expanded so far (sends), and receives
+	p2pRecv  [][]int
+	fifo     []string // per comm rank: its FIFO buffer
+	flags    int64    // where the counters start in a FIFO buffer
+	// graphGBps is RCCL's bandwidth of its ring graph, nChannels x
+	// bwIntra, which its tuning model starts from
+	graphGBps float64
+	rank      int // the host rank that created it (its buffers' owner)
+}
+
+type expander struct {
+	p     Params
+	t     Topology
+	comms map[string]*comm
+	out   []trace.Op
+}
+
+// emit appends an op made for call o: on its rank, line and label.
+func (x *expander) emit(o *trace.Op, n trace.Op) {
+	n.Rank, n.Line, n.Label = o.Rank, o.Line, o.Label
+	x.out = append(x.out, n)
+}
+
+func (x *expander) call(o *trace.Op) error {
+	if o.Op == trace.RCCLCommInit {
+		return x.commInit(o)
+	}
+	c := x.comms[o.Comm]
+	me := slices.Index(c.gcds, *o.GCD)
+	switch o.Op {
+	case trace.RCCLSend, trace.RCCLRecv:
+		x.p2pCall(o, c, me)
+	default:
+		x.collective(o, c, me)
+	}
+	return nil
+}
+
+// commInit computes the rings and channels and allocates each rank's
+// FIFOs: per channel a Simple and an LL buffer for its ring's previous
+// rank, and one Simple buffer per peer for point to point.
+func (x *expander) commInit(o *trace.Op) error {
+	rings, err := Rings(x.t, o.GCDs)
+	if err != nil {
+		return err
+	}
+	chans, _ := Channels(rings, x.p.Channels)
+	n := len(o.GCDs)
+	c := &comm{name: o.Comm, gcds: o.GCDs, channels: chans, colls: make([]int, n), rank: o.Rank,
+		flags: x.fifoBytes(len(chans), n) - flagArea, graphGBps: x.graphGBps(rings, o.GCDs)}
+	for r := range n {
+		c.p2p = append(c.p2p, make([]int, n))
+		c.p2pRecv = append(c.p2pRecv, make([]int, n))
+		name := fmt.Sprintf("rccl.%s.fifo%d", o.Comm, r)
+		c.fifo = append(c.fifo, name)
+		g := o.GCDs[r]
+		x.emit(o, trace.Op{Op: trace.Malloc, Buf: name, GCD: &g, Fine: true, Bytes: x.fifoBytes(len(chans), n)})
+	}
+	x.comms[o.Comm] = c
+	return nil
+}
+
+// fifoBytes is one rank's FIFO memory: per channel and kind of connection
+// (ring, tree up, tree down) a Simple and an LL buffer, per peer a Simple
+// buffer, and a line for each flag.
+func (x *expander) fifoBytes(channels, n int) int64 {
+	return int64(channels*len(connKinds))*(x.p.BuffBytes+x.p.llBuffBytes()) + int64(n)*x.p.BuffBytes + flagArea
+}
+
+// flagArea holds the head and tail counters at the end of a FIFO buffer.
+const flagArea = 1 << 16
+
+// kernelName is the name rocprof shows for the collective's kernel.
+func kernelName(k trace.Kind, algo, proto, redop string) string {
+	name := map[trace.Kind]string{trace.RCCLAllReduce: "AllReduce", trace.RCCLAllGather: "AllGather",
+		trace.RCCLReduceScatter: "ReduceScatter", trace.RCCLBroadcast: "Broadcast", trace.RCCLReduce: "Reduce",
+		trace.RCCLAllToAll: "SendRecv", trace.RCCLSend: "SendRecv", trace.RCCLRecv: "SendRecv"}[k]
+	if redop == "" {
+		redop = "sum"
+	}
+	return fmt.Sprintf("ncclDevKernel_%s_%s_%s_%s", name, strings.ToUpper(algo), proto, redop)
+}
+
+// rcclLinkGBps is what RCCL counts per gfx90a xGMI link (MI200_XGMI_WIDTH).
+const rcclLinkGBps = 36
+
+// graphGBps is the bandwidth RCCL's tuning starts from: for the whole node
+// (its stored node model) the widest GCD's xGMI total, split over the
+// rings (parseGraph); for other communicators its search speed per ring.
+func (x *expander) graphGBps(rings []Ring, gcds []int) float64 {
+	if len(gcds) == len(x.t.Lanes) {
+		total := 0
+		for _, row := range x.t.Lanes {
+			sum := 0
+			for _, l := range row {
+				sum += l
+			}
+			total = max(total, sum)
+		}
+		return float64(total) * rcclLinkGBps
+	}
+	return float64(len(rings)) * rings[0].GBps / x.t.LaneGBps * rcclLinkGBps
+}

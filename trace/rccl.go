@@ -1,0 +1,327 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+)
+
+// RCCL calls, as a program makes them: a communicator over GCDs
+// (ncclCommInitAll / ncclCommInitRank: comm rank i on GCDs[i]), then
+// collectives, each called once per comm rank with that rank's device
+// (gcd), buffers and stream. Every comm rank makes the same sequence of
+// collectives on a communicator; the k-th call of each rank is one
+// collective (RCCL requires it), so traces match statically. Package
+// rccl turns the calls into the library's kernels.
+
+// RCCL kinds.
+const (
+	RCCLCommInit      Kind = "rccl_comm_init"
+	RCCLAllReduce     Kind = "rccl_all_reduce"
+	RCCLAllGather     Kind = "rccl_all_gather"
+	RCCLReduceScatter Kind = "rccl_reduce_scatter"
+	RCCLBroadcast     Kind = "rccl_broadcast"
+	RCCLReduce        Kind = "rccl_reduce"
+	RCCLAllToAll      Kind = "rccl_all_to_all"
+	RCCLSend          Kind = "rccl_send"
+	RCCLRecv          Kind = "rccl_recv"
+)
+
+// RCCLCollectives are the collective kinds, in rccl-tests' order.
+var RCCLCollectives = []Kind{RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll}
+
+func init() {
+	fieldsOf[RCCLCommInit] = []string{"comm", "gcds"}
+	for _, k := range RCCLCollectives {
+		fieldsOf[k] = []string{"comm", "gcd", "src", "dst", "bytes", "datatype", "redop", "stream"}
+	}
+	fieldsOf[RCCLBroadcast] = append(fieldsOf[RCCLBroadcast], "root")
+	fieldsOf[RCCLReduce] = append(fieldsOf[RCCLReduce], "root")
+	fieldsOf[RCCLSend] = []string{"comm", "gcd", "buf", "bytes", "datatype", "peer", "stream"}
+	fieldsOf[RCCLRecv] = fieldsOf[RCCLSend]
+}
+
+// IsRCCL says whether the op is an RCCL call.
+func (o *Op) IsRCCL() bool {
+	return o.Op == RCCLCommInit || o.Op == RCCLSend || o.Op == RCCLRecv || slices.Contains(RCCLCollectives, o.Op)
+}
+
+// Reduces says whether the collective reduces (needs a reduction).
+func (o *Op) Reduces() bool {
+	return o.Op == RCCLAllReduce || o.Op == RCCLReduceScatter || o.Op == RCCLReduce
+}
+
+// Datatypes are RCCL's element types (ncclDataType_t, by rccl-tests'
+// names) and their sizes in bytes.
+var Datatypes = map[string]int64{
+	"int8": 1, "uint8": 1, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+	"half": 2, "float": 4, "double": 8, "bfloat16": 2,
+}
+
+// RedOps are RCCL's reductions (ncclRedOp_t, by rccl-tests' names).
+var RedOps = []string{"sum", "prod", "max", "min", "avg"}
+
+// ElementBytes is the size of the op's datatype ("float" when unset).
+func (o *Op) ElementBytes() int64 {
+	if o.Datatype == "" {
+		return 4
+	}
+	return Datatypes[o.Datatype]
+}
+
+// Comm is a communicator Check has seen created.
+type Comm struct {
+	Name string
+	GCDs []int
+	Line int
+}
+
+// RankOf is the comm rank on GCD g, or -1.
+func (c *Comm) RankOf(g int) int { return slices.Index(c.GCDs, g) }
+
+// rcclState is what Check knows of a trace's RCCL calls so far.
+type rcclState struct {
+	comms map[string]*Comm
+	calls map[string][][]*Op // comm -> per comm rank, its collectives
+	lines map[*Op]int
+	p2p   Matcher // sends and receives, as MPI's (comm ranks, tag 0)
+	keys  map[string]int
+}
+
+func newRCCLState() rcclState {
+	return rcclState{comms: map[string]*Comm{}, calls: map[string][][]*Op{}, lines: map[*Op]int{}, p2p: Matcher{}, keys: map[string]int{}}
+}
+
+// rccl checks one RCCL call.
+func (c *checker) rccl(o *Op) *Error {
+	s := &c.coll
+	if o.Comm == "" {
+		return errf("comm", "required by %s", o.Op)
+	}
+	if o.Op == RCCLCommInit {
+		return c.commInit(o)
+	}
+	comm := s.comms[o.Comm]
+	if comm == nil {
+		return errf("comm", "unknown communicator %q (no rccl_comm_init before)", o.Comm)
+	}
+	if e := inRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
+		return e
+	}
+	me := comm.RankOf(*o.GCD)
+	if me < 0 {
+		return errf("gcd", "GCD %d is not in communicator %q (GCDs %v)", *o.GCD, o.Comm, comm.GCDs)
+	}
+	elem, ok := Datatypes[o.Datatype]
+	if o.Datatype == "" {
+		elem, ok = 4, true
+	}
+	n := int64(len(comm.GCDs))
+	switch {
+	case !ok:
+		return errf("datatype", "unknown type %q (want one of %s)", o.Datatype, datatypeNames())
+	case o.RedOp != "" && !o.Reduces():
+		return errf("redop", "%s does not reduce", o.Op)
+	case o.RedOp != "" && !slices.Contains(RedOps, o.RedOp):
+		return errf("redop", "unknown reduction %q (want one of %v)", o.RedOp, RedOps)
+	case o.Bytes <= 0:
+		return errf("bytes", "must be > 0, got %d", o.Bytes)
+	case o.Bytes%elem != 0:
+		return errf("bytes", "%d is not a whole number of %d-byte %s elements", o.Bytes, elem, o.Datatype)
+	}
+	if e := stream(o); e != nil {
+		return e
+	}
+	if o.Op == RCCLSend || o.Op == RCCLRecv {
+		return c.rcclP2P(o, comm, me)
+	}
+	if o.Op == RCCLAllGather || o.Op == RCCLReduceScatter || o.Op == RCCLAllToAll {
+		if o.Bytes%(n*elem) != 0 {
+			return errf("bytes", "%s over %d ranks moves %d bytes: not a whole number of elements per rank", o.Op, n, o.Bytes)
+		}
+	}
+	if o.Op == RCCLBroadcast || o.Op == RCCLReduce {
+		if o.Root == nil {
+			return errf("root", "required by %s", o.Op)
+		}
+		if *o.Root < 0 || int64(*o.Root) >= n {
+			return errf("root", "rank %d is outside communicator %q of %d ranks", *o.Root, o.Comm, n)
+		}
+	}
+	in, out := o.CollectiveBytes(int(n))
+	for _, b := range []struct {
+		field, name string
+		bytes       int64
+	}{{"src", o.Src, in}, {"dst", o.Dst, out}} {
+		buf, e := c.buffer(b.field, b.name, o.Op)
+		if e != nil {
+			return e
+		}
+		if buf.Host || buf.GCD != *o.GCD {
+			return errf(b.field, "buffer %q is not device memory of GCD %d", b.name, *o.GCD)
+		}
+		if e := fits(b.field, "bytes", o.Op.String()+" buffer", 0, b.bytes, buf); e != nil {
+			return e
+		}
+	}
+	return c.matchCollective(o, comm, me)
+}
+
+func (k Kind) String() string { return string(k) }
+
+// CollectiveBytes are the bytes a collective of "bytes" (rccl-tests' size)
+// reads from src and writes to dst on each of n ranks.
+func (o *Op) CollectiveBytes(n int) (in, out int64) {
+	switch o.Op {
+	case RCCLAllGather:
+		return o.Bytes / int64(n), o.Bytes
+	case RCCLReduceScatter:
+		return o.Bytes, o.Bytes / int64(n)
+	}
+	return o.Bytes, o.Bytes
+}
+
+// commInit checks a new communicator: a fresh name, GCDs in range, each once.
+func (c *checker) commInit(o *Op) *Error {
+	s := &c.coll
+	if old := s.comms[o.Comm]; old != nil {
+		return errf("comm", "communicator %q already created on line %d", o.Comm, old.Line)
+	}
+	if len(o.GCDs) == 0 {
+		return errf("gcds", "required by %s: the GCD of each comm rank", o.Op)
+	}
+	for i, g := range o.GCDs {
+		if g < 0 || g >= c.gcds {
+			return errf("gcds", "rank %d is bound to GCD %d, but the node has GCDs 0..%d", i, g, c.gcds-1)
+		}
+		if j := slices.Index(o.GCDs, g); j < i {
+			return errf("gcds", "GCD %d holds ranks %d and %d: one rank per GCD", g, j, i)
+		}
+	}
+	s.comms[o.Comm] = &Comm{Name: o.Comm, GCDs: o.GCDs, Line: c.line}
+	s.calls[o.Comm] = make([][]*Op, len(o.GCDs))
+	return nil
+}
+
+// matchCollective checks the call against the same collective of the
+// other comm ranks: same kind, size, type, reduction and root.
+func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
+	s := &c.coll
+	calls := s.calls[comm.Name]
+	k := len(calls[me])
+	calls[me] = append(calls[me], o)
+	s.lines[o] = c.line
+	for r := range calls {
+		if r == me || len(calls[r]) <= k {
+			continue
+		}
+		q := calls[r][k]
+		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Datatype == o.Datatype && q.RedOp == o.RedOp &&
+			(q.Root == nil) == (o.Root == nil) && (q.Root == nil || *q.Root == *o.Root)
+		if !same {
+			return errf("op", "collective %d of communicator %q on rank %d (%s) does not match rank %d's on line %d (%s)",
+				k+1, comm.Name, me, describeColl(o), r, s.lines[q], describeColl(q))
+		}
+		break
+	}
+	return nil
+}
+
+// describe is a collective's kind, size, type, reduction and root.
+func describeColl(o *Op) string {
+	d := fmt.Sprintf("%s %d bytes %s", o.Op, o.Bytes, o.Datatype)
+	if o.RedOp != "" {
+		d += " " + o.RedOp
+	}
+	if o.Root != nil {
+		d += fmt.Sprintf(" root %d", *o.Root)
+	}
+	return d
+}
+
+// rcclP2P checks a send or receive: a peer in the communicator, a buffer
+// of the GCD the message fits in; matched like MPI's (comm ranks, tag 0).
+func (c *checker) rcclP2P(o *Op, comm *Comm, me int) *Error {
+	s := &c.coll
+	switch {
+	case o.Peer == nil:
+		return errf("peer", "required by %s", o.Op)
+	case *o.Peer < 0 || *o.Peer >= len(comm.GCDs):
+		return errf("peer", "rank %d is outside communicator %q of %d ranks", *o.Peer, o.Comm, len(comm.GCDs))
+	case *o.Peer == me:
+		return errf("peer", "rank %d sends to itself", me)
+	}
+	buf, e := c.buffer("buf", o.Buf, o.Op)
+	if e != nil {
+		return e
+	}
+	if buf.Host || buf.GCD != *o.GCD {
+		return errf("buf", "buffer %q is not device memory of GCD %d", o.Buf, *o.GCD)
+	}
+	if e := fits("bytes", "bytes", "message", 0, o.Bytes, buf); e != nil {
+		return e
+	}
+	id, ok := s.keys[o.Comm]
+	if !ok {
+		id = len(s.keys)
+		s.keys[o.Comm] = id
+	}
+	k := [3]int{me, *o.Peer, id}
+	if o.Op == RCCLRecv {
+		k = [3]int{*o.Peer, me, id}
+	}
+	if q, ok := s.p2p.Add(k, Half{Send: o.Op == RCCLSend, Line: c.line, Bytes: o.Bytes}); ok && q.Bytes != o.Bytes {
+		return errf("bytes", "%d bytes, but its match on line %d has %d", o.Bytes, q.Line, q.Bytes)
+	}
+	return nil
+}
+
+// rcclLeft reports, after the last op, the first collective some comm
+// rank never joins, or send never received.
+func (s *rcclState) rcclLeft(name string) *Error {
+	line, msg := 0, ""
+	for _, comm := range s.comms {
+		calls := s.calls[comm.Name]
+		most := 0
+		for _, cs := range calls {
+			most = max(most, len(cs))
+		}
+		for r, cs := range calls {
+			if len(cs) == most {
+				continue
+			}
+			for q := range calls {
+				if len(calls[q]) > len(cs) {
+					o := calls[q][len(cs)]
+					if l := s.lines[o]; line == 0 || l < line {
+						line, msg = l, fmt.Sprintf("rank %d (GCD %d) of communicator %q never calls this %s: it would wait forever", r, comm.GCDs[r], comm.Name, o.Op)
+					}
+					break
+				}
+			}
+		}
+	}
+	for k, q := range s.p2p {
+		if len(q) > 0 && (line == 0 || q[0].Line < line) {
+			what := "rccl_send"
+			if !q[0].Send {
+				what = "rccl_recv"
+			}
+			line, msg = q[0].Line, fmt.Sprintf("this %s (comm rank %d -> %d) is never matched", what, k[0], k[1])
+		}
+	}
+	if line == 0 {
+		return nil
+	}
+	e := errf("op", "%s", msg)
+	e.File, e.Line = name, line
+	return e
+}
+
+func datatypeNames() string {
+	var names []string
+	for k := range Datatypes {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return fmt.Sprint(names)
+}

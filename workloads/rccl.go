@@ -1,0 +1,166 @@
+package workloads
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// RCCLTests replicates rccl-tests (all_reduce_perf and its siblings) run
+// as one process driving every GCD (`-g n`): per size it creates a
+// communicator over the GCDs, allocates each GCD's send and receive
+// buffers, runs Warmup collectives, then times Iterations collectives
+// (each a group of one call per GCD on that GCD's stream) from the host,
+// waiting for every stream at the end; out of place (send -> receive
+// buffer), then in place (the receive buffer both). time = elapsed /
+// iterations; algbw = size / time; busbw = algbw x the collective's factor.
+type RCCLTests struct {
+	Bench      string  // all_reduce_perf, ...
+	GCDs       []int   // comm rank i on GCDs[i]
+	Sizes      []int64 // bytes, rccl-tests' size
+	Datatype   string  // rccl-tests -d (float)
+	Root       int     // rccl-tests -r
+	Warmup     int     // rccl-tests -w
+	Iterations int     // rccl-tests -n
+}
+
+// RCCLBenchmarks maps each rccl-tests binary to the collective it runs.
+var RCCLBenchmarks = map[string]trace.Kind{
+	"all_reduce_perf": trace.RCCLAllReduce, "all_gather_perf": trace.RCCLAllGather,
+	"reduce_scatter_perf": trace.RCCLReduceScatter, "broadcast_perf": trace.RCCLBroadcast,
+	"reduce_perf": trace.RCCLReduce, "alltoall_perf": trace.RCCLAllToAll, "sendrecv_perf": trace.RCCLSend,
+}
+
+// RCCLBenchNames are the binaries in rccl-tests' order.
+var RCCLBenchNames = []string{"all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "broadcast_perf",
+	"reduce_perf", "alltoall_perf", "sendrecv_perf"}
+
+// BusFactor is rccl-tests' busbw / algbw for collective k over n ranks.
+func BusFactor(k trace.Kind, n int) float64 {
+	switch k {
+	case trace.RCCLAllReduce:
+		return 2 * float64(n-1) / float64(n)
+	case trace.RCCLAllGather, trace.RCCLReduceScatter, trace.RCCLAllToAll:
+		return float64(n-1) / float64(n)
+	}
+	return 1
+}
+
+// Runs lists one run per size.
+func (t RCCLTests) Runs() ([]Run, error) {
+	k, ok := RCCLBenchmarks[t.Bench]
+	if !ok {
+		return nil, fmt.Errorf("-bench: unknown rccl-tests benchmark %q (want %s)", t.Bench, strings.Join(RCCLBenchNames, ", "))
+	}
+	n := len(t.GCDs)
+	if n < 1 || (k == trace.RCCLSend && n < 2) {
+		return nil, fmt.Errorf("-gcds: %s needs at least %d GCDs, got %d", t.Bench, max(1, 2*btoi(k == trace.RCCLSend)), n)
+	}
+	if t.Root < 0 || t.Root >= n {
+		return nil, fmt.Errorf("-root: rank %d is outside the %d GCDs", t.Root, n)
+	}
+	elem := trace.Datatypes[t.Datatype]
+	var runs []Run
+	for _, s := range t.Sizes {
+		// rccl-tests rounds the size down to whole elements (per rank where the data is split)
+		unit := elem
+		if k == trace.RCCLAllGather || k == trace.RCCLReduceScatter || k == trace.RCCLAllToAll {
+			unit *= int64(n)
+		}
+		if s/unit < 1 {
+			return nil, fmt.Errorf("-sizes: %d bytes is less than one %s element per rank (%d bytes)", s, t.Datatype, unit)
+		}
+		runs = append(runs, t.run(k, s/unit*unit))
+	}
+	return runs, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Labels of the host clock readings.
+const rcclStart, rcclStop = "rccl.t_start", "rccl.t_end"
+
+func (t RCCLTests) run(k trace.Kind, size int64) Run {
+	n := len(t.GCDs)
+	var ops []trace.Op
+	probe := trace.Op{Op: k, Bytes: size}
+	in, out := probe.CollectiveBytes(n)
+	for r, g := range t.GCDs {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("send%d", r), GCD: intp(g), Bytes: in},
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: out})
+	}
+	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: "world", GCDs: slices.Clone(t.GCDs)})
+	group := func(inPlace bool) {
+		for r, g := range t.GCDs {
+			src := fmt.Sprintf("send%d", r)
+			if inPlace {
+				src = fmt.Sprintf("recv%d", r)
+			}
+			call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: fmt.Sprintf("recv%d", r),
+				Bytes: size, Datatype: t.Datatype, Stream: r + 1}
+			switch k {
+			case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
+				call.RedOp = "sum"
+			}
+			if k == trace.RCCLBroadcast || k == trace.RCCLReduce {
+				call.Root = intp(t.Root)
+			}
+			if k == trace.RCCLSend { // sendrecv_perf: to the next rank, from the previous
+				recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r),
+					Bytes: size, Datatype: t.Datatype, Peer: intp((r + n - 1) % n), Stream: r + 1}
+				call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src,
+					Bytes: size, Datatype: t.Datatype, Peer: intp((r + 1) % n), Stream: r + 1}
+				ops = append(ops, call, recv)
+				continue
+			}
+			ops = append(ops, call)
+		}
+	}
+	sync := func() {
+		for r := range t.GCDs {
+			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1})
+		}
+	}
+	for i, inPlace := range []bool{false, true} {
+		for range t.Warmup {
+			group(inPlace)
+		}
+		sync()
+		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
+		for range t.Iterations {
+			group(inPlace)
+		}
+		sync()
+		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
+	}
+	return Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: func(r *Replay) []report.Row {
+		at := map[string]float64{}
+		for _, res := range r.Ops {
+			if strings.HasPrefix(res.Op.Label, "rccl.t_") {
+				at[res.Op.Label] = float64(res.Issue)
+			}
+		}
+		var rows []report.Row
+		for i, place := range []string{"", "_inplace"} {
+			sec := (at[fmt.Sprintf("%s.%d", rcclStop, i)] - at[fmt.Sprintf("%s.%d", rcclStart, i)]) / float64(t.Iterations)
+			row := report.Row{Workload: "rccl", Case: t.Bench, Src: report.GCD(t.GCDs[0]), Dst: report.GCDs(t.GCDs), Bytes: size}
+			algbw := gbps(float64(size), sec)
+			for _, m := range []struct {
+				name, unit string
+				v          float64
+			}{{"latency", "us", sec * 1e6}, {"bandwidth", "GB/s", algbw}, {"busbw", "GB/s", algbw * BusFactor(k, n)}} {
+				row.Metric, row.Value, row.Unit = m.name+place, m.v, m.unit
+				rows = append(rows, row)
+			}
+		}
+		return rows
+	}}
+}
