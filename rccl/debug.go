@@ -56,3 +56,32 @@ func InfoPrefix(host string, pid, tid, device int) string {
 	host, _, _ = strings.Cut(host, ".")
 	return fmt.Sprintf("%s:%d:%d [%d] NCCL INFO ", host, pid, tid, device)
 }
+
+// InitLines are the NCCL_DEBUG=INFO lines rank 0 of a communicator over
+// gcds prints while it is created, without the INFO prefix: its rings
+// (one line per channel), the rings connected, and its channel counts.
+// Warnings about ignored settings come first.
+func InitLines(t Topology, gcds []int, opts Options) ([]string, error) {
+	rings, err := Rings(t, gcds)
+	if err != nil {
+		return nil, err
+	}
+	chans, notes := Channels(rings, opts)
+	lines := append([]string{}, notes...)
+	lines = append(lines, DebugLines(chans)...)
+	lines = append(lines, fmt.Sprintf("Connected all rings comm 0x%x nRanks %02d busId %x", 0x55aa0000, len(gcds), BusID(gcds[0])),
+		fmt.Sprintf("%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels per peer",
+			len(chans), 0, 0, p2pChannels, p2pChannelsPerPeer))
+	return lines, nil
+}
+
+// P2P channels of a single-node communicator on gfx90a (paths.cc):
+// 16 in all, 2 per peer.
+const p2pChannels, p2pChannelsPerPeer = 16, 2
+
+// BusID is the PCI bus id RCCL prints for a GCD, in the layout of a
+// Frontier node (c1000, c6000, c9000, ce000, d1000, d6000, d9000, de000
+// for GCDs 0..7); other GCD counts continue the pattern.
+func BusID(gcd int) int {
+	return 0xc1000 + gcd/2*0x8000 + gcd%2*0x5000
+}

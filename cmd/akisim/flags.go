@@ -37,6 +37,10 @@ type options struct {
 	sizes      string
 	kernels    string
 	bench      string
+	iters      int
+	warmup     int
+	root       int
+	datatype   string
 }
 
 // workloadFlags are the flags that belong to some workloads; giving one to
@@ -45,8 +49,9 @@ var workloadFlags = map[string][]string{
 	"cases":  {"p2p"},
 	"filter": {"commscope"},
 	"exec":   {"stream"}, "alloc": {"stream"}, "kernels": {"stream"},
-	"gcds": {"stream", "osu"}, "sizes": {"stream", "osu"},
-	"bench": {"osu"},
+	"gcds": {"stream", "osu", "rccl"}, "sizes": {"stream", "osu", "rccl"},
+	"bench": {"osu", "rccl"},
+	"iters": {"rccl"}, "warmup": {"rccl"}, "root": {"rccl"}, "datatype": {"rccl"},
 }
 
 // commandFlags are the flags the commands other than run take.
@@ -63,10 +68,10 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "validate", "configs", "routes":
 			o.command = args[0]
 		case "run":
-		case "p2p", "commscope", "stream", "osu":
+		case "p2p", "commscope", "stream", "osu", "rccl":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream or osu)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu or rccl)", args[0])
 		}
 		args = args[1:]
 	}
@@ -78,16 +83,20 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
 	fs.Var(&o.envs, "env", "set a ROCm environment variable, NAME=VALUE (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK)")
-	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream or osu (default p2p without -trace)")
+	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu or rccl (default p2p without -trace)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
 	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
 	fs.StringVar(&cases, "cases", "unidirectional,bidirectional,latency", "p2p: cases to run, comma separated")
 	fs.StringVar(&o.exec, "exec", "0", "stream: the executing GCD")
-	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant); osu: rank i on the i-th GCD (default 0,1)")
+	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant); osu: rank i on the i-th GCD (default 0,1); rccl: comm rank i on the i-th GCD (default all, as -g)")
 	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer); SRC:DST puts the source array a on SRC and b, c on DST")
 	fs.StringVar(&o.sizes, "sizes", "", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling; the default); osu: message sizes, comma separated, or MIN:MAX doubling (default 1:4194304, OSU's)")
-	fs.StringVar(&o.bench, "bench", "osu_bw", "osu: the benchmark, osu_latency, osu_bw or osu_bibw")
+	fs.StringVar(&o.bench, "bench", "", "osu: the benchmark (default osu_bw); rccl: the rccl-tests binary, all_reduce_perf (default), all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf")
+	fs.IntVar(&o.iters, "iters", 20, "rccl: timed iterations per size (rccl-tests -n)")
+	fs.IntVar(&o.warmup, "warmup", 5, "rccl: warm-up iterations per size (rccl-tests -w)")
+	fs.IntVar(&o.root, "root", 0, "rccl: root rank of broadcast_perf and reduce_perf (rccl-tests -r)")
+	fs.StringVar(&o.datatype, "datatype", "float", "rccl: element type (rccl-tests -d): int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
@@ -156,8 +165,8 @@ func (o *options) check(given map[string]bool, word string) error {
 	if o.tracePath == "" && o.workload == "" {
 		o.workload = "p2p"
 	}
-	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu"}, o.workload) {
-		return bad("-workload: unknown workload %q (want p2p, commscope, stream or osu)", o.workload)
+	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu", "rccl"}, o.workload) {
+		return bad("-workload: unknown workload %q (want p2p, commscope, stream, osu or rccl)", o.workload)
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		ws, ok := workloadFlags[name]

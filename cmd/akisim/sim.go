@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -88,6 +89,8 @@ func runs(o *options, in *input) ([]workloads.Run, error) {
 		return streamRuns(o, c)
 	case o.workload == "osu":
 		return osuRuns(o, c)
+	case o.workload == "rccl":
+		return rcclRuns(o, c)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
@@ -273,6 +276,9 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 	if o.workload == "osu" { // OSU's own output, nothing before it
 		return report.WriteOSU(w, res.Rows)
 	}
+	if o.workload == "rccl" { // rccl-tests' own output
+		return writeRCCLTests(w, o, c, res)
+	}
 	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 	if o.workload == "p2p" {
 		return report.WriteP2P(w, res.Rows, c.GCD.Count)
@@ -340,7 +346,7 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 
 // osuRuns builds the OSU runs from -bench, -gcds and -sizes.
 func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
-	osu := workloads.OSU{Bench: o.bench, Window: 64, Iterations: 1}
+	osu := workloads.OSU{Bench: cmp.Or(o.bench, "osu_bw"), Window: 64, Iterations: 1}
 	gcds := o.gcds
 	if gcds == "" {
 		gcds = "0,1"

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/rccl"
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/workloads"
+)
+
+// rcclRuns builds the rccl-tests runs from -bench, -gcds, -sizes, -iters,
+// -warmup, -root and -datatype.
+func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+	t := workloads.RCCLTests{Bench: o.bench, Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
+	if t.Bench == "" {
+		t.Bench = "all_reduce_perf"
+	}
+	if _, ok := trace.Datatypes[t.Datatype]; !ok {
+		return nil, bad("-datatype: unknown type %q (want int8, uint8, int32, uint32, int64, uint64, half, float, double or bfloat16)", t.Datatype)
+	}
+	if o.iters < 1 || o.iters > 1<<20 {
+		return nil, bad("-iters: want 1..%d timed iterations, got %d", 1<<20, o.iters)
+	}
+	if o.warmup < 0 || o.warmup > 1<<20 {
+		return nil, bad("-warmup: want 0..%d iterations, got %d", 1<<20, o.warmup)
+	}
+	var err error
+	if o.gcds == "" {
+		for g := range c.GCD.Count {
+			t.GCDs = append(t.GCDs, g)
+		}
+	} else if t.GCDs, err = gcdIDs("-gcds", o.gcds, c.GCD.Count); err != nil {
+		return nil, err
+	}
+	for i, g := range t.GCDs {
+		if slices.Index(t.GCDs, g) < i {
+			return nil, bad("-gcds: GCD %d given twice (one rank per GCD)", g)
+		}
+	}
+	sizes := o.sizes
+	if sizes == "" {
+		sizes = "33554432" // rccl-tests' default -b and -e: 32 MiB
+	}
+	if t.Sizes, err = byteSizes(sizes); err != nil {
+		return nil, err
+	}
+	runs, err := t.Runs()
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	if c.Env.NCCLDebug == "INFO" && o.format != "text" { // keep csv and json clean: RCCL's lines go to stderr
+		lines, err := rcclInfo(c, t.GCDs)
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		for _, l := range lines {
+			fmt.Fprintln(os.Stderr, l)
+		}
+	}
+	return runs, nil
+}
+
+// rcclHost and rcclPid stand in for the host name and process id RCCL and
+// rccl-tests print.
+const (
+	rcclHost = "akisim"
+	rcclPid  = 4242
+)
+
+// rcclInfo is what NCCL_DEBUG=INFO prints for the communicator, with
+// RCCL's prefix.
+func rcclInfo(c *config.Node, gcds []int) ([]string, error) {
+	p := rccl.ParamsFromConfig(c)
+	lines, err := rccl.InitLines(rccl.FromConfig(c), gcds, p.Channels)
+	if err != nil {
+		return nil, err
+	}
+	prefix := rccl.InfoPrefix(rcclHost, rcclPid, rcclPid, gcds[0])
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return lines, nil
+}
+
+// writeRCCLTests prints the results as rccl-tests does, with RCCL's INFO
+// lines where it prints them (while the communicator is created) when
+// NCCL_DEBUG=INFO.
+func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *workloads.Result) error {
+	bench := o.bench
+	if bench == "" {
+		bench = "all_reduce_perf"
+	}
+	k := workloads.RCCLBenchmarks[bench]
+	var gcds []int
+	var sizes []int64
+	for _, r := range res.Rows {
+		if !slices.Contains(sizes, r.Bytes) {
+			sizes = append(sizes, r.Bytes)
+		}
+	}
+	ids, err := gcdIDs("-gcds", o.gcds, c.GCD.Count)
+	if o.gcds == "" || err != nil {
+		ids = nil
+		for g := range c.GCD.Count {
+			ids = append(ids, g)
+		}
+	}
+	gcds = ids
+	t := report.RCCLTests{StepFactor: 2, Warmup: o.warmup, Iters: o.iters, Type: o.datatype,
+		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1}
+	if len(sizes) > 0 {
+		t.MinBytes, t.MaxBytes = slices.Min(sizes), slices.Max(sizes)
+	}
+	switch k {
+	case trace.RCCLAllGather, trace.RCCLAllToAll:
+		t.Op = "none"
+	case trace.RCCLBroadcast:
+		t.Op, t.Root = "none", o.root
+	case trace.RCCLReduce:
+		t.Root = o.root
+	}
+	if k == trace.RCCLAllGather || k == trace.RCCLReduceScatter || k == trace.RCCLAllToAll {
+		t.CountDivisor = int64(len(gcds))
+	}
+	for r, g := range gcds {
+		t.Devices = append(t.Devices, report.RCCLDevice{Rank: r, Pid: rcclPid, Device: g, Host: rcclHost,
+			BusID: fmt.Sprintf("0000:%02x:00.0", rccl.BusID(g)>>12), Name: "AMD Instinct MI250X"})
+	}
+	if c.Env.NCCLDebug == "INFO" {
+		if t.Info, err = rcclInfo(c, gcds); err != nil {
+			return err
+		}
+	}
+	return report.WriteRCCLTests(w, t, res.Rows)
+}
