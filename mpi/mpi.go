@@ -37,6 +37,10 @@ type Params struct {
 	PostNs       float64 // mpi.post_ns
 	IPCOpenNs    float64 // mpi.ipc_open_ns
 	NUMA         []int   // host.gcd_numa: a sender's bounce buffers live on its GCD's domain
+	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
+	// reduces on the GPU instead of staging through host memory (Cray's
+	// default, 0, in 8.1.17; shared/docs/comm.md).
+	AllreduceKernel bool
 }
 
 // FromConfig reads the parameters of node c.
@@ -69,7 +73,9 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ops
 	}
-	x := &expander{p: p, ops: ops, prefix: prefix(ops), bufs: trace.Buffers(ops), bySide: map[side]*message{},
+	pre := prefix(ops)
+	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
+	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
 		eager: map[[2]int]int64{}}
 	x.match()
@@ -102,6 +108,15 @@ func (x *expander) sides(i int) []side {
 		return []side{{i, o.IsSend()}}
 	}
 	return nil
+}
+
+// off is where in its buffer a side's message starts: a collective's
+// messages (coll.go) carry src_offset on sends and dst_offset on receives.
+func (x *expander) off(s side) int64 {
+	if s.send {
+		return x.ops[s.op].SrcOff
+	}
+	return x.ops[s.op].DstOff
 }
 
 // buf is the buffer of a side: an mpi_sendrecv sends src and receives
@@ -175,6 +190,16 @@ func (x *expander) op(i int) {
 		}
 		x.finish(i, sds)
 		x.pending[o.Rank] = nil
+	case waitReqs:
+		var sds []side
+		for _, req := range strings.Split(o.Req, ",") {
+			k := trace.RequestKey{Rank: o.Rank, Req: req}
+			j := x.reqs[k]
+			delete(x.reqs, k)
+			x.drop(o.Rank, j)
+			sds = append(sds, x.sides(j)...)
+		}
+		x.finish(i, sds)
 	default:
 		x.out = append(x.out, *o)
 	}
@@ -198,7 +223,7 @@ func (x *expander) start(i int, sd side) {
 		return
 	}
 	if !m.ipc {
-		x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.buf(sd), Dst: x.bounce(i, x.buf(sd)), Bytes: m.bytes})
+		x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.buf(sd), SrcOff: x.off(sd), Dst: x.bounce(i, x.buf(sd)), Bytes: m.bytes})
 	}
 	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
 }
@@ -250,11 +275,11 @@ func (x *expander) finish(i int, sds []side) {
 		rank, from := x.ops[sd.op].Rank, x.buf(m.send)
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
-			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), Dst: x.buf(sd), Bytes: m.bytes})
+			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes})
 			continue
 		}
 		x.open(i, rank, from)
-		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, Dst: x.buf(sd), Bytes: m.bytes, Stream: Stream})
+		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes, Stream: Stream})
 		x.emit(i, trace.Op{Op: trace.EventRecord, Event: m.flag("done"), Stream: Stream})
 		copies = append(copies, m)
 	}

@@ -14,10 +14,10 @@ func osuRows(bench string) []Row {
 	for n := int64(1); n <= 1<<22; n *= 2 {
 		t := 2.5e-6 + float64(n)/50e9 // seconds per message
 		r := Row{"osu", bench, "gcd0", "gcd0+gcd1", n, "bandwidth", float64(n) / t / 1e9, "GB/s"}
-		switch bench {
-		case "osu_latency":
+		switch {
+		case osuTests[bench].Metric == "latency":
 			r.Metric, r.Value, r.Unit = "latency", t*1e6, "us"
-		case "osu_bibw":
+		case bench == "osu_bibw":
 			r.Value *= 2
 		}
 		rows = append(rows, r)
@@ -35,7 +35,8 @@ func writeOSU(t *testing.T, rows []Row) string {
 }
 
 func TestWriteOSUGolden(t *testing.T) {
-	for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
+	for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw",
+		"osu_reduce", "osu_bcast", "osu_allreduce", "osu_reduce_scatter", "osu_allgather", "osu_alltoall"} {
 		t.Run(bench, func(t *testing.T) {
 			checkGolden(t, bench+".txt", []byte(writeOSU(t, osuRows(bench))))
 		})

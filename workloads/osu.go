@@ -2,6 +2,8 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -31,17 +33,20 @@ type OSU struct {
 	Iterations int     // timed iterations after one warm-up
 }
 
-// OSUBenchmarks are the tests OSU replicates, in OSU's order.
-var OSUBenchmarks = []string{"osu_latency", "osu_bw", "osu_bibw"}
+// OSUBenchmarks are the tests OSU replicates, in OSU's order: point to
+// point, then the collectives (osu_coll.go).
+var OSUBenchmarks = []string{"osu_latency", "osu_bw", "osu_bibw",
+	"osu_reduce", "osu_bcast", "osu_allreduce", "osu_reduce_scatter", "osu_allgather", "osu_alltoall"}
 
 // Runs lists one run per size.
 func (o OSU) Runs() ([]Run, error) {
-	switch o.Bench {
-	case "osu_bw", "osu_bibw", "osu_latency":
-	default:
-		return nil, fmt.Errorf("-bench: unknown OSU benchmark %q (want osu_latency, osu_bw or osu_bibw)", o.Bench)
-	}
-	if len(o.GCDs) != 2 {
+	_, coll := osuCollectives[o.Bench]
+	switch {
+	case !slices.Contains(OSUBenchmarks, o.Bench):
+		return nil, fmt.Errorf("-bench: unknown OSU benchmark %q (want one of %s)", o.Bench, strings.Join(OSUBenchmarks, ", "))
+	case coll && len(o.GCDs) < 2:
+		return nil, fmt.Errorf("-gcds: %s runs one rank per GCD and needs at least two, got %d GCDs", o.Bench, len(o.GCDs))
+	case !coll && len(o.GCDs) != 2:
 		return nil, fmt.Errorf("-gcds: %s runs two ranks, got %d GCDs", o.Bench, len(o.GCDs))
 	}
 	var runs []Run
@@ -49,7 +54,11 @@ func (o OSU) Runs() ([]Run, error) {
 		if n < 1 {
 			return nil, fmt.Errorf("-sizes: message sizes must be >= 1, got %d", n)
 		}
-		runs = append(runs, o.run(n))
+		if coll {
+			runs = append(runs, o.collRun(n))
+		} else {
+			runs = append(runs, o.run(n))
+		}
 	}
 	return runs, nil
 }

@@ -1,0 +1,425 @@
+package mpi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// Collectives on GPU buffers, as Cray MPICH 8.1 (MPICH 3.4 based, CH4)
+// runs them inside a node (docs/model.md "MPI collectives"):
+//
+//   - Reductions (MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter) stage
+//     the device buffers in host memory, run MPICH's algorithm between
+//     the ranks' host buffers and reduce on the CPU, then copy the result
+//     back (MPICH 3.4 MPIR_Coll_host_buffer_alloc / swap_back, commits
+//     441673b6dd and 1fc65abf9a of pmodels/mpich; Cray's
+//     MPICH_GPU_ALLREDUCE_USE_KERNEL defaults to 0, shared/docs/comm.md).
+//     Host messages inside the node are single copies: the receiver's CPU
+//     copies from the sender's buffer (XPMEM, MPICH_SMP_SINGLE_COPY_MODE).
+//   - MPI_Bcast, MPI_Allgather and MPI_Alltoall move no reduced data and
+//     run on the device buffers over the point-to-point layer (IPC or
+//     staged messages, mpi.go).
+//
+// Each collective becomes, before the point-to-point expansion, the
+// rank's sends and receives (mpi_isend / mpi_irecv with offsets, waited
+// together as MPIC_Sendrecv does), local copies, reductions and flags.
+
+// waitReqs is the expansion's own wait for the requests named in Req
+// (comma separated): the MPIC_Sendrecv / MPIC_Waitall of a collective,
+// which must not complete the program's own pending requests as
+// mpi_waitall would.
+const waitReqs trace.Kind = "mpi.wait_reqs"
+
+// Thresholds of MPICH's default algorithm selection
+// (src/mpi/coll/coll_selection.json, pmodels/mpich) and of Cray MPICH
+// (shared/docs/comm.md), in bytes of MPI_CHAR.
+const (
+	reduceShort        = 2048   // MPI_Reduce: binomial up to this, else reduce-scatter + gather
+	allreduceShort     = 8      // MPI_Allreduce: recursive doubling up to this, else reduce-scatter + allgather
+	allreduceMaxSMP    = 262144 // MPICH_ALLREDUCE_MAX_SMP_SIZE: SMP-aware (node reduce + node bcast) up to this
+	reduceScatterLong  = 524288 // MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE: pairwise from here
+	allgatherLongPow2  = 524288 // MPI_Allgather, power-of-two ranks: recursive doubling below this total
+	allgatherShortBruk = 81920  // MPI_Allgather, other rank counts: Bruck below this total
+	alltoallShort      = 256    // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
+	alltoallMedium     = 32768  // MPI_Alltoall: scattered (all at once) up to this, pairwise above
+	bcastRadix         = 4      // MPICH_BCAST_ONLY_TREE=1: a radix-4 tree for every size
+)
+
+// span is bytes of a buffer from off.
+type span struct {
+	buf        string
+	off, bytes int64
+}
+
+// xfer is one message of a collective step: to or from comm index peer;
+// at is the rank's own span (sent from, or received into); from is, for a
+// receive on the host path, the sender's span the receiver copies.
+type xfer struct {
+	peer int
+	at   span
+	from span
+}
+
+// lowering turns a trace's collectives into point-to-point calls and
+// local work, rank by rank.
+type lowering struct {
+	p      Params
+	prefix string
+	comm   []int                   // the communicator: every rank of the trace
+	bufs   map[string]trace.Buffer // the program's buffers
+	out    []trace.Op
+	seq    map[int]int     // rank -> collectives lowered so far
+	host   map[int]int64   // rank -> bytes of each of its host staging buffers
+	dev    map[int]int64   // rank -> bytes of its device scratch buffer
+	made   map[string]bool // library buffers allocated so far
+	gcd    map[int]int     // rank -> its GCD (of its first collective's buffer)
+	sent   map[[3]int]int  // (collective, from, to) -> host messages so far, as the sender counts
+	recvd  map[[3]int]int  // the same, as the receiver counts
+	reqs   map[int]int     // rank -> requests (and events) the library started
+}
+
+// lower returns ops with every collective replaced by what it does on its
+// rank; ops without collectives come back unchanged.
+func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
+	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsCollective() }) {
+		return ops
+	}
+	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
+		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}}
+	for i := range ops { // sizes first: each rank allocates its scratch buffers once
+		if o := &ops[i]; o.IsCollective() {
+			b := l.builder(o, 0)
+			l.host[o.Rank] = max(l.host[o.Rank], b.hostNeed())
+			l.dev[o.Rank] = max(l.dev[o.Rank], b.devNeed())
+			if _, ok := l.gcd[o.Rank]; !ok && b.gcdOf() >= 0 {
+				l.gcd[o.Rank] = b.gcdOf()
+			}
+		}
+	}
+	for i := range ops {
+		o := &ops[i]
+		if !o.IsCollective() {
+			l.out = append(l.out, *o)
+			continue
+		}
+		l.builder(o, l.seq[o.Rank]).run()
+		l.seq[o.Rank]++
+	}
+	return l.out
+}
+
+// builder makes one collective call of one rank.
+type builder struct {
+	l    *lowering
+	call *trace.Op
+	seq  int // the collective's place in every rank's sequence
+	me   int // the rank's index in the communicator
+	n    int
+}
+
+func (l *lowering) builder(o *trace.Op, seq int) *builder {
+	return &builder{l: l, call: o, seq: seq, me: slices.Index(l.comm, o.Rank), n: len(l.comm)}
+}
+
+// staged says whether the call runs between host staging buffers.
+func (b *builder) staged() bool {
+	switch b.call.Op {
+	case trace.MPIReduce, trace.MPIReduceScatter:
+		return true
+	case trace.MPIAllreduce:
+		return !b.l.p.AllreduceKernel
+	}
+	return false
+}
+
+// hostNeed is the bytes of each host staging buffer the call uses.
+func (b *builder) hostNeed() int64 {
+	if !b.staged() {
+		return 0
+	}
+	return b.call.Bytes // reduce_scatter stages the whole send buffer too
+}
+
+// devNeed is the bytes of device scratch the call's algorithm uses.
+func (b *builder) devNeed() int64 {
+	o := b.call
+	switch {
+	case o.Op == trace.MPIAllreduce && !b.staged():
+		return o.Bytes
+	case o.Op == trace.MPIAllgather && b.allgatherAlgo() == "bruck",
+		o.Op == trace.MPIAlltoall && b.alltoallAlgo() == "bruck":
+		return o.Bytes * int64(b.n)
+	}
+	return 0
+}
+
+// gcdOf is the GCD of the call's device buffers (-1 for a barrier).
+func (b *builder) gcdOf() int {
+	for _, name := range []string{b.call.Buf, b.call.Src} {
+		if buf, ok := b.l.bufs[name]; ok {
+			return buf.GCD
+		}
+	}
+	return -1
+}
+
+// emit appends an op made for the call: on its rank, line and label.
+func (b *builder) emit(o trace.Op) {
+	o.Rank, o.Line, o.Label = b.call.Rank, b.call.Line, b.call.Label
+	b.l.out = append(b.l.out, o)
+}
+
+// rank is the trace rank of communicator index i.
+func (b *builder) rank(i int) int { return b.l.comm[i] }
+
+// buf names buffer w of communicator index i: 's' the send buffer, 'r'
+// the result, 't' scratch. On the host path they are the library's
+// staging buffers; on the device path the call's own buffers (of this
+// rank only: the point-to-point layer finds the peer's).
+func (b *builder) buf(i int, w byte) string {
+	if b.staged() {
+		return b.l.prefix + fmt.Sprintf("h%d.%c", b.rank(i), w)
+	}
+	switch {
+	case w == 't':
+		return b.l.prefix + fmt.Sprintf("d%d.t", b.rank(i))
+	case b.call.Op == trace.MPIBcast:
+		return b.call.Buf
+	case w == 's':
+		return b.call.Src
+	}
+	return b.call.Dst
+}
+
+// at is the span [off, off+bytes) of buffer w of index i.
+func (b *builder) at(i int, w byte, off, bytes int64) span { return span{b.buf(i, w), off, bytes} }
+
+// alloc allocates the rank's library buffers the call uses, the first
+// time.
+func (b *builder) alloc() {
+	r := b.call.Rank
+	gcd, ok := b.l.gcd[r]
+	if !ok {
+		return // a rank whose collectives are all barriers has no buffers
+	}
+	if b.staged() {
+		numa := b.l.p.NUMA[gcd]
+		for _, w := range []byte{'s', 'r', 't'} {
+			if name := b.buf(b.me, w); !b.l.made[name] {
+				b.l.made[name] = true
+				b.emit(trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: &numa, Bytes: b.l.host[r]})
+			}
+		}
+	}
+	if name := b.l.prefix + fmt.Sprintf("d%d.t", r); b.devNeed() > 0 && !b.l.made[name] {
+		b.l.made[name] = true
+		b.emit(trace.Op{Op: trace.Malloc, Buf: name, GCD: &gcd, Bytes: b.l.dev[r]})
+	}
+}
+
+// run lowers the call.
+func (b *builder) run() {
+	b.alloc()
+	o := b.call
+	switch o.Op {
+	case trace.MPIBarrier:
+		b.barrier()
+	case trace.MPIBcast:
+		b.bcastTree(b.rootIndex(), b.whole(b.me, 'r'))
+	case trace.MPIAllgather:
+		b.allgather()
+	case trace.MPIAlltoall:
+		b.alltoall()
+	default:
+		b.reduction()
+	}
+}
+
+// rootIndex is the communicator index of the call's root.
+func (b *builder) rootIndex() int { return slices.Index(b.l.comm, *b.call.Root) }
+
+// reduction runs a reducing collective: staged through host memory
+// unless the GPU reduces (MPICH_GPU_ALLREDUCE_USE_KERNEL for allreduce).
+func (b *builder) reduction() {
+	o := b.call
+	if b.staged() {
+		b.emit(trace.Op{Op: trace.Memcpy, Src: o.Src, Dst: b.buf(b.me, 's'), Bytes: o.Bytes}) // MPIR_gpu_host_swap
+	}
+	var result span // where the rank's result ends, if it has one
+	switch o.Op {
+	case trace.MPIReduce:
+		b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
+		if b.reduce(b.rootIndex()) {
+			result = b.at(b.me, 'r', 0, o.Bytes)
+		}
+	case trace.MPIAllreduce:
+		result = b.allreduce()
+	case trace.MPIReduceScatter:
+		result = b.reduceScatter()
+	}
+	if b.staged() && result.bytes > 0 {
+		b.emit(trace.Op{Op: trace.Memcpy, Src: result.buf, SrcOff: result.off, Dst: o.Dst, Bytes: result.bytes}) // swap back
+	}
+}
+
+// flag names a flag of a host message of this collective.
+func (b *builder) flag(from, to, k int, what string) string {
+	return b.l.prefix + fmt.Sprintf("c%d.%d-%d.%d.%s", b.seq, from, to, k, what)
+}
+
+// exchange sends and receives a step's messages and waits for all
+// (MPIC_Sendrecv, MPIC_Waitall).
+func (b *builder) exchange(sends, recvs []xfer) {
+	if b.staged() || b.call.Op == trace.MPIBarrier {
+		b.hostExchange(sends, recvs)
+		return
+	}
+	var reqs []string
+	post := func(k trace.Kind, x xfer) {
+		b.l.reqs[b.call.Rank]++
+		req := b.l.prefix + fmt.Sprintf("r%d", b.l.reqs[b.call.Rank])
+		reqs = append(reqs, req)
+		op := trace.Op{Op: k, Buf: x.at.buf, Bytes: x.at.bytes, Peer: intp(b.rank(x.peer)), Tag: -1 - b.seq, Req: req}
+		if k == trace.MPIIsend {
+			op.SrcOff = x.at.off
+		} else {
+			op.DstOff = x.at.off
+		}
+		b.emit(op)
+	}
+	for _, x := range recvs {
+		if x.at.bytes > 0 {
+			post(trace.MPIIrecv, x)
+		}
+	}
+	for _, x := range sends {
+		if x.at.bytes > 0 {
+			post(trace.MPIIsend, x)
+		}
+	}
+	if len(reqs) == 0 {
+		return
+	}
+	b.emit(trace.Op{Op: waitReqs, Req: strings.Join(reqs, ",")})
+}
+
+// hostExchange is a step between host buffers of ranks of the node: the
+// sender says its buffer is ready, the receiver's CPU copies from it and
+// says it is done, which the sender waits for before it reuses the
+// buffer. Messages without bytes (a barrier's) are the ready flags alone.
+func (b *builder) hostExchange(sends, recvs []xfer) {
+	me, l := b.call.Rank, b.l
+	for _, x := range sends {
+		to := b.rank(x.peer)
+		b.emit(trace.Op{Op: trace.HostCompute, ComputeNs: l.p.PostNs})
+		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.flag(me, to, l.sent[[3]int{b.seq, me, to}], "rts")})
+	}
+	for _, x := range recvs {
+		from := b.rank(x.peer)
+		k := l.recvd[[3]int{b.seq, from, me}]
+		l.recvd[[3]int{b.seq, from, me}]++
+		b.emit(trace.Op{Op: trace.HostCompute, ComputeNs: l.p.PostNs})
+		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.flag(from, me, k, "rts")})
+		if x.at.bytes > 0 {
+			b.hostCopy(x.at, x.from)
+			b.emit(trace.Op{Op: trace.FlagSet, Flag: b.flag(from, me, k, "fin")})
+		}
+	}
+	for _, x := range sends {
+		to := b.rank(x.peer)
+		k := l.sent[[3]int{b.seq, me, to}]
+		l.sent[[3]int{b.seq, me, to}]++
+		if x.at.bytes > 0 {
+			b.emit(trace.Op{Op: trace.FlagWait, Flag: b.flag(me, to, k, "fin")})
+		}
+	}
+}
+
+// numa is the rank's NUMA domain: its CPU does the host path's work.
+func (b *builder) numa() *int {
+	d := b.l.p.NUMA[b.l.gcd[b.call.Rank]]
+	return &d
+}
+
+// hostCopy is one CPU thread copying src to dst (memcpy).
+func (b *builder) hostCopy(dst, src span) {
+	if src.bytes == 0 {
+		return
+	}
+	b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: []trace.Access{
+		{Buf: src.buf, Mode: "read", Bytes: src.bytes, Offset: src.off},
+		{Buf: dst.buf, Mode: "write", Bytes: dst.bytes, Offset: dst.off}}})
+}
+
+// copy is MPIR_Localcopy: a CPU memcpy on the host path, a blocking
+// hipMemcpy between device buffers on the device path.
+func (b *builder) copy(dst, src span) {
+	if src.bytes == 0 {
+		return
+	}
+	if b.staged() {
+		b.hostCopy(dst, src)
+		return
+	}
+	b.emit(trace.Op{Op: trace.Memcpy, Src: src.buf, SrcOff: src.off, Dst: dst.buf, DstOff: dst.off, Bytes: src.bytes})
+}
+
+// reduceLocal is MPIR_Reduce_local, acc += in: a CPU loop over both on the
+// host path (MPI_SUM of MPI_CHAR); on the device path a kernel on the
+// rank's GCD reading both and writing acc, which the host waits for.
+func (b *builder) reduceLocal(acc, in span) {
+	if in.bytes == 0 {
+		return
+	}
+	if b.staged() {
+		b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: []trace.Access{
+			{Buf: in.buf, Mode: "read", Bytes: in.bytes, Offset: in.off},
+			{Buf: acc.buf, Mode: "read", Bytes: acc.bytes, Offset: acc.off},
+			{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}}})
+		return
+	}
+	b.kernel("mpi_reduce_sum", acc.bytes, []trace.Access{
+		{Buf: in.buf, Mode: "read", Bytes: in.bytes, Offset: in.off},
+		{Buf: acc.buf, Mode: "read", Bytes: acc.bytes, Offset: acc.off},
+		{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}})
+}
+
+// pack copies spans src[i] to dst[i] in one kernel on the rank's GCD (the
+// pack and unpack of a derived datatype on GPU buffers) and waits for it.
+func (b *builder) pack(dst, src []span) {
+	var acc []trace.Access
+	var bytes int64
+	for i := range src {
+		acc = append(acc, trace.Access{Buf: src[i].buf, Mode: "read", Bytes: src[i].bytes, Offset: src[i].off},
+			trace.Access{Buf: dst[i].buf, Mode: "write", Bytes: dst[i].bytes, Offset: dst[i].off})
+		bytes += src[i].bytes
+	}
+	b.kernel("mpi_pack", bytes, acc)
+}
+
+// kernel runs a library kernel over bytes on the rank's GCD, on the
+// library's stream, and waits for it (the host needs its result next).
+func (b *builder) kernel(name string, bytes int64, acc []trace.Access) {
+	gcd := b.l.gcd[b.call.Rank]
+	wg := int64(kernelWorkgroup)
+	grid := (bytes + kernelBytesPerItem - 1) / kernelBytesPerItem
+	grid = (grid + wg - 1) / wg * wg
+	b.emit(trace.Op{Op: trace.Kernel, Name: name, GCD: &gcd, Stream: Stream, Grid: grid, Workgroup: kernelWorkgroup, Access: acc})
+	ev := b.l.prefix + fmt.Sprintf("c%d.%d.k%d", b.seq, b.call.Rank, b.l.reqs[b.call.Rank])
+	b.l.reqs[b.call.Rank]++
+	b.emit(trace.Op{Op: trace.EventRecord, Event: ev, Stream: Stream})
+	b.emit(trace.Op{Op: trace.EventSync, Event: ev})
+}
+
+// The library kernels' shape (assumed: yaksa's HIP kernels, 256
+// work-items a workgroup, here 16 bytes each).
+const (
+	kernelWorkgroup    = 256
+	kernelBytesPerItem = 16
+)
+
+func intp(v int) *int { return &v }

@@ -1,0 +1,392 @@
+package mpi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// Data-flow tests of the collectives' algorithms: dataflow runs a rank's
+// lowered ops (before the point-to-point expansion) on bytes that hold
+// the set of contributions they carry (a bit mask), ranks side by side:
+// copies overwrite, reductions OR, a flag_wait or a receive waits for its
+// sender, a send's wait for its receiver. Every byte of every result must
+// carry exactly what MPI says.
+
+// bit is the contribution of rank r's block k (block k only matters to
+// alltoall).
+func bit(r, k int) uint64 { return 1 << (r*8 + k) }
+
+type machine struct {
+	t     *testing.T
+	mem   map[string][]uint64
+	flags map[string]bool
+	// messages posted, by (from, to, tag): the sender's data as sent, and
+	// whether the receive has taken it
+	sends map[[3]int][]*sentMsg
+	recvs map[[3]int]int // receives done per key
+}
+
+type sentMsg struct {
+	data  []uint64
+	taken bool
+}
+
+func (m *machine) span(buf string, off, n int64) []uint64 {
+	b, ok := m.mem[buf]
+	if !ok || off+n > int64(len(b)) {
+		m.t.Fatalf("access to %q [%d, %d) outside its %d bytes", buf, off, off+n, len(b))
+	}
+	return b[off : off+n]
+}
+
+// dataflow runs ops (lowered, per rank in order) to the end.
+func dataflow(t *testing.T, ops []trace.Op, init func(m *machine)) *machine {
+	t.Helper()
+	m := &machine{t: t, mem: map[string][]uint64{}, flags: map[string]bool{}, sends: map[[3]int][]*sentMsg{}, recvs: map[[3]int]int{}}
+	prog := map[int][]trace.Op{}
+	var ranks []int
+	for _, o := range ops {
+		if _, ok := prog[o.Rank]; !ok {
+			ranks = append(ranks, o.Rank)
+		}
+		prog[o.Rank] = append(prog[o.Rank], o)
+	}
+	pc := map[int]int{}
+	reqs := map[string]trace.Op{} // rank.req -> its call
+	posted := map[string]*sentMsg{}
+	for _, r := range ranks { // the program's own buffers first, then their contents
+		for ; pc[r] < len(prog[r]) && prog[r][pc[r]].Op == trace.Malloc && !strings.HasPrefix(prog[r][pc[r]].Buf, "mpi."); pc[r]++ {
+			m.step(prog[r][pc[r]], reqs, posted)
+		}
+	}
+	init(m)
+	for {
+		progress, done := false, true
+		for _, r := range ranks {
+			for pc[r] < len(prog[r]) {
+				o := prog[r][pc[r]]
+				if !m.step(o, reqs, posted) {
+					break
+				}
+				pc[r]++
+				progress = true
+			}
+			if pc[r] < len(prog[r]) {
+				done = false
+			}
+		}
+		if done {
+			return m
+		}
+		if !progress {
+			var at []string
+			for _, r := range ranks {
+				if pc[r] < len(prog[r]) {
+					at = append(at, fmt.Sprintf("rank %d at %+v", r, prog[r][pc[r]]))
+				}
+			}
+			t.Fatalf("deadlock: %s", strings.Join(at, "; "))
+		}
+	}
+}
+
+// step runs o if it can (false: it waits).
+func (m *machine) step(o trace.Op, reqs map[string]trace.Op, posted map[string]*sentMsg) bool {
+	switch o.Op {
+	case trace.Malloc, trace.HostMalloc:
+		m.mem[o.Buf] = make([]uint64, o.Bytes)
+	case trace.Memcpy:
+		copy(m.span(o.Dst, o.DstOff, o.Bytes), m.span(o.Src, o.SrcOff, o.Bytes))
+	case trace.HostAccess, trace.Kernel:
+		a := o.Access
+		switch {
+		case len(a) == 2 || o.Name == "mpi_pack": // copies, read then write
+			var got [][]uint64
+			for i := 0; i < len(a); i += 2 {
+				got = append(got, slices.Clone(m.span(a[i].Buf, a[i].Offset, a[i].Bytes)))
+			}
+			for i := 0; i < len(a); i += 2 {
+				copy(m.span(a[i+1].Buf, a[i+1].Offset, a[i+1].Bytes), got[i/2])
+			}
+		case len(a) == 3: // acc |= in
+			in, acc := m.span(a[0].Buf, a[0].Offset, a[0].Bytes), m.span(a[2].Buf, a[2].Offset, a[2].Bytes)
+			for i := range acc {
+				acc[i] |= in[i]
+			}
+		default:
+			m.t.Fatalf("unexpected access list %+v", a)
+		}
+	case trace.FlagSet:
+		m.flags[o.Flag] = true
+	case trace.FlagWait:
+		return m.flags[o.Flag]
+	case trace.MPIIsend:
+		k := [3]int{o.Rank, *o.Peer, o.Tag}
+		msg := &sentMsg{data: slices.Clone(m.span(o.Buf, o.SrcOff, o.Bytes))}
+		m.sends[k] = append(m.sends[k], msg)
+		reqs[fmt.Sprint(o.Rank, ".", o.Req)] = o
+		posted[fmt.Sprint(o.Rank, ".", o.Req)] = msg
+	case trace.MPIIrecv:
+		reqs[fmt.Sprint(o.Rank, ".", o.Req)] = o
+	case waitReqs:
+		// receives first: each takes its message once the sender posted it
+		for _, req := range strings.Split(o.Req, ",") {
+			c := reqs[fmt.Sprint(o.Rank, ".", req)]
+			if c.Op != trace.MPIIrecv {
+				continue
+			}
+			k := [3]int{*c.Peer, c.Rank, c.Tag}
+			if _, done := posted[fmt.Sprint(c.Rank, ".", req)]; done {
+				continue // taken on an earlier try of this wait
+			}
+			q := m.sends[k]
+			if len(q) <= m.recvs[k] {
+				return false
+			}
+			msg := q[m.recvs[k]]
+			if int64(len(msg.data)) != c.Bytes {
+				m.t.Fatalf("message %v of %d bytes received as %d", k, len(msg.data), c.Bytes)
+			}
+			copy(m.span(c.Buf, c.DstOff, c.Bytes), msg.data)
+			msg.taken = true
+			m.recvs[k]++
+			posted[fmt.Sprint(c.Rank, ".", req)] = msg
+		}
+		for _, req := range strings.Split(o.Req, ",") {
+			if c := reqs[fmt.Sprint(o.Rank, ".", req)]; c.Op == trace.MPIIsend && !posted[fmt.Sprint(o.Rank, ".", req)].taken {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// collTrace is n ranks, rank r on GCD r with buffers s<r> and d<r> of
+// sbytes and dbytes, each making call (its fields filled per rank) twice.
+func collTrace(n int, sbytes, dbytes int64, call func(r int) trace.Op) []trace.Op {
+	var ops []trace.Op
+	for r := 0; r < n; r++ {
+		g := r
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("s%d", r), GCD: &g, Bytes: sbytes, Rank: r},
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("d%d", r), GCD: &g, Bytes: dbytes, Rank: r})
+		for range 2 {
+			c := call(r)
+			c.Rank = r
+			ops = append(ops, c)
+		}
+	}
+	return ops
+}
+
+var testParams = Params{IPC: true, IPCThreshold: 1024, IPCCache: 50, PostNs: 1000, IPCOpenNs: 50000, NUMA: []int{3, 3, 1, 1, 0, 0, 2, 2}}
+
+// runColl lowers ops and runs their data flow with rank r's s<r> holding
+// fill(r, byte).
+func runColl(t *testing.T, ops []trace.Op, p Params, fill func(r int, i int64) uint64) *machine {
+	t.Helper()
+	low := lower(ops, p, "mpi.")
+	return dataflow(t, low, func(m *machine) {
+		for name, b := range m.mem {
+			var r int
+			if _, err := fmt.Sscanf(name, "s%d", &r); err == nil {
+				for i := range b {
+					b[i] = fill(r, int64(i))
+				}
+			}
+		}
+	})
+}
+
+// want fails unless every byte of buf [off, off+n) is exactly v.
+func want(t *testing.T, m *machine, buf string, off, n int64, v uint64, what string) {
+	t.Helper()
+	for i, x := range m.span(buf, off, n) {
+		if x != v {
+			t.Fatalf("%s: %s byte %d holds %b, want %b", what, buf, off+int64(i), x, v)
+		}
+	}
+}
+
+func all(n int) uint64 {
+	var v uint64
+	for r := 0; r < n; r++ {
+		v |= bit(r, 0)
+	}
+	return v
+}
+
+// Sizes that reach every algorithm MPICH selects (coll.go's thresholds),
+// on every rank count 2..8.
+func TestCollectiveDataFlow(t *testing.T) {
+	own := func(r int, _ int64) uint64 { return bit(r, 0) }
+	for n := 2; n <= 8; n++ {
+		for _, size := range []int64{1, 8, 100, 3000, 300000, reduceScatterLong} {
+			name := fmt.Sprintf("n%d/%d", n, size)
+			t.Run("allreduce/"+name, func(t *testing.T) {
+				for _, kernel := range []bool{false, true} {
+					p := testParams
+					p.AllreduceKernel = kernel
+					m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
+						return trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
+					}), p, own)
+					for r := 0; r < n; r++ {
+						want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), fmt.Sprintf("kernel %v", kernel))
+					}
+				}
+			})
+			t.Run("reduce/"+name, func(t *testing.T) {
+				root := n - 1 - n%2 // an even or an odd root, in the fold or not
+				m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
+					return trace.Op{Op: trace.MPIReduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size, Root: &root}
+				}), testParams, own)
+				want(t, m, fmt.Sprintf("d%d", root), 0, size, all(n), "root")
+				for r := 0; r < n; r++ {
+					if r != root {
+						want(t, m, fmt.Sprintf("d%d", r), 0, size, 0, "not the root")
+					}
+				}
+			})
+			t.Run("reduce_scatter/"+name, func(t *testing.T) {
+				m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
+					return trace.Op{Op: trace.MPIReduceScatter, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
+				}), testParams, own)
+				for r := 0; r < n; r++ {
+					k := trace.ReduceScatterBlock(size, n, r)
+					want(t, m, fmt.Sprintf("d%d", r), 0, k, all(n), "block")
+					want(t, m, fmt.Sprintf("d%d", r), k, size-k, 0, "past the block")
+				}
+			})
+			t.Run("bcast/"+name, func(t *testing.T) {
+				root := n / 2
+				m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
+					return trace.Op{Op: trace.MPIBcast, Buf: fmt.Sprintf("s%d", r), Bytes: size, Root: &root}
+				}), testParams, func(r int, _ int64) uint64 {
+					if r == root {
+						return bit(r, 0)
+					}
+					return 0
+				})
+				for r := 0; r < n; r++ {
+					want(t, m, fmt.Sprintf("s%d", r), 0, size, bit(root, 0), "bcast")
+				}
+			})
+			if size > 300000 {
+				continue // n blocks of it: the smaller sizes already reach every algorithm
+			}
+			t.Run("allgather/"+name, func(t *testing.T) {
+				m := runColl(t, collTrace(n, size, size*int64(n), func(r int) trace.Op {
+					return trace.Op{Op: trace.MPIAllgather, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
+				}), testParams, own)
+				for r := 0; r < n; r++ {
+					for j := 0; j < n; j++ {
+						want(t, m, fmt.Sprintf("d%d", r), int64(j)*size, size, bit(j, 0), fmt.Sprintf("block %d", j))
+					}
+				}
+			})
+			t.Run("alltoall/"+name, func(t *testing.T) {
+				m := runColl(t, collTrace(n, size*int64(n), size*int64(n), func(r int) trace.Op {
+					return trace.Op{Op: trace.MPIAlltoall, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
+				}), testParams, func(r int, i int64) uint64 { return bit(r, int(i/size)) })
+				for r := 0; r < n; r++ {
+					for j := 0; j < n; j++ {
+						want(t, m, fmt.Sprintf("d%d", r), int64(j)*size, size, bit(j, r), fmt.Sprintf("block %d", j))
+					}
+				}
+			})
+		}
+	}
+}
+
+// The algorithm each call runs, by MPICH's selection.
+func TestCollectiveSelection(t *testing.T) {
+	b := func(kind trace.Kind, n int, bytes int64) *builder {
+		return &builder{l: &lowering{}, call: &trace.Op{Op: kind, Bytes: bytes}, n: n}
+	}
+	for _, c := range []struct {
+		b    *builder
+		f    func(*builder) string
+		want string
+	}{
+		{b(trace.MPIAllgather, 8, 65535), (*builder).allgatherAlgo, "recursive doubling"},
+		{b(trace.MPIAllgather, 8, 65536), (*builder).allgatherAlgo, "ring"},
+		{b(trace.MPIAllgather, 6, 13653), (*builder).allgatherAlgo, "bruck"},
+		{b(trace.MPIAllgather, 6, 13654), (*builder).allgatherAlgo, "ring"},
+		{b(trace.MPIAlltoall, 8, 256), (*builder).alltoallAlgo, "bruck"},
+		{b(trace.MPIAlltoall, 7, 256), (*builder).alltoallAlgo, "scattered"},
+		{b(trace.MPIAlltoall, 8, 32768), (*builder).alltoallAlgo, "scattered"},
+		{b(trace.MPIAlltoall, 8, 32769), (*builder).alltoallAlgo, "pairwise"},
+	} {
+		if got := c.f(c.b); got != c.want {
+			t.Errorf("%s on %d ranks of %d bytes: %s, want %s", c.b.call.Op, c.b.n, c.b.call.Bytes, got, c.want)
+		}
+	}
+}
+
+// What each rank's call turns into at 1 MiB on 4 ranks: reductions stage
+// in host memory (one copy down, one back where a result lands) and
+// reduce on the CPU; the others move device data only; a barrier is
+// flags alone.
+func TestCollectiveShapes(t *testing.T) {
+	const mib = 1 << 20
+	count := func(ops []trace.Op, rank int, f func(o trace.Op) bool) int {
+		k := 0
+		for _, o := range ops {
+			if o.Rank == rank && f(o) {
+				k++
+			}
+		}
+		return k
+	}
+	d2h := func(o trace.Op) bool { return o.Op == trace.Memcpy && strings.HasPrefix(o.Dst, "mpi.h") }
+	h2d := func(o trace.Op) bool { return o.Op == trace.Memcpy && strings.HasPrefix(o.Src, "mpi.h") }
+	cpuReduce := func(o trace.Op) bool { return o.Op == trace.HostAccess && len(o.Access) == 3 }
+	sends := func(o trace.Op) bool { return o.Op == trace.MPIIsend }
+	root := 0
+	for _, c := range []struct {
+		kind                    trace.Kind
+		rank                    int
+		d2h, h2d, reduce, isend int
+		sbytes, dbytes          int64
+		dst                     string
+	}{
+		// Rabenseifner on 4: 2 halving steps, each reducing on the CPU
+		{trace.MPIAllreduce, 1, 1, 1, 2, 0, mib, mib, "d"},
+		// reduce-scatter + gather: rank 1 sends its piece up and is done
+		{trace.MPIReduce, 1, 1, 0, 2, 0, mib, mib, "d"},
+		{trace.MPIReduce, 0, 1, 1, 2, 0, mib, mib, "d"},
+		// pairwise: 3 exchanges, 3 reductions
+		{trace.MPIReduceScatter, 2, 1, 1, 3, 0, mib, mib, "d"},
+		// radix-4 tree: the root sends to its 3 children
+		{trace.MPIBcast, 0, 0, 0, 0, 3, mib, mib, ""},
+		{trace.MPIBcast, 3, 0, 0, 0, 0, mib, mib, ""},
+		// ring (4 MiB in all): 3 steps
+		{trace.MPIAllgather, 2, 0, 0, 0, 3, mib, 4 * mib, "d"},
+		// pairwise: 3 steps
+		{trace.MPIAlltoall, 2, 0, 0, 0, 3, 4 * mib, 4 * mib, "d"},
+	} {
+		ops := lower(collTrace(4, c.sbytes, c.dbytes, func(r int) trace.Op {
+			o := trace.Op{Op: c.kind, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: mib, Root: &root}
+			if c.kind == trace.MPIBcast {
+				o.Src, o.Dst, o.Buf = "", "", fmt.Sprintf("s%d", r)
+			}
+			if c.kind != trace.MPIBcast && c.kind != trace.MPIReduce {
+				o.Root = nil
+			}
+			return o
+		}), testParams, "mpi.")
+		got := [4]int{count(ops, c.rank, d2h), count(ops, c.rank, h2d), count(ops, c.rank, cpuReduce), count(ops, c.rank, sends)}
+		if w := [4]int{2 * c.d2h, 2 * c.h2d, 2 * c.reduce, 2 * c.isend}; got != w { // the call is made twice
+			t.Errorf("%s rank %d: staging down, back, CPU reductions, sends = %v, want %v", c.kind, c.rank, got, w)
+		}
+	}
+	ops := lower(collTrace(4, 8, 8, func(int) trace.Op { return trace.Op{Op: trace.MPIBarrier} }), testParams, "mpi.")
+	for _, o := range ops {
+		if o.Op != trace.Malloc && o.Op != trace.FlagSet && o.Op != trace.FlagWait && o.Op != trace.HostCompute {
+			t.Errorf("barrier makes %s", o.Op)
+		}
+	}
+}

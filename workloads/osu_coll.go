@@ -1,0 +1,90 @@
+package workloads
+
+import (
+	"fmt"
+
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// The OSU 7.4 blocking collective tests (c/mpi/collective/blocking) with
+// device buffers, one rank per GCD of -gcds, MPI_CHAR data, root 0. Each
+// rank times every call on its own clock: a barrier before the size's
+// iterations, then per iteration t_start, the collective, t_stop and a
+// barrier (osu_reduce has its barrier before t_start instead). A rank's
+// latency is its mean time per call; OSU prints the mean over ranks (an
+// MPI_Reduce of the latencies with MPI_SUM, divided by the rank count).
+
+// osuCollectives maps each collective test to the call it times.
+var osuCollectives = map[string]trace.Kind{
+	"osu_reduce":         trace.MPIReduce,
+	"osu_bcast":          trace.MPIBcast,
+	"osu_allreduce":      trace.MPIAllreduce,
+	"osu_reduce_scatter": trace.MPIReduceScatter,
+	"osu_allgather":      trace.MPIAllgather,
+	"osu_alltoall":       trace.MPIAlltoall,
+}
+
+// collRun builds one size of a collective test.
+func (o OSU) collRun(n int64) Run {
+	kind := osuCollectives[o.Bench]
+	np := len(o.GCDs)
+	var ops [][]trace.Op
+	for r := range o.GCDs {
+		// buffer sizes as OSU allocates them: allgather's receive and both
+		// of alltoall's hold a block per rank
+		sb, rb := n, n
+		switch kind {
+		case trace.MPIAllgather:
+			rb = n * int64(np)
+		case trace.MPIAlltoall:
+			sb, rb = n*int64(np), n*int64(np)
+		}
+		s, d := fmt.Sprintf("s%d", r), fmt.Sprintf("r%d", r)
+		call := trace.Op{Op: kind, Src: s, Dst: d, Bytes: n}
+		rank := []trace.Op{{Op: trace.Malloc, Buf: s, GCD: intp(o.GCDs[r]), Bytes: sb}}
+		if kind == trace.MPIBcast {
+			call = trace.Op{Op: kind, Buf: s, Bytes: n, Root: intp(0)}
+		} else {
+			rank = append(rank, trace.Op{Op: trace.Malloc, Buf: d, GCD: intp(o.GCDs[r]), Bytes: rb})
+		}
+		if kind == trace.MPIReduce {
+			call.Root = intp(0)
+		}
+		barrier := trace.Op{Op: trace.MPIBarrier}
+		rank = append(rank, barrier)
+		for it := 0; it <= o.Iterations; it++ {
+			start, stop := trace.Op{Op: trace.HostCompute}, trace.Op{Op: trace.HostCompute}
+			if it > 0 { // the first is the warm-up
+				start.Label, stop.Label = osuStart, osuStop
+			}
+			if kind == trace.MPIReduce {
+				rank = append(rank, barrier, start, call, stop)
+			} else {
+				rank = append(rank, start, call, stop, barrier)
+			}
+		}
+		for i := range rank {
+			rank[i].Rank = r
+		}
+		ops = append(ops, rank)
+	}
+	var all []trace.Op
+	for _, rank := range ops {
+		all = append(all, rank...)
+	}
+	return Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *Replay) []report.Row {
+		var sum float64 // every rank's time in timed calls
+		for _, res := range r.Ops {
+			switch res.Op.Label {
+			case osuStart:
+				sum -= float64(res.Issue)
+			case osuStop:
+				sum += float64(res.Issue)
+			}
+		}
+		lat := sum / float64(o.Iterations) / float64(np) * 1e6
+		return []report.Row{{Workload: "osu", Case: o.Bench, Src: report.GCD(o.GCDs[0]), Dst: report.GCDs(o.GCDs), Bytes: n,
+			Metric: "latency", Value: lat, Unit: "us"}}
+	}}
+}

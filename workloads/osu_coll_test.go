@@ -1,0 +1,96 @@
+package workloads
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/akisim/akisim/report"
+)
+
+// e8Order is E8's GCD order as ranks are added.
+var e8Order = []int{0, 1, 6, 7, 2, 3, 4, 5}
+
+// Every collective test runs on 2 and on 8 GCDs: one latency row per size
+// named as the csv/json contract says, above E8's lower bounds at 1 MiB
+// (8.7 us one pass, 17.4 us two), and dearer on 8 GCDs than on 2.
+func TestOSUCollectives(t *testing.T) {
+	bound := map[string]float64{"osu_reduce": 8.7, "osu_bcast": 8.7, "osu_allreduce": 17.4,
+		"osu_reduce_scatter": 17.4, "osu_allgather": 17.4, "osu_alltoall": 17.4}
+	for bench, lb := range bound {
+		var at [2]float64
+		for k, n := range []int{2, 8} {
+			o := OSU{Bench: bench, GCDs: e8Order[:n], Sizes: []int64{4, 1 << 20}, Iterations: 1}
+			runs, err := o.Runs()
+			rows := mustExecute(t, frontier(t), runs, err).Rows
+			dst := report.GCDs(e8Order[:n])
+			for i, r := range rows {
+				want := report.Row{Workload: "osu", Case: bench, Src: "gcd0", Dst: dst, Bytes: o.Sizes[i], Metric: "latency", Value: r.Value, Unit: "us"}
+				if r != want || math.IsNaN(r.Value) || r.Value <= 0 {
+					t.Errorf("%s on %d GCDs: row %+v, want %+v with a positive value", bench, n, r, want)
+				}
+			}
+			if rows[1].Value < lb {
+				t.Errorf("%s on %d GCDs at 1 MiB: %.2f us beats the lower bound %.1f us", bench, n, rows[1].Value, lb)
+			}
+			at[k] = rows[1].Value
+		}
+		if at[1] <= at[0] {
+			t.Errorf("%s at 1 MiB: %.2f us on 8 GCDs, %.2f us on 2: want 8 dearer", bench, at[1], at[0])
+		}
+	}
+}
+
+// A broadcast between two ranks is one message: over IPC the root's send
+// completes when the child's copy does, so the mean time per rank is
+// osu_latency's one-way time of the same size between the same GCDs.
+// (A staged message frees the root after its copy into the bounce
+// buffer, so the mean is lower there.)
+func TestOSUBcastIsOneMessage(t *testing.T) {
+	for _, n := range []int64{4096, 1 << 20} {
+		bcast := osuRow(t, OSU{Bench: "osu_bcast", GCDs: []int{0, 6}, Sizes: []int64{n}, Iterations: 1})
+		lat := osuRow(t, OSU{Bench: "osu_latency", GCDs: []int{0, 6}, Sizes: []int64{n}, Iterations: 1})
+		if math.Abs(bcast-lat) > 0.05*lat {
+			t.Errorf("%d B: osu_bcast %.2f us, osu_latency %.2f us: want within 5%%", n, bcast, lat)
+		}
+	}
+}
+
+// Reductions stage through host memory and reduce on the CPU (Cray MPICH's
+// default), so a 1 MiB allreduce costs more than an allgather moving the
+// same bytes between GPUs.
+func TestOSUReductionsStage(t *testing.T) {
+	ar := osuRow(t, OSU{Bench: "osu_allreduce", GCDs: e8Order[:4], Sizes: []int64{1 << 20}, Iterations: 1})
+	ag := osuRow(t, OSU{Bench: "osu_allgather", GCDs: e8Order[:4], Sizes: []int64{1 << 18}, Iterations: 1})
+	if ar <= ag {
+		t.Errorf("allreduce of 1 MiB %.2f us, allgather of 4 x 256 KiB %.2f us: want the staged allreduce dearer", ar, ag)
+	}
+}
+
+// The same run gives the same rows.
+func TestOSUCollectiveDeterministic(t *testing.T) {
+	o := OSU{Bench: "osu_allreduce", GCDs: e8Order[:5], Sizes: []int64{1 << 16, 1 << 20}, Iterations: 1}
+	var got [2][]report.Row
+	for i := range got {
+		runs, err := o.Runs()
+		got[i] = mustExecute(t, frontier(t), runs, err).Rows
+	}
+	if !reflect.DeepEqual(got[0], got[1]) {
+		t.Errorf("two runs differ:\n%v\n%v", got[0], got[1])
+	}
+}
+
+func TestOSUCollectiveErrors(t *testing.T) {
+	for _, c := range []struct {
+		o    OSU
+		want string
+	}{
+		{OSU{Bench: "osu_allreduce", GCDs: []int{0}, Sizes: []int64{8}}, "-gcds: osu_allreduce runs one rank per GCD and needs at least two, got 1 GCDs"},
+		{OSU{Bench: "osu_bw", GCDs: []int{0, 1, 2}, Sizes: []int64{8}}, "-gcds: osu_bw runs two ranks, got 3 GCDs"},
+		{OSU{Bench: "osu_gather", GCDs: []int{0, 1}, Sizes: []int64{8}}, `-bench: unknown OSU benchmark "osu_gather" (want one of osu_latency, osu_bw, osu_bibw, osu_reduce, osu_bcast, osu_allreduce, osu_reduce_scatter, osu_allgather, osu_alltoall)`},
+	} {
+		if _, err := c.o.Runs(); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+}
