@@ -248,13 +248,14 @@ func (x *expander) bounceName(pair [2]int) string {
 	return fmt.Sprintf("%sshm.%d.%d", x.prefix, pair[0], pair[1])
 }
 
-// prefix is "mpi." or, if the program names something so, the shortest
-// "_..._mpi." it does not: the library's names never take a program's.
+// prefix is "mpi." or, if the program names something so (a buffer,
+// event, flag or request), the shortest "_..._mpi." it does not: the
+// library's names never take a program's.
 func prefix(ops []trace.Op) string {
 	p := "mpi."
 	for i := 0; i < len(ops); i++ {
 		if o := &ops[i]; strings.HasPrefix(o.Buf, p) || strings.HasPrefix(o.Event, p) ||
-			strings.HasPrefix(o.Flag, p) || strings.HasPrefix(o.WaitFlag, p) {
+			strings.HasPrefix(o.Flag, p) || strings.HasPrefix(o.WaitFlag, p) || strings.HasPrefix(o.Req, p) {
 			p, i = "_"+p, -1 // taken: try a longer one from the start
 		}
 	}
