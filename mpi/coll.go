@@ -15,8 +15,9 @@ import (
 //     the device buffers in host memory, run MPICH's algorithm between
 //     the ranks' host buffers and reduce on the CPU, then copy the result
 //     back (MPICH 3.4 MPIR_Coll_host_buffer_alloc / swap_back, commits
-//     441673b6dd and 1fc65abf9a of pmodels/mpich; Cray's
-//     MPICH_GPU_ALLREDUCE_USE_KERNEL defaults to 0, shared/docs/comm.md).
+//     441673b6dd and 1fc65abf9a of pmodels/mpich; Cray MPICH 8.1.17's
+//     settings dump shows MPICH_GPU_ALLREDUCE_USE_KERNEL=0 and
+//     MPICH_ENABLE_YAKSA=0, merthidayetoglu/Bisection_Bandwidth_Tester).
 //     Host messages inside the node are single copies: the receiver's CPU
 //     copies from the sender's buffer (XPMEM, MPICH_SMP_SINGLE_COPY_MODE).
 //   - MPI_Bcast, MPI_Allgather and MPI_Alltoall move no reduced data and
@@ -45,7 +46,7 @@ const (
 	allgatherShortBruk = 81920  // MPI_Allgather, other rank counts: Bruck below this total
 	alltoallShort      = 256    // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
 	alltoallMedium     = 32768  // MPI_Alltoall: scattered (all at once) up to this, pairwise above
-	bcastRadix         = 4      // MPICH_BCAST_ONLY_TREE=1: a radix-4 tree for every size
+	bcastRadix         = 4      // MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4: a radix-4 tree for every size
 )
 
 // span is bytes of a buffer from off.
