@@ -390,3 +390,29 @@ func TestCollectiveShapes(t *testing.T) {
 		}
 	}
 }
+
+// A collective's own waits leave the program's pending requests alone:
+// rank 0's send started before an allgather is completed by its mpi_wait
+// after it, not inside the collective (as mpi_waitall would).
+func TestCollectiveLeavesProgramRequests(t *testing.T) {
+	g0, g1 := 0, 1
+	peer0, peer1 := 0, 1
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "a", GCD: &g0, Bytes: 8192, Line: 1},
+		{Op: trace.Malloc, Buf: "b", GCD: &g1, Bytes: 8192, Rank: 1, Line: 2},
+		{Op: trace.MPIIsend, Buf: "a", Bytes: 4096, Peer: &peer1, Tag: 5, Req: "x", Line: 3},
+		{Op: trace.MPIAllgather, Src: "a", Dst: "a", Bytes: 4096, Line: 4},
+		{Op: trace.MPIAllgather, Src: "b", Dst: "b", Bytes: 4096, Rank: 1, Line: 5},
+		{Op: trace.MPIRecv, Buf: "b", Bytes: 4096, Peer: &peer0, Tag: 5, Rank: 1, Line: 6},
+		{Op: trace.MPIWait, Req: "x", Line: 7},
+	}
+	var waits []int // lines where rank 0 waits for a receiver to finish
+	for _, o := range Expand(ops, testParams) {
+		if o.Rank == 0 && o.Op == trace.FlagWait && strings.HasSuffix(o.Flag, ".fin") {
+			waits = append(waits, o.Line)
+		}
+	}
+	if !slices.Equal(waits, []int{4, 7}) {
+		t.Errorf("rank 0 waits for its sends' completion on lines %v, want [4 7] (the allgather's, then its mpi_wait's)", waits)
+	}
+}
