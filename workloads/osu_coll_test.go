@@ -1,11 +1,13 @@
 package workloads
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
 
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
 )
 
 // e8Order is E8's GCD order as ranks are added.
@@ -92,5 +94,45 @@ func TestOSUCollectiveErrors(t *testing.T) {
 		if _, err := c.o.Runs(); err == nil || err.Error() != c.want {
 			t.Errorf("got %v, want %s", err, c.want)
 		}
+	}
+}
+
+// A trace's collectives replay on their ranks: rows name the call and its
+// line, a reduction's first row is the staging copy down to the rank's
+// NUMA domain, its last the copy back up, and the call returns after both.
+func TestReplayCollective(t *testing.T) {
+	var ops []trace.Op
+	for r := 0; r < 2; r++ {
+		for _, b := range []string{"s", "d"} {
+			a := alloc(fmt.Sprintf("%s%d", b, r), r, 1<<20)
+			a.Rank = r
+			ops = append(ops, a)
+		}
+	}
+	for r := 0; r < 2; r++ {
+		ops = append(ops, trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: 1 << 20, Rank: r})
+	}
+	for i := range ops {
+		ops[i].Line = i + 1
+	}
+	res := mustExecute(t, frontier(t), []Run{TraceRun("ar.jsonl", ops)}, nil)
+	var mine []report.Row // rank 0's call, line 5
+	for _, r := range res.Rows {
+		if r.Case == "line5:mpi_allreduce" {
+			mine = append(mine, r)
+		}
+	}
+	if len(mine) < 4 {
+		t.Fatalf("rows of line 5: %v", mine)
+	}
+	first, last, ret := mine[0], mine[len(mine)-2], mine[len(mine)-1]
+	if first.Src != "gcd0" || first.Dst != "numa3" || first.Metric != "start" {
+		t.Errorf("first row %+v: want the staging copy from gcd0 to numa3", first)
+	}
+	if last.Src != "numa3" || last.Dst != "gcd0" || last.Metric != "bandwidth" {
+		t.Errorf("last copy row %+v: want the copy back from numa3 to gcd0", last)
+	}
+	if ret.Metric != "return" || ret.Value <= first.Value {
+		t.Errorf("return row %+v after start %v", ret, first.Value)
 	}
 }
