@@ -46,6 +46,7 @@ const (
 	allgatherShortBruk = 81920  // MPI_Allgather, other rank counts: Bruck below this total
 	alltoallShort      = 256    // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
 	alltoallMedium     = 32768  // MPI_Alltoall: scattered (all at once) up to this, pairwise above
+	gpuFastCopyMax     = 4096   // staging copies up to this are CPU loads and stores (assumed, see stage)
 	bcastRadix         = 4      // MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4: a radix-4 tree for every size
 )
 
@@ -248,7 +249,7 @@ func (b *builder) rootIndex() int { return slices.Index(b.l.comm, *b.call.Root) 
 func (b *builder) reduction() {
 	o := b.call
 	if b.staged() {
-		b.emit(trace.Op{Op: trace.Memcpy, Src: o.Src, Dst: b.buf(b.me, 's'), Bytes: o.Bytes}) // MPIR_gpu_host_swap
+		b.stage(b.whole(b.me, 's'), span{o.Src, 0, o.Bytes}) // MPIR_gpu_host_swap
 	}
 	var result span // where the rank's result ends, if it has one
 	switch o.Op {
@@ -263,8 +264,22 @@ func (b *builder) reduction() {
 		result = b.reduceScatter()
 	}
 	if b.staged() && result.bytes > 0 {
-		b.emit(trace.Op{Op: trace.Memcpy, Src: result.buf, SrcOff: result.off, Dst: o.Dst, Bytes: result.bytes}) // swap back
+		b.stage(span{o.Dst, 0, result.bytes}, result) // swap back
 	}
+}
+
+// stage copies between a device buffer and host memory: a blocking
+// hipMemcpy, or, up to gpuFastCopyMax bytes, the CPU's loads or stores
+// through the host mapping of device memory. Assumed for Cray MPICH from
+// upstream MPICH's MPIR_CVAR_GPU_FAST_COPY_MAX_SIZE (4096) and from its
+// measured sub-microsecond small GPU messages (/work/notes/e7-facts.md §3;
+// a hipMemcpy costs several microseconds).
+func (b *builder) stage(dst, src span) {
+	if src.bytes <= gpuFastCopyMax {
+		b.hostCopy(dst, src)
+		return
+	}
+	b.emit(trace.Op{Op: trace.Memcpy, Src: src.buf, SrcOff: src.off, Dst: dst.buf, DstOff: dst.off, Bytes: src.bytes})
 }
 
 // flag names a flag of a host message of this collective.

@@ -416,3 +416,31 @@ func TestCollectiveLeavesProgramRequests(t *testing.T) {
 		t.Errorf("rank 0 waits for its sends' completion on lines %v, want [4 7] (the allgather's, then its mpi_wait's)", waits)
 	}
 }
+
+// Up to gpuFastCopyMax a reduction stages with the CPU's loads and stores
+// through the host mapping, not with hipMemcpy; above it with hipMemcpy.
+func TestSmallReductionsStageByCPU(t *testing.T) {
+	for _, c := range []struct {
+		bytes  int64
+		copies int
+	}{{8, 0}, {gpuFastCopyMax, 0}, {gpuFastCopyMax + 1, 2}} {
+		ops := lower(collTrace(2, c.bytes, c.bytes, func(r int) trace.Op {
+			return trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: c.bytes}
+		}), testParams, "mpi.")
+		copies, loads := 0, 0
+		for _, o := range ops {
+			if o.Rank != 0 {
+				continue
+			}
+			switch {
+			case o.Op == trace.Memcpy:
+				copies++
+			case o.Op == trace.HostAccess && o.Access[0].Buf == "s0":
+				loads++
+			}
+		}
+		if copies != 2*c.copies || loads != 2*(1-c.copies/2) { // the call is made twice
+			t.Errorf("%d B: %d hipMemcpy, %d CPU loads of the send buffer; want %d and %d", c.bytes, copies, loads, 2*c.copies, 2*(1-c.copies/2))
+		}
+	}
+}
