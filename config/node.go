@@ -51,7 +51,9 @@ type RCCL struct {
 	Threads               int       `toml:"threads"`                 // threads of a channel's workgroup
 	Steps                 int       `toml:"steps"`                   // NCCL_STEPS: FIFO slots per connection
 	LLLinesPerThread      int       `toml:"ll_lines_per_thread"`     // LL FIFO lines per thread per slot
-	InFlightBytes         int64     `toml:"inflight_bytes"`          // bytes a channel's workgroup keeps in flight
+	Unroll                int       `toml:"unroll"`                  // 16-byte loads in flight per thread, collectives
+	P2PUnroll             int       `toml:"p2p_unroll"`              // and send/receive
+	EnqueueNs             float64   `toml:"enqueue_ns"`              // host time of one collective call for one device (planning and launch)
 	BaseLatLLUs           float64   `toml:"base_lat_ll_us"`          // tuning: fixed cost of an LL collective
 	BaseLatSimpleUs       float64   `toml:"base_lat_simple_us"`      // tuning: fixed cost of a Simple collective
 	HwLatRingLLUs         float64   `toml:"hw_lat_ring_ll_us"`       // tuning: an intra-node ring step, LL

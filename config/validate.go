@@ -451,7 +451,9 @@ func (n *Node) validateRCCL(v *validator) {
 		v.fail("rccl.steps", nil, "must be a multiple of 4 (chunks take steps/2 slots, slices steps/4), got %d", r.Steps)
 	}
 	v.intRange("rccl.ll_lines_per_thread", r.LLLinesPerThread, 1, 64)
-	v.int64Range("rccl.inflight_bytes", r.InFlightBytes, 64, 1<<30)
+	v.intRange("rccl.unroll", r.Unroll, 1, 64)
+	v.intRange("rccl.p2p_unroll", r.P2PUnroll, 1, 64)
+	v.latency("rccl.enqueue_ns", r.EnqueueNs)
 	for _, k := range []struct {
 		key string
 		x   float64

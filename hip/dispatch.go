@@ -155,7 +155,7 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 			g := gcd.Phase{ComputeNs: ph.ComputeNs}
 			g.Reads, g.Writes = r.memStreams(op, ph.Access)
 			for _, w := range ph.Waits {
-				g.Waits = append(g.Waits, gcd.FlagWait{Flag: r.gpuFlag(w.Flag), Count: w.Count})
+				g.Waits = append(g.Waits, gcd.FlagWait{Flag: r.gpuFlag(w.Flag), Count: w.Count, InData: w.InData})
 			}
 			for _, s := range ph.Signals {
 				p := r.bufAt(s.Buf, s.Offset)

@@ -41,13 +41,14 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 		ring := c.channels[cc].Ranks
 		pos := slices.Index(ring, me)
 		p := &program{x: x, c: c, o: o, pr: pr, k: k, ch: cc, me: me, n: n, order: ring, pos: pos}
+		p.out = []trace.Phase{x.prologue(c, me)}
 		if ch.Algo == "Tree" {
 			kern.Channels[cc] = p.tree(lo, hi, chunk)
 		} else {
 			kern.Channels[cc] = p.ring(lo, hi, chunk)
 		}
 	}
-	x.emit(o, kern)
+	x.launch(o, kern)
 }
 
 // program builds one channel's phases for one rank.
@@ -252,7 +253,7 @@ func (cn *conn) send(ph *trace.Phase, wire int64) {
 // recv adds to ph the wait for a slice, its read, and the head store
 // that frees its slots.
 func (cn *conn) recv(ph *trace.Phase, wire int64) {
-	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1})
+	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData})
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "read", Bytes: wire, Offset: cn.slot(cn.used)})
 	}

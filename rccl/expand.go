@@ -42,6 +42,8 @@ type comm struct {
 	p2p      [][]int // [from][to]: messages expanded so far (sends), and receives
 	p2pRecv  [][]int
 	fifo     []string // per comm rank: its FIFO buffer
+	work     []string // per comm rank: its work FIFO in pinned host memory
+	works    []int    // per comm rank: work descriptors written so far
 	flags    int64    // where the counters start in a FIFO buffer
 	// graphGBps is RCCL's bandwidth of its ring graph, nChannels x
 	// bwIntra, which its tuning model starts from
@@ -54,6 +56,16 @@ type expander struct {
 	t     Topology
 	comms map[string]*comm
 	out   []trace.Op
+}
+
+// launch appends the host's work for call o and its kernel: RCCL's
+// planning and launch on the calling thread, then the kernel on the
+// call's stream.
+func (x *expander) launch(o *trace.Op, kern trace.Op) {
+	if x.p.EnqueueNs > 0 {
+		x.emit(o, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.EnqueueNs})
+	}
+	x.emit(o, kern)
 }
 
 // emit appends an op made for call o: on its rank, line and label.
@@ -96,7 +108,12 @@ func (x *expander) commInit(o *trace.Op) error {
 		c.fifo = append(c.fifo, name)
 		g := o.GCDs[r]
 		x.emit(o, trace.Op{Op: trace.Malloc, Buf: name, GCD: &g, Fine: true, Bytes: x.fifoBytes(len(chans), n)})
+		work := fmt.Sprintf("rccl.%s.work%d", o.Comm, r)
+		c.work = append(c.work, work)
+		numa := x.p.NUMA[g]
+		x.emit(o, trace.Op{Op: trace.HostMalloc, Buf: work, NUMA: &numa, Bytes: workFifoBytes})
 	}
+	c.works = make([]int, n)
 	x.comms[o.Comm] = c
 	return nil
 }
@@ -106,6 +123,24 @@ func (x *expander) commInit(o *trace.Op) error {
 // buffer, and a line for each flag.
 func (x *expander) fifoBytes(channels, n int) int64 {
 	return int64(channels*len(connKinds))*(x.p.BuffBytes+x.p.llBuffBytes()) + int64(n)*x.p.BuffBytes + flagArea
+}
+
+// The work FIFO: RCCL writes each kernel's per-channel work descriptors
+// (NCCL_WORK_SIZE bytes each) into pinned host memory, where every
+// workgroup loads its own first (ncclKernelMain, with the communicator
+// and channel from device memory alongside). akisim keeps 4096 entries
+// of RCCL's 256 Ki (NCCL_WORK_FIFO_DEPTH): only their reads cost time.
+const (
+	workBytes     = 256
+	workFifoBytes = 4096 * workBytes
+)
+
+// prologue is a channel's first phase: its work descriptor's load from
+// the host, the longest of the loads a workgroup waits for before it works.
+func (x *expander) prologue(c *comm, me int) trace.Phase {
+	at := int64(c.works[me]) * workBytes % workFifoBytes
+	c.works[me]++
+	return trace.Phase{Access: []trace.Access{{Buf: c.work[me], Mode: "read", Bytes: workBytes, Offset: at}}}
 }
 
 // flagArea holds the head and tail counters at the end of a FIFO buffer.

@@ -2,6 +2,7 @@ package rccl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/akisim/akisim/trace"
 )
@@ -45,7 +46,7 @@ func (p *pipe) sends(buf string, off, bytes int64) []trace.Phase {
 	var out []trace.Phase
 	for i, s := range p.cut(bytes) {
 		ph := trace.Phase{
-			Access:  []trace.Access{{Buf: buf, Mode: "read", Bytes: s.bytes, Offset: off + s.off}, {Buf: p.c.fifo[p.to], Mode: "write", Bytes: s.bytes, Offset: p.slot(i)}},
+			Access:  nonEmpty(trace.Access{Buf: buf, Mode: "read", Bytes: s.bytes, Offset: off + s.off}, trace.Access{Buf: p.c.fifo[p.to], Mode: "write", Bytes: s.bytes, Offset: p.slot(i)}),
 			Signals: []trace.FlagStore{{Flag: p.tail, Buf: p.c.fifo[p.to], Offset: p.flagAt(false)}}}
 		if c := i + 1 - p.x.p.Steps; c > 0 {
 			ph.Waits = []trace.FlagCount{{Flag: p.head, Count: c}}
@@ -61,53 +62,91 @@ func (p *pipe) recvs(buf string, off, bytes int64) []trace.Phase {
 	for i, s := range p.cut(bytes) {
 		out = append(out, trace.Phase{
 			Waits:   []trace.FlagCount{{Flag: p.tail, Count: i + 1}},
-			Access:  []trace.Access{{Buf: p.c.fifo[p.to], Mode: "read", Bytes: s.bytes, Offset: p.slot(i)}, {Buf: buf, Mode: "write", Bytes: s.bytes, Offset: off + s.off}},
+			Access:  nonEmpty(trace.Access{Buf: p.c.fifo[p.to], Mode: "read", Bytes: s.bytes, Offset: p.slot(i)}, trace.Access{Buf: buf, Mode: "write", Bytes: s.bytes, Offset: off + s.off}),
 			Signals: []trace.FlagStore{{Flag: p.head, Buf: p.c.fifo[p.from], Offset: p.flagAt(true)}}})
 	}
 	return out
 }
 
-// cut splits a message into slot-sized slices.
+// cut splits a message into slot-sized slices; an empty one is one empty
+// slice, whose tail still tells the receiver.
 func (p *pipe) cut(bytes int64) []slice {
 	slot := p.x.p.BuffBytes / int64(p.x.p.Steps)
-	var out []slice
-	for off := int64(0); off < bytes; off += slot {
+	out := []slice{{0, min(slot, bytes)}}
+	for off := slot; off < bytes; off += slot {
 		out = append(out, slice{off, min(slot, bytes-off)})
 	}
 	return out
 }
 
 // allToAll is comm rank me's AllToAll: its own block copied locally, a
-// send to and a receive from every peer, each on its own channel.
+// send to and a receive from every peer, each over the peer's channels.
 func (x *expander) allToAll(o *trace.Op, c *comm, me int) {
 	k := c.colls[me]
 	c.colls[me]++
 	n := len(c.gcds)
 	per := o.Bytes / int64(n)
-	kern := x.kernel(o, Choice{Algo: "Ring", Proto: "Simple"}, 2*n-1)
-	kern.Channels[0] = []trace.Phase{{Access: []trace.Access{
+	kern := x.p2pKernel(o, 1+2*(n-1)*p2pChannelsPerPeer)
+	kern.Channels[0] = []trace.Phase{x.prologue(c, me), {Access: []trace.Access{
 		{Buf: o.Src, Mode: "read", Bytes: per, Offset: int64(me) * per}, {Buf: o.Dst, Mode: "write", Bytes: per, Offset: int64(me) * per}}}}
 	id := fmt.Sprintf("a%d", k)
+	next := 1
 	for d := 1; d < n; d++ {
 		to, from := (me+d)%n, (me+n-d)%n
-		kern.Channels[2*d-1] = x.pipe(c, me, to, id).sends(o.Src, int64(to)*per, per)
-		kern.Channels[2*d] = x.pipe(c, from, me, id).recvs(o.Dst, int64(from)*per, per)
+		for part, r := range parts(per) {
+			lo, hi := r[0], r[1]
+			pid := fmt.Sprintf("%s.%d", id, part)
+			kern.Channels[next] = append([]trace.Phase{x.prologue(c, me)}, x.pipe(c, me, to, pid).sends(o.Src, int64(to)*per+lo, hi-lo)...)
+			kern.Channels[next+1] = append([]trace.Phase{x.prologue(c, me)}, x.pipe(c, from, me, pid).recvs(o.Dst, int64(from)*per+lo, hi-lo)...)
+			next += 2
+		}
 	}
-	x.emit(o, kern)
+	x.launch(o, kern)
 }
 
-// p2pCall is an ncclSend or ncclRecv: a kernel of one channel; the n-th
-// send from a to b meets the n-th receive at b from a.
-func (x *expander) p2pCall(o *trace.Op, c *comm, me int) {
-	kern := x.kernel(o, Choice{Algo: "Ring", Proto: "Simple"}, 1)
-	if o.Op == trace.RCCLSend {
-		m := c.p2p[me][*o.Peer]
-		c.p2p[me][*o.Peer]++
-		kern.Channels[0] = x.pipe(c, me, *o.Peer, fmt.Sprintf("p%d", m)).sends(o.Buf, 0, o.Bytes)
-	} else {
-		m := c.p2pRecv[*o.Peer][me]
-		c.p2pRecv[*o.Peer][me]++
-		kern.Channels[0] = x.pipe(c, *o.Peer, me, fmt.Sprintf("p%d", m)).recvs(o.Buf, 0, o.Bytes)
+// parts splits a message over a peer's channels, in whole 16-byte lines:
+// part p is [lo, hi) = parts[p].
+func parts(bytes int64) [][2]int64 {
+	lines := divUp(bytes, 16)
+	var out [][2]int64
+	for p := range int64(p2pChannelsPerPeer) {
+		out = append(out, [2]int64{min(bytes, lines*p/p2pChannelsPerPeer*16), min(bytes, lines*(p+1)/p2pChannelsPerPeer*16)})
 	}
-	x.emit(o, kern)
+	return out
+}
+
+// p2pKernel is the kernel of a point-to-point call: Simple, with the
+// send/receive primitives' unroll.
+func (x *expander) p2pKernel(o *trace.Op, channels int) trace.Op {
+	k := x.kernel(o, Choice{Algo: "Ring", Proto: "Simple"}, channels)
+	k.InFlight = x.p.P2PInFlight
+	return k
+}
+
+// p2pCall is an ncclSend or ncclRecv: a kernel with the peer's channels;
+// the n-th send from a to b meets the n-th receive at b from a.
+func (x *expander) p2pCall(o *trace.Op, c *comm, me int) {
+	kern := x.p2pKernel(o, p2pChannelsPerPeer)
+	from, to, count := me, *o.Peer, c.p2p
+	if o.Op == trace.RCCLRecv {
+		from, to, count = *o.Peer, me, c.p2pRecv
+	}
+	m := count[from][to]
+	count[from][to]++
+	for part, r := range parts(o.Bytes) {
+		lo, hi := r[0], r[1]
+		p := x.pipe(c, from, to, fmt.Sprintf("p%d.%d", m, part))
+		kern.Channels[part] = []trace.Phase{x.prologue(c, me)}
+		if o.Op == trace.RCCLSend {
+			kern.Channels[part] = append(kern.Channels[part], p.sends(o.Buf, lo, hi-lo)...)
+		} else {
+			kern.Channels[part] = append(kern.Channels[part], p.recvs(o.Buf, lo, hi-lo)...)
+		}
+	}
+	x.launch(o, kern)
+}
+
+// nonEmpty keeps the accesses that move bytes.
+func nonEmpty(as ...trace.Access) []trace.Access {
+	return slices.DeleteFunc(as, func(a trace.Access) bool { return a.Bytes == 0 })
 }

@@ -8,12 +8,15 @@ import (
 // Params are RCCL's settings and sizes that shape its kernels.
 type Params struct {
 	Channels         Options
-	Proto, Algo      string // NCCL_PROTO, NCCL_ALGO: "" lets the tuning model choose
-	BuffBytes        int64  // NCCL_BUFFSIZE: a channel's Simple FIFO
-	Steps            int    // NCCL_STEPS: FIFO slots per connection
-	Threads          int    // threads of a channel's workgroup
-	LLLinesPerThread int    // NCCL_LL_LINES_PER_THREAD
-	InFlight         int64  // bytes a channel's workgroup keeps in flight
+	Proto, Algo      string  // NCCL_PROTO, NCCL_ALGO: "" lets the tuning model choose
+	BuffBytes        int64   // NCCL_BUFFSIZE: a channel's Simple FIFO
+	Steps            int     // NCCL_STEPS: FIFO slots per connection
+	Threads          int     // threads of a channel's workgroup
+	LLLinesPerThread int     // NCCL_LL_LINES_PER_THREAD
+	InFlight         int64   // bytes a channel's workgroup keeps in flight
+	P2PInFlight      int64   // the same for send and receive
+	EnqueueNs        float64 // host time of a call for one device
+	NUMA             []int   // each GCD's NUMA domain: where its communicator's work FIFO is pinned
 	Tuning           Tuning
 }
 
@@ -115,7 +118,9 @@ func ParamsFromConfig(c *config.Node) Params {
 	return Params{
 		Channels: Options{MinChannels: &minCh, MaxChannels: &maxCh},
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
-		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread, InFlight: r.InFlightBytes,
+		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
+		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
+		NUMA: c.Host.GCDNUMA,
 		Tuning: Tuning{
 			BaseLatUs: map[string]float64{"LL": r.BaseLatLLUs, "Simple": r.BaseLatSimpleUs},
 			HwLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatRingLLUs, {"Ring", "Simple"}: r.HwLatRingSimpleUs,

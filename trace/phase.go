@@ -13,10 +13,12 @@ type Phase struct {
 	Signals   []FlagStore
 }
 
-// FlagCount is a poll until Flag has counted Count stores.
+// FlagCount is a poll until Flag has counted Count stores; InData: the
+// flag is in the data the phase reads, whose loads see it land.
 type FlagCount struct {
-	Flag  string
-	Count int
+	Flag   string
+	Count  int
+	InData bool
 }
 
 // FlagStore is a store raising Flag, which lives in buffer Buf at Offset:

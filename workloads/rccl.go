@@ -95,7 +95,9 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 	in, out := probe.CollectiveBytes(n)
 	for r, g := range t.GCDs {
 		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("send%d", r), GCD: intp(g), Bytes: in},
-			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: out})
+			// in place, the receive buffer holds the input too (rccl-tests
+			// offsets the output inside it for AllGather and ReduceScatter)
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out)})
 	}
 	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: "world", GCDs: slices.Clone(t.GCDs)})
 	group := func(inPlace bool) {

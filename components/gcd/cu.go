@@ -87,6 +87,7 @@ type step struct {
 	ackEnd       sim.VTimeInSec // when the last byte of its writes is acknowledged
 	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
+	posted       bool           // its bytes left the in-flight window when its writes were issued
 }
 
 type cuEvent struct {
@@ -352,6 +353,14 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		// no writes: the step's bytes are done as the data streams in
 		s.ackEnd, s.ackSpread = now+s.spread, s.spread
 		c.stepDone(now, s)
+		return
+	}
+	if cu.run.parent != nil {
+		// a phased kernel's window holds its loads: stores are posted,
+		// so the next loads go out now; the phase still ends on the acks
+		s.posted = true
+		cu.inFlight -= s.to - s.from
+		c.issue(now, cu, 0)
 	}
 }
 
@@ -395,7 +404,9 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 
 func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
-	cu.inFlight -= s.to - s.from
+	if !s.posted {
+		cu.inFlight -= s.to - s.from
+	}
 	cu.open--
 	k := cu.run
 	k.lastAck = max(k.lastAck, s.ackEnd)

@@ -18,10 +18,13 @@ type Phase struct {
 	Signals   []Signal
 }
 
-// FlagWait is a poll until Flag has counted Count stores.
+// FlagWait is a poll until Flag has counted Count stores. InData: the
+// flag is in the data the phase reads (LL), so the phase's own loads are
+// the poll and see it as soon as it lands.
 type FlagWait struct {
-	Flag  *Flag
-	Count int
+	Flag   *Flag
+	Count  int
+	InData bool
 }
 
 // Signal is a store that raises Flag, which lives in Mem at Addr. A

@@ -58,7 +58,10 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 			w.Flag.wait(c, ch)
 			return
 		}
-		at = max(at, t+c.poll)
+		if !w.InData {
+			t += c.poll
+		}
+		at = max(at, t)
 	}
 	if at > now {
 		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: at, H: c}, phase: phaseChannel, ch: ch})

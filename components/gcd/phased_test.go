@@ -13,7 +13,7 @@ func handoff(inData bool, count int) *KernelCmd {
 	m := fabric.Memory{Index: 0}
 	return &KernelCmd{ID: 1, Channels: [][]Phase{
 		{{Writes: []MemStream{{Mem: m, Bytes: 64 << 10}}, Signals: []Signal{{Flag: f, Mem: m, Addr: 1 << 30, InData: inData}}}},
-		{{Waits: []FlagWait{{f, count}}, Reads: []MemStream{{Mem: m, Bytes: 64 << 10}}}},
+		{{Waits: []FlagWait{{Flag: f, Count: count}}, Reads: []MemStream{{Mem: m, Bytes: 64 << 10}}}},
 	}}
 }
 
@@ -63,5 +63,23 @@ func TestChannelsSpreadOverCUs(t *testing.T) {
 	runKernel(t, e, q, &KernelCmd{ID: 1, Channels: chans})
 	if cus.Workgroups != 4 || cus.BytesRead != 8*4096 {
 		t.Errorf("%d workgroups, %d bytes read; want 4 and %d", cus.Workgroups, cus.BytesRead, 8*4096)
+	}
+}
+
+// A phased kernel's stores are posted: a channel's next loads go out
+// while its stores are in flight, so a phase that writes as much as its
+// window over a slow memory takes about one trip per window of loads,
+// plus the last stores' acknowledgement, not a load and a store trip per
+// window.
+func TestPhasedStoresArePosted(t *testing.T) {
+	e, _, q := cuRig(4, 1, 16<<10, 1000, 10000)
+	m := fabric.Memory{Index: 0}
+	const n = 16 << 10 * 8 // 8 windows
+	k := &KernelCmd{ID: 1, InFlight: 16 << 10, Channels: [][]Phase{{{
+		Reads: []MemStream{{Mem: m, Bytes: n}}, Writes: []MemStream{{Mem: m, Addr: 1 << 30, Bytes: n}}}}}}
+	got := runKernel(t, e, q, k)
+	// loads: 8 trips of a 10 us latency (each window's loads return after it); the last stores' trip
+	if lo, hi := 9*10e-6, 10*10e-6; got < lo || got > hi {
+		t.Errorf("%.1f us, want %.0f..%.0f us (8 load trips and one store trip)", got*1e6, lo*1e6, hi*1e6)
 	}
 }
