@@ -239,14 +239,15 @@ func TestCollectiveDataFlow(t *testing.T) {
 				}
 			})
 			t.Run("reduce/"+name, func(t *testing.T) {
-				root := n - 1 - n%2 // an even or an odd root, in the fold or not
-				m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
-					return trace.Op{Op: trace.MPIReduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size, Root: &root}
-				}), testParams, own)
-				want(t, m, fmt.Sprintf("d%d", root), 0, size, all(n), "root")
-				for r := 0; r < n; r++ {
-					if r != root {
-						want(t, m, fmt.Sprintf("d%d", r), 0, size, 0, "not the root")
+				for _, root := range []int{0, n - 1 - n%2} { // even and odd roots, in the fold or not
+					m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
+						return trace.Op{Op: trace.MPIReduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size, Root: &root}
+					}), testParams, own)
+					want(t, m, fmt.Sprintf("d%d", root), 0, size, all(n), fmt.Sprintf("root %d", root))
+					for r := 0; r < n; r++ {
+						if r != root {
+							want(t, m, fmt.Sprintf("d%d", r), 0, size, 0, "not the root")
+						}
 					}
 				}
 			})

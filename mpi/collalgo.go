@@ -235,14 +235,11 @@ func (b *builder) foldOut(f fold) {
 // cut(pof2) is its end.
 type cutter func(k int) int64
 
-// evenCut splits bytes into k blocks, the last taking the remainder (MPICH's
-// cnts in the reduce-scatter phase).
+// evenCut splits bytes into k blocks, the first bytes mod k one byte
+// larger (MPICH's cnts in Rabenseifner's reduce-scatter phase).
 func evenCut(bytes int64, k int) cutter {
 	return func(i int) int64 {
-		if i == k {
-			return bytes
-		}
-		return int64(i) * (bytes / int64(k))
+		return int64(i)*(bytes/int64(k)) + min(int64(i), bytes%int64(k))
 	}
 }
 
@@ -310,13 +307,16 @@ func (b *builder) unhalve(f fold, cut cutter, steps []step, lo, hi int) {
 }
 
 // gatherTo is the binomial gather of the halving's pieces to newrank
-// nroot, back up its steps: of each pair the rank on the root's side
-// receives, the other sends and is done. It says whether the rank ends
-// holding everything (it is nroot).
-func (b *builder) gatherTo(f fold, cut cutter, steps []step, lo, hi, nroot int) bool {
-	nr := f.newrank(b.me)
+// nroot, back up its steps, as newrank nr: of each pair the rank on the
+// root's side receives, the other sends and is done. zero is the index
+// playing newrank 0. It says whether the rank ends holding everything (it
+// is nroot).
+func (b *builder) gatherTo(f fold, cut cutter, steps []step, lo, hi, nr, nroot, zero int) bool {
 	for _, s := range slices.Backward(steps) {
 		p := f.index(nr ^ s.mask)
+		if nr^s.mask == 0 {
+			p = zero
+		}
 		if nr&s.mask != nroot&s.mask {
 			b.exchange([]xfer{{peer: p, at: b.piece(b.me, 'r', cut, lo, hi)}}, nil)
 			return false
@@ -337,27 +337,34 @@ func (b *builder) reduce(root int) bool {
 		return b.binomialReduce(root)
 	}
 	b.foldIn(f)
-	nroot := f.newrank(root)
+	cut := evenCut(bytes, f.pof2)
+	nr, nroot, zero := f.newrank(b.me), f.newrank(root), f.index(0)
+	var steps []step
+	lo, hi := 0, 0
+	if nr >= 0 {
+		steps, lo, hi = b.halve(f, cut, false)
+	}
 	if nroot < 0 {
-		nroot = f.newrank(root ^ 1)
-	}
-	done := false
-	if f.newrank(b.me) >= 0 {
-		cut := evenCut(bytes, f.pof2)
-		steps, lo, hi := b.halve(f, cut, false)
-		done = b.gatherTo(f, cut, steps, lo, hi, nroot)
-	}
-	if f.newrank(root) < 0 { // the root left in the fold: its partner hands it the result
-		switch b.me {
-		case root ^ 1:
-			b.exchange([]xfer{{peer: root, at: b.whole(b.me, 'r')}}, nil)
-			done = false
-		case root:
-			b.exchange(nil, []xfer{{peer: root ^ 1, at: b.whole(b.me, 'r'), from: b.whole(root^1, 'r')}})
-			done = true
+		// The root left in the fold: newrank 0 hands it its block and
+		// the root gathers in its place.
+		nroot = 0
+		switch {
+		case b.me == root:
+			b.exchange(nil, []xfer{{peer: zero, at: b.piece(b.me, 'r', cut, 0, 1), from: b.piece(zero, 'r', cut, 0, 1)}})
+			nr, lo, hi = 0, 0, 1
+			for mask := 1; mask < f.pof2; mask <<= 1 { // newrank 0's halving steps, keeping the lower half
+				steps = append(steps, step{0, f.pof2 / mask, mask})
+			}
+		case nr == 0:
+			b.exchange([]xfer{{peer: root, at: b.piece(b.me, 'r', cut, 0, 1)}}, nil)
+			return false
 		}
+		zero = root
 	}
-	return done
+	if nr < 0 {
+		return false
+	}
+	return b.gatherTo(f, cut, steps, lo, hi, nr, nroot, zero)
 }
 
 // binomialReduce reduces up a binomial tree rooted at root.
