@@ -21,8 +21,8 @@ func (b *builder) barrier() {
 	}
 }
 
-// bcastTree sends s from root down a radix-4 tree (Cray MPICH:
-// MPICH_BCAST_ONLY_TREE=1, radix 4). Assumed: the tree is k-ary in
+// bcastTree sends s from root down a radix-4 tree (Cray MPICH 8.1.17:
+// MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4). Assumed: the tree is k-ary in
 // relative rank order (MPICH's tree bcast, MPIR_CVAR_BCAST_TREE_TYPE kary)
 // and the message goes whole, unsegmented; each child receives from its
 // parent, then forwards to its own children at once.
