@@ -43,6 +43,9 @@ func Rings(t Topology, gcds []int) ([]Ring, error) {
 	if s == nil {
 		return nil, fmt.Errorf("rccl: no ring joins GCDs %v: some have no xGMI route to the others", gcds)
 	}
+	if len(gcds) > 4 && len(gcds) <= 8 && !isModel73(t, gcds) {
+		s.most = rome4P2HRings
+	}
 	best := s.run()
 	if best.n == 0 {
 		return nil, fmt.Errorf("rccl: no ring over GCDs %v found within the search budget", gcds)
@@ -145,4 +148,39 @@ func reverse(r []int) []int {
 		out = append(out, r[i])
 	}
 	return out
+}
+
+// rome4P2HRings is how many rings RCCL's search returns for more than 4
+// GPUs joined by xGMI that match none of its stored node models: it marks
+// them RCCL_TOPO_4P2H_ROME (rome_models.cc parseRome4P2H) and searches
+// with maxChannels 2 (graph/search.cc).
+const rome4P2HRings = 2
+
+// model73 is the link matrix of RCCL's stored Frontier/LUMI node model
+// (rome_models.cc rome_model_73, the xGMI counts of hardware.md), which an
+// 8-GCD communicator of such a node matches: RCCL then takes the model's
+// four rings instead of searching (Rings reaches the same four).
+var model73 = [8][8]int{
+	{0, 4, 1, 0, 0, 0, 2, 0},
+	{4, 0, 0, 1, 0, 1, 0, 0},
+	{1, 0, 0, 4, 2, 0, 0, 0},
+	{0, 1, 4, 0, 0, 0, 0, 1},
+	{0, 0, 2, 0, 0, 4, 1, 0},
+	{0, 1, 0, 0, 4, 0, 0, 1},
+	{2, 0, 0, 0, 1, 0, 0, 4},
+	{0, 0, 0, 1, 0, 1, 4, 0},
+}
+
+// isModel73 says whether the communicator is every GCD of a node whose
+// links are model 73's.
+func isModel73(t Topology, gcds []int) bool {
+	if len(t.Lanes) != 8 || len(gcds) != 8 {
+		return false
+	}
+	for i, row := range t.Lanes {
+		if !slices.Equal(row, model73[i][:]) {
+			return false
+		}
+	}
+	return true
 }

@@ -54,15 +54,29 @@ func TestDualXGMIRingsChange(t *testing.T) {
 	if maps.Equal(cycles(dual), cycles(frontier)) {
 		t.Fatalf("dual-xgmi rings %v equal Frontier's", cycles(dual))
 	}
-	// Doubling the single links lets twice the rings run at the same speed.
-	sum := func(rs []Ring) (s float64) {
-		for _, r := range rs {
-			s += r.GBps
-		}
-		return s
+	// The what-if node matches no stored RCCL model, so RCCL searches with
+	// its Rome 4P2H limit of two rings, each faster than Frontier's: the
+	// widest links now carry a ring at 4/3 of a link.
+	if len(frontier) != 4 || len(dual) != rome4P2HRings {
+		t.Errorf("%d and %d rings, want 4 (Frontier, node model 73) and %d (dual, searched)", len(frontier), len(dual), rome4P2HRings)
 	}
-	if sum(dual) != 2*sum(frontier) {
-		t.Errorf("dual-xgmi rings carry %g GB/s in all, Frontier's %g: want twice", sum(dual), sum(frontier))
+	if dual[0].GBps <= frontier[0].GBps {
+		t.Errorf("dual-xgmi rings at %g GB/s, Frontier's at %g: want faster", dual[0].GBps, frontier[0].GBps)
+	}
+}
+
+// Without a stored model, more than 4 GCDs (up to 8) get at most two rings
+// (RCCL's Rome 4P2H search limit); the whole Frontier node, its stored model,
+// keeps four.
+func TestRome4P2HLimit(t *testing.T) {
+	f := load(t, "frontier-node.toml")
+	for _, c := range []struct {
+		gcds []int
+		want int
+	}{{[]int{0, 1, 6, 7, 2, 3, 4}, 2}, {[]int{0, 1, 2, 3, 4}, 2}, {all(8), 4}} {
+		if got := len(mustRings(t, f, c.gcds)); got > c.want || (c.want == 4 && got != 4) {
+			t.Errorf("GCDs %v: %d rings, want at most %d", c.gcds, got, c.want)
+		}
 	}
 }
 

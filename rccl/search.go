@@ -75,6 +75,7 @@ type search struct {
 	last   [][]int   // links a ring may enter each rank by
 	speeds []frac    // candidate speeds, fastest first
 	limit  int       // most hops without a direct link a ring may take
+	most   int       // most rings the search may return
 
 	// State of the search at one speed.
 	free  []int // rings each link can still take
@@ -91,7 +92,7 @@ type search struct {
 // as possible routed through other GCDs (pairs without a link). nil if no
 // ring joins the GCDs.
 func newSearch(g *graph, gcds []int) *search {
-	s := &search{g: g, m: len(gcds)}
+	s := &search{g: g, m: len(gcds), most: maxRings}
 	s.routes = make([][][]int, s.m)
 	for i, a := range gcds {
 		s.routes[i] = make([][]int, s.m)
@@ -208,7 +209,7 @@ func (s *search) run() solution {
 		if best.n > 0 {
 			s.need = best.n*best.speed.p*sp.q/(sp.p*best.speed.q) + 1
 		}
-		if s.need > maxRings {
+		if s.need > s.most {
 			continue
 		}
 		if got := s.at(sp); got.n > 0 && (best.n == 0 || got.total(&best) > 0) {
@@ -239,7 +240,7 @@ func (s *search) pack() {
 		s.best = s.cur
 		s.best.ring = append([][]int(nil), s.cur.ring...)
 	}
-	if s.cur.n == maxRings || s.cur.n+s.bound() < max(s.need, s.best.n) {
+	if s.cur.n == s.most || s.cur.n+s.bound() < max(s.need, s.best.n) {
 		return
 	}
 	var prev []int
@@ -337,7 +338,7 @@ func (s *search) release(links []int) {
 // bound is an upper bound on the rings that still fit: each leaves and
 // enters every rank once.
 func (s *search) bound() int {
-	b := maxRings
+	b := s.most
 	if s.m == 1 {
 		return b // a one-rank ring crosses no link
 	}
