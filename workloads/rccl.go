@@ -25,6 +25,23 @@ type RCCLTests struct {
 	Root       int     // rccl-tests -r
 	Warmup     int     // rccl-tests -w
 	Iterations int     // rccl-tests -n
+	// BudgetBytes, if > 0, bounds the bytes a size's collectives move in
+	// simulation: above BudgetBytes / (Warmup + Iterations) a size runs one
+	// warm-up and fewer timed iterations (at least one). A deterministic
+	// simulation repeats the same iteration; the launch pipeline's fill,
+	// which more iterations amortise, is a few us against the ms these
+	// sizes take.
+	BudgetBytes int64
+}
+
+// iterations is the warm-up and timed iterations of a collective of size bytes.
+func (t RCCLTests) iterations(size int64) (warm, timed int) {
+	total := t.Warmup + t.Iterations
+	if t.BudgetBytes <= 0 || int64(total)*size <= t.BudgetBytes {
+		return t.Warmup, t.Iterations
+	}
+	fit := int(max(2, min(int64(total), t.BudgetBytes/size)))
+	return 1, fit - 1
 }
 
 // RCCLBenchmarks maps each rccl-tests binary to the collective it runs.
@@ -131,13 +148,14 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1})
 		}
 	}
+	warm, timed := t.iterations(size)
 	for i, inPlace := range []bool{false, true} {
-		for range t.Warmup {
+		for range warm {
 			group(inPlace)
 		}
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
-		for range t.Iterations {
+		for range timed {
 			group(inPlace)
 		}
 		sync()
@@ -152,7 +170,7 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 		}
 		var rows []report.Row
 		for i, place := range []string{"", "_inplace"} {
-			sec := (at[fmt.Sprintf("%s.%d", rcclStop, i)] - at[fmt.Sprintf("%s.%d", rcclStart, i)]) / float64(t.Iterations)
+			sec := (at[fmt.Sprintf("%s.%d", rcclStop, i)] - at[fmt.Sprintf("%s.%d", rcclStart, i)]) / float64(timed)
 			row := report.Row{Workload: "rccl", Case: t.Bench, Src: report.GCD(t.GCDs[0]), Dst: report.GCDs(t.GCDs), Bytes: size}
 			algbw := gbps(float64(size), sec)
 			for _, m := range []struct {

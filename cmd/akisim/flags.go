@@ -41,6 +41,7 @@ type options struct {
 	warmup     int
 	root       int
 	datatype   string
+	given      map[string]bool // the flags the command line gave
 }
 
 // workloadFlags are the flags that belong to some workloads; giving one to
@@ -113,6 +114,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	o.given = given
 	if err := o.check(given, word); err != nil {
 		return nil, err
 	}
