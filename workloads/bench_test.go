@@ -139,3 +139,27 @@ func BenchmarkOSUBandwidth(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRCCLAllReduceSweep is rccl-tests all_reduce_perf on the 8 GCDs
+// of the Frontier node from 8 B to 1 GiB, doubling, with the CLI's default
+// iterations (akisim rccl -sizes 8:1073741824).
+func BenchmarkRCCLAllReduceSweep(b *testing.B) {
+	c := frontier(b)
+	var sizes []int64
+	for s := int64(8); s <= 1<<30; s *= 2 {
+		sizes = append(sizes, s)
+	}
+	tt := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: sizes,
+		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: 32 << 20}
+	for b.Loop() {
+		runs, err := tt.Runs()
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Execute(c, runs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Events), "events")
+	}
+}

@@ -1,0 +1,33 @@
+package workloads
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/rccl"
+)
+
+// rccl-tests AllReduce on the whole node levels off below what its rings
+// can carry: the slowest link of each channel's ring, shared by the
+// channels crossing it (rccl.BusBound), 200 GB/s on Frontier.
+func TestRCCLAllReduceBelowRingBound(t *testing.T) {
+	c := frontier(t)
+	tt := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: []int64{32 << 20, 128 << 20},
+		Datatype: "float", Warmup: 1, Iterations: 1}
+	runs, err := tt.Runs()
+	res := mustExecute(t, c, runs, err)
+	rings, err := rccl.Rings(rccl.FromConfig(c), tt.GCDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chans, _ := rccl.Channels(rings, rccl.ParamsFromConfig(c).Channels)
+	bound := rccl.BusBound(rccl.FromConfig(c), chans)
+	var busbw []float64
+	for _, r := range res.Rows {
+		if r.Metric == "busbw" {
+			busbw = append(busbw, r.Value)
+		}
+	}
+	if len(busbw) != 2 || busbw[1] < busbw[0] || busbw[1] >= bound {
+		t.Errorf("busbw %v GB/s at 32 and 128 MiB: want rising, below the rings' %g GB/s", busbw, bound)
+	}
+}
