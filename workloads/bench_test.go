@@ -150,7 +150,7 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 		sizes = append(sizes, s)
 	}
 	tt := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: sizes,
-		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: 32 << 20}
+		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: RCCLBudget}
 	for b.Loop() {
 		runs, err := tt.Runs()
 		if err != nil {

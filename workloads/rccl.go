@@ -34,6 +34,10 @@ type RCCLTests struct {
 	BudgetBytes int64
 }
 
+// RCCLBudget is the CLI's BudgetBytes unless -iters or -warmup is given:
+// rccl-tests' 5 + 20 iterations up to 1 MiB, fewer above.
+const RCCLBudget = 32 << 20
+
 // iterations is the warm-up and timed iterations of a collective of size bytes.
 func (t RCCLTests) iterations(size int64) (warm, timed int) {
 	total := t.Warmup + t.Iterations

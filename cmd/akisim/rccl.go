@@ -18,7 +18,7 @@ import (
 func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	t := workloads.RCCLTests{Bench: o.bench, Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
 	if !o.given["iters"] && !o.given["warmup"] {
-		t.BudgetBytes = rcclBudget
+		t.BudgetBytes = workloads.RCCLBudget
 	}
 	if t.Bench == "" {
 		t.Bench = "all_reduce_perf"
@@ -67,11 +67,6 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	}
 	return runs, nil
 }
-
-// rcclBudget bounds the bytes a size's collectives move in simulation
-// unless -iters or -warmup is given (workloads.RCCLTests.BudgetBytes):
-// rccl-tests' 5 + 20 iterations up to 1 MiB, fewer above.
-const rcclBudget = 32 << 20
 
 // rcclHost and rcclPid stand in for the host name and process id RCCL and
 // rccl-tests print.
