@@ -62,7 +62,7 @@ func TraceRun(name string, ops []trace.Op) Run {
 				row(s, d, o.Op.Bytes, "end", us(float64(o.End)), "us")
 				row(s, d, o.Op.Bytes, "bandwidth", gbps(float64(o.Op.Bytes), float64(o.End-o.Start)), "GB/s")
 			case o.Op.Op == trace.Kernel || o.Op.Op == trace.HostAccess:
-				var n int64
+				n := o.Op.Bytes // a library's phased kernel: its call's size (algbw)
 				for _, a := range o.Op.Access {
 					n += a.Bytes
 				}
