@@ -30,6 +30,8 @@ type Env struct {
 	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`        // 0: every GPU message is staged through host shared memory
 	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`      // messages of at least this many bytes go over IPC-mapped peer memory
 	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"` // IPC handles a rank keeps open (LRU)
+	// 1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host
+	AllreduceKernel int `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
 	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`         // LL or Simple: every collective uses it
 	NCCLAlgo        string `toml:"NCCL_ALGO"`          // Ring (the only algorithm modelled)

@@ -46,7 +46,7 @@ type Params struct {
 // FromConfig reads the parameters of node c.
 func FromConfig(c *config.Node) Params {
 	return Params{IPC: c.Env.IPCEnabled == 1, IPCThreshold: c.Env.IPCThreshold, IPCCache: c.Env.IPCCacheMax,
-		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.Host.GCDNUMA}
+		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.Host.GCDNUMA, AllreduceKernel: c.Env.AllreduceKernel == 1}
 }
 
 // side is one half of a message a call makes: the send or the receive
