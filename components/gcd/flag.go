@@ -27,15 +27,6 @@ type flagWaiter struct {
 // NewFlag makes a flag no store has raised.
 func NewFlag(name string) *Flag { return &Flag{Name: name} }
 
-// Count is how many stores have landed by t.
-func (f *Flag) Count(t sim.VTimeInSec) int {
-	n, _ := slices.BinarySearch(f.landed, t)
-	for n < len(f.landed) && f.landed[n] <= t {
-		n++
-	}
-	return n
-}
-
 // readyAt is when the flag's count reaches n, if stores for it have landed
 // or are on their way.
 func (f *Flag) readyAt(n int) (sim.VTimeInSec, bool) {
