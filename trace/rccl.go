@@ -61,11 +61,15 @@ var Datatypes = map[string]int64{
 var RedOps = []string{"sum", "prod", "max", "min", "avg"}
 
 // ElementBytes is the size of the op's datatype ("float" when unset).
-func (o *Op) ElementBytes() int64 {
+func (o *Op) ElementBytes() int64 { return Datatypes[o.Type()] }
+
+// Type is the op's datatype, "float" when unset (rccl-tests' default), so
+// a rank that leaves it out matches one that writes it.
+func (o *Op) Type() string {
 	if o.Datatype == "" {
-		return 4
+		return "float"
 	}
-	return Datatypes[o.Datatype]
+	return o.Datatype
 }
 
 // Comm is a communicator Check has seen created.
@@ -111,10 +115,7 @@ func (c *checker) rccl(o *Op) *Error {
 	if me < 0 {
 		return errf("gcd", "GCD %d is not in communicator %q (GCDs %v)", *o.GCD, o.Comm, comm.GCDs)
 	}
-	elem, ok := Datatypes[o.Datatype]
-	if o.Datatype == "" {
-		elem, ok = 4, true
-	}
+	elem, ok := Datatypes[o.Type()]
 	n := int64(len(comm.GCDs))
 	switch {
 	case !ok:
@@ -126,7 +127,7 @@ func (c *checker) rccl(o *Op) *Error {
 	case o.Bytes <= 0:
 		return errf("bytes", "must be > 0, got %d", o.Bytes)
 	case o.Bytes%elem != 0:
-		return errf("bytes", "%d is not a whole number of %d-byte %s elements", o.Bytes, elem, o.Datatype)
+		return errf("bytes", "%d is not a whole number of %d-byte %s elements", o.Bytes, elem, o.Type())
 	}
 	if e := stream(o); e != nil {
 		return e
@@ -215,7 +216,7 @@ func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
 			continue
 		}
 		q := calls[r][k]
-		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Datatype == o.Datatype && q.RedOp == o.RedOp &&
+		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Type() == o.Type() && q.RedOp == o.RedOp &&
 			(q.Root == nil) == (o.Root == nil) && (q.Root == nil || *q.Root == *o.Root)
 		if !same {
 			return errf("op", "collective %d of communicator %q on rank %d (%s) does not match rank %d's on line %d (%s)",
@@ -228,7 +229,7 @@ func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
 
 // describe is a collective's kind, size, type, reduction and root.
 func describeColl(o *Op) string {
-	d := fmt.Sprintf("%s %d bytes %s", o.Op, o.Bytes, o.Datatype)
+	d := fmt.Sprintf("%s %d bytes %s", o.Op, o.Bytes, o.Type())
 	if o.RedOp != "" {
 		d += " " + o.RedOp
 	}
