@@ -52,7 +52,7 @@ func TestChannels(t *testing.T) {
 		{"min 200", frontier, intp(200), nil, repeat(16, 4), "NCCL_MIN_NCHANNELS=200 above 128"},
 		{"min 100, 7 ranks", seven, intp(100), nil, repeat(8, 2), "above 64 with fewer than 8 GPUs"},
 		{"min -5", frontier, intp(-5), nil, repeat(16, 4), ""},
-		{"3 rings", quad, nil, nil, fmt.Sprint(make([]int, 12)), ""}, // the same ring 3 times
+		{"3 rings", quad, nil, nil, fmt.Sprint(make([]int, 24)), ""}, // the same ring 6 times (3, doubled by the search)
 		{"2 rings", seven, nil, nil, repeat(8, 2), ""},
 		{"64 rings", one, nil, nil, fmt.Sprint(make([]int, 32)), ""},
 	} {

@@ -35,8 +35,9 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 	}
 	for cc := range ch.Channels {
 		lo, hi := min(int64(cc)*per, unit), min(int64(cc+1)*per, unit)
-		if lo == hi {
-			continue // RCCL gives this channel no work
+		if lo == hi { // rounding left no work for this channel and the rest:
+			kern.Channels = kern.Channels[:cc] // RCCL launches a workgroup per channel with work
+			break
 		}
 		ring := c.channels[cc].Ranks
 		pos := slices.Index(ring, me)

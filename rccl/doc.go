@@ -49,10 +49,11 @@
 // # Not reproduced
 //
 // RCCL matches the whole Frontier node against a stored table (rome_models.cc)
-// and searches only for other sets of GPUs; this package always searches.
-// After its own search (not after a table match) RCCL doubles the rings
-// once when their speed is at least 25 GB/s (ncclTopoDupChannels); Channels
-// does not, so a sub-node communicator can get half RCCL's channels. RCCL's
+// and searches only for other sets of GPUs; this package always searches
+// (the table's own rings come out), keeping only the table's consequences:
+// unmatched sets of more than 4 GCDs get at most two rings (Rome 4P2H),
+// and after a search, not a match, rings of at least 25 GB/s in RCCL's
+// units run twice at half the speed (ncclTopoDupChannels). RCCL's
 // fixed list of speeds, the order in which it tries GPUs, its preference for
 // repeating the first ring (sameChannels), its time-outs, NICs, trees and
 // several nodes are not modelled, and neither is the bandwidth of its

@@ -296,8 +296,9 @@ func channelCounts(ks []trace.Op) []int {
 // RCCL drops channels when a collective is too small to keep their
 // threads busy: an 8-byte AllReduce runs on one, a 1 MiB one on all 16 of
 // the Frontier node's channels; on 2 GCDs (their rings over 4 links,
-// doubled and copied) 1 MiB also uses all the communicator's channels
-// (the last ones may get no data: each channel's part is aligned up).
+// doubled and copied) 1 MiB is split over all the communicator's channels,
+// but each part is aligned up, so the last ones get no data and no
+// workgroup.
 // NCCL_MAX_NCHANNELS caps them, NCCL_PROTO sets the protocol.
 func TestExpandChannelsAndProtocol(t *testing.T) {
 	p, top, _ := expandNode(t)
@@ -318,7 +319,9 @@ func TestExpandChannelsAndProtocol(t *testing.T) {
 		{8, "rccl_all_reduce 268435456", []string{"env.NCCL_PROTO=LL"}, 16, "_LL_"},
 		{8, "rccl_broadcast 1048576", []string{"env.NCCL_PROTO=LL"}, 16, "_LL_"},
 		{2, "rccl_all_reduce 8", nil, 1, "_LL_"},
-		{2, "rccl_all_reduce 1048576", nil, len(two), ""},
+		// all the communicator's channels chosen, each part aligned up to
+		// 8 KiB: the parts that hold the 1 MiB get a workgroup
+		{2, "rccl_all_reduce 1048576", nil, int(divUp(1<<20, roundUp(divUp(1<<20, int64(len(two))), simpleAlign))), ""},
 	} {
 		_, out := expand(t, callTrace(tc.n, tc.call), tc.sets...)
 		ks := kernels(out)

@@ -50,7 +50,30 @@ func Rings(t Topology, gcds []int) ([]Ring, error) {
 	if best.n == 0 {
 		return nil, fmt.Errorf("rccl: no ring over GCDs %v found within the search budget", gcds)
 	}
-	return best.rings(gcds, t.LaneGBps), nil
+	rings := best.rings(gcds, t.LaneGBps)
+	if !isModel73(t, gcds) {
+		rings = dupRings(rings, t.LaneGBps, s.most)
+	}
+	return rings, nil
+}
+
+// dupRings is ncclTopoDupChannels after RCCL's own search (not after a
+// model match): rings whose speed is at least 25 GB/s in RCCL's units
+// (36 GB/s per gfx90a link) run twice at half the speed, within the
+// search's channel limit. (The compute-capability clause never applies:
+// RCCL gives AMD GPUs 60.)
+func dupRings(rings []Ring, laneGBps float64, most int) []Ring {
+	if len(rings) == 0 || rings[0].GBps/laneGBps*rcclLinkGBps < 25 {
+		return rings
+	}
+	n := min(2*len(rings), most)
+	out := make([]Ring, 0, n)
+	for i := range n {
+		r := rings[i%len(rings)]
+		r.GBps /= float64((n + len(rings) - 1) / len(rings))
+		out = append(out, r)
+	}
+	return out
 }
 
 func checkGCDs(gcds []int, n int) error {

@@ -219,12 +219,14 @@ func TestSubsetRings(t *testing.T) {
 		gcds []int
 		want []string // directed cycles, in order
 	}{
-		// 1-7 has no link: one hop per ring goes through other GCDs.
-		{[]int{0, 1, 6, 7}, []string{"[0 1 7 6]", "[0 6 7 1]"}},
-		// E8's 7-GCD communicator: 1 has links to 0 and 3 only.
+		// 1-7 has no link: one hop per ring goes through other GCDs; at one
+		// link (36 GB/s in RCCL's units, at least 25) RCCL runs them twice.
+		{[]int{0, 1, 6, 7}, []string{"[0 1 7 6]", "[0 6 7 1]", "[0 1 7 6]", "[0 6 7 1]"}},
+		// E8's 7-GCD communicator: 1 has links to 0 and 3 only; the Rome
+		// 4P2H limit of two rings leaves no room to double them.
 		{[]int{0, 1, 6, 7, 2, 3, 4}, []string{"[0 1 3 7 6 4 2]", "[0 2 4 6 7 3 1]"}},
-		// A quad: three rings at RCCL's top speed, 4/3 of a link.
-		{[]int{0, 1}, []string{"[0 1]", "[0 1]", "[0 1]"}},
+		// A quad: three rings at RCCL's top speed, 4/3 of a link, doubled.
+		{[]int{0, 1}, []string{"[0 1]", "[0 1]", "[0 1]", "[0 1]", "[0 1]", "[0 1]"}},
 	} {
 		var got []string
 		for _, r := range mustRings(t, top, tc.gcds) {
@@ -270,9 +272,10 @@ func TestSixteenGCDs(t *testing.T) {
 		}
 		t.Logf("%s: %d rings at %g GB/s", name, len(rings), rings[0].GBps)
 	}
-	// All-to-all single links: 15 rings, each leaving every GCD by its own link.
-	if n := len(mustRings(t, matrix(16, func(a, b int) int { return 1 }), all(16))); n != 15 {
-		t.Errorf("all-to-all: %d rings, want 15", n)
+	// All-to-all single links: 15 rings, each leaving every GCD by its own
+	// link, doubled at half the speed as RCCL does after its search.
+	if n := len(mustRings(t, matrix(16, func(a, b int) int { return 1 }), all(16))); n != 30 {
+		t.Errorf("all-to-all: %d rings, want 30", n)
 	}
 }
 
@@ -322,6 +325,8 @@ func ExampleRings() {
 		fmt.Println(r.GCDs, r.GBps)
 	}
 	// Output:
-	// [0 1 2] 50
-	// [0 2 1] 50
+	// [0 1 2] 25
+	// [0 2 1] 25
+	// [0 1 2] 25
+	// [0 2 1] 25
 }
