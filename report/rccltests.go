@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -83,7 +84,8 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 		p("\n")
 	}
 	p("# Out of bounds values : %d %s\n", 0, "OK")
-	p("# Avg bus bandwidth    : %g %s\n", sum/float64(max(n, 1)), "")
+	// C's %g: 6 significant digits (Go's %g prints every digit needed)
+	p("# Avg bus bandwidth    : %s %s\n", strconv.FormatFloat(sum/float64(max(n, 1)), 'g', 6, 64), "")
 	p("#\n")
 	p("\n")
 	_, err := io.WriteString(w, b.String())
