@@ -155,3 +155,22 @@ func TestRCCLDebugCSV(t *testing.T) {
 		t.Errorf("stdout %q\nstderr %q: want RCCL's 16 Channel lines on stderr only", out, errs)
 	}
 }
+
+// An RCCL trace replays (a rank that leaves the datatype out calls with
+// float, so it matches one that writes it); one where a comm rank never joins a collective
+// is bad input: one line at the collective's line, exit 2.
+func TestRCCLTrace(t *testing.T) {
+	const bufs = `{"op":"malloc","buf":"a0","gcd":0,"bytes":1048576}
+{"op":"malloc","buf":"a1","gcd":1,"bytes":1048576,"rank":1}
+{"op":"rccl_comm_init","comm":"w","gcds":[0,1]}
+{"op":"rccl_all_reduce","comm":"w","gcd":0,"src":"a0","dst":"a0","bytes":1048576,"stream":1}
+`
+	out := goodTrace(t, bufs+`{"op":"rccl_all_reduce","comm":"w","gcd":1,"src":"a1","dst":"a1","bytes":1048576,"datatype":"float","stream":1,"rank":1}
+{"op":"device_sync"}
+{"op":"device_sync","rank":1}
+`)
+	if !strings.Contains(out, ",line4:ncclDevKernel_AllReduce_") || !strings.Contains(out, ",line5:ncclDevKernel_AllReduce_") {
+		t.Errorf("no kernel rows for the two calls:\n%s", out)
+	}
+	badTrace(t, bufs, `:4: op: rank 1 (GCD 1) of communicator "w" never calls this rccl_all_reduce: it would wait forever`)
+}
