@@ -55,6 +55,7 @@ lane_bandwidth_gbps = 50
 flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 21
+response_overhead_bytes = 21
 request_bytes = 64
 credit_bytes = 4194304
 

@@ -116,13 +116,16 @@ type SDMA struct {
 
 // XGMI describes the GCD-to-GCD Infinity Fabric links and their bundles.
 type XGMI struct {
-	LaneBandwidthGBps   float64  `toml:"lane_bandwidth_gbps"`   // one link, one direction
-	FlightLatencyNs     float64  `toml:"flight_latency_ns"`     // wire + SerDes latency of one hop
-	PacketPayloadBytes  int      `toml:"packet_payload_bytes"`  // max data per packet
-	PacketOverheadBytes int      `toml:"packet_overhead_bytes"` // header, CRC, framing per packet
-	RequestBytes        int      `toml:"request_bytes"`         // wire bytes of one read request (one per payload-sized line)
-	CreditBytes         int      `toml:"credit_bytes"`          // bytes a receiver buffers per direction (link-level credits)
-	Bundles             []Bundle `toml:"bundle"`
+	LaneBandwidthGBps   float64 `toml:"lane_bandwidth_gbps"`   // one link, one direction
+	FlightLatencyNs     float64 `toml:"flight_latency_ns"`     // wire + SerDes latency of one hop
+	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`  // max data per packet
+	PacketOverheadBytes int     `toml:"packet_overhead_bytes"` // header, CRC, framing per packet
+	// ResponseOverheadBytes is the overhead of a read-data packet, whose
+	// header needs no address
+	ResponseOverheadBytes int      `toml:"response_overhead_bytes"`
+	RequestBytes          int      `toml:"request_bytes"` // wire bytes of one read request (one per payload-sized line)
+	CreditBytes           int      `toml:"credit_bytes"`  // bytes a receiver buffers per direction (link-level credits)
+	Bundles               []Bundle `toml:"bundle"`
 }
 
 // Bundle is one bundle of xGMI links (lanes) between two GCDs. In key paths

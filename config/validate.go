@@ -187,6 +187,7 @@ func (n *Node) validate() []vErr {
 	v.gbps("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
 	v.latency("xgmi.flight_latency_ns", x.FlightLatencyNs)
 	n.validateWire(v, "xgmi", x.PacketPayloadBytes, x.PacketOverheadBytes, x.RequestBytes, x.CreditBytes)
+	v.intRange("xgmi.response_overhead_bytes", x.ResponseOverheadBytes, 0, 1<<16)
 	n.validateBundles(v)
 
 	l := &n.HostLink

@@ -97,6 +97,7 @@ func Build(c *config.Node) (*Node, error) {
 		WithLaneBandwidth(c.XGMI.LaneBandwidthGBps).
 		WithFlightLatency(c.XGMI.FlightLatencyNs).
 		WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
+		WithResponseOverhead(c.XGMI.ResponseOverheadBytes).
 		WithCredits(c.XGMI.CreditBytes, c.Sim.EarlyBooking)
 	for _, b := range c.XGMI.Bundles {
 		if b.Lanes == 0 {

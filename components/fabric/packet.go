@@ -183,10 +183,11 @@ func NewRequest(kind Kind, size int, target Memory, route Route, requester sim.P
 
 // WireBytes is what a link serialises for a packet: its payload split into
 // wire packets of at most payload bytes, each with overhead bytes of header,
-// CRC and framing. A read request asks for its data one payload-sized line
-// at a time, request bytes per line; other packets without data (acks,
-// flushes) cost one header.
-func (p *Packet) WireBytes(payload, overhead, request int) int {
+// CRC and framing (response bytes for read data, whose header carries no
+// address). A read request asks for its data one payload-sized line at a
+// time, request bytes per line; other packets without data (acks, flushes)
+// cost one header.
+func (p *Packet) WireBytes(payload, overhead, response, request int) int {
 	if p.Kind == ReadReq {
 		return (p.Size + payload - 1) / payload * request
 	}
@@ -196,6 +197,9 @@ func (p *Packet) WireBytes(payload, overhead, request int) int {
 	n := (p.Size + payload - 1) / payload
 	if n == 0 {
 		n = 1
+	}
+	if p.Kind == ReadRsp {
+		return p.Size + n*response
 	}
 	return p.Size + n*overhead
 }

@@ -74,20 +74,25 @@ func TestRoutesAvoidHostAndRespectHops(t *testing.T) {
 
 func TestWireBytes(t *testing.T) {
 	p := &Packet{Kind: WriteReq, Size: 64 << 10}
-	if got, want := p.WireBytes(64, 21, 64), 64<<10+1024*21; got != want {
+	if got, want := p.WireBytes(64, 21, 11, 64), 64<<10+1024*21; got != want {
 		t.Errorf("64 KiB write: %d wire bytes, want %d", got, want)
 	}
 	ack := &Packet{Kind: WriteAck, Size: 64 << 10}
-	if got := ack.WireBytes(64, 21, 64); got != 21 {
+	if got := ack.WireBytes(64, 21, 11, 64); got != 21 {
 		t.Errorf("ack: %d wire bytes, want one header (21)", got)
 	}
 	read := &Packet{Kind: ReadReq, Size: 64 << 10}
-	if got := read.WireBytes(64, 21, 64); got != 64<<10 {
+	if got := read.WireBytes(64, 21, 11, 64); got != 64<<10 {
 		t.Errorf("64 KiB read request: %d wire bytes, want one 64 B request per line", got)
 	}
 	small := &Packet{Kind: WriteReq, Size: 16}
-	if got := small.WireBytes(64, 21, 64); got != 37 {
+	if got := small.WireBytes(64, 21, 11, 64); got != 37 {
 		t.Errorf("16 B write: %d wire bytes, want 37", got)
+	}
+	// read data carries the response header, no address
+	data := &Packet{Kind: ReadRsp, Size: 64 << 10}
+	if got, want := data.WireBytes(64, 21, 11, 64), 64<<10+1024*11; got != want {
+		t.Errorf("64 KiB of read data: %d wire bytes, want %d", got, want)
 	}
 }
 

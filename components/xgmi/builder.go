@@ -13,6 +13,7 @@ type Builder struct {
 	flightNs float64
 	payload  int
 	overhead int
+	response int
 	request  int
 	credits  int
 	early    float64
@@ -36,11 +37,15 @@ func (b Builder) WithLaneBandwidth(gbps float64) Builder { b.laneGBps = gbps; re
 func (b Builder) WithFlightLatency(ns float64) Builder { b.flightNs = ns; return b }
 
 // WithPacket sets the wire packet payload, the per-packet overhead and the
-// wire size of one read request, in bytes.
+// wire size of one read request, in bytes; read data packets carry the
+// same overhead unless WithResponseOverhead says otherwise.
 func (b Builder) WithPacket(payload, overhead, request int) Builder {
-	b.payload, b.overhead, b.request = payload, overhead, request
+	b.payload, b.overhead, b.request, b.response = payload, overhead, request, overhead
 	return b
 }
+
+// WithResponseOverhead sets the overhead of a read-data packet, in bytes.
+func (b Builder) WithResponseOverhead(n int) Builder { b.response = n; return b }
 
 // WithCredits sets the bytes a direction's receiver buffers, and the share
 // of them packets still on their way to the link may book ahead (a
@@ -54,7 +59,7 @@ func (b Builder) WithCredits(bytes int, early float64) Builder {
 func (b Builder) Build(name string) *Bundle {
 	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
 		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,
-		overhead: b.overhead, request: b.request, credits: b.credits,
+		overhead: b.overhead, response: b.response, request: b.request, credits: b.credits,
 		early: int(b.early * float64(b.credits))}
 	var ports [2]sim.Port
 	for i, n := range []string{"End[0]", "End[1]"} {

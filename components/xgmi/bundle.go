@@ -31,6 +31,7 @@ type Bundle struct {
 	flight   sim.VTimeInSec
 	payload  int
 	overhead int
+	response int // overhead of a read-data packet
 	request  int
 	credits  int // receive buffering per direction, bytes
 	early    int // bytes of credits packets still on their way may book
@@ -97,7 +98,9 @@ func (b *Bundle) fits(d *direction, wb int) bool {
 }
 
 // wire is what p occupies on the wire and in the receiver's buffer.
-func (b *Bundle) wire(p *fabric.Packet) int { return p.WireBytes(b.payload, b.overhead, b.request) }
+func (b *Bundle) wire(p *fabric.Packet) int {
+	return p.WireBytes(b.payload, b.overhead, b.response, b.request)
+}
 
 // transmit puts p, of wb wire bytes, on the wire.
 func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, wb int, early bool) {
