@@ -486,11 +486,7 @@ func (n *Node) validateRCCL(v *validator) {
 	} else {
 		v.oneOf("env.NCCL_PROTO", e.NCCLProto, "", "LL", "Simple")
 	}
-	if e.NCCLAlgo == "Tree" {
-		v.fail("env.NCCL_ALGO", nil, "Tree is not modelled yet: only Ring (RCCL's single-node choice for every collective but small AllReduce)")
-	} else {
-		v.oneOf("env.NCCL_ALGO", e.NCCLAlgo, "", "Ring")
-	}
+	v.oneOf("env.NCCL_ALGO", e.NCCLAlgo, "", "Ring", "Tree")
 	v.intRange("env.NCCL_MIN_NCHANNELS", e.NCCLMinChannels, -2, 128)
 	v.intRange("env.NCCL_MAX_NCHANNELS", e.NCCLMaxChannels, -2, 128)
 	v.int64Range("env.NCCL_BUFFSIZE", e.NCCLBuffSize, 1<<12, 1<<30)

@@ -27,7 +27,7 @@ func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
 			continue
 		}
 		if err := x.call(o); err != nil {
-			return nil, fmt.Errorf("line %d: %v", o.Line, err)
+			return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op", Msg: err.Error()}
 		}
 	}
 	return x.out, nil
@@ -84,6 +84,9 @@ func (x *expander) call(o *trace.Op) error {
 	case trace.RCCLSend, trace.RCCLRecv:
 		x.p2pCall(o, c, me)
 	default:
+		if x.p.Algo == "Tree" && o.Op != trace.RCCLAllReduce {
+			return fmt.Errorf("NCCL_ALGO=Tree: RCCL has no tree algorithm for %s (only AllReduce); no algorithm is left", o.Op)
+		}
 		x.collective(o, c, me)
 	}
 	return nil

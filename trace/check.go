@@ -315,10 +315,10 @@ func (c *checker) op(o *Op) *Error {
 		if c.started {
 			return errf("op", "setenv must come before every other operation: the environment is set when the program starts")
 		}
-		if !strings.HasPrefix(o.Name, "HSA_") {
-			return errf("name", "want a ROCm variable such as HSA_ENABLE_SDMA, got %q", o.Name)
+		if !strings.HasPrefix(o.Name, "HSA_") && !strings.HasPrefix(o.Name, "MPICH_") && !strings.HasPrefix(o.Name, "NCCL_") {
+			return errf("name", "want a ROCm, Cray MPICH or RCCL variable such as HSA_ENABLE_SDMA, MPICH_GPU_IPC_THRESHOLD or NCCL_PROTO, got %q", o.Name)
 		}
-		if o.Value == "" {
+		if o.Value == "" && !strings.HasPrefix(o.Name, "NCCL_") { // NCCL_PROTO="" is RCCL's default
 			return errf("value", "required by setenv")
 		}
 		return nil

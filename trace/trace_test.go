@@ -829,7 +829,7 @@ func TestSetEnv(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"op":"device_sync"}` + "\n" + `{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"0"}`,
 			"t.jsonl:2: op: setenv must come before every other operation: the environment is set when the program starts"},
-		{`{"op":"setenv","name":"PATH","value":"0"}`, `t.jsonl:1: name: want a ROCm variable such as HSA_ENABLE_SDMA, got "PATH"`},
+		{`{"op":"setenv","name":"PATH","value":"0"}`, `t.jsonl:1: name: want a ROCm, Cray MPICH or RCCL variable such as HSA_ENABLE_SDMA, MPICH_GPU_IPC_THRESHOLD or NCCL_PROTO, got "PATH"`},
 		{`{"op":"setenv","name":"HSA_XNACK"}`, "t.jsonl:1: value: required by setenv"},
 		{`{"op":"setenv","name":"HSA_XNACK","value":"1","stream":2}`, "t.jsonl:1: stream: not used by setenv"},
 	} {

@@ -73,7 +73,10 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		n.Engine.AcceptHook(count)
 		ops := mpi.Expand(run.Ops, mpi.FromConfig(c)) // MPI calls become what the library does
 		if ops, err = rccl.Expand(ops, rccl.ParamsFromConfig(c), rccl.FromConfig(c)); err != nil {
-			return nil, &trace.Error{File: run.Name, Msg: err.Error()}
+			if te, ok := err.(*trace.Error); ok && te.File == "" {
+				te.File = run.Name
+			}
+			return nil, err
 		}
 		out, err := n.Run(ops)
 		var te *trace.Error

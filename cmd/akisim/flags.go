@@ -42,6 +42,7 @@ type options struct {
 	root       int
 	datatype   string
 	given      map[string]bool // the flags the command line gave
+	stderr     io.Writer       // where diagnostics beside the results go
 }
 
 // workloadFlags are the flags that belong to some workloads; giving one to
@@ -63,7 +64,7 @@ var commandFlags = map[string][]string{
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
-	o := &options{command: "run"}
+	o := &options{command: "run", stderr: stderr}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "validate", "configs", "routes":

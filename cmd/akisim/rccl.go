@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/akisim/akisim/config"
@@ -40,17 +39,15 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	} else if t.GCDs, err = gcdIDs("-gcds", o.gcds, c.GCD.Count); err != nil {
 		return nil, err
 	}
-	for i, g := range t.GCDs {
-		if slices.Index(t.GCDs, g) < i {
-			return nil, bad("-gcds: GCD %d given twice (one rank per GCD)", g)
-		}
-	}
 	sizes := o.sizes
 	if sizes == "" {
 		sizes = "33554432" // rccl-tests' default -b and -e: 32 MiB
 	}
 	if t.Sizes, err = byteSizes(sizes); err != nil {
 		return nil, err
+	}
+	if k := workloads.RCCLBenchmarks[t.Bench]; c.Env.NCCLAlgo == "Tree" && k != "" && k != trace.RCCLAllReduce {
+		return nil, bad("-env NCCL_ALGO=Tree: RCCL has no tree algorithm for %s (only all_reduce_perf has one)", t.Bench)
 	}
 	runs, err := t.Runs()
 	if err != nil {
@@ -62,7 +59,7 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 			return nil, bad("%v", err)
 		}
 		for _, l := range lines {
-			fmt.Fprintln(os.Stderr, l)
+			fmt.Fprintln(o.stderr, l)
 		}
 	}
 	return runs, nil
