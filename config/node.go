@@ -34,7 +34,7 @@ type Env struct {
 	AllreduceKernel int `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
 	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`         // LL or Simple: every collective uses it
-	NCCLAlgo        string `toml:"NCCL_ALGO"`          // Ring (the only algorithm modelled)
+	NCCLAlgo        string `toml:"NCCL_ALGO"`          // Ring or Tree (AllReduce only)
 	NCCLMinChannels int    `toml:"NCCL_MIN_NCHANNELS"` // channels RCCL runs at least
 	NCCLMaxChannels int    `toml:"NCCL_MAX_NCHANNELS"` // channels RCCL runs at most
 	NCCLBuffSize    int64  `toml:"NCCL_BUFFSIZE"`      // a channel's Simple FIFO, bytes
