@@ -223,9 +223,24 @@ func (x *expander) start(i int, sd side) {
 		return
 	}
 	if !m.ipc {
-		x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.buf(sd), SrcOff: x.off(sd), Dst: x.bounce(i, x.buf(sd)), Bytes: m.bytes})
+		x.stageCopy(i, x.buf(sd), x.buf(sd), x.off(sd), x.bounce(i, x.buf(sd)), 0, m.bytes)
 	}
 	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
+}
+
+// stageCopy is a staged message's copy between device buffer dev (src or
+// dst) and the bounce buffer, made by call i's rank: up to gpuFastCopyMax
+// bytes its CPU loads or stores through the host mapping of the device
+// memory, else a blocking hipMemcpy (the rule and its source:
+// builder.stage, coll.go).
+func (x *expander) stageCopy(i int, dev, src string, srcOff int64, dst string, dstOff, bytes int64) {
+	if bytes > gpuFastCopyMax {
+		x.emit(i, trace.Op{Op: trace.Memcpy, Src: src, SrcOff: srcOff, Dst: dst, DstOff: dstOff, Bytes: bytes})
+		return
+	}
+	numa := x.p.NUMA[x.bufs[dev].GCD]
+	x.emit(i, trace.Op{Op: trace.HostAccess, NUMA: &numa, Threads: 1, Access: []trace.Access{
+		{Buf: src, Mode: "read", Bytes: bytes, Offset: srcOff}, {Buf: dst, Mode: "write", Bytes: bytes, Offset: dstOff}}})
 }
 
 // bounce is the shared-memory buffer of call i's sender and receiver,
@@ -276,7 +291,7 @@ func (x *expander) finish(i int, sds []side) {
 		rank, from := x.ops[sd.op].Rank, x.buf(m.send)
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
-			x.emit(i, trace.Op{Op: trace.Memcpy, Src: x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes})
+			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), 0, x.buf(sd), x.off(sd), m.bytes)
 			continue
 		}
 		x.open(i, rank, from)

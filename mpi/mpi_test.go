@@ -100,19 +100,30 @@ func TestIPCMessageIsOnePeerCopy(t *testing.T) {
 
 // Below MPICH_GPU_IPC_THRESHOLD (1024 B) a message is staged: the sender
 // copies it into a bounce buffer in host memory on its GCD's NUMA domain,
-// the receiver copies it out; no peer copy. With MPICH_GPU_IPC_ENABLED=0
-// every message is staged.
+// the receiver copies it out; no peer copy. Up to gpuFastCopyMax bytes the
+// CPUs copy (loads and stores through the mapping, on each GCD's domain),
+// above it hipMemcpy. With MPICH_GPU_IPC_ENABLED=0 every message is staged.
 func TestSmallMessagesAreStaged(t *testing.T) {
 	for _, c := range []struct {
 		bytes int64
 		sets  []string
-	}{{512, nil}, {1 << 20, []string{"env.MPICH_GPU_IPC_ENABLED=0"}}} {
+		kind  trace.Kind
+	}{{512, nil, trace.HostAccess}, {1 << 20, []string{"env.MPICH_GPU_IPC_ENABLED=0"}, trace.Memcpy}} {
 		_, x, _ := run(t, pair(1, c.bytes), c.sets...)
 		var got []string
 		for _, o := range x {
 			switch o.Op {
 			case trace.Memcpy, trace.MemcpyPeerAsy:
+				if o.Op != c.kind {
+					t.Errorf("%d B: %s, want %s", c.bytes, o.Op, c.kind)
+				}
 				got = append(got, o.Src+">"+o.Dst)
+			case trace.HostAccess:
+				if o.Op != c.kind || len(o.Access) != 2 {
+					t.Errorf("%d B: %s %+v, want %s", c.bytes, o.Op, o.Access, c.kind)
+					continue
+				}
+				got = append(got, o.Access[0].Buf+">"+o.Access[1].Buf)
 			case trace.HostMalloc:
 				if *o.NUMA != 3 || o.Bytes != c.bytes {
 					t.Errorf("%d B: bounce buffer %+v, want %d B on NUMA 3 (GCD 0's)", c.bytes, o, c.bytes)
