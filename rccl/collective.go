@@ -141,14 +141,14 @@ func (p *program) tree(lo, hi, chunk int64) []trace.Phase {
 	}
 	for off := lo; off < hi; off += chunk {
 		b := min(chunk, hi-off)
-		a := action{input: true, recv: fromDown != nil, reduces: fromDown != nil, send: toUp != nil, output: toUp == nil}
+		a := action{input: true, recv: fromDown != nil, send: toUp != nil, output: toUp == nil}
 		p.step(a, fromDown, toUp, off, off, b)
 	}
 	for off := lo; off < hi; off += chunk {
 		b := min(chunk, hi-off)
 		if up < 0 { // rank 0 sends what it reduced, from its output
 			if toDown != nil {
-				p.stepFrom(toDown, p.o.Dst, off, b)
+				p.step(action{input: true, fromOutput: true, send: true}, nil, toDown, off, off, b)
 			}
 			continue
 		}
@@ -160,13 +160,17 @@ func (p *program) tree(lo, hi, chunk int64) []trace.Phase {
 // step adds the phases of action a on b bytes: input at inAt, output at
 // outAt, received over in and sent over out, slice by slice.
 func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
+	src := p.o.Src
+	if a.fromOutput {
+		src = p.o.Dst
+	}
 	for _, s := range p.pr.slices(b) {
 		var ph trace.Phase
 		if a.recv {
 			in.recv(&ph, s.bytes*p.pr.wireFactor)
 		}
 		if a.input && s.bytes > 0 {
-			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Src, Mode: "read", Bytes: s.bytes, Offset: inAt + s.off})
+			ph.Access = append(ph.Access, trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: inAt + s.off})
 		}
 		if a.output && s.bytes > 0 {
 			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: outAt + s.off})
@@ -174,18 +178,6 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 		if a.send {
 			out.send(&ph, s.bytes*p.pr.wireFactor)
 		}
-		p.out = append(p.out, ph)
-	}
-}
-
-// stepFrom sends b bytes of buf from at over out.
-func (p *program) stepFrom(out *conn, buf string, at, b int64) {
-	for _, s := range p.pr.slices(b) {
-		var ph trace.Phase
-		if s.bytes > 0 {
-			ph.Access = append(ph.Access, trace.Access{Buf: buf, Mode: "read", Bytes: s.bytes, Offset: at + s.off})
-		}
-		out.send(&ph, s.bytes*p.pr.wireFactor)
 		p.out = append(p.out, ph)
 	}
 }
@@ -228,7 +220,7 @@ func (p *program) conn(from, to int, kind string) *conn {
 	if p.pr.name == "LL" {
 		base += x.p.BuffBytes
 	}
-	flag := c.flags + int64(2*(p.ch*len(connKinds)+ki))%(flagArea/64)*64
+	flag := c.flagAt(2 * (p.ch*len(connKinds) + ki))
 	return &conn{pr: p.pr, buf: c.fifo[to], back: c.fifo[from], base: base, tail: name("tail"), head: name("head"),
 		tailAt: flag, headAt: flag + 64}
 }

@@ -48,7 +48,6 @@ type comm struct {
 	// graphGBps is RCCL's bandwidth of its ring graph, nChannels x
 	// bwIntra, which its tuning model starts from
 	graphGBps float64
-	rank      int // the host rank that created it (its buffers' owner)
 }
 
 type expander struct {
@@ -102,7 +101,7 @@ func (x *expander) commInit(o *trace.Op) error {
 	}
 	chans, _ := Channels(rings, x.p.Channels)
 	n := len(o.GCDs)
-	c := &comm{name: o.Comm, gcds: o.GCDs, channels: chans, colls: make([]int, n), rank: o.Rank,
+	c := &comm{name: o.Comm, gcds: o.GCDs, channels: chans, colls: make([]int, n), works: make([]int, n),
 		flags: x.fifoBytes(len(chans), n) - flagArea, graphGBps: x.graphGBps(rings, o.GCDs)}
 	for r := range n {
 		c.p2p = append(c.p2p, make([]int, n))
@@ -116,7 +115,6 @@ func (x *expander) commInit(o *trace.Op) error {
 		numa := x.p.NUMA[g]
 		x.emit(o, trace.Op{Op: trace.HostMalloc, Buf: work, NUMA: &numa, Bytes: workFifoBytes})
 	}
-	c.works = make([]int, n)
 	x.comms[o.Comm] = c
 	return nil
 }
@@ -125,7 +123,19 @@ func (x *expander) commInit(o *trace.Op) error {
 // (ring, tree up, tree down) a Simple and an LL buffer, per peer a Simple
 // buffer, and a line for each flag.
 func (x *expander) fifoBytes(channels, n int) int64 {
-	return int64(channels*len(connKinds))*(x.p.BuffBytes+x.p.llBuffBytes()) + int64(n)*x.p.BuffBytes + flagArea
+	return x.collFifoBytes(channels) + int64(n)*x.p.BuffBytes + flagArea
+}
+
+// collFifoBytes is the channels' part of a FIFO buffer, at its start; the
+// point-to-point buffers follow it.
+func (x *expander) collFifoBytes(channels int) int64 {
+	return int64(channels*len(connKinds)) * (x.p.BuffBytes + x.p.llBuffBytes())
+}
+
+// flagAt is the offset of counter i in the flag area: a line each,
+// wrapping round the area.
+func (c *comm) flagAt(i int) int64 {
+	return c.flags + int64(i)%(flagArea/64)*64
 }
 
 // The work FIFO: RCCL writes each kernel's per-channel work descriptors

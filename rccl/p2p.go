@@ -28,17 +28,17 @@ func (x *expander) pipe(c *comm, from, to int, id string) *pipe {
 // slot is where slice i lands in the receiver's FIFO for the sender.
 func (p *pipe) slot(i int) int64 {
 	x := p.x
-	base := int64(len(p.c.channels)*len(connKinds))*(x.p.BuffBytes+x.p.llBuffBytes()) + int64(p.from)*x.p.BuffBytes
+	base := x.collFifoBytes(len(p.c.channels)) + int64(p.from)*x.p.BuffBytes
 	return base + int64(i%x.p.Steps)*x.p.BuffBytes/int64(x.p.Steps)
 }
 
 // flagAt is a counter's offset: after the channels' counters, two per peer.
 func (p *pipe) flagAt(head bool) int64 {
-	i := int64(2*len(p.c.channels)*len(connKinds) + 2*p.from)
+	i := 2*len(p.c.channels)*len(connKinds) + 2*p.from
 	if head {
 		i++
 	}
-	return p.c.flags + i%(flagArea/64)*64
+	return p.c.flagAt(i)
 }
 
 // sends are the sender's phases: slices of buf from off.

@@ -9,12 +9,14 @@ import "github.com/akisim/akisim/trace"
 
 // action is one primitive step of a rank on one piece.
 type action struct {
-	piece   int  // which of the n pieces of a loop (allreduce-like) or 0
-	recv    bool // reads a slice the previous rank stored into this rank's FIFO
-	input   bool // reads this rank's input (to send it, or reduce into what it received)
-	output  bool // writes this rank's output
-	send    bool // stores the result into the next rank's FIFO
-	reduces bool // combines received data with input (arithmetic)
+	piece  int  // which of the n pieces of a loop (allreduce-like) or 0
+	recv   bool // reads a slice the previous rank stored into this rank's FIFO
+	input  bool // reads this rank's input (to send it, or reduce into what it received)
+	output bool // writes this rank's output
+	send   bool // stores the result into the next rank's FIFO
+	// fromOutput: the input read is of the call's output buffer (the
+	// tree's top sends down what it reduced)
+	fromOutput bool
 }
 
 // ringSteps is the program of the rank at position pos of a ring of n
@@ -27,9 +29,9 @@ func ringSteps(k trace.Kind, n, pos, rootPos int, outOfPlace bool) []action {
 	case trace.RCCLAllReduce:
 		a = append(a, action{piece: piece(0), input: true, send: true})
 		for s := 1; s < n-1; s++ {
-			a = append(a, action{piece: piece(s), recv: true, input: true, reduces: true, send: true})
+			a = append(a, action{piece: piece(s), recv: true, input: true, send: true})
 		}
-		a = append(a, action{piece: piece(n - 1), recv: true, input: true, reduces: true, output: true, send: n > 1})
+		a = append(a, action{piece: piece(n - 1), recv: true, input: true, output: true, send: n > 1})
 		for s := n; s < 2*n-2; s++ {
 			a = append(a, action{piece: piece(s), recv: true, output: true, send: true})
 		}
@@ -39,10 +41,10 @@ func ringSteps(k trace.Kind, n, pos, rootPos int, outOfPlace bool) []action {
 	case trace.RCCLReduceScatter:
 		a = append(a, action{piece: piece(0), input: true, send: n > 1})
 		for s := 1; s < n-1; s++ {
-			a = append(a, action{piece: piece(s), recv: true, input: true, reduces: true, send: true})
+			a = append(a, action{piece: piece(s), recv: true, input: true, send: true})
 		}
 		if n > 1 {
-			a = append(a, action{piece: piece(n - 1), recv: true, input: true, reduces: true, output: true})
+			a = append(a, action{piece: piece(n - 1), recv: true, input: true, output: true})
 		} else {
 			a[0].output = true
 		}
@@ -65,9 +67,9 @@ func ringSteps(k trace.Kind, n, pos, rootPos int, outOfPlace bool) []action {
 		case q == 0:
 			a = append(a, action{input: true, send: true})
 		case q < n-1:
-			a = append(a, action{recv: true, input: true, reduces: true, send: true})
+			a = append(a, action{recv: true, input: true, send: true})
 		default: // the root
-			a = append(a, action{recv: true, input: true, reduces: true, output: true})
+			a = append(a, action{recv: true, input: true, output: true})
 		}
 	}
 	return a

@@ -43,7 +43,8 @@ func Rings(t Topology, gcds []int) ([]Ring, error) {
 	if s == nil {
 		return nil, fmt.Errorf("rccl: no ring joins GCDs %v: some have no xGMI route to the others", gcds)
 	}
-	if len(gcds) > 4 && len(gcds) <= 8 && !isModel73(t, gcds) {
+	model := isModel73(t, gcds)
+	if len(gcds) > 4 && len(gcds) <= 8 && !model {
 		s.most = rome4P2HRings
 	}
 	best := s.run()
@@ -51,7 +52,7 @@ func Rings(t Topology, gcds []int) ([]Ring, error) {
 		return nil, fmt.Errorf("rccl: no ring over GCDs %v found within the search budget", gcds)
 	}
 	rings := best.rings(gcds, t.LaneGBps)
-	if !isModel73(t, gcds) {
+	if !model {
 		rings = dupRings(rings, t.LaneGBps, s.most)
 	}
 	return rings, nil

@@ -75,7 +75,7 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 	sum, n := 0.0, 0
 	for _, s := range sizes {
 		v := val[s]
-		p("%12d  %12d  %8s  %6s  %6s", s, s/t.TypeBytes/max(t.CountDivisor, 1), t.Type, t.Op, fmt.Sprintf("%6d", t.Root))
+		p("%12d  %12d  %8s  %6s  %6d", s, s/t.TypeBytes/max(t.CountDivisor, 1), t.Type, t.Op, t.Root)
 		for _, place := range []string{"", "_inplace"} {
 			p("  %7s  %6.2f  %6.2f  %5s", rcclTime(v["latency"+place]), v["bandwidth"+place], v["busbw"+place], "N/A")
 			sum += v["busbw"+place]

@@ -43,7 +43,7 @@ func e8Points(c *config.Node) ([]Point, error) {
 			if err != nil {
 				return nil, err
 			}
-			m, err := e8OSU(c, op.osu, gcds)
+			m, err := osu(c, op.osu, gcds, 1<<20)
 			if err != nil {
 				return nil, err
 			}
@@ -89,39 +89,12 @@ func e8Points(c *config.Node) ([]Point, error) {
 }
 
 // e8RCCL is rccl-tests' out-of-place time (us) of bench on gcds at 1 MiB,
-// with its default 5 warm-up and 20 timed iterations.
+// with its default 5 warm-up and 20 timed iterations: its first row.
 func e8RCCL(c *config.Node, bench string, gcds []int) (float64, error) {
 	runs, err := workloads.RCCLTests{Bench: bench, GCDs: gcds, Sizes: []int64{1 << 20}, Datatype: "float",
 		Warmup: 5, Iterations: 20}.Runs()
 	if err != nil {
 		return 0, err
 	}
-	res, err := workloads.Execute(c, runs)
-	if err != nil {
-		return 0, err
-	}
-	return metric(res, "latency")
-}
-
-// e8OSU is OSU's average latency (us) of bench on gcds at 1 MiB.
-func e8OSU(c *config.Node, bench string, gcds []int) (float64, error) {
-	runs, err := workloads.OSU{Bench: bench, GCDs: gcds, Sizes: []int64{1 << 20}, Window: 64, Iterations: 1}.Runs()
-	if err != nil {
-		return 0, err
-	}
-	res, err := workloads.Execute(c, runs)
-	if err != nil {
-		return 0, err
-	}
-	return metric(res, "latency")
-}
-
-// metric is the first row of res with metric name.
-func metric(res *workloads.Result, name string) (float64, error) {
-	for _, r := range res.Rows {
-		if r.Metric == name {
-			return r.Value, nil
-		}
-	}
-	return 0, fmt.Errorf("validate: no %s row", name)
+	return firstValue(c, runs)
 }

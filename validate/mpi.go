@@ -15,15 +15,10 @@ import (
 func mpiPoints(c *config.Node, ref Reference) ([]Point, error) {
 	var pts []Point
 	for g := 1; g < c.GCD.Count; g++ {
-		runs, err := workloads.OSU{Bench: "osu_bw", GCDs: []int{0, g}, Sizes: []int64{1 << 30}, Window: 64, Iterations: 1}.Runs()
+		bw, err := osu(c, "osu_bw", []int{0, g}, 1<<30)
 		if err != nil {
 			return nil, err
 		}
-		res, err := workloads.Execute(c, runs)
-		if err != nil {
-			return nil, err
-		}
-		bw := res.Rows[0].Value
 		name := fmt.Sprintf("osu_bw GCD 0 -> %d, 1 GiB", g)
 		if pub, ok := ref[[3]string{"bandwidth", "0", strconv.Itoa(g)}]; ok {
 			pts = append(pts, Point{Experiment: "E7 MPI over SDMA", Name: name + " / hipMemcpyPeer",
@@ -48,18 +43,13 @@ func mpiPoints(c *config.Node, ref Reference) ([]Point, error) {
 func mpiBlitPoints(c *config.Node) ([]Point, error) {
 	const n = 64 << 20
 	bw := map[int]float64{}
+	blit := *c
+	blit.Env.EnableSDMA = 0
+	var err error
 	for _, g := range []int{1, 2, 3} {
-		runs, err := workloads.OSU{Bench: "osu_bw", GCDs: []int{0, g}, Sizes: []int64{n}, Window: 64, Iterations: 1}.Runs()
-		if err != nil {
+		if bw[g], err = osu(&blit, "osu_bw", []int{0, g}, n); err != nil {
 			return nil, err
 		}
-		blit := *c
-		blit.Env.EnableSDMA = 0
-		res, err := workloads.Execute(&blit, runs)
-		if err != nil {
-			return nil, err
-		}
-		bw[g] = res.Rows[0].Value
 	}
 	var pts []Point
 	for _, g := range []int{1, 2} {
@@ -73,4 +63,26 @@ func mpiBlitPoints(c *config.Node) ([]Point, error) {
 	pts = append(pts, Point{Experiment: "E7 MPI without SDMA", Name: "osu_bw GCD 0 -> 3 (two hops) / -> 2 (same single-link bottleneck)",
 		Simulated: bw[3] / bw[2], Published: 1, Tolerance: 0.10, Unit: "x"})
 	return pts, nil
+}
+
+// osu is the result of OSU's bench on gcds for bytes messages on c (one
+// row: osu_bw's bandwidth, a collective's average latency).
+func osu(c *config.Node, bench string, gcds []int, bytes int64) (float64, error) {
+	runs, err := workloads.OSU{Bench: bench, GCDs: gcds, Sizes: []int64{bytes}, Window: 64, Iterations: 1}.Runs()
+	if err != nil {
+		return 0, err
+	}
+	return firstValue(c, runs)
+}
+
+// firstValue runs runs on c and returns the first row's value.
+func firstValue(c *config.Node, runs []workloads.Run) (float64, error) {
+	res, err := workloads.Execute(c, runs)
+	if err != nil {
+		return 0, err
+	}
+	if len(res.Rows) == 0 {
+		return 0, fmt.Errorf("validate: %s gave no rows", runs[0].Name)
+	}
+	return res.Rows[0].Value, nil
 }

@@ -76,9 +76,12 @@ func (t RCCLTests) Runs() ([]Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("-bench: unknown rccl-tests benchmark %q (want %s)", t.Bench, strings.Join(RCCLBenchNames, ", "))
 	}
-	n := len(t.GCDs)
-	if n < 1 || (k == trace.RCCLSend && n < 2) {
-		return nil, fmt.Errorf("-gcds: %s needs at least %d GCDs, got %d", t.Bench, max(1, 2*btoi(k == trace.RCCLSend)), n)
+	n, least := len(t.GCDs), 1
+	if k == trace.RCCLSend {
+		least = 2
+	}
+	if n < least {
+		return nil, fmt.Errorf("-gcds: %s needs at least %d GCDs, got %d", t.Bench, least, n)
 	}
 	if t.Root < 0 || t.Root >= n {
 		return nil, fmt.Errorf("-root: rank %d is outside the %d GCDs", t.Root, n)
@@ -97,13 +100,6 @@ func (t RCCLTests) Runs() ([]Run, error) {
 		runs = append(runs, t.run(k, s/unit*unit))
 	}
 	return runs, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Labels of the host clock readings.

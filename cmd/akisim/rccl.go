@@ -15,12 +15,9 @@ import (
 // rcclRuns builds the rccl-tests runs from -bench, -gcds, -sizes, -iters,
 // -warmup, -root and -datatype.
 func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
-	t := workloads.RCCLTests{Bench: o.bench, Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
+	t := workloads.RCCLTests{Bench: rcclBench(o), Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
 	if !o.given["iters"] && !o.given["warmup"] {
 		t.BudgetBytes = workloads.RCCLBudget
-	}
-	if t.Bench == "" {
-		t.Bench = "all_reduce_perf"
 	}
 	if _, ok := trace.Datatypes[t.Datatype]; !ok {
 		return nil, bad("-datatype: unknown type %q (want int8, uint8, int32, uint32, int64, uint64, half, float, double or bfloat16)", t.Datatype)
@@ -32,11 +29,7 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		return nil, bad("-warmup: want 0..%d iterations, got %d", 1<<20, o.warmup)
 	}
 	var err error
-	if o.gcds == "" {
-		for g := range c.GCD.Count {
-			t.GCDs = append(t.GCDs, g)
-		}
-	} else if t.GCDs, err = gcdIDs("-gcds", o.gcds, c.GCD.Count); err != nil {
+	if t.GCDs, err = rcclGCDs(o, c); err != nil {
 		return nil, err
 	}
 	sizes := o.sizes
@@ -65,6 +58,26 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	return runs, nil
 }
 
+// rcclBench is -bench, all_reduce_perf if not given.
+func rcclBench(o *options) string {
+	if o.bench == "" {
+		return "all_reduce_perf"
+	}
+	return o.bench
+}
+
+// rcclGCDs is -gcds, every GCD of the node if not given (rccl-tests -g).
+func rcclGCDs(o *options, c *config.Node) ([]int, error) {
+	if o.gcds != "" {
+		return gcdIDs("-gcds", o.gcds, c.GCD.Count)
+	}
+	var all []int
+	for g := range c.GCD.Count {
+		all = append(all, g)
+	}
+	return all, nil
+}
+
 // rcclHost and rcclPid stand in for the host name and process id RCCL and
 // rccl-tests print.
 const (
@@ -91,26 +104,17 @@ func rcclInfo(c *config.Node, gcds []int) ([]string, error) {
 // lines where it prints them (while the communicator is created) when
 // NCCL_DEBUG=INFO.
 func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *workloads.Result) error {
-	bench := o.bench
-	if bench == "" {
-		bench = "all_reduce_perf"
-	}
-	k := workloads.RCCLBenchmarks[bench]
-	var gcds []int
+	k := workloads.RCCLBenchmarks[rcclBench(o)]
 	var sizes []int64
 	for _, r := range res.Rows {
 		if !slices.Contains(sizes, r.Bytes) {
 			sizes = append(sizes, r.Bytes)
 		}
 	}
-	ids, err := gcdIDs("-gcds", o.gcds, c.GCD.Count)
-	if o.gcds == "" || err != nil {
-		ids = nil
-		for g := range c.GCD.Count {
-			ids = append(ids, g)
-		}
+	gcds, err := rcclGCDs(o, c) // rcclRuns has checked -gcds
+	if err != nil {
+		return err
 	}
-	gcds = ids
 	t := report.RCCLTests{StepFactor: 2, Warmup: o.warmup, Iters: o.iters, Type: o.datatype,
 		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1}
 	if len(sizes) > 0 {
