@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -59,9 +60,6 @@ var Datatypes = map[string]int64{
 
 // RedOps are RCCL's reductions (ncclRedOp_t, by rccl-tests' names).
 var RedOps = []string{"sum", "prod", "max", "min", "avg"}
-
-// ElementBytes is the size of the op's datatype ("float" when unset).
-func (o *Op) ElementBytes() int64 { return Datatypes[o.Type()] }
 
 // Type is the op's datatype, "float" when unset (rccl-tests' default), so
 // a rank that leaves it out matches one that writes it.
@@ -160,14 +158,12 @@ func (c *checker) rccl(o *Op) *Error {
 		if buf.Host || buf.GCD != *o.GCD {
 			return errf(b.field, "buffer %q is not device memory of GCD %d", b.name, *o.GCD)
 		}
-		if e := fits(b.field, "bytes", o.Op.String()+" buffer", 0, b.bytes, buf); e != nil {
+		if e := fits(b.field, "bytes", string(o.Op)+" buffer", 0, b.bytes, buf); e != nil {
 			return e
 		}
 	}
 	return c.matchCollective(o, comm, me)
 }
-
-func (k Kind) String() string { return string(k) }
 
 // CollectiveBytes are the bytes a collective of "bytes" (rccl-tests' size)
 // reads from src and writes to dst on each of n ranks.
@@ -282,14 +278,7 @@ func (s *rcclState) rcclLeft(name string) *Error {
 	line, msg := 0, ""
 	for _, comm := range s.comms {
 		calls := s.calls[comm.Name]
-		most := 0
-		for _, cs := range calls {
-			most = max(most, len(cs))
-		}
 		for r, cs := range calls {
-			if len(cs) == most {
-				continue
-			}
 			for q := range calls {
 				if len(calls[q]) > len(cs) {
 					o := calls[q][len(cs)]
@@ -318,11 +307,4 @@ func (s *rcclState) rcclLeft(name string) *Error {
 	return e
 }
 
-func datatypeNames() string {
-	var names []string
-	for k := range Datatypes {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return fmt.Sprint(names)
-}
+func datatypeNames() string { return fmt.Sprint(slices.Sorted(maps.Keys(Datatypes))) }

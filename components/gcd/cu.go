@@ -87,7 +87,6 @@ type step struct {
 	ackEnd       sim.VTimeInSec // when the last byte of its writes is acknowledged
 	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
-	posted       bool           // its bytes left the in-flight window when its writes were issued
 }
 
 type cuEvent struct {
@@ -238,13 +237,22 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		return
 	}
 	for _, cu := range k.cus {
-		if cu.total == 0 { // no memory to move: one step of compute
-			cu.open++
-			c.compute(now, &step{cu: cu})
-			continue
-		}
-		c.issue(now, cu, 0)
+		c.start(now, cu)
 	}
+}
+
+// start sets a CU's share of a run going: its steps, or one step of
+// compute when it has no memory to move.
+func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
+	if cu.total > 0 {
+		c.issue(now, cu, 0)
+		return
+	}
+	cu.open++
+	if ch := cu.run.parent; ch != nil {
+		ch.unwritten++
+	}
+	c.compute(now, &step{cu: cu})
 }
 
 // issue starts steps of a CU while it has room: each step is as large as
@@ -301,7 +309,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	c.Transactions++
 	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
-	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.ridesInData() {
+	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.inData {
 		c.watchWrite(p, ch)
 	}
 	// the CU issues the request's lines at its pace, handing each on as it
@@ -339,6 +347,8 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 	if ch := cu.run.parent; ch != nil {
 		defer c.dataFlags(ch)
 		ch.unwritten--
+		// a phased kernel's window holds its loads: stores are posted
+		cu.inFlight -= s.to - s.from
 	}
 	for i, w := range cu.run.cmd.Writes {
 		if cu.total == 0 { // a compute-only step writes nothing
@@ -356,10 +366,8 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		return
 	}
 	if cu.run.parent != nil {
-		// a phased kernel's window holds its loads: stores are posted,
-		// so the next loads go out now; the phase still ends on the acks
-		s.posted = true
-		cu.inFlight -= s.to - s.from
+		// posted stores: the next loads go out now; the phase still ends
+		// on the acks
 		c.issue(now, cu, 0)
 	}
 }
@@ -404,7 +412,7 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 
 func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu := s.cu
-	if !s.posted {
+	if cu.run.parent == nil { // a phased kernel's step left the window at its writes
 		cu.inFlight -= s.to - s.from
 	}
 	cu.open--

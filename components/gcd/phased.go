@@ -14,9 +14,10 @@ type chanRun struct {
 	next   int // the phase running or to run
 	cu     int // the CU the workgroup is on
 
-	// flags riding in the data (no fence): the phase's writes not yet
-	// issued or not yet landed, and when the last landed
+	// flags riding in the data (no fence): whether the phase has any, its
+	// writes not yet issued or not yet landed, and when the last landed
 	state               *cuState // the phase's run on the CU
+	inData              bool
 	unwritten, unlanded int
 	lastLand            sim.VTimeInSec
 	signalled           bool
@@ -77,26 +78,17 @@ func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes}
 	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch, left: 1}
 	cu := &cuState{run: sub, id: ch.cu, workgroups: 1}
-	for _, m := range append(append([]MemStream{}, ph.Reads...), ph.Writes...) {
-		b := m.Traffic(c.line)
-		cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
-		cu.total = max(cu.total, b)
+	for _, ms := range [...][]MemStream{ph.Reads, ph.Writes} {
+		for _, m := range ms {
+			b := m.Traffic(c.line)
+			cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
+			cu.total = max(cu.total, b)
+		}
 	}
 	sub.cus = []*cuState{cu}
 	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
-	if cu.total == 0 {
-		cu.open++
-		ch.unwritten++
-		c.compute(now, &step{cu: cu})
-		return
-	}
-	c.issue(now, cu, 0)
-}
-
-// ridesInData says whether some of the phase's flags travel in its data.
-func (ch *chanRun) ridesInData() bool {
-	ph := &ch.phases[ch.next]
-	return len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
+	ch.inData = len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
+	c.start(now, cu)
 }
 
 // watchWrite has a phase's data store tell the channel when it lands, for
@@ -112,7 +104,7 @@ func (c *ComputeUnits) watchWrite(p *fabric.Packet, ch *chanRun) {
 
 // dataFlags raises the phase's flags once every write is issued and landed.
 func (c *ComputeUnits) dataFlags(ch *chanRun) {
-	if ch.signalled || !ch.ridesInData() || ch.unwritten > 0 || ch.unlanded > 0 || ch.state.issued < ch.state.total {
+	if ch.signalled || !ch.inData || ch.unwritten > 0 || ch.unlanded > 0 || ch.state.issued < ch.state.total {
 		return
 	}
 	ch.signalled = true
@@ -127,14 +119,11 @@ func (c *ComputeUnits) dataFlags(ch *chanRun) {
 // acknowledged: flags not carried in the data are stored now, then the
 // next phase may start.
 func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
-	data := ch.ridesInData()
 	for _, s := range ch.phases[ch.next].Signals {
-		if !s.InData || !data {
+		if !s.InData || !ch.inData {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
-			p.Addr = s.Addr
-			f := s.Flag
-			p.Landed = func(t sim.VTimeInSec) { f.land(t) }
+			p.Addr, p.Landed = s.Addr, s.Flag.land
 			c.mem.Send(now, p)
 		}
 	}

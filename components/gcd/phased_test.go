@@ -57,12 +57,19 @@ func TestChannelsSpreadOverCUs(t *testing.T) {
 	e, cus, q := cuRig(2, 1, 4096, 1000, 100)
 	m := fabric.Memory{Index: 0}
 	var chans [][]Phase
-	for range 4 {
-		chans = append(chans, []Phase{{Reads: []MemStream{{Mem: m, Bytes: 4096}}}, {Reads: []MemStream{{Mem: m, Bytes: 4096}}}})
+	for i := range int64(4) { // channel i reads i+1 lines a phase, so each CU's share tells which channels it ran
+		r := []MemStream{{Mem: m, Bytes: (i + 1) * 4096}}
+		chans = append(chans, []Phase{{Reads: r}, {Reads: r}})
 	}
 	runKernel(t, e, q, &KernelCmd{ID: 1, Channels: chans})
-	if cus.Workgroups != 4 || cus.BytesRead != 8*4096 {
-		t.Errorf("%d workgroups, %d bytes read; want 4 and %d", cus.Workgroups, cus.BytesRead, 8*4096)
+	if cus.Workgroups != 4 || cus.BytesRead != 20*4096 {
+		t.Errorf("%d workgroups, %d bytes read; want 4 and %d", cus.Workgroups, cus.BytesRead, 20*4096)
+	}
+	// CU 0 runs channels 0 and 2, CU 1 channels 1 and 3 (not 0,1 and 2,3)
+	for i, want := range []uint64{2 * (1 + 3) * 4096, 2 * (2 + 4) * 4096} {
+		if got := cus.pipes[i].Bytes; got != want {
+			t.Errorf("CU %d moved %d bytes, want %d", i, got, want)
+		}
 	}
 }
 
