@@ -147,22 +147,26 @@ func (c *checker) rccl(o *Op) *Error {
 		}
 	}
 	in, out := o.CollectiveBytes(int(n))
-	for _, b := range []struct {
-		field, name string
-		bytes       int64
-	}{{"src", o.Src, in}, {"dst", o.Dst, out}} {
-		buf, e := c.buffer(b.field, b.name, o.Op)
-		if e != nil {
-			return e
-		}
-		if buf.Host || buf.GCD != *o.GCD {
-			return errf(b.field, "buffer %q is not device memory of GCD %d", b.name, *o.GCD)
-		}
-		if e := fits(b.field, "bytes", string(o.Op)+" buffer", 0, b.bytes, buf); e != nil {
-			return e
-		}
+	if e := c.deviceBuffer(o, "src", o.Src, string(o.Op)+" buffer", in); e != nil {
+		return e
+	}
+	if e := c.deviceBuffer(o, "dst", o.Dst, string(o.Op)+" buffer", out); e != nil {
+		return e
 	}
 	return c.matchCollective(o, comm, me)
+}
+
+// deviceBuffer checks that buffer name, in field, is device memory of the
+// call's GCD and holds bytes; what names the use in an overrun's message.
+func (c *checker) deviceBuffer(o *Op, field, name, what string, bytes int64) *Error {
+	buf, e := c.buffer(field, name, o.Op)
+	if e != nil {
+		return e
+	}
+	if buf.Host || buf.GCD != *o.GCD {
+		return errf(field, "buffer %q is not device memory of GCD %d", name, *o.GCD)
+	}
+	return fits(field, "bytes", what, 0, bytes, buf)
 }
 
 // CollectiveBytes are the bytes a collective of "bytes" (rccl-tests' size)
@@ -247,14 +251,7 @@ func (c *checker) rcclP2P(o *Op, comm *Comm, me int) *Error {
 	case *o.Peer == me:
 		return errf("peer", "rank %d sends to itself", me)
 	}
-	buf, e := c.buffer("buf", o.Buf, o.Op)
-	if e != nil {
-		return e
-	}
-	if buf.Host || buf.GCD != *o.GCD {
-		return errf("buf", "buffer %q is not device memory of GCD %d", o.Buf, *o.GCD)
-	}
-	if e := fits("bytes", "bytes", "message", 0, o.Bytes, buf); e != nil {
+	if e := c.deviceBuffer(o, "buf", o.Buf, "message", o.Bytes); e != nil {
 		return e
 	}
 	id, ok := s.keys[o.Comm]
