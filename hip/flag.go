@@ -37,7 +37,7 @@ func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 func (r *Runtime) gpuFlag(name string) *gcd.Flag {
 	f := r.gpuFlags[name]
 	if f == nil {
-		f = gcd.NewFlag(name)
+		f = new(gcd.Flag)
 		r.gpuFlags[name] = f
 	}
 	return f

@@ -11,9 +11,9 @@ import (
 // lands in the flag's memory counts one. A poller sees count n once the
 // n-th store has landed and its next load of the flag returns; the memory
 // tells the flag when a store lands (fabric.Packet.Landed), which stands
-// for the poller's loads without simulating each one.
+// for the poller's loads without simulating each one. The zero Flag is
+// one no store has raised.
 type Flag struct {
-	Name    string
 	landed  []sim.VTimeInSec // when each store landed, ascending
 	waiters []flagWaiter
 }
@@ -23,9 +23,6 @@ type flagWaiter struct {
 	cus *ComputeUnits
 	ch  *chanRun
 }
-
-// NewFlag makes a flag no store has raised.
-func NewFlag(name string) *Flag { return &Flag{Name: name} }
 
 // readyAt is when the flag's count reaches n, if stores for it have landed
 // or are on their way.

@@ -9,7 +9,7 @@ import (
 // handoff is a kernel of two channels: channel 0 writes bytes and raises a
 // flag, channel 1 waits for count stores of it, then reads the data.
 func handoff(inData bool, count int) *KernelCmd {
-	f := NewFlag("tail")
+	f := new(Flag)
 	m := fabric.Memory{Index: 0}
 	return &KernelCmd{ID: 1, Channels: [][]Phase{
 		{{Writes: []MemStream{{Mem: m, Bytes: 64 << 10}}, Signals: []Signal{{Flag: f, Mem: m, Addr: 1 << 30, InData: inData}}}},
