@@ -72,9 +72,16 @@ func (o *Op) Type() string {
 
 // Comm is a communicator Check has seen created.
 type Comm struct {
-	Name string
-	GCDs []int
-	Line int
+	Name  string
+	GCDs  []int
+	Line  int
+	calls [][]commCall // per comm rank, its collectives so far
+}
+
+// commCall is a collective call and its line.
+type commCall struct {
+	op   *Op
+	line int
 }
 
 // RankOf is the comm rank on GCD g, or -1.
@@ -83,14 +90,12 @@ func (c *Comm) RankOf(g int) int { return slices.Index(c.GCDs, g) }
 // rcclState is what Check knows of a trace's RCCL calls so far.
 type rcclState struct {
 	comms map[string]*Comm
-	calls map[string][][]*Op // comm -> per comm rank, its collectives
-	lines map[*Op]int
 	p2p   Matcher // sends and receives, as MPI's (comm ranks, tag 0)
 	keys  map[string]int
 }
 
 func newRCCLState() rcclState {
-	return rcclState{comms: map[string]*Comm{}, calls: map[string][][]*Op{}, lines: map[*Op]int{}, p2p: Matcher{}, keys: map[string]int{}}
+	return rcclState{comms: map[string]*Comm{}, p2p: Matcher{}, keys: map[string]int{}}
 }
 
 // rccl checks one RCCL call.
@@ -198,36 +203,33 @@ func (c *checker) commInit(o *Op) *Error {
 			return errf("gcds", "GCD %d holds ranks %d and %d: one rank per GCD", g, j, i)
 		}
 	}
-	s.comms[o.Comm] = &Comm{Name: o.Comm, GCDs: o.GCDs, Line: c.line}
-	s.calls[o.Comm] = make([][]*Op, len(o.GCDs))
+	s.comms[o.Comm] = &Comm{Name: o.Comm, GCDs: o.GCDs, Line: c.line, calls: make([][]commCall, len(o.GCDs))}
 	return nil
 }
 
 // matchCollective checks the call against the same collective of the
 // other comm ranks: same kind, size, type, reduction and root.
 func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
-	s := &c.coll
-	calls := s.calls[comm.Name]
+	calls := comm.calls
 	k := len(calls[me])
-	calls[me] = append(calls[me], o)
-	s.lines[o] = c.line
+	calls[me] = append(calls[me], commCall{o, c.line})
 	for r := range calls {
 		if r == me || len(calls[r]) <= k {
 			continue
 		}
-		q := calls[r][k]
+		q := calls[r][k].op
 		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Type() == o.Type() && q.RedOp == o.RedOp &&
 			(q.Root == nil) == (o.Root == nil) && (q.Root == nil || *q.Root == *o.Root)
 		if !same {
 			return errf("op", "collective %d of communicator %q on rank %d (%s) does not match rank %d's on line %d (%s)",
-				k+1, comm.Name, me, describeColl(o), r, s.lines[q], describeColl(q))
+				k+1, comm.Name, me, describeColl(o), r, calls[r][k].line, describeColl(q))
 		}
 		break
 	}
 	return nil
 }
 
-// describe is a collective's kind, size, type, reduction and root.
+// describeColl is a collective's kind, size, type, reduction and root.
 func describeColl(o *Op) string {
 	d := fmt.Sprintf("%s %d bytes %s", o.Op, o.Bytes, o.Type())
 	if o.RedOp != "" {
@@ -274,13 +276,13 @@ func (c *checker) rcclP2P(o *Op, comm *Comm, me int) *Error {
 func (s *rcclState) rcclLeft(name string) *Error {
 	line, msg := 0, ""
 	for _, comm := range s.comms {
-		calls := s.calls[comm.Name]
+		calls := comm.calls
 		for r, cs := range calls {
 			for q := range calls {
 				if len(calls[q]) > len(cs) {
-					o := calls[q][len(cs)]
-					if l := s.lines[o]; line == 0 || l < line {
-						line, msg = l, fmt.Sprintf("rank %d (GCD %d) of communicator %q never calls this %s: it would wait forever", r, comm.GCDs[r], comm.Name, o.Op)
+					x := calls[q][len(cs)]
+					if line == 0 || x.line < line {
+						line, msg = x.line, fmt.Sprintf("rank %d (GCD %d) of communicator %q never calls this %s: it would wait forever", r, comm.GCDs[r], comm.Name, x.op.Op)
 					}
 					break
 				}
