@@ -15,12 +15,13 @@ func TestRCCLAllReduceBelowRingBound(t *testing.T) {
 		Datatype: "float", Warmup: 1, Iterations: 1}
 	runs, err := tt.Runs()
 	res := mustExecute(t, c, runs, err)
-	rings, err := rccl.Rings(rccl.FromConfig(c), tt.GCDs)
+	top := rccl.FromConfig(c)
+	rings, err := rccl.Rings(top, tt.GCDs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	chans, _ := rccl.Channels(rings, rccl.ParamsFromConfig(c).Channels)
-	bound := rccl.BusBound(rccl.FromConfig(c), chans)
+	bound := rccl.BusBound(top, chans)
 	var busbw []float64
 	for _, r := range res.Rows {
 		if r.Metric == "busbw" {
