@@ -173,11 +173,12 @@ func kernelName(k trace.Kind, algo, proto, redop string) string {
 // rcclLinkGBps is what RCCL counts per gfx90a xGMI link (MI200_XGMI_WIDTH).
 const rcclLinkGBps = 36
 
-// graphGBps is the bandwidth RCCL's tuning starts from: for the whole node
-// (its stored node model) the widest GCD's xGMI total, split over the
+
+// graphGBps is the bandwidth RCCL's tuning starts from: for a node that
+// matches its stored model 73 the widest GCD's xGMI total, split over the
 // rings (parseGraph); for other communicators its search speed per ring.
 func (x *expander) graphGBps(rings []Ring, gcds []int) float64 {
-	if len(gcds) == len(x.t.Lanes) {
+	if isModel73(x.t, gcds) {
 		total := 0
 		for _, row := range x.t.Lanes {
 			sum := 0
