@@ -173,7 +173,6 @@ func kernelName(k trace.Kind, algo, proto, redop string) string {
 // rcclLinkGBps is what RCCL counts per gfx90a xGMI link (MI200_XGMI_WIDTH).
 const rcclLinkGBps = 36
 
-
 // graphGBps is the bandwidth RCCL's tuning starts from: for a node that
 // matches its stored model 73 the widest GCD's xGMI total, split over the
 // rings (parseGraph); for other communicators its search speed per ring.
