@@ -149,7 +149,7 @@ func (r *Runtime) memStreams(op *trace.Op, access []trace.Access) (reads, writes
 // GPU flags by name, shared by every kernel that names them.
 func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 	op := &r.ops[i]
-	k := &gcd.KernelCmd{ID: i, InFlight: op.InFlight, Channels: make([][]gcd.Phase, len(op.Channels))}
+	k := &gcd.KernelCmd{ID: i, InFlight: op.InFlight, SystemRelease: op.StopEvent, Channels: make([][]gcd.Phase, len(op.Channels))}
 	for c, phases := range op.Channels {
 		for _, ph := range phases {
 			g := gcd.Phase{ComputeNs: ph.ComputeNs}

@@ -185,7 +185,7 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 // kernel is the phased kernel of call o.
 func (x *expander) kernel(o *trace.Op, ch Choice, channels int) trace.Op {
 	return trace.Op{Op: trace.Kernel, Name: kernelName(o.Op, ch.Algo, ch.Proto, o.RedOp), GCD: o.GCD, Stream: o.Stream,
-		Bytes: o.Bytes, Channels: make([][]trace.Phase, channels), InFlight: x.p.InFlight}
+		Bytes: o.Bytes, Channels: make([][]trace.Phase, channels), InFlight: x.p.InFlight, StopEvent: true}
 }
 
 func divUp(a, b int64) int64   { return (a + b - 1) / b }

@@ -55,6 +55,7 @@ type Op struct {
 	SetFlag   string    `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
 	Channels  [][]Phase `json:"-"`                    // a library's phased kernel (phase.go): per channel, its phases
 	InFlight  int64     `json:"-"`                    // bytes a phased kernel's workgroup keeps in flight (0: the GCD's)
+	StopEvent bool      `json:"-"`                    // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 

@@ -59,7 +59,7 @@ func e8Points(c *config.Node) ([]Point, error) {
 				p := Point{Experiment: "E8 lower bound", Name: fmt.Sprintf("%s %s, %d GCDs, >= %.1f us", x.lib, op.name, n, bound),
 					Simulated: x.v, Published: bound, AtLeast: true, Unit: "us"}
 				if x.lib == "RCCL" && op.twoPass && n == 2 && op.name != "AllReduce" {
-					p.Gap = "one ring step and the kernel's fixed costs give about 11.5 us; the seed's 17.4 us needs a per-collective cost not yet found (docs/model.md, RCCL)"
+					p.Gap = "one ring step and the kernel's fixed costs give about 13 us; the seed's 17.4 us needs a per-collective cost not yet found (docs/model.md, RCCL)"
 				}
 				pts = append(pts, p)
 			}

@@ -491,6 +491,10 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 		case phaseWrite:
 			c.writes(now, ev.s)
 		case phaseDone:
+			if ev.run.cmd.SystemRelease && !ev.run.cmd.Release {
+				c.release(now, ev.run) // done when the L2 has written back
+				break
+			}
 			c.done(now, ev.run)
 		case phaseChannel:
 			c.startPhase(now, ev.ch)

@@ -60,6 +60,10 @@ type KernelCmd struct {
 	// drops its non-local lines (writing dirty ones back first), so the
 	// kernel sees what a copy or prefetch put in their memory.
 	Acquire bool
+	// SystemRelease ends the kernel with a system-scope release (a stop
+	// event bound to the launch): the L2 writes back its dirty lines and
+	// drops non-local ones before the completion signal.
+	SystemRelease bool
 	// Channels make a phased kernel (phase.go): one workgroup per channel,
 	// each running its phases in order; Reads, Writes and Workgroups unused.
 	Channels [][]Phase

@@ -204,3 +204,16 @@ func TestBlockIDsByMemory(t *testing.T) {
 		}
 	}
 }
+
+// A kernel launched with a stop event (SystemRelease) writes back its
+// dirty lines before it signals completion, as a separate release would.
+func TestSystemReleaseAtKernelEnd(t *testing.T) {
+	const local = 1 << 20
+	r := newNCRig(peer)
+	k := &KernelCmd{Workgroups: 64, Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: local}}, SystemRelease: true}
+	r.run(t, k)
+	if r.g.HBM.BytesWrite != local || r.g.L2.WriteBackBytes != local {
+		t.Errorf("kernel with a stop event: HBM got %d B, L2 wrote back %d B; want %d B before it completed",
+			r.g.HBM.BytesWrite, r.g.L2.WriteBackBytes, local)
+	}
+}
