@@ -124,6 +124,7 @@ func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
 			p.Addr, p.Landed = s.Addr, s.Flag.land
+			c.Transactions++
 			c.mem.Send(now, p)
 		}
 	}
