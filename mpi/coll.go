@@ -272,8 +272,8 @@ func (b *builder) reduction() {
 // hipMemcpy, or, up to gpuFastCopyMax bytes, the CPU's loads or stores
 // through the host mapping of device memory. Assumed for Cray MPICH from
 // upstream MPICH's MPIR_CVAR_GPU_FAST_COPY_MAX_SIZE (4096) and from its
-// measured sub-microsecond small GPU messages (/work/notes/e7-facts.md §3;
-// a hipMemcpy costs several microseconds).
+// measured sub-microsecond small GPU messages (a LUMI-G study's windowed
+// osu_bw, docs/model.md "MPI"; a hipMemcpy costs several microseconds).
 func (b *builder) stage(dst, src span) {
 	if src.bytes <= gpuFastCopyMax {
 		b.hostCopy(dst, src)
