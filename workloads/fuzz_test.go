@@ -125,7 +125,7 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 			release()
 		}
 		stream := b.byte() % 4
-		switch b.byte() % 11 {
+		switch b.byte() % 12 {
 		case 0, 1:
 			i, j := pick(), pick()
 			if host[i] && host[j] && b.byte() != 255 {
@@ -179,6 +179,8 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 			ops = append(ops, record(e, stream))
 		case 8:
 			ops = append(ops, trace.Op{Op: trace.EventSync, Event: event()})
+		case 11: // an RCCL collective rank 0 makes over 2 or 3 GCDs of its own buffers
+			ops = append(ops, fuzzCollective(&b, len(ops))...)
 		case 10: // an MPI message from rank 0's device buffer to one rank 1 allocates for it
 			i := pick()
 			if host[i] {
@@ -286,4 +288,49 @@ func fuzzDump(ops []trace.Op, env []string) string {
 	var w strings.Builder
 	_ = trace.Write(&w, ops)
 	return fmt.Sprintf("env %v, trace:\n%s", env, w.String())
+}
+
+// fuzzCollective is an RCCL communicator over 2 or 3 distinct GCDs, each
+// with a send and a receive buffer, and one collective (or a send and its
+// receive) called for every GCD on its own stream; the sizes are mostly
+// whole elements per rank, now and then not (for Check to refuse).
+func fuzzCollective(b *fuzzBytes, k int) []trace.Op {
+	n := 2 + b.byte()%2
+	first := b.byte() % 8
+	var gcds []int
+	for i := range n {
+		gcds = append(gcds, (first+i*(1+b.byte()%3))%8)
+	}
+	kinds := append(append([]trace.Kind{}, trace.RCCLCollectives...), trace.RCCLSend)
+	kind := kinds[b.byte()%len(kinds)]
+	bytes := 4 * int64(n) * (1 + b.upTo(1<<16))
+	if b.byte() == 255 {
+		bytes++
+	}
+	comm := fmt.Sprint("c", k)
+	var ops []trace.Op
+	for r, g := range gcds {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprint(comm, "s", r), GCD: intp(g), Bytes: bytes},
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprint(comm, "r", r), GCD: intp(g), Bytes: bytes})
+	}
+	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: comm, GCDs: gcds})
+	root := b.byte() % n
+	for r, g := range gcds {
+		o := trace.Op{Op: kind, Comm: comm, GCD: intp(g), Src: fmt.Sprint(comm, "s", r), Dst: fmt.Sprint(comm, "r", r),
+			Bytes: bytes, Stream: 1 + r}
+		if o.Reduces() {
+			o.RedOp = "sum"
+		}
+		if kind == trace.RCCLBroadcast || kind == trace.RCCLReduce {
+			o.Root = intp(root)
+		}
+		if kind == trace.RCCLSend { // a ring of sends and receives
+			ops = append(ops,
+				trace.Op{Op: trace.RCCLSend, Comm: comm, GCD: intp(g), Buf: o.Src, Bytes: bytes, Peer: intp((r + 1) % n), Stream: 1 + r},
+				trace.Op{Op: trace.RCCLRecv, Comm: comm, GCD: intp(g), Buf: o.Dst, Bytes: bytes, Peer: intp((r + n - 1) % n), Stream: 1 + r})
+			continue
+		}
+		ops = append(ops, o)
+	}
+	return ops
 }

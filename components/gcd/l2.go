@@ -36,6 +36,7 @@ type L2 struct {
 	blocks   blockMap
 	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
 	syncing  *fabric.Packet            // a release or acquire waiting for its write-backs
+	queued   []*fabric.Packet          // releases and acquires behind it (other queues' kernels), in order
 	syncLeft int                       // of those, not yet acknowledged
 	pending  []writeBack               // dirty lines evicted and not yet sent, by memory
 
@@ -205,6 +206,10 @@ type syncTag struct{}
 // gets its lines as one write-back. Once all are acknowledged the
 // non-local lines are dropped; local lines stay valid, now clean.
 func (c *L2) sync(now sim.VTimeInSec, p *fabric.Packet) {
+	if c.syncing != nil { // one at a time: the next starts when this one is done
+		c.queued = append(c.queued, p)
+		return
+	}
 	c.syncing = p
 	all := p.Kind == fabric.FlushReq
 	for bl := c.lru.head; bl != nil; bl = bl.next {
@@ -230,6 +235,11 @@ func (c *L2) finishSync(now sim.VTimeInSec) {
 		p.Respond(fabric.InvalidateAck, 0)
 	}
 	c.top.Send(now, p)
+	if len(c.queued) > 0 {
+		next := c.queued[0]
+		c.queued = c.queued[1:]
+		c.sync(now, next)
+	}
 }
 
 // invalidateNonLocal drops every block of non-local memory (all clean by

@@ -217,3 +217,32 @@ func TestSystemReleaseAtKernelEnd(t *testing.T) {
 			r.g.HBM.BytesWrite, r.g.L2.WriteBackBytes, local)
 	}
 }
+
+// Releases and acquires from kernels of different queues may reach the L2
+// while one is still writing back: they wait their turn, and every one is
+// answered (a second one used to replace the first, which never completed).
+func TestOverlappingReleasesAllComplete(t *testing.T) {
+	e := sim.NewSerialEngine()
+	g := MakeBuilder().WithEngine(e).WithHBM(100, 1000).WithKernelRoutes(localKernel{}).
+		WithL2(4<<20, 64<<10, 6960, 300).WithComputeUnits(4, 16, 64<<10, 64<<10).WithKernelTimings(0, 0).
+		WithConcurrentKernels(4).Build("GCD", 0)
+	q := fabrictest.NewAgent("Queue", e, 4)
+	fabric.Wire(q.Port, g.CUs.CtrlPort)
+	q.Send(0, &KernelCmd{ID: 1, Queue: 1, Workgroups: 16, Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 1 << 20}}})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	now := e.CurrentTime()
+	q.Send(now, &KernelCmd{ID: 2, Queue: 1, Release: true})
+	q.Send(now, &KernelCmd{ID: 3, Queue: 2, Release: true})
+	q.Send(now, &KernelCmd{ID: 4, Queue: 3, Acquire: true, Workgroups: 1, Reads: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 4096}}})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Got) != 4 {
+		t.Fatalf("%d of 4 commands completed", len(q.Got))
+	}
+	if g.L2.WriteBackBytes != 1<<20 {
+		t.Errorf("%d B written back, want the 1 MiB once", g.L2.WriteBackBytes)
+	}
+}
