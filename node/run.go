@@ -22,7 +22,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
 				return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op",
-					Msg: "this call never returns: what it waits for never comes (a flag no one sets, or host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)"}
+					Msg: "this call never returns: what it waits for never comes (a flag no one sets, host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv, or kernels waiting for each other, e.g. rccl_send before rccl_recv outside an rccl_group_start/end with more than a FIFO's worth of data)"}
 			}
 			return nil, fmt.Errorf("op %d (line %d, %s) never completed", i, ops[i].Line, ops[i].Op)
 		}
@@ -36,6 +36,13 @@ func waitsOnFlags(ops []trace.Op) bool {
 	for i := range ops {
 		if ops[i].WaitFlag != "" || ops[i].Op == trace.FlagWait {
 			return true
+		}
+		for _, ch := range ops[i].Channels { // a library's kernel polling GPU flags
+			for _, ph := range ch {
+				if len(ph.Waits) > 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -19,7 +19,7 @@ func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() }) {
 		return ops, nil
 	}
-	x := &expander{p: p, t: t, comms: map[string]*comm{}}
+	x := &expander{p: p, t: t, comms: map[string]*comm{}, groups: map[int]*group{}}
 	for i := range ops {
 		o := &ops[i]
 		if !o.IsRCCL() {
@@ -51,10 +51,25 @@ type comm struct {
 }
 
 type expander struct {
-	p     Params
-	t     Topology
-	comms map[string]*comm
-	out   []trace.Op
+	p      Params
+	t      Topology
+	comms  map[string]*comm
+	out    []trace.Op
+	groups map[int]*group // host rank -> its open ncclGroupStart, if any
+}
+
+// group is an open ncclGroupStart of a host thread: its sends and
+// receives wait for ncclGroupEnd, which launches one kernel per GCD and
+// stream holding them all (so a send and a receive between the same ranks
+// cannot wait for each other).
+type group struct {
+	depth   int
+	kernels []*groupKernel // in the order of their first call
+}
+
+type groupKernel struct {
+	call *trace.Op // the first call: where the kernel is launched
+	kern trace.Op
 }
 
 // launch appends the host's work for call o and its kernel: RCCL's
@@ -74,8 +89,26 @@ func (x *expander) emit(o *trace.Op, n trace.Op) {
 }
 
 func (x *expander) call(o *trace.Op) error {
-	if o.Op == trace.RCCLCommInit {
+	switch o.Op {
+	case trace.RCCLCommInit:
 		return x.commInit(o)
+	case trace.RCCLGroupStart:
+		g := x.groups[o.Rank]
+		if g == nil {
+			g = &group{}
+			x.groups[o.Rank] = g
+		}
+		g.depth++
+		return nil
+	case trace.RCCLGroupEnd:
+		g := x.groups[o.Rank]
+		if g.depth--; g.depth == 0 {
+			for _, k := range g.kernels {
+				x.launch(k.call, k.kern)
+			}
+			delete(x.groups, o.Rank)
+		}
+		return nil
 	}
 	c := x.comms[o.Comm]
 	me := slices.Index(c.gcds, *o.GCD)

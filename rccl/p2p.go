@@ -127,6 +127,21 @@ func (x *expander) p2pKernel(o *trace.Op, channels int) trace.Op {
 // the n-th send from a to b meets the n-th receive at b from a.
 func (x *expander) p2pCall(o *trace.Op, c *comm, me int) {
 	kern := x.p2pKernel(o, p2pChannelsPerPeer)
+	if g := x.groups[o.Rank]; g != nil { // in a group: the GCD's kernel for the group takes its channels
+		i := slices.IndexFunc(g.kernels, func(k *groupKernel) bool {
+			return *k.call.GCD == *o.GCD && k.call.Stream == o.Stream && k.call.Comm == o.Comm
+		})
+		if i < 0 {
+			gk := &groupKernel{call: o, kern: x.p2pKernel(o, 0)}
+			gk.kern.Bytes = 0 // the calls' bytes add up below
+			g.kernels = append(g.kernels, gk)
+			i = len(g.kernels) - 1
+		}
+		defer func(k *groupKernel) {
+			k.kern.Channels = append(k.kern.Channels, kern.Channels...)
+			k.kern.Bytes += o.Bytes
+		}(g.kernels[i])
+	}
 	from, to, count := me, *o.Peer, c.p2p
 	if o.Op == trace.RCCLRecv {
 		from, to, count = *o.Peer, me, c.p2pRecv
@@ -143,7 +158,9 @@ func (x *expander) p2pCall(o *trace.Op, c *comm, me int) {
 			kern.Channels[part] = append(kern.Channels[part], p.recvs(o.Buf, lo, hi-lo)...)
 		}
 	}
-	x.launch(o, kern)
+	if x.groups[o.Rank] == nil {
+		x.launch(o, kern)
+	}
 }
 
 // nonEmpty keeps the accesses that move bytes.

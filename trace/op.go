@@ -120,6 +120,7 @@ func Kinds() []Kind {
 		Kernel, FlagSet, FlagWait, HostCompute, SetEnv, HostAccess, Free,
 		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,
 		RCCLCommInit, RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll, RCCLSend, RCCLRecv,
+		RCCLGroupStart, RCCLGroupEnd,
 	}
 }
 
@@ -130,7 +131,8 @@ func (k Kind) Valid() bool {
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free,
 		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,
-		RCCLCommInit, RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll, RCCLSend, RCCLRecv:
+		RCCLCommInit, RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RCCLBroadcast, RCCLReduce, RCCLAllToAll, RCCLSend, RCCLRecv,
+		RCCLGroupStart, RCCLGroupEnd:
 		return true
 	}
 	return false

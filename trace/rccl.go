@@ -25,6 +25,10 @@ const (
 	RCCLAllToAll      Kind = "rccl_all_to_all"
 	RCCLSend          Kind = "rccl_send"
 	RCCLRecv          Kind = "rccl_recv"
+	// ncclGroupStart / ncclGroupEnd of the calling thread: the sends and
+	// receives between them launch together, one kernel per GCD and stream
+	RCCLGroupStart Kind = "rccl_group_start"
+	RCCLGroupEnd   Kind = "rccl_group_end"
 )
 
 // RCCLCollectives are the collective kinds, in rccl-tests' order.
@@ -39,11 +43,14 @@ func init() {
 	fieldsOf[RCCLReduce] = append(fieldsOf[RCCLReduce], "root")
 	fieldsOf[RCCLSend] = []string{"comm", "gcd", "buf", "bytes", "datatype", "peer", "stream"}
 	fieldsOf[RCCLRecv] = fieldsOf[RCCLSend]
+	fieldsOf[RCCLGroupStart] = []string{}
+	fieldsOf[RCCLGroupEnd] = []string{}
 }
 
 // IsRCCL says whether the op is an RCCL call.
 func (o *Op) IsRCCL() bool {
-	return o.Op == RCCLCommInit || o.Op == RCCLSend || o.Op == RCCLRecv || slices.Contains(RCCLCollectives, o.Op)
+	return o.Op == RCCLCommInit || o.Op == RCCLSend || o.Op == RCCLRecv || o.Op == RCCLGroupStart || o.Op == RCCLGroupEnd ||
+		slices.Contains(RCCLCollectives, o.Op)
 }
 
 // Reduces says whether the collective reduces (needs a reduction).
@@ -89,18 +96,31 @@ func (c *Comm) RankOf(g int) int { return slices.Index(c.GCDs, g) }
 
 // rcclState is what Check knows of a trace's RCCL calls so far.
 type rcclState struct {
-	comms map[string]*Comm
-	p2p   Matcher // sends and receives, as MPI's (comm ranks, tag 0)
-	keys  map[string]int
+	groups map[int][]int // host rank -> the lines of its open rccl_group_starts
+	comms  map[string]*Comm
+	p2p    Matcher // sends and receives, as MPI's (comm ranks, tag 0)
+	keys   map[string]int
 }
 
 func newRCCLState() rcclState {
-	return rcclState{comms: map[string]*Comm{}, p2p: Matcher{}, keys: map[string]int{}}
+	return rcclState{groups: map[int][]int{}, comms: map[string]*Comm{}, p2p: Matcher{}, keys: map[string]int{}}
 }
 
 // rccl checks one RCCL call.
 func (c *checker) rccl(o *Op) *Error {
 	s := &c.coll
+	switch o.Op {
+	case RCCLGroupStart:
+		s.groups[o.Rank] = append(s.groups[o.Rank], c.line)
+		return nil
+	case RCCLGroupEnd:
+		open := s.groups[o.Rank]
+		if len(open) == 0 {
+			return errf("op", "rccl_group_end without an rccl_group_start of rank %d before it", o.Rank)
+		}
+		s.groups[o.Rank] = open[:len(open)-1]
+		return nil
+	}
 	if o.Comm == "" {
 		return errf("comm", "required by %s", o.Op)
 	}
@@ -287,6 +307,11 @@ func (s *rcclState) rcclLeft(name string) *Error {
 					break
 				}
 			}
+		}
+	}
+	for _, open := range s.groups {
+		if len(open) > 0 && (line == 0 || open[0] < line) {
+			line, msg = open[0], "this rccl_group_start is never ended (rccl_group_end): its calls would never launch"
 		}
 	}
 	for k, q := range s.p2p {

@@ -117,7 +117,12 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out)})
 	}
 	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: "world", GCDs: slices.Clone(t.GCDs)})
+	// an iteration: one call per GCD, between ncclGroupStart and
+	// ncclGroupEnd as rccl-tests makes them (its sends and receives launch
+	// together)
 	group := func(inPlace bool) {
+		ops = append(ops, trace.Op{Op: trace.RCCLGroupStart})
+		defer func() { ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd}) }()
 		for r, g := range t.GCDs {
 			src := fmt.Sprintf("send%d", r)
 			if inPlace {

@@ -32,3 +32,14 @@ func TestRCCLAllReduceBelowRingBound(t *testing.T) {
 		t.Errorf("busbw %v GB/s at 32 and 128 MiB: want rising, below the rings' %g GB/s", busbw, bound)
 	}
 }
+
+// sendrecv_perf groups each iteration's sends and receives, as rccl-tests
+// does, so messages larger than a FIFO (4 MiB) do not deadlock.
+func TestRCCLSendRecvLargerThanFIFO(t *testing.T) {
+	tt := RCCLTests{Bench: "sendrecv_perf", GCDs: []int{0, 1}, Sizes: []int64{16 << 20}, Datatype: "float", Warmup: 0, Iterations: 1}
+	runs, err := tt.Runs()
+	res := mustExecute(t, frontier(t), runs, err)
+	if len(res.Rows) == 0 || res.Rows[0].Value <= 0 {
+		t.Errorf("rows %+v", res.Rows)
+	}
+}

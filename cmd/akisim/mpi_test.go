@@ -43,7 +43,7 @@ func TestMPIDeadlock(t *testing.T) {
 {"op":"mpi_recv","buf":"s0","bytes":1048576,"peer":1}
 {"op":"mpi_send","buf":"s1","bytes":1048576,"peer":0,"rank":1}
 {"op":"mpi_recv","buf":"s1","bytes":1048576,"peer":0,"rank":1}
-`, `:3: op: this call never returns: what it waits for never comes (a flag no one sets, or host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv)`)
+`, `:3: op: this call never returns: what it waits for never comes (a flag no one sets, host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv, or kernels waiting for each other, e.g. rccl_send before rccl_recv outside an rccl_group_start/end with more than a FIFO's worth of data)`)
 }
 
 // A replayed MPI trace reports its calls, not the library's own steps: the
