@@ -44,6 +44,8 @@ var fuzzVariants = [][]string{
 	{"routing.kernel=widest", "routing.sdma=fewest", "routing.kernel_ties=pin"},
 	{"sim.sdma_transaction_bytes=4096", "sim.cu_transaction_bytes=4096", "sim.core_transaction_bytes=4096", "sim.l2_block_bytes=4096"},
 	{"gcd.compute_units=1", "host.cores=1", "sdma.queues_per_engine=1"},
+	{"env.NCCL_PROTO=LL", "env.NCCL_MAX_NCHANNELS=3", "gcd.concurrent_kernels=1"},
+	{"env.NCCL_PROTO=Simple", "env.NCCL_ALGO=Ring", "env.NCCL_BUFFSIZE=65536"},
 }
 
 // fuzzTrace builds a small trace from data: up to 6 buffers of at most
