@@ -317,6 +317,10 @@ func fuzzCollective(b *fuzzBytes, k int) []trace.Op {
 	}
 	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: comm, GCDs: gcds})
 	root := b.byte() % n
+	grouped := b.byte()%2 == 0 // ncclGroupStart/End around the calls, or not
+	if grouped {
+		ops = append(ops, trace.Op{Op: trace.RCCLGroupStart})
+	}
 	for r, g := range gcds {
 		o := trace.Op{Op: kind, Comm: comm, GCD: intp(g), Src: fmt.Sprint(comm, "s", r), Dst: fmt.Sprint(comm, "r", r),
 			Bytes: bytes, Stream: 1 + r}
@@ -333,6 +337,9 @@ func fuzzCollective(b *fuzzBytes, k int) []trace.Op {
 			continue
 		}
 		ops = append(ops, o)
+	}
+	if grouped {
+		ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd})
 	}
 	return ops
 }
