@@ -211,6 +211,9 @@ func parseLine(line []byte) (Op, *Error) {
 	if len(op.Access) == 0 {
 		op.Access = nil // "access":[] reads like no access, as Write leaves it out
 	}
+	if len(op.GCDs) == 0 {
+		op.GCDs = nil // "gcds":[] likewise
+	}
 	if e := given(&op, keys, accessKeys); e != nil {
 		return Op{}, e
 	}
