@@ -26,9 +26,6 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			var cmd *gcd.KernelCmd
 			switch {
-			case it.flush:
-				cmd = &gcd.KernelCmd{ID: it.op, Release: true}
-				s.dirty = nil
 			case it.blit:
 				cmd = r.blitCmd(it.op)
 			default:
@@ -43,11 +40,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				s.dirty = it.cus
 			}
 			cmd.Queue = streamKey(s.rank, s.id) // each stream its own hardware queue
-			at := now + ns(r.cost.DoorbellNs)
-			if it.flush { // the release is part of the event's packet: no doorbell of its own
-				at = now
-			}
-			r.kctrl[it.cus].SendAt(now, at, cmd)
+			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
 			r.Results[it.op].Engine = it.cus.Name()
 			s.inflight++
 			s.last = it.cus
@@ -84,14 +77,30 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			s.acquire = true // a barrier packet
 		default: // event record
+			if s.dirty != nil && (s.inflight == 0 || s.last == s.dirty) {
+				// behind the stream's kernels the event is a marker packet
+				// in their GCD's queue, so the work queued after it goes on
+				// at once; with system scope it is a release: the L2 writes
+				// back what the kernels left dirty. Recorded when the GCD
+				// reaches it (NotifyRecv).
+				release := r.cost.EventRelease == "system"
+				cmd := &gcd.KernelCmd{ID: it.op, Queue: streamKey(s.rank, s.id), Release: release, Marker: !release}
+				at := now // alone, part of the last kernel's packet stream: no doorbell of its own
+				if s.inflight > 0 {
+					at += ns(r.cost.DoorbellNs) // behind packets still arriving: keep their order
+				}
+				r.kctrl[s.dirty].SendAt(now, at, cmd)
+				r.Results[it.op].Engine = s.dirty.Name()
+				s.inflight++
+				s.last = s.dirty
+				if release {
+					s.dirty = nil
+				}
+				s.acquire = true // the marker has system scope
+				break
+			}
 			if s.inflight > 0 {
 				return
-			}
-			if s.dirty != nil && r.cost.EventRelease == "system" {
-				// the event is a system-scope release: the GCD's L2
-				// writes back what the stream's kernels left dirty
-				s.queue = append([]item{{op: it.op, cus: s.dirty, flush: true}}, s.queue...)
-				continue
 			}
 			t := now + ns(r.cost.EventRecordNs)
 			s.acquire = true // the marker has system scope

@@ -318,6 +318,13 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		res := &r.Results[id]
 		res.Start, res.End = start, now
+		if res.Op.Op == trace.EventRecord { // its marker reached: recorded
+			t := now + ns(r.cost.EventRecordNs)
+			r.events[eventKey{res.Op.Rank, res.Op.Event}] = t
+			r.recorded[id] = true
+			res.Start, res.End = t, t
+			r.eventRecorded(now)
+		}
 		if res.Op.Op == trace.Kernel && res.Op.SetFlag != "" {
 			r.setFlag(now, res.Op.SetFlag) // its last store, seen with the completion signal
 		}

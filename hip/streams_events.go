@@ -19,7 +19,6 @@ type item struct {
 	blit     bool              // a copy run as a blit kernel
 	page     bool              // a copy from or to pageable memory (pageable.go)
 	prefetch bool              // a prefetch of managed memory (managed.go)
-	flush    bool              // a system-scope release on cus before an event
 	event    string
 	wait     bool
 	record   int // for a wait: the record op it waits for (-1: none)

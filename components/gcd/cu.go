@@ -165,6 +165,10 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
 			c.release(now, run)
 			continue
 		}
+		if cmd.Marker {
+			c.at(now, phaseDone, nil, run)
+			continue
+		}
 		c.Kernels++
 		at := now + c.launch
 		if wake {

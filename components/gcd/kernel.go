@@ -56,6 +56,7 @@ type KernelCmd struct {
 	Reads      []MemStream
 	Writes     []MemStream
 	Release    bool // no kernel: a system-scope release+acquire (L2 write-back, non-local lines dropped) in the queue
+	Marker     bool // no kernel: a point in the queue (an event's marker packet), done when reached
 	// Acquire is a system-scope acquire before the first workgroup: the L2
 	// drops its non-local lines (writing dirty ones back first), so the
 	// kernel sees what a copy or prefetch put in their memory.
