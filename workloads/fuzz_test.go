@@ -181,7 +181,11 @@ func fuzzTrace(data []byte) (ops []trace.Op, sets []string) {
 			ops = append(ops, record(e, stream))
 		case 8:
 			ops = append(ops, trace.Op{Op: trace.EventSync, Event: event()})
-		case 11: // an RCCL collective rank 0 makes over 2 or 3 GCDs of its own buffers
+		case 11: // an RCCL collective rank 0 makes over 2 or 3 GCDs of its own buffers, or an MPI one
+			if b.byte()%3 == 0 {
+				ops = append(ops, fuzzMPICollective(&b, len(ops))...)
+				continue
+			}
 			ops = append(ops, fuzzCollective(&b, len(ops))...)
 		case 10: // an MPI message from rank 0's device buffer to one rank 1 allocates for it
 			i := pick()
@@ -340,6 +344,39 @@ func fuzzCollective(b *fuzzBytes, k int) []trace.Op {
 	}
 	if grouped {
 		ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd})
+	}
+	return ops
+}
+
+// fuzzMPICollective is an MPI collective of ranks 0 and 1 (every rank of
+// the trace: ranks 2.. never appear), each on its own device buffers,
+// sized for the collective (alltoall and allgather hold a block per rank),
+// now and then with an odd size or root.
+func fuzzMPICollective(b *fuzzBytes, k int) []trace.Op {
+	kinds := []trace.Kind{trace.MPIBcast, trace.MPIReduce, trace.MPIAllreduce, trace.MPIReduceScatter,
+		trace.MPIAllgather, trace.MPIAlltoall, trace.MPIBarrier}
+	kind := kinds[b.byte()%len(kinds)]
+	n := 1 + b.upTo(1<<18)
+	root := b.byte() % 2
+	var ops []trace.Op
+	for r := range 2 {
+		s, d := fmt.Sprint("ms", k, ".", r), fmt.Sprint("md", k, ".", r)
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: s, GCD: intp(b.byte() % 8), Bytes: 2 * n, Rank: r},
+			trace.Op{Op: trace.Malloc, Buf: d, GCD: intp(b.byte() % 8), Bytes: 2 * n, Rank: r})
+	}
+	for r := range 2 {
+		s, d := fmt.Sprint("ms", k, ".", r), fmt.Sprint("md", k, ".", r)
+		o := trace.Op{Op: kind, Rank: r}
+		switch kind {
+		case trace.MPIBarrier:
+		case trace.MPIBcast:
+			o.Buf, o.Bytes, o.Root = s, n, intp(root)
+		case trace.MPIReduce:
+			o.Src, o.Dst, o.Bytes, o.Root = s, d, n, intp(root)
+		default:
+			o.Src, o.Dst, o.Bytes = s, d, n
+		}
+		ops = append(ops, o)
 	}
 	return ops
 }
