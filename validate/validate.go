@@ -145,31 +145,15 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + src + " -> " + dst + ", 1 GiB",
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
 	}
-	mp, err := managedPoints(c)
-	if err != nil {
-		return nil, err
+	mpi := func(c *config.Node) ([]Point, error) { return mpiPoints(c, ref) }
+	for _, more := range []func(*config.Node) ([]Point, error){managedPoints, numaPoints, kernelPoints, mpi, e8Points} {
+		p, err := more(c)
+		if err != nil {
+			return nil, err
+		}
+		pts = append(pts, p...)
 	}
-	pts = append(pts, mp...)
-	np, err := numaPoints(c)
-	if err != nil {
-		return nil, err
-	}
-	pts = append(pts, np...)
-	kp, err := kernelPoints(c)
-	if err != nil {
-		return nil, err
-	}
-	pts = append(pts, kp...)
-	mpi, err := mpiPoints(c, ref)
-	if err != nil {
-		return nil, err
-	}
-	pts = append(pts, mpi...)
-	e8, err := e8Points(c)
-	if err != nil {
-		return nil, err
-	}
-	return append(pts, e8...), nil
+	return pts, nil
 }
 
 // ids are the decimal ids of a row's endpoints ("gcd3" -> "3"), as the
