@@ -64,6 +64,7 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Stats: NewStats()}
+	mpiP, rcclP, rcclT := mpi.FromConfig(c), rccl.ParamsFromConfig(c), rccl.FromConfig(c) // the libraries' settings, once
 	for _, run := range runs {
 		n, err := node.Build(c)
 		if err != nil {
@@ -71,17 +72,15 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		}
 		count := &eventCounter{}
 		n.Engine.AcceptHook(count)
-		ops := mpi.Expand(run.Ops, mpi.FromConfig(c)) // MPI calls become what the library does
-		if ops, err = rccl.Expand(ops, rccl.ParamsFromConfig(c), rccl.FromConfig(c)); err != nil {
-			if te, ok := err.(*trace.Error); ok && te.File == "" {
-				te.File = run.Name
-			}
-			return nil, err
+		// MPI and RCCL calls become what the libraries do, then the run
+		ops, err := rccl.Expand(mpi.Expand(run.Ops, mpiP), rcclP, rcclT)
+		var out []hip.OpResult
+		if err == nil {
+			out, err = n.Run(ops)
 		}
-		out, err := n.Run(ops)
 		var te *trace.Error
 		if errors.As(err, &te) && te.File == "" {
-			te.File = run.Name // a deadlock, found while running: the run names the file
+			te.File = run.Name // found after Check (an RCCL call with no algorithm, a deadlock): the run names the file
 		}
 		if err != nil {
 			return nil, err
