@@ -150,6 +150,42 @@ sdma_ties = "table"
 kernel_ties = "spray"
 max_hops = 3
 
+[nic]
+count = 2
+gcds = [ 1, 3 ]
+numa = [0, 1]
+switch = [0, 1]
+forward_ns = 250
+outstanding_bytes = 1048576
+command_ns = 300
+event_ns = 400
+inject_bytes = 192
+
+[nic.pcie]
+bandwidth_gbps = 50
+flight_latency_ns = 200
+packet_payload_bytes = 256
+packet_overhead_bytes = 24
+request_bytes = 24
+credit_bytes = 65536
+
+[network]
+nodes = 1
+switch_ns = 350
+global_ns = 100
+nodes_per_set = 16
+switches_per_set = 2
+nodes_per_group = 128
+switch_ports = 64
+
+[network.link]
+bandwidth_gbps = 25
+flight_latency_ns = 100
+packet_payload_bytes = 2048
+packet_overhead_bytes = 64
+request_bytes = 64
+credit_bytes = 1048576
+
 [sim]
 sdma_transaction_bytes = 65536
 cu_transaction_bytes = 65536
@@ -171,6 +207,9 @@ NCCL_MIN_NCHANNELS = -2
 NCCL_MAX_NCHANNELS = -2
 NCCL_BUFFSIZE = 4194304
 NCCL_DEBUG = ""
+FI_CXI_RDZV_THRESHOLD = 16384
+FI_CXI_RDZV_GET_MIN = 2049
+FI_CXI_RDZV_EAGER_SIZE = 2048
 `
 
 // shipped are the configs in configs/.

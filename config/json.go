@@ -147,7 +147,8 @@ func (n *Node) tree() *object {
 	// Tables that are not hardware (env, routing, runtime, sim, and any
 	// new one) are objects of their own.
 	v := reflect.ValueOf(n).Elem()
-	hardware := map[string]bool{"name": true, "gcd": true, "sdma": true, "xgmi": true, "host_link": true, "host": true, "dram": true}
+	hardware := map[string]bool{"name": true, "gcd": true, "sdma": true, "xgmi": true, "host_link": true, "host": true, "dram": true,
+		"nic": true, "network": true}
 	for _, f := range fieldsOf(v.Type()) {
 		if !hardware[f.name] {
 			fv := v.Field(f.index)
@@ -212,6 +213,20 @@ func (n *Node) tree() *object {
 	h.add("IODie", "iodie").set(iodie)
 	h.add("Cores", "cores").set(cores)
 
+	// NICs of one node (every node has the same) and the network's links.
+	nic := leaves(v.FieldByName("NIC"))
+	place := nic.take("count", "gcds", "numa", "switch")
+	pcie := leaves(v.FieldByName("NIC").FieldByName("PCIe"))
+	nics := root.add("NICs", "nic").set(place)
+	for k := range n.NIC.GCDs {
+		o := nics.add("NIC", fmt.Sprintf("nic%d", k)).set(nic)
+		o.params["id"] = k
+		o.params["gcd"], o.params["numa"], o.params["switch"] = entry(n.NIC.GCDs, k), entry(n.NIC.NUMA, k), entry(n.NIC.Switch, k)
+		o.add("PCIeLink", "pcie").set(pcie).params["ends"] = []string{fmt.Sprintf("node.gcd%v.hub", entry(n.NIC.GCDs, k)), fmt.Sprintf("node.nic.nic%d", k)}
+	}
+	net := root.add("Network", "network").set(leaves(v.FieldByName("Network")))
+	net.add("NetworkLink", "link").set(leaves(v.FieldByName("Network").FieldByName("Link")))
+
 	dram := leaves(v.FieldByName("DRAM"))
 	for d := 0; d < n.Host.NUMADomains; d++ {
 		o := root.add("NUMADomain", fmt.Sprintf("numa%d", d))
@@ -219,6 +234,14 @@ func (n *Node) tree() *object {
 		o.add("DRAMController", "dram").set(dram)
 	}
 	return root
+}
+
+// entry is list[k], or nil when the list is short (a node not validated).
+func entry(list []int, k int) any {
+	if k < len(list) {
+		return list[k]
+	}
+	return nil
 }
 
 // jsonValue converts a plain (non-table) value to one encoding/json

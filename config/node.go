@@ -16,6 +16,8 @@ type Node struct {
 	MPI      MPI     `toml:"mpi"`
 	RCCL     RCCL    `toml:"rccl"`
 	Routing  Routing `toml:"routing"`
+	NIC      NIC     `toml:"nic"`
+	Network  Network `toml:"network"`
 	Sim      Sim     `toml:"sim"`
 	Env      Env     `toml:"env"`
 }
@@ -39,6 +41,12 @@ type Env struct {
 	NCCLMaxChannels int    `toml:"NCCL_MAX_NCHANNELS"` // channels RCCL runs at most
 	NCCLBuffSize    int64  `toml:"NCCL_BUFFSIZE"`      // a channel's Simple FIFO, bytes
 	NCCLDebug       string `toml:"NCCL_DEBUG"`         // INFO prints RCCL's init lines (rings)
+	// libfabric's CXI provider (shared/docs/comm.md): a send of at most
+	// threshold + get_min bytes is eager, a larger one sends eager_size
+	// bytes with its header and the receiver's NIC gets the rest
+	RdzvThreshold int64 `toml:"FI_CXI_RDZV_THRESHOLD"`
+	RdzvGetMin    int64 `toml:"FI_CXI_RDZV_GET_MIN"`
+	RdzvEagerSize int64 `toml:"FI_CXI_RDZV_EAGER_SIZE"`
 }
 
 // MPI holds the host-side costs of the MPI library (Cray MPICH).
@@ -189,6 +197,37 @@ type Runtime struct {
 	// 2 MiB block besides its SDMA copy.
 	ManagedFaultNs float64 `toml:"managed_fault_ns"` // a GPU page fault: delivery, range lookup, retry
 	ManagedPageNs  float64 `toml:"managed_page_ns"`  // per 4 KiB page migrated: collect, unmap, DMA map, GPU PTE, TLB flush share
+}
+
+// NIC describes the node's network interfaces (HPE Slingshot-11 NICs,
+// "Cassini"): where each hangs, which ranks use it, its DMA engine and the
+// costs of its commands and completion events.
+type NIC struct {
+	Count            int     `toml:"count"`             // NICs per node
+	GCDs             []int   `toml:"gcds"`              // by NIC: the GCD whose PCIe (ESM) link it hangs on
+	NUMA             []int   `toml:"numa"`              // by NIC: the NUMA domain whose ranks send through it
+	Switch           []int   `toml:"switch"`            // by NIC: the switch of its node's switch set it is cabled to
+	PCIe             Link    `toml:"pcie"`              // the link between the NIC and its GCD
+	ForwardNs        float64 `toml:"forward_ns"`        // a packet passing through the NIC between its GCD and the network
+	OutstandingBytes int     `toml:"outstanding_bytes"` // bytes of DMA reads and writes the NIC keeps in flight
+	CommandNs        float64 `toml:"command_ns"`        // from the host's command (doorbell) to the NIC's first DMA request
+	EventNs          float64 `toml:"event_ns"`          // from a transfer's end to the host seeing its completion event
+	InjectBytes      int64   `toml:"inject_bytes"`      // sends of at most this many bytes travel inside the command (the CPU copies them in)
+}
+
+// Network describes the Slingshot network that joins the nodes: a
+// dragonfly of switches (HPE Rosetta), each node's NICs cabled to the
+// switches of its set, sets in groups whose switches are all joined, and
+// the groups joined by global links.
+type Network struct {
+	Nodes          int     `toml:"nodes"`            // nodes in the run (akisim -nodes)
+	Link           Link    `toml:"link"`             // every NIC-switch and switch-switch link
+	SwitchNs       float64 `toml:"switch_ns"`        // port to port latency of a switch
+	GlobalNs       float64 `toml:"global_ns"`        // extra flight latency of a global (optical, inter-group) link
+	NodesPerSet    int     `toml:"nodes_per_set"`    // nodes whose NICs share a set of switches (a chassis)
+	SwitchesPerSet int     `toml:"switches_per_set"` // switches in a set
+	NodesPerGroup  int     `toml:"nodes_per_group"`  // nodes in a dragonfly group
+	SwitchPorts    int     `toml:"switch_ports"`     // ports of a switch: its NICs, the other switches of its group and the global links
 }
 
 // Routing names the route policy of each traffic type and what happens to

@@ -258,6 +258,10 @@ func (n *Node) validate() []vErr {
 	v.latency("mpi.post_ns", n.MPI.PostNs)
 	v.latency("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
 	n.validateRCCL(v)
+	v.int64Range("env.FI_CXI_RDZV_THRESHOLD", n.Env.RdzvThreshold, 0, 1<<40)
+	v.int64Range("env.FI_CXI_RDZV_GET_MIN", n.Env.RdzvGetMin, 0, 1<<40)
+	v.int64Range("env.FI_CXI_RDZV_EAGER_SIZE", n.Env.RdzvEagerSize, 0, 1<<40)
+	n.validateNetwork(v)
 
 	// Reachability needs sound bundles and a sane GCD count and hop limit.
 	if len(v.errs) == 0 {

@@ -1,0 +1,142 @@
+package config
+
+// MaxNodes bounds network.nodes: a whole Frontier (9,408 nodes) fits.
+const MaxNodes = 16384
+
+// Nodes is the number of nodes of the run (network.nodes).
+func (n *Node) Nodes() int { return max(n.Network.Nodes, 1) }
+
+// TotalGCDs is the number of GCDs of all nodes: global GCD ids are
+// node*gcd.count + the GCD's id in its node.
+func (n *Node) TotalGCDs() int { return n.Nodes() * n.GCD.Count }
+
+// TotalNUMA is the number of NUMA domains of all nodes, numbered as GCDs are.
+func (n *Node) TotalNUMA() int { return n.Nodes() * n.Host.NUMADomains }
+
+// NICOf is the NIC (local index) a rank bound to local GCD g sends
+// through: the NIC of the NUMA domain the GCD's host link joins
+// (MPICH_OFI_NIC_POLICY=NUMA, ranks bound to their GCD's domain).
+func (n *Node) NICOf(g int) int {
+	d := n.Host.GCDNUMA[g]
+	for k, m := range n.NIC.NUMA {
+		if m == d {
+			return k
+		}
+	}
+	return 0 // validated: every domain with a GCD has a NIC
+}
+
+// Groups is the number of dragonfly groups the run's nodes fill.
+func (n *Node) Groups() int {
+	w := &n.Network
+	return (n.Nodes() + w.NodesPerGroup - 1) / w.NodesPerGroup
+}
+
+// SwitchesPerGroup is the number of switches of a full group.
+func (n *Node) SwitchesPerGroup() int {
+	w := &n.Network
+	return w.NodesPerGroup / w.NodesPerSet * w.SwitchesPerSet
+}
+
+// validateNetwork checks the NICs and the network that joins the nodes.
+func (n *Node) validateNetwork(v *validator) {
+	c := &n.NIC
+	v.intRange("nic.count", c.Count, 0, 16) // 4x a Frontier node's 4
+	for _, l := range []struct {
+		key  string
+		list []int
+	}{{"nic.gcds", c.GCDs}, {"nic.numa", c.NUMA}, {"nic.switch", c.Switch}} {
+		if len(l.list) != c.Count {
+			v.fail(l.key, []string{"nic.count"}, "must have one entry per NIC (nic.count = %d), got %d", c.Count, len(l.list))
+		}
+	}
+	for i, g := range c.GCDs {
+		if g < 0 || g >= n.GCD.Count {
+			v.fail(indexKey("nic.gcds", i), []string{"gcd.count"},
+				"NIC %d hangs on GCD %d, which does not exist (gcd.count = %d)", i, g, n.GCD.Count)
+		}
+	}
+	for i, d := range c.NUMA {
+		if d < 0 || d >= n.Host.NUMADomains {
+			v.fail(indexKey("nic.numa", i), []string{"host.numa_domains"},
+				"NUMA domain of NIC %d must be 0..%d, got %d", i, n.Host.NUMADomains-1, d)
+		}
+	}
+	v.gbps("nic.pcie.bandwidth_gbps", c.PCIe.BandwidthGBps)
+	v.latency("nic.pcie.flight_latency_ns", c.PCIe.FlightLatencyNs)
+	n.validateWire(v, "nic.pcie", c.PCIe.PacketPayloadBytes, c.PCIe.PacketOverheadBytes, c.PCIe.RequestBytes, c.PCIe.CreditBytes)
+	v.latency("nic.forward_ns", c.ForwardNs)
+	v.intRange("nic.outstanding_bytes", c.OutstandingBytes, 64, 1<<30) // each in-flight transaction is a packet
+	v.latency("nic.command_ns", c.CommandNs)
+	v.latency("nic.event_ns", c.EventNs)
+	v.int64Range("nic.inject_bytes", c.InjectBytes, 0, 1<<16)
+
+	w := &n.Network
+	v.intRange("network.nodes", w.Nodes, 1, MaxNodes)
+	v.gbps("network.link.bandwidth_gbps", w.Link.BandwidthGBps)
+	v.latency("network.link.flight_latency_ns", w.Link.FlightLatencyNs)
+	n.validateWire(v, "network.link", w.Link.PacketPayloadBytes, w.Link.PacketOverheadBytes, w.Link.RequestBytes, w.Link.CreditBytes)
+	v.latency("network.switch_ns", w.SwitchNs)
+	v.latency("network.global_ns", w.GlobalNs)
+	v.intRange("network.nodes_per_set", w.NodesPerSet, 1, MaxNodes)
+	v.intRange("network.switches_per_set", w.SwitchesPerSet, 1, 1024)
+	v.intRange("network.nodes_per_group", w.NodesPerGroup, 1, MaxNodes)
+	v.intRange("network.switch_ports", w.SwitchPorts, 0, 1024)
+	if len(v.errs) > 0 {
+		return
+	}
+	for i, s := range c.Switch {
+		if s < 0 || s >= w.SwitchesPerSet {
+			v.fail(indexKey("nic.switch", i), []string{"network.switches_per_set"},
+				"NIC %d is cabled to switch %d of its set, which has switches 0..%d", i, s, w.SwitchesPerSet-1)
+		}
+	}
+	if w.NodesPerGroup%w.NodesPerSet != 0 {
+		v.fail("network.nodes_per_group", []string{"network.nodes_per_set"},
+			"must be a multiple of nodes_per_set = %d, got %d", w.NodesPerSet, w.NodesPerGroup)
+		return
+	}
+	for g := 0; g < n.GCD.Count && n.Nodes() > 1; g++ {
+		if !n.nicServes(g) {
+			v.fail("nic.numa", []string{"host.gcd_numa", "network.nodes"},
+				"no NIC serves NUMA domain %d, so GCD %d cannot reach the other nodes", n.Host.GCDNUMA[g], g)
+			return
+		}
+	}
+	n.validatePorts(v)
+}
+
+// nicServes says whether a NIC serves the NUMA domain of local GCD g.
+func (n *Node) nicServes(g int) bool {
+	for _, d := range n.NIC.NUMA {
+		if d == n.Host.GCDNUMA[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// validatePorts checks every switch has a port for each of its cables:
+// the NICs of its set, a link to every other switch of its group and its
+// share of the group's global links (one to every other group).
+func (n *Node) validatePorts(v *validator) {
+	w := &n.Network
+	if n.Nodes() == 1 {
+		return
+	}
+	nics := make([]int, w.SwitchesPerSet)
+	for _, s := range n.NIC.Switch {
+		nics[s] += w.NodesPerSet
+	}
+	most := 0
+	for _, k := range nics {
+		most = max(most, k)
+	}
+	group := n.SwitchesPerGroup() - 1
+	global := (n.Groups() - 1 + n.SwitchesPerGroup() - 1) / n.SwitchesPerGroup()
+	if need := most + group + global; need > w.SwitchPorts {
+		v.fail("network.switch_ports", []string{"network.nodes_per_set", "network.switches_per_set", "nic.switch"},
+			"a switch needs %d ports (%d NICs, %d other switches of its group, %d global links), got %d",
+			need, most, group, global, w.SwitchPorts)
+	}
+}
