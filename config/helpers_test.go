@@ -152,6 +152,7 @@ max_hops = 3
 
 [nic]
 count = 2
+engines = 8
 gcds = [ 1, 3 ]
 numa = [0, 1]
 switch = [0, 1]
@@ -190,6 +191,7 @@ credit_bytes = 1048576
 sdma_transaction_bytes = 65536
 cu_transaction_bytes = 65536
 core_transaction_bytes = 65536
+nic_transaction_bytes = 65536
 l2_block_bytes = 4096
 early_booking = 0.5
 

@@ -212,7 +212,7 @@ func TestRoundTripNoBundles(t *testing.T) {
 	text := mini
 	text = replace(t, text, "count = 4", "count = 1")
 	text = replace(t, text, "gcd_numa = [0, 0, 1, 1]", "gcd_numa = [0]")
-	text = replace(t, text, "count = 2\ngcds = [ 1, 3 ]\nnuma = [0, 1]\nswitch = [0, 1]", "count = 1\ngcds = [0]\nnuma = [0]\nswitch = [0]")
+	text = replace(t, text, "count = 2\nengines = 8\ngcds = [ 1, 3 ]\nnuma = [0, 1]\nswitch = [0, 1]", "count = 1\nengines = 8\ngcds = [0]\nnuma = [0]\nswitch = [0]")
 	i := strings.Index(text, "[[xgmi.bundle]]")
 	j := strings.Index(text, "[host_link]")
 	text = text[:i] + "[host_link]" + text[j+len("[host_link]"):]

@@ -204,6 +204,7 @@ type Runtime struct {
 // costs of its commands and completion events.
 type NIC struct {
 	Count            int     `toml:"count"`             // NICs per node
+	Engines          int     `toml:"engines"`           // DMA engines: commands a NIC works on at once
 	GCDs             []int   `toml:"gcds"`              // by NIC: the GCD whose PCIe (ESM) link it hangs on
 	NUMA             []int   `toml:"numa"`              // by NIC: the NUMA domain whose ranks send through it
 	Switch           []int   `toml:"switch"`            // by NIC: the switch of its node's switch set it is cabled to
@@ -248,6 +249,7 @@ type Sim struct {
 	SDMATransactionBytes int     `toml:"sdma_transaction_bytes"` // bytes one SDMA read or write transaction stands for
 	CUTransactionBytes   int64   `toml:"cu_transaction_bytes"`   // bytes of one access stream a CU moves per step
 	CoreTransactionBytes int64   `toml:"core_transaction_bytes"` // bytes of one access stream a core moves per step
+	NICTransactionBytes  int64   `toml:"nic_transaction_bytes"`  // bytes per NIC DMA read/write transaction
 	L2BlockBytes         int64   `toml:"l2_block_bytes"`         // L2 replacement unit (residency is tracked per line)
 	EarlyBooking         float64 `toml:"early_booking"`          // fraction of a link's credits that packets still on their way may book
 }

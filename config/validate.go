@@ -300,6 +300,7 @@ func (n *Node) validateSim(v *validator) {
 	txn("sim.sdma_transaction_bytes", int64(s.SDMATransactionBytes))
 	txn("sim.cu_transaction_bytes", s.CUTransactionBytes)
 	txn("sim.core_transaction_bytes", s.CoreTransactionBytes)
+	txn("sim.nic_transaction_bytes", s.NICTransactionBytes)
 	txn("sim.l2_block_bytes", s.L2BlockBytes)
 	// LRU over blocks stands for LRU over lines only while blocks are small:
 	// 4 and 8 KiB agree within 1% on STREAM, 16 KiB and up do not
@@ -322,13 +323,26 @@ func (n *Node) validateSim(v *validator) {
 		v.fail("sim.sdma_transaction_bytes", []string{"sdma.outstanding_bytes"},
 			"must be at most sdma.outstanding_bytes (%d), got %d", n.SDMA.OutstandingBytes, s.SDMATransactionBytes)
 	}
-	largest := max(int64(s.SDMATransactionBytes), s.CUTransactionBytes, s.CoreTransactionBytes)
+	// only NICs send over their PCIe link and the network
+	for _, c := range []struct {
+		key string
+		x   int
+	}{{"nic.pcie.credit_bytes", n.NIC.PCIe.CreditBytes}, {"network.link.credit_bytes", n.Network.Link.CreditBytes}} {
+		if int64(c.x) < s.NICTransactionBytes {
+			v.fail(c.key, []string{"sim.nic_transaction_bytes"}, "must hold a NIC transaction (%d bytes), got %d", s.NICTransactionBytes, c.x)
+		}
+	}
+	if s.NICTransactionBytes > int64(n.NIC.OutstandingBytes) && s.NICTransactionBytes >= MinTransactionBytes && n.NIC.OutstandingBytes >= 64 {
+		v.fail("sim.nic_transaction_bytes", []string{"nic.outstanding_bytes"},
+			"must be at most nic.outstanding_bytes (%d), got %d", n.NIC.OutstandingBytes, s.NICTransactionBytes)
+	}
+	largest := max(int64(s.SDMATransactionBytes), s.CUTransactionBytes, s.CoreTransactionBytes, s.NICTransactionBytes)
 	for _, c := range []struct {
 		key string
 		x   int
 	}{{"xgmi.credit_bytes", n.XGMI.CreditBytes}, {"host_link.credit_bytes", n.HostLink.CreditBytes}} {
 		if int64(c.x) < largest {
-			v.fail(c.key, []string{"sim.sdma_transaction_bytes", "sim.cu_transaction_bytes", "sim.core_transaction_bytes"},
+			v.fail(c.key, []string{"sim.sdma_transaction_bytes", "sim.cu_transaction_bytes", "sim.core_transaction_bytes", "sim.nic_transaction_bytes"},
 				"must hold the largest simulated transaction (%d bytes), got %d", largest, c.x)
 		}
 	}

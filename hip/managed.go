@@ -293,5 +293,5 @@ func (r *Runtime) hostAccess(now sim.VTimeInSec, i int) {
 	k := r.accessCmd(i)
 	k.Workgroups = int64(max(1, r.ops[i].Threads))
 	k.Queue = r.ops[i].Rank // the calling rank's host thread(s)
-	r.threads.Send(now, k)
+	r.coresOf(i).Send(now, k)
 }

@@ -149,7 +149,7 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 		t := now + ns(r.pinNs(pc.chunk))
 		r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
 	case stepMemcpy:
-		if r.threads == nil {
+		if len(r.threads) == 0 {
 			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores to copy pageable memory", pc.op, op.Line)
 			return
 		}
@@ -157,7 +157,7 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 		if !pc.toGPU {
 			from, to = far, user
 		}
-		r.threads.Send(now, &gcd.KernelCmd{ID: pc.op, Queue: op.Rank, Workgroups: 1, // the calling thread's memcpy
+		r.coresOfGCD(g).Send(now, &gcd.KernelCmd{ID: pc.op, Queue: op.Rank, Workgroups: 1, // the calling thread's memcpy
 			Reads:  []gcd.MemStream{{Mem: from.mem, Addr: from.addr, Bytes: pc.chunk}},
 			Writes: []gcd.MemStream{{Mem: to.mem, Addr: to.addr, Bytes: pc.chunk}}})
 	case stepDMA:

@@ -45,7 +45,9 @@ type Runtime struct {
 	devices []Device
 	ctrl    map[*sdma.Engine]*fabric.Sender
 	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
-	threads *fabric.Sender // to the host's cores; nil without them
+	threads []*fabric.Sender // to each node's host cores; empty without them
+	nics    [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
+	numaPer int              // NUMA domains per node
 
 	ops           []trace.Op
 	bufs          map[string]trace.Buffer
@@ -94,7 +96,9 @@ type thread struct {
 }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores *cpu.Cores) *Runtime {
+// cores are each node's host cores, in node order: a cluster's devices
+// are its nodes' GCDs, node by node.
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
 	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
@@ -110,10 +114,14 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 			fabric.Wire(p, d.CUs.CtrlPort)
 		}
 	}
-	if cores != nil {
-		var p sim.Port
-		p, r.threads = r.NewPort(engine, r, 1024, name, "Threads")
-		fabric.Wire(p, cores.CtrlPort)
+	for k, c := range cores {
+		portName := "Threads"
+		if len(cores) > 1 {
+			portName = fmt.Sprintf("Threads[%d]", k)
+		}
+		p, s := r.NewPort(engine, r, 1024, name, portName)
+		fabric.Wire(p, c.CtrlPort)
+		r.threads = append(r.threads, s)
 	}
 	return r
 }
@@ -257,7 +265,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
-		if r.threads == nil {
+		if len(r.threads) == 0 {
 			r.Err = fmt.Errorf("op %d (line %d): the node has no host cores", i, op.Line)
 			return
 		}

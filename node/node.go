@@ -1,6 +1,8 @@
 // Package node turns a resolved config.Node into Akita components wired
 // together: GCDs, xGMI bundles, host links, the host IO die, the NUMA
-// domains' DDR4 controllers, the route tables and the HIP runtime.
+// domains' DDR4 controllers, the NICs, the network's switches, the route
+// tables and the HIP runtime. With network.nodes > 1 it builds that many
+// identical nodes in one engine (a cluster); ids are global (Hubs).
 package node
 
 import (
@@ -11,6 +13,8 @@ import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/hub"
+	"github.com/akisim/akisim/components/nic"
+	"github.com/akisim/akisim/components/rosetta"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/components/xgmi"
 	"github.com/akisim/akisim/config"
@@ -18,45 +22,65 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// Node is a built node, ready to run operations.
+// Node is a built node (or cluster of nodes), ready to run operations.
+// GCDs, bundles, host links, DRAM and NICs of all nodes are listed by
+// global id; Host and Cores are node 0's.
 type Node struct {
 	Config    *config.Node
 	Engine    *sim.SerialEngine
 	GCDs      []*gcd.GCD
 	Host      *hub.Hub
-	Cores     *cpu.Cores // the host's cores as memory requesters
-	DRAM      []*dram.Controller
-	Bundles   []*xgmi.Bundle // in config order, without removed ones
+	Hosts     []*hub.Hub // by node
+	Cores     *cpu.Cores // node 0's host cores as memory requesters
+	AllCores  []*cpu.Cores
+	DRAM      []*dram.Controller // by global NUMA id
+	Bundles   []*xgmi.Bundle     // in config order, node by node, without removed ones
 	BundleOf  map[[2]int]*xgmi.Bundle
 	HostLinks []*xgmi.Bundle // by GCD; side 0 = GCD
+	NICs      []*nic.NIC     // by global NIC id (node*nic.count + k)
+	NICLinks  []*xgmi.Bundle // by global NIC id: its PCIe link; side 0 = GCD
+	Switches  []*rosetta.Switch
+	NetLinks  []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
 	Routes    *Routes
 	Runtime   *hip.Runtime
 }
 
-// Build makes the node of a validated config.
+// Build makes the node (or cluster) of a validated config.
 func Build(c *config.Node) (*Node, error) {
 	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{}}
-	e := n.Engine
-	count := c.GCD.Count
-	host := count // route id of the host hub
-
-	topo := fabric.NewTopology(count + 1)
-	for _, b := range c.XGMI.Bundles {
-		if b.Lanes > 0 {
-			topo.Connect(b.GCDs[0], b.GCDs[1], c.XGMI.LaneBandwidthGBps*float64(b.Lanes))
-		}
-	}
-	for g := 0; g < count; g++ {
-		topo.Connect(g, host, c.HostLink.BandwidthGBps)
-	}
-	routes, err := NewRoutes(topo, count, c.Routing)
+	routes, err := NewRoutes(c)
 	if err != nil {
 		return nil, err
 	}
 	n.Routes = routes
+	var devices []hip.Device
+	for k := 0; k < c.Nodes(); k++ {
+		devices = append(devices, n.buildNode(k)...)
+	}
+	n.Host, n.Cores = n.Hosts[0], n.AllCores[0]
+	n.buildNetwork()
+	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Env, devices, n.AllCores)
+	n.Runtime.AddNICs(n.nicEngines(), c.Host.NUMADomains)
+	return n, nil
+}
+
+// prefix names node k's components: "Node" alone, "Node[k]" in a cluster.
+func (n *Node) prefix(k int) string {
+	if n.Config.Nodes() == 1 {
+		return "Node"
+	}
+	return fmt.Sprintf("Node[%d]", k)
+}
+
+// buildNode makes node k's components and returns its GCDs as the runtime sees them.
+func (n *Node) buildNode(k int) []hip.Device {
+	c, e, h := n.Config, n.Engine, n.Routes.Hubs()
+	count, numa := c.GCD.Count, c.Host.NUMADomains
+	base, numaBase := k*count, k*numa
+	pre := n.prefix(k)
 
 	eb := sdma.MakeBuilder().
-		WithRouteTable(routes).
+		WithRouteTable(n.Routes).
 		WithDatapath(c.SDMA.ClockGHz, c.SDMA.BytesPerCycle).
 		WithTransactions(c.Sim.SDMATransactionBytes, c.SDMA.OutstandingBytes).
 		WithQueues(c.SDMA.QueuesPerEngine).
@@ -74,23 +98,25 @@ func Build(c *config.Node) (*Node, error) {
 		WithConcurrentKernels(c.GCD.ConcurrentKernels).
 		WithL2(c.GCD.L2Bytes, c.Sim.L2BlockBytes, float64(c.GCD.L2Slices*c.GCD.L2BytesPerClock)*c.GCD.ClockGHz, c.GCD.L2LatencyNs).
 		WithLine(c.GCD.LineBytes).
-		WithKernelRoutes(routes)
+		WithKernelRoutes(n.Routes)
 	devices := make([]hip.Device, count)
 	for g := 0; g < count; g++ {
-		d := gb.Build(fmt.Sprintf("Node.GCD[%d]", g), g)
+		d := gb.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
 		n.GCDs = append(n.GCDs, d)
-		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: c.Host.GCDNUMA[g]}
+		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: numaBase + c.Host.GCDNUMA[g]}
 	}
 
-	n.Host = cpu.MakeBuilder().WithEngine(e).WithHubID(host).WithGCDNUMA(c.Host.GCDNUMA).
-		WithLatencies(c.Host.HubLatencyNs, c.Host.RemoteNUMANs).Build("Node.Host.IODie")
+	hostHub := h.Host(k)
+	host := cpu.MakeBuilder().WithEngine(e).WithHubID(hostHub).WithGCDNUMA(c.Host.GCDNUMA).WithNodeBase(base, numaBase).
+		WithLatencies(c.Host.HubLatencyNs, c.Host.RemoteNUMANs).Build(pre + ".Host.IODie")
+	n.Hosts = append(n.Hosts, host)
 	db := dram.MakeBuilder().WithEngine(e).
 		WithChannels(c.DRAM.ChannelsPerDomain, c.DRAM.ChannelBandwidthGBps).
 		WithEfficiency(c.DRAM.Efficiency).WithLatency(c.DRAM.LatencyNs)
-	for d := 0; d < c.Host.NUMADomains; d++ {
-		m := db.Build(fmt.Sprintf("Node.Host.NUMA[%d].DRAM", d))
+	for d := 0; d < numa; d++ {
+		m := db.Build(fmt.Sprintf("%s.Host.NUMA[%d].DRAM", pre, d))
 		n.DRAM = append(n.DRAM, m)
-		fabric.Wire(n.Host.MemoryPort(d), m.Port)
+		fabric.Wire(host.MemoryPort(numaBase+d), m.Port)
 	}
 
 	xb := xgmi.MakeBuilder().WithEngine(e).
@@ -103,33 +129,94 @@ func Build(c *config.Node) (*Node, error) {
 		if b.Lanes == 0 {
 			continue
 		}
-		a, z := b.GCDs[0], b.GCDs[1]
-		x := xb.WithLanes(b.Lanes).Build(fmt.Sprintf("Node.XGMI[%d][%d]", a, z))
+		a, z := base+b.GCDs[0], base+b.GCDs[1]
+		x := xb.WithLanes(b.Lanes).Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, b.GCDs[0], b.GCDs[1]))
 		n.Bundles = append(n.Bundles, x)
 		n.BundleOf[[2]int{a, z}] = x
 		n.BundleOf[[2]int{z, a}] = x
-		wireLink(e, n.GCDs[a].Hub, z, x.Port(0))
-		wireLink(e, n.GCDs[z].Hub, a, x.Port(1))
+		wireLink(n.GCDs[a].Hub, z, x.Port(0))
+		wireLink(n.GCDs[z].Hub, a, x.Port(1))
 	}
-	hb := xgmi.MakeBuilder().WithEngine(e).WithLanes(1).
-		WithLaneBandwidth(c.HostLink.BandwidthGBps).
-		WithFlightLatency(c.HostLink.FlightLatencyNs).
-		WithPacket(c.HostLink.PacketPayloadBytes, c.HostLink.PacketOverheadBytes, c.HostLink.RequestBytes).
-		WithCredits(c.HostLink.CreditBytes, c.Sim.EarlyBooking)
+	hb := linkBuilder(e, c.HostLink, c.Sim.EarlyBooking)
 	for g := 0; g < count; g++ {
-		l := hb.Build(fmt.Sprintf("Node.HostLink[%d]", g))
+		l := hb.Build(fmt.Sprintf("%s.HostLink[%d]", pre, g))
 		n.HostLinks = append(n.HostLinks, l)
-		wireLink(e, n.GCDs[g].Hub, host, l.Port(0))
-		wireLink(e, n.Host, g, l.Port(1))
+		wireLink(n.GCDs[base+g].Hub, hostHub, l.Port(0))
+		wireLink(host, base+g, l.Port(1))
 	}
-	n.Cores = cpu.MakeCoresBuilder().WithEngine(e).WithHubID(host).WithRoutes(routes).
+	cores := cpu.MakeCoresBuilder().WithEngine(e).WithHubID(hostHub).WithRoutes(n.Routes).
 		WithCores(c.Host.Cores, c.Sim.CoreTransactionBytes, c.Host.CoreOutstandingBytes).
-		WithLoadLines(c.Host.CoreLoadLines).Build("Node.Host.Cores", n.Host)
-	n.Runtime = hip.NewRuntime("Node.Host.HIP", e, c.Runtime, c.Env, devices, n.Cores)
-	return n, nil
+		WithLoadLines(c.Host.CoreLoadLines).Build(pre+".Host.Cores", host)
+	n.AllCores = append(n.AllCores, cores)
+
+	nb := nic.MakeBuilder().WithEngine(e).WithRouteTable(n.Routes).WithForward(c.NIC.ForwardNs).
+		WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs)
+	pb := linkBuilder(e, c.NIC.PCIe, c.Sim.EarlyBooking)
+	for i, g := range c.NIC.GCDs {
+		id := h.NIC(k, i)
+		x := nb.Build(fmt.Sprintf("%s.NIC[%d]", pre, i), id)
+		n.NICs = append(n.NICs, x)
+		l := pb.Build(fmt.Sprintf("%s.NIC[%d].PCIe", pre, i))
+		n.NICLinks = append(n.NICLinks, l)
+		wireLink(n.GCDs[base+g].Hub, id, l.Port(0))
+		wireLink(x.Hub, base+g, l.Port(1))
+	}
+	return devices
 }
 
-func wireLink(e sim.Engine, h *hub.Hub, neighbour int, linkPort sim.Port) {
-	p := h.LinkPort(neighbour)
-	fabric.Wire(p, linkPort)
+// buildNetwork makes the switches, cables each NIC to its switch and joins
+// the switches; one node needs none.
+func (n *Node) buildNetwork() {
+	c, h := n.Config, n.Routes.Hubs()
+	if c.Nodes() == 1 {
+		return
+	}
+	w := n.Routes.Network()
+	sb := rosetta.MakeBuilder().WithEngine(n.Engine).WithLatency(c.Network.SwitchNs)
+	for s := 0; s < w.Switches(); s++ {
+		n.Switches = append(n.Switches, sb.Build(fmt.Sprintf("Network.Switch[%d]", s), h.Switch(s)))
+	}
+	lb := linkBuilder(n.Engine, c.Network.Link, c.Sim.EarlyBooking)
+	for k := 0; k < c.Nodes(); k++ {
+		for i := range c.NIC.GCDs {
+			s := w.SwitchOf(k, i)
+			l := lb.Build(fmt.Sprintf("Network.Cable[%d][%d]", k, i))
+			n.NetLinks = append(n.NetLinks, l)
+			wireLink(n.NICs[k*c.NIC.Count+i].Hub, h.Switch(s), l.Port(0))
+			wireLink(n.Switches[s].Hub, h.NIC(k, i), l.Port(1))
+		}
+	}
+	global := lb.WithFlightLatency(c.Network.Link.FlightLatencyNs + c.Network.GlobalNs)
+	for _, p := range w.Links() {
+		b := lb
+		if w.IsGlobal(p[0], p[1]) {
+			b = global
+		}
+		l := b.Build(fmt.Sprintf("Network.Link[%d][%d]", p[0], p[1]))
+		n.NetLinks = append(n.NetLinks, l)
+		wireLink(n.Switches[p[0]].Hub, h.Switch(p[1]), l.Port(0))
+		wireLink(n.Switches[p[1]].Hub, h.Switch(p[0]), l.Port(1))
+	}
+}
+
+// nicEngines lists each NIC's DMA engines, by global NIC id.
+func (n *Node) nicEngines() [][]*sdma.Engine {
+	var l [][]*sdma.Engine
+	for _, x := range n.NICs {
+		l = append(l, x.Engines)
+	}
+	return l
+}
+
+// linkBuilder makes one-lane links of a Link config (host, PCIe, network).
+func linkBuilder(e sim.Engine, l config.Link, early float64) xgmi.Builder {
+	return xgmi.MakeBuilder().WithEngine(e).WithLanes(1).
+		WithLaneBandwidth(l.BandwidthGBps).
+		WithFlightLatency(l.FlightLatencyNs).
+		WithPacket(l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes).
+		WithCredits(l.CreditBytes, early)
+}
+
+func wireLink(h *hub.Hub, neighbour int, linkPort sim.Port) {
+	fabric.Wire(h.LinkPort(neighbour), linkPort)
 }

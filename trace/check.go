@@ -107,7 +107,10 @@ const (
 
 // Limits is what Check needs to know of the node a trace runs on.
 type Limits struct {
-	GCDs, NUMADomains int
+	GCDs, NUMADomains int // of all nodes (global ids)
+	// per node (0: one node holds them all): memory and GCDs of different
+	// nodes reach each other only through the network (MPI, RCCL)
+	GCDsPerNode, NUMAPerNode int
 	HBMBytes          int64 // HBM capacity of each GCD
 	NUMABytes         int64 // host memory of each NUMA domain
 }
@@ -190,7 +193,7 @@ func setFields(o *Op) []string {
 // without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := checker{
-		gcds: n.GCDs, numa: n.NUMADomains,
+		gcds: n.GCDs, numa: n.NUMADomains, nodes: newNodeMap(n),
 		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
@@ -233,6 +236,7 @@ type eventKey struct {
 
 type checker struct {
 	gcds, numa int
+	nodes      nodeMap
 	hbm, dram  memory               // allocated so far, per GCD and per NUMA domain
 	bufs       map[string]allocated // allocated so far
 	events     map[eventKey]bool    // recorded so far, per rank (a process's own)
@@ -369,6 +373,9 @@ func (c *checker) op(o *Op) *Error {
 		if src.Host && dst.Host {
 			return errf("dst", "host-to-host copies are not modelled (%q and %q are host buffers)", o.Src, o.Dst)
 		}
+		if e := c.nodes.same("dst", src, dst); e != nil {
+			return e
+		}
 		if o.Bytes <= 0 {
 			return errf("bytes", "must be > 0, got %d", o.Bytes)
 		}
@@ -420,6 +427,11 @@ func (c *checker) op(o *Op) *Error {
 		if e := c.accesses(o); e != nil {
 			return e
 		}
+		if o.NUMA != nil {
+			if e := c.nodes.reach(o, c.bufs, c.nodes.numaNode(*o.NUMA), fmt.Sprintf("the host threads run on NUMA domain %d", *o.NUMA)); e != nil {
+				return e
+			}
+		}
 	case Kernel:
 		if o.Name == "" {
 			return errf("name", "required by %s", o.Op)
@@ -446,6 +458,9 @@ func (c *checker) op(o *Op) *Error {
 			if e := c.accesses(o); e != nil {
 				return e
 			}
+		}
+		if e := c.nodes.reach(o, c.bufs, c.nodes.gcdNode(*o.GCD), fmt.Sprintf("the kernel runs on GCD %d", *o.GCD)); e != nil {
+			return e
 		}
 		for i := range o.Access {
 			if c.pageable(o.Access[i].Buf) {

@@ -7,7 +7,8 @@ import (
 
 // Limits is what trace.Check needs to know of the node c.
 func Limits(c *config.Node) trace.Limits {
-	return trace.Limits{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains,
+	return trace.Limits{GCDs: c.TotalGCDs(), NUMADomains: c.TotalNUMA(),
+		GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains,
 		HBMBytes: c.GCD.HBMBytes, NUMABytes: c.Host.NUMABytes}
 }
 

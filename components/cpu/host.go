@@ -14,6 +14,8 @@ type Builder struct {
 	engine       sim.Engine
 	hubID        int
 	gcdNUMA      []int
+	gcdBase      int
+	numaBase     int
 	hubLatencyNs float64
 	remoteNs     float64
 }
@@ -30,6 +32,10 @@ func (b Builder) WithHubID(id int) Builder { b.hubID = id; return b }
 // WithGCDNUMA sets the NUMA domain each GCD's host link lands on.
 func (b Builder) WithGCDNUMA(m []int) Builder { b.gcdNUMA = m; return b }
 
+// WithNodeBase sets the global ids of the node's first GCD and first NUMA
+// domain (in a cluster, hubs and memories are numbered across nodes).
+func (b Builder) WithNodeBase(gcd, numa int) Builder { b.gcdBase, b.numaBase = gcd, numa; return b }
+
 // WithLatencies sets the IO-die latency to memory and the extra latency to
 // another NUMA domain's memory (ns).
 func (b Builder) WithLatencies(hubNs, remoteNs float64) Builder {
@@ -40,6 +46,7 @@ func (b Builder) WithLatencies(hubNs, remoteNs float64) Builder {
 // Build makes the host hub.
 func (b Builder) Build(name string) *hub.Hub {
 	ioDie, remote, numa := fabric.Ns(b.hubLatencyNs), fabric.Ns(b.remoteNs), b.gcdNUMA
+	gcdBase, numaBase := b.gcdBase, b.numaBase
 	delay := func(p *fabric.Packet) sim.VTimeInSec {
 		if p.Hop == 0 {
 			// From the cores on the IO die (host stores to pinned host
@@ -48,7 +55,7 @@ func (b Builder) Build(name string) *hub.Hub {
 			return ioDie
 		}
 		from := p.PrevHub() // the GCD whose host link carried it
-		if numa[from] != p.Target.Index {
+		if numa[from-gcdBase]+numaBase != p.Target.Index {
 			return ioDie + remote
 		}
 		return ioDie

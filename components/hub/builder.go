@@ -40,5 +40,5 @@ func (b Builder) WithMemoryDelay(f func(p *fabric.Packet) sim.VTimeInSec) Builde
 func (b Builder) Build(name string) *Hub {
 	return &Hub{ComponentBase: sim.NewComponentBase(name), engine: b.engine, ID: b.id,
 		ForwardDelay: fabric.Ns(b.forwardNs), ReorderDelay: fabric.Ns(b.reorder), MemoryDelay: b.memoryDelay,
-		locals: map[sim.Port]*fabric.Sender{}}
+		links: map[int]*fabric.Sender{}, memories: map[int]*fabric.Sender{}, locals: map[sim.Port]*fabric.Sender{}}
 }

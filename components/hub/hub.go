@@ -24,8 +24,10 @@ type Hub struct {
 	// given the hub it entered from (NUMA distance on the host).
 	MemoryDelay func(p *fabric.Packet) sim.VTimeInSec
 
-	links    []*fabric.Sender            // by neighbour hub: port towards its link
-	memories []*fabric.Sender            // by memory index: port to its controller
+	// by neighbour hub: port towards its link; by memory index: port to its
+	// controller. Maps: hub and memory ids are global in a cluster.
+	links    map[int]*fabric.Sender
+	memories map[int]*fabric.Sender
 	locals   map[sim.Port]*fabric.Sender // requester port -> port towards it
 	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
@@ -38,7 +40,6 @@ func (h *Hub) newPort(name string) (sim.Port, *fabric.Sender) {
 // LinkPort makes the port towards the link that leads to hub neighbour.
 func (h *Hub) LinkPort(neighbour int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
-	h.links = grow(h.links, neighbour)
 	h.links[neighbour] = s
 	return p
 }
@@ -46,7 +47,6 @@ func (h *Hub) LinkPort(neighbour int) sim.Port {
 // MemoryPort makes the port to the controller of memory index.
 func (h *Hub) MemoryPort(index int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Memory[%d]", index))
-	h.memories = grow(h.memories, index)
 	h.memories[index] = s
 	return p
 }
@@ -67,13 +67,6 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		h.route(now, msg.(*fabric.Packet))
 	}
-}
-
-func grow(s []*fabric.Sender, i int) []*fabric.Sender {
-	for len(s) <= i {
-		s = append(s, nil)
-	}
-	return s
 }
 
 // overLink says whether p came to its hub over a link rather than from a
