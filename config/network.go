@@ -41,7 +41,7 @@ func (n *Node) SwitchesPerGroup() int {
 // validateNetwork checks the NICs and the network that joins the nodes.
 func (n *Node) validateNetwork(v *validator) {
 	c := &n.NIC
-	v.intRange("nic.count", c.Count, 0, 16) // 4x a Frontier node's 4
+	v.intRange("nic.count", c.Count, 0, 16)       // 4x a Frontier node's 4
 	v.intRange("nic.engines", c.Engines, 1, 1024) // each engine is a component
 	for _, l := range []struct {
 		key  string

@@ -164,7 +164,9 @@ func (r *Routes) DataRoutes(a, b int) []fabric.Route { return r.routes(classData
 func (r *Routes) KernelRoutes(a, b int) []fabric.Route { return r.routes(classKernel, r.kernel, a, b) }
 
 // SignalRoute is the route of small control writes from hub a to hub b.
-func (r *Routes) SignalRoute(a, b int) fabric.Route { return r.routes(classSignal, r.signalRs, a, b)[0] }
+func (r *Routes) SignalRoute(a, b int) fabric.Route {
+	return r.routes(classSignal, r.signalRs, a, b)[0]
+}
 
 // HubOf is the hub in front of a memory: a GCD's HBM (global GCD id) or a
 // NUMA domain's DRAM (global NUMA id, node*numa_domains + domain).

@@ -111,8 +111,8 @@ type Limits struct {
 	// per node (0: one node holds them all): memory and GCDs of different
 	// nodes reach each other only through the network (MPI, RCCL)
 	GCDsPerNode, NUMAPerNode int
-	HBMBytes          int64 // HBM capacity of each GCD
-	NUMABytes         int64 // host memory of each NUMA domain
+	HBMBytes                 int64 // HBM capacity of each GCD
+	NUMABytes                int64 // host memory of each NUMA domain
 }
 
 // setFields lists the JSON fields op sets (non-zero), in Op's field order,
