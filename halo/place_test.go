@@ -217,3 +217,41 @@ func TestExchangeTraffic(t *testing.T) {
 		t.Errorf("one rank: %+v", tr)
 	}
 }
+
+// The paper's placement claim as arithmetic: over acm's rank-reordering
+// shapes on 512 GCDs (halo-exchange.md, radius 4), the worst rank's bytes
+// over the network vary least under the hierarchical decomposition, and
+// never exceed mpi-default's.
+func TestHierarchicalNetworkBytesMostConsistent(t *testing.T) {
+	shapes := [][]int{{2048, 2048, 2048}, {4096, 2048, 1024}, {4096, 4096, 512}, {1024, 2048, 4096}, {512, 4096, 4096}}
+	spread := map[string]int64{}
+	net := map[string][]int64{}
+	for _, name := range DecompositionNames {
+		lo, hi := int64(-1), int64(0)
+		for _, g := range shapes {
+			d := mustDecompose(t, name, g, 512)
+			tr, err := ExchangeTraffic(d, DefaultPlacement(name), 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := tr.Max[OtherNode]
+			net[name] = append(net[name], b)
+			if lo < 0 || b < lo {
+				lo = b
+			}
+			hi = max(hi, b)
+		}
+		spread[name] = hi - lo
+	}
+	for _, name := range DecompositionNames {
+		if name != Hierarchical && spread[name] <= spread[Hierarchical] {
+			t.Errorf("network bytes spread: %s %d <= hierarchical %d (%v vs %v)", name, spread[name], spread[Hierarchical], net[name], net[Hierarchical])
+		}
+	}
+	for i := range shapes {
+		if net[Hierarchical][i] > net[MPIDefault][i] {
+			t.Errorf("%v: hierarchical sends %d B over the network, mpi-default %d", shapes[i], net[Hierarchical][i], net[MPIDefault][i])
+		}
+	}
+	t.Logf("worst rank's network bytes per field: %v", net)
+}
