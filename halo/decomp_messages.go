@@ -23,7 +23,7 @@ type Message struct {
 // received from direction s being matched by a send towards -s
 // (bm_rank_reordering.cc:52-55).
 func Messages(d *Decomposition, p Placement, radius int) ([]Message, error) {
-	if err := checkRadius(d, radius); err != nil {
+	if err := checkRadius(radius); err != nil {
 		return nil, err
 	}
 	dirs := segmentDirections(len(d.Dims))
@@ -58,17 +58,15 @@ func MessageBytes(nn, dir []int, radius int) int64 {
 	return b
 }
 
-// checkRadius refuses a halo deeper than a neighbour's box: its layer would
-// have to come from the rank beyond.
-func checkRadius(d *Decomposition, radius int) error {
+// checkRadius wants a halo of at least one point. A radius deeper than the
+// local box is accepted as acm runs it: its comm-scaling-strong job puts 16^3
+// on 256 ranks (4x2x2 boxes) with radius 4 (benchmarks/gen-acm-benchmarks.py:
+// 159-167), and its segments keep r points per moving axis, the send offsets
+// wrapping within the box (bm_rank_reordering.cc:84-87): the data is not a
+// true halo, the message sizes and partners are acm's.
+func checkRadius(radius int) error {
 	if radius < 1 {
 		return fmt.Errorf("radius: %d, want at least 1", radius)
-	}
-	for a, n := range d.Local {
-		if radius > n {
-			return fmt.Errorf("radius: %d exceeds the local box's %d points on axis %s (%s decomposition %s of %s)",
-				radius, n, axisName(a), d.Name, joinDims(d.Dims), joinDims(d.Global))
-		}
 	}
 	return nil
 }

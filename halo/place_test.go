@@ -168,14 +168,30 @@ func TestHierarchicalXNeighboursSharePackage(t *testing.T) {
 
 func TestMessagesBadRadius(t *testing.T) {
 	d := mustDecompose(t, MPINo, []int{64, 64, 8}, 8)
-	for _, r := range []int{0, -1, 5} { // local box 32x32x4
+	for _, r := range []int{0, -1} {
 		_, err := Messages(d, DefaultPlacement(MPINo), r)
 		if err == nil || !strings.HasPrefix(err.Error(), "radius:") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("radius %d: %v", r, err)
 		}
 	}
-	if _, err := ExchangeTraffic(d, DefaultPlacement(MPINo), 5); err == nil {
-		t.Error("ExchangeTraffic: radius 5 over a 4-point box accepted")
+	if _, err := ExchangeTraffic(d, DefaultPlacement(MPINo), 0); err == nil {
+		t.Error("ExchangeTraffic: radius 0 accepted")
+	}
+}
+
+// acm's comm-scaling-strong case 16^3 on 256 ranks with radius 4: boxes of
+// 4x2x2, thinner than the halo, exchanged with acm's segment sizes.
+func TestMessagesHaloDeeperThanBox(t *testing.T) {
+	d := mustDecompose(t, MPIDefault, []int{16, 16, 16}, 256)
+	if joinDims(d.Local) != "4x2x2" {
+		t.Fatalf("local %v", d.Local)
+	}
+	msgs, err := Messages(d, DefaultPlacement(MPIDefault), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 26*256 || msgs[0].Bytes != 4*4*4*8 || MessageBytes(d.Local, []int{0, 0, 1}, 4) != 4*2*4*8 {
+		t.Errorf("%d messages, corner %d B", len(msgs), msgs[0].Bytes)
 	}
 }
 
