@@ -1,6 +1,3 @@
-// Package halo holds the geometry of acm's halo exchange (the paper's code,
-// ToxPuro/astaroth acc-comm/ at 905d7c96): the segments of a local box and
-// how a global grid is decomposed into ranks and placed on GCDs.
 package halo
 
 import (

@@ -162,6 +162,9 @@ func TestNeighboursSymmetric(t *testing.T) {
 			procs  int
 		}{{[]int{256, 256, 256}, 64}, {[]int{512, 256, 128}, 8}, {[]int{1024, 1024, 16}, 8}, {[]int{128, 256, 512}, 64}, {[]int{256, 256}, 16}, {[]int{4096}, 8}, {[]int{64, 64, 64}, 2}, {[]int{64, 64, 64}, 1}} {
 			d := mustDecompose(t, name, c.global, c.procs)
+			if n := len(allDirections(len(c.global))); n != pow3(len(c.global))-1 {
+				t.Fatalf("%d directions in %d D", n, len(c.global))
+			}
 			seen := map[string]bool{}
 			for r := 0; r < d.Procs(); r++ {
 				key := joinDims(d.Coords(r))
@@ -172,7 +175,7 @@ func TestNeighboursSymmetric(t *testing.T) {
 				if n := d.Neighbour(r, make([]int, len(c.global))); n != r {
 					t.Fatalf("%s %v: rank %d's own place holds %d", name, c.global, r, n)
 				}
-				for _, dir := range segmentDirections(len(c.global)) {
+				for _, dir := range allDirections(len(c.global)) {
 					back := make([]int, len(dir))
 					for a := range dir {
 						back[a] = -dir[a]
@@ -220,4 +223,27 @@ func TestDecomposeBadInput(t *testing.T) {
 	if d, err := Decompose(Hierarchical, []int{64, 64, 64}, 2, LUMILevels); err != nil || product(d.Dims) != 2 {
 		t.Errorf("2 procs on {2,2,2}: %v, %v", d, err)
 	}
+}
+
+// allDirections is every vector of -1, 0, 1 but the zero one.
+func allDirections(ndims int) [][]int {
+	var out [][]int
+	for i := 0; i < pow3(ndims); i++ {
+		dir := make([]int, ndims)
+		for a, k := 0, i; a < ndims; a, k = a+1, k/3 {
+			dir[a] = k%3 - 1
+		}
+		if slices.ContainsFunc(dir, func(v int) bool { return v != 0 }) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+func pow3(n int) int {
+	p := 1
+	for range n {
+		p *= 3
+	}
+	return p
 }

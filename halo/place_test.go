@@ -98,19 +98,23 @@ func TestMessagesCountAndBytes(t *testing.T) {
 }
 
 func TestMessageBytesNonCubic(t *testing.T) {
-	nn := []int{64, 32, 16}
-	for _, c := range []struct {
-		dir  []int
-		want int64
-	}{
-		{[]int{1, 0, 0}, 4 * 32 * 16 * 8},
-		{[]int{0, -1, 0}, 64 * 4 * 16 * 8},
-		{[]int{0, 0, 1}, 64 * 32 * 4 * 8},
-		{[]int{1, 1, 0}, 4 * 4 * 16 * 8},
-		{[]int{-1, 1, -1}, 4 * 4 * 4 * 8},
-	} {
-		if b := MessageBytes(nn, c.dir, 4); b != c.want {
-			t.Errorf("direction %v: %d B, want %d", c.dir, b, c.want)
+	d := mustDecompose(t, MPINo, []int{128, 64, 32}, 8) // 64x32x16 boxes
+	msgs, err := Messages(d, DefaultPlacement(MPINo), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{
+		"1x0x0":    4 * 32 * 16 * 8,
+		"0x-1x0":   64 * 4 * 16 * 8,
+		"0x0x1":    64 * 32 * 4 * 8,
+		"1x1x0":    4 * 4 * 16 * 8,
+		"-1x1x-1":  4 * 4 * 4 * 8,
+		"0x-1x-1":  64 * 4 * 4 * 8,
+		"-1x-1x-1": 4 * 4 * 4 * 8,
+	}
+	for _, m := range msgs[:26] {
+		if b, ok := want[joinDims(m.Dir)]; ok && m.Bytes != b {
+			t.Errorf("direction %s: %d B, want %d", joinDims(m.Dir), m.Bytes, b)
 		}
 	}
 }
@@ -190,8 +194,13 @@ func TestMessagesHaloDeeperThanBox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(msgs) != 26*256 || msgs[0].Bytes != 4*4*4*8 || MessageBytes(d.Local, []int{0, 0, 1}, 4) != 4*2*4*8 {
-		t.Errorf("%d messages, corner %d B", len(msgs), msgs[0].Bytes)
+	if len(msgs) != 26*256 || msgs[0].Bytes != 4*4*4*8 {
+		t.Fatalf("%d messages, corner %d B", len(msgs), msgs[0].Bytes)
+	}
+	for _, m := range msgs[:26] {
+		if joinDims(m.Dir) == "0x0x1" && m.Bytes != 4*2*4*8 {
+			t.Errorf("z face: %d B, want 4x2x4 points", m.Bytes)
+		}
 	}
 }
 
