@@ -66,7 +66,7 @@ func Decompose(name string, global []int, procs int, levels []int) (*Decompositi
 	}
 	for a, n := range global {
 		if n < 1 {
-			return nil, fmt.Errorf("dims: %s on axis %s, want at least 1 point", strconv.Itoa(n), axisName(a))
+			return nil, fmt.Errorf("dims: %d points on axis %s, want at least 1", n, axisName(a))
 		}
 	}
 	if procs < 1 {
