@@ -41,6 +41,7 @@ type options struct {
 	warmup     int
 	root       int
 	datatype   string
+	halo       haloFlags
 	given      map[string]bool // the flags the command line gave
 	stderr     io.Writer       // where diagnostics beside the results go
 }
@@ -52,7 +53,8 @@ var workloadFlags = map[string][]string{
 	"filter": {"commscope"},
 	"exec":   {"stream"}, "alloc": {"stream"}, "kernels": {"stream"},
 	"gcds": {"stream", "osu", "rccl"}, "sizes": {"stream", "osu", "rccl"},
-	"bench": {"osu", "rccl"},
+	"bench": {"osu", "rccl", "halo"},
+	"dims":  {"halo"}, "radius": {"halo"}, "fields": {"halo"}, "strategy": {"halo"},
 	"iters": {"rccl"}, "warmup": {"rccl"}, "root": {"rccl"}, "datatype": {"rccl"},
 }
 
@@ -70,10 +72,10 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "validate", "configs", "routes":
 			o.command = args[0]
 		case "run":
-		case "p2p", "commscope", "stream", "osu", "rccl":
+		case "p2p", "commscope", "stream", "osu", "rccl", "halo":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu or rccl)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu, rccl or halo)", args[0])
 		}
 		args = args[1:]
 	}
@@ -85,7 +87,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
 	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG)")
-	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu or rccl (default p2p without -trace)")
+	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu, rccl or halo (default p2p without -trace)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
 	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
@@ -94,7 +96,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant); osu: rank i on the i-th GCD (default 0,1); rccl: comm rank i on the i-th GCD (default all, as -g)")
 	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer); SRC:DST puts the source array a on SRC and b, c on DST")
 	fs.StringVar(&o.sizes, "sizes", "", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling; the default); osu: message sizes, comma separated, or MIN:MAX doubling (default 1:4194304, OSU's)")
-	fs.StringVar(&o.bench, "bench", "", "osu: the benchmark (default osu_bw); rccl: the rccl-tests binary, all_reduce_perf (default), all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf")
+	fs.StringVar(&o.bench, "bench", "", "osu: the benchmark (default osu_bw); rccl: the rccl-tests binary, all_reduce_perf (default), all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf; halo: pack (default)")
+	o.halo.register(fs)
 	fs.IntVar(&o.iters, "iters", 20, "rccl: timed iterations per size (rccl-tests -n)")
 	fs.IntVar(&o.warmup, "warmup", 5, "rccl: warm-up iterations per size (rccl-tests -w)")
 	fs.IntVar(&o.root, "root", 0, "rccl: root rank of broadcast_perf and reduce_perf (rccl-tests -r)")
@@ -168,8 +171,8 @@ func (o *options) check(given map[string]bool, word string) error {
 	if o.tracePath == "" && o.workload == "" {
 		o.workload = "p2p"
 	}
-	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu", "rccl"}, o.workload) {
-		return bad("-workload: unknown workload %q (want p2p, commscope, stream, osu or rccl)", o.workload)
+	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu", "rccl", "halo"}, o.workload) {
+		return bad("-workload: unknown workload %q (want p2p, commscope, stream, osu, rccl or halo)", o.workload)
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		ws, ok := workloadFlags[name]

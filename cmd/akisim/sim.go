@@ -91,6 +91,8 @@ func runs(o *options, in *input) ([]workloads.Run, error) {
 		return osuRuns(o, c)
 	case o.workload == "rccl":
 		return rcclRuns(o, c)
+	case o.workload == "halo":
+		return haloRuns(o, c)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
@@ -278,6 +280,9 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 	}
 	if o.workload == "rccl" { // rccl-tests' own output
 		return writeRCCLTests(w, o, c, res)
+	}
+	if o.workload == "halo" { // acm's medians, unstacked by label
+		return report.WriteHalo(w, res.Rows)
 	}
 	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 	if o.workload == "p2p" {

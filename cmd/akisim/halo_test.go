@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Bad halo input exits 2 with one line naming the flag, before anything
+// is simulated and with nothing on stdout.
+func TestHaloBadInput(t *testing.T) {
+	noSimulation(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"halo", "-dims", "256,0,256"}, `-dims: want positive integers, comma separated, got "0"`},
+		{[]string{"halo", "-dims", "256,,256"}, `-dims: want positive integers, comma separated, got ""`},
+		{[]string{"halo", "-dims", ""}, `-dims: want positive integers, comma separated, got ""`},
+		{[]string{"halo", "-dims", "8,x"}, `-dims: want positive integers, comma separated, got "x"`},
+		{[]string{"halo", "-dims", "8,8,8,8,8,8"}, "-dims 8,8,8,8,8,8 -radius 4: want 1..5 axes, got 6"},
+		{[]string{"halo", "-radius", "0"}, "-dims 256,256,256 -radius 0: radius: want at least 1, got 0"},
+		{[]string{"halo", "-dims", "64,3", "-radius", "4"}, "-dims 64,3 -radius 4: radius 4 is larger than axis 1 (3 points)"},
+		{[]string{"halo", "-strategy", "acm-pack,bogus"}, `-strategy: unknown pack label "bogus" (want mpi-pack, mpi-pack-indexed, acm-pack, acm-pack-packed, acm-pack-batched)`},
+		{[]string{"halo", "-strategy", ""}, `-strategy: empty item in ""`},
+		{[]string{"halo", "-strategy", "acm-pack,acm-pack"}, "-strategy: acm-pack given twice"},
+		{[]string{"halo", "-fields", ""}, `-fields: empty item in ""`},
+		{[]string{"halo", "-fields", "1,0"}, `-fields: want positive integers, comma separated, got "0"`},
+		{[]string{"halo", "-fields", "65", "-strategy", "mpi-pack"}, "-fields: want 1..64 fields, got 65"},
+		{[]string{"halo", "-fields", "5"}, "-fields: acm-pack-packed is built for 1, 2, 3, 4, 8, 12, 16 fields, not 5"},
+		{[]string{"halo", "-fields", "3", "-strategy", "acm-pack-batched"}, "-fields: acm-pack-batched is built for 1, 2, 4, 8, 12, 16 fields, not 3"},
+		{[]string{"halo", "-bench", "osu_bw"}, `-bench: unknown halo benchmark "osu_bw" (want pack)`},
+		{[]string{"halo", "-dims", "1048576,1048576,1048576"}, "the padded box has more than 2^40 points"},
+		{[]string{"halo", "-dims", "2048,2048,2048", "-fields", "16", "-strategy", "acm-pack"}, "HBM"},
+		{[]string{"halo", "-sizes", "8"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl only, not to halo"},
+		{[]string{"osu", "-dims", "4"}, "-dims: applies to -workload halo only, not to osu"},
+		{[]string{"rccl", "-strategy", "mpi-pack"}, "-strategy: applies to -workload halo only, not to rccl"},
+		{[]string{"-workload", "p2p", "-fields", "1"}, "-fields: applies to -workload halo only, not to p2p"},
+		{[]string{"halo", "-format", "gbench"}, "-format gbench: only the commscope workload"},
+	} {
+		code, out, errs := akisim(t, tc.args...)
+		if code != 2 || strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line containing %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+// The text table: a line per field count, a column per label, in the
+// order given; csv rows carry the acm case names.
+func TestHaloOutput(t *testing.T) {
+	code, out, errs := akisim(t, "halo", "-dims", "32,32", "-fields", "1,2", "-strategy", "acm-pack-batched,mpi-pack")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "# median time (us)") ||
+		strings.Join(strings.Fields(lines[1]), " ") != "dims nf r acm-pack-batched mpi-pack" ||
+		!strings.HasPrefix(strings.Join(strings.Fields(lines[3]), " "), "32x32 2 4 ") {
+		t.Errorf("text output:\n%s", out)
+	}
+	code, out, errs = akisim(t, "halo", "-dims", "32,32", "-fields", "2", "-strategy", "acm-pack-batched", "-format", "csv")
+	if code != 0 || !strings.Contains(out, "\nhalo,acm-pack-batched/32x32/nf:2/r:4,gcd0,gcd0,") || !strings.Contains(out, ",time,") {
+		t.Errorf("csv: exit %d, %s%s", code, out, errs)
+	}
+}
