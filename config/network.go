@@ -26,6 +26,28 @@ func (n *Node) NICOf(g int) int {
 	return 0 // validated: every domain with a GCD has a NIC
 }
 
+// GlobalGCDNUMA is host.gcd_numa for every GCD of the run, in global ids.
+func (n *Node) GlobalGCDNUMA() []int {
+	m := make([]int, n.TotalGCDs())
+	for g := range m {
+		m[g] = g/n.GCD.Count*n.Host.NUMADomains + n.Host.GCDNUMA[g%n.GCD.Count]
+	}
+	return m
+}
+
+// GlobalNICOf is, for every GCD of the run, the global id (node*nic.count +
+// k) of the NIC its rank sends through; -1 for a node without NICs.
+func (n *Node) GlobalNICOf() []int {
+	m := make([]int, n.TotalGCDs())
+	for g := range m {
+		m[g] = -1
+		if n.NIC.Count > 0 {
+			m[g] = g/n.GCD.Count*n.NIC.Count + n.NICOf(g%n.GCD.Count)
+		}
+	}
+	return m
+}
+
 // Groups is the number of dragonfly groups the run's nodes fill.
 func (n *Node) Groups() int {
 	w := &n.Network

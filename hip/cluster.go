@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -12,16 +13,52 @@ import (
 // node by node), each node's host cores, and the NICs' DMA engines. Each
 // rank runs on the node of the memory it touches.
 
-// AddNICs wires the runtime to the NICs' DMA engines (by global NIC id)
-// and tells it how many NUMA domains a node has (global NUMA ids are
-// node*numaPerNode + domain).
-func (r *Runtime) AddNICs(nics [][]*sdma.Engine, numaPerNode int) {
-	r.nics, r.numaPer = nics, numaPerNode
+// AddNICs wires the runtime to the NICs' DMA engines and tells it their
+// hubs (both by global NIC id), how many NUMA domains a node has (global
+// NUMA ids are node*numaPerNode + domain) and the cost of a NIC's
+// completion event.
+func (r *Runtime) AddNICs(nics [][]*sdma.Engine, hubs []int, numaPerNode int, eventNs float64) {
+	r.nics, r.nicHubs, r.numaPer, r.nicEvent = nics, hubs, numaPerNode, ns(eventNs)
 	for k, list := range nics {
 		for i, e := range list {
 			var p sim.Port
 			p, r.ctrl[e] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("NIC[%d].Queue[%d]", k, i))
 			fabric.Wire(p, e.CtrlPort)
+		}
+	}
+}
+
+// nicSlot is the DMA engine of NIC k a stream's RDMA copies go to: each
+// stream keeps one, streams spread over the NIC's engines.
+func (r *Runtime) nicSlot(stream, k int) *slot {
+	key := [3]int{stream, k, 2}
+	if e, ok := r.pick[key]; ok {
+		return e
+	}
+	list := r.nics[k]
+	n := r.rr[[2]int{k, 2}]
+	r.rr[[2]int{k, 2}] = n + 1
+	sl := &slot{engine: list[n%len(list)]}
+	r.pick[key] = sl
+	return sl
+}
+
+// flagEvent sets a host flag at its time.
+type flagEvent struct {
+	fabric.EventAt
+	flag string
+}
+
+// nicCmd fills in an RDMA copy's command: data in the command, and the
+// receiving NIC's completion (its event reaching the host, nic.event_ns
+// after the data went through it) setting the copy's land flag.
+func (r *Runtime) nicCmd(cmd *sdma.CopyCmd, op *trace.Op) {
+	cmd.Inline = op.Inline
+	if op.LandFlag != "" {
+		flag := op.LandFlag
+		cmd.PassHub = r.nicHubs[*op.RecvNIC]
+		cmd.Passed = func(at sim.VTimeInSec) {
+			r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, flag})
 		}
 	}
 }

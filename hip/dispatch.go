@@ -60,10 +60,18 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if s.inflight > 0 && s.last != it.engine {
 				return
 			}
+			if !r.flagReady(it) {
+				return // resumed by the flag (flag.go)
+			}
 			op := &r.ops[it.op]
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
-			r.ctrl[it.engine.engine].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
+			doorbell := ns(r.cost.DoorbellNs)
+			if op.NIC != nil {
+				r.nicCmd(cmd, op)
+				doorbell = 0 // the NIC's command cost (nic.command_ns) holds it
+			}
+			r.ctrl[it.engine.engine].SendAt(now, now+doorbell, cmd)
 			s.acquire = true
 			r.Results[it.op].Engine = it.engine.engine.Name()
 			s.inflight++

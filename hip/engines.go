@@ -26,6 +26,8 @@ func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 	switch {
 	case !ok1 || !ok2:
 		return item{}, fmt.Errorf("copy names an unallocated buffer")
+	case op.NIC != nil:
+		return item{op: i, engine: r.nicSlot(streamKey(op.Rank, op.Stream), *op.NIC)}, nil
 	case src.Host && dst.Host:
 		return item{}, fmt.Errorf("host-to-host copies are not modelled")
 	}

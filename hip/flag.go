@@ -13,10 +13,10 @@ import (
 // set; its doorbell and launch costs stand for the poll that sees the flag.
 
 // flagReady says whether the stream item it may start: it is not a kernel
-// waiting for a flag the host has not set yet.
+// (or a NIC's copy) waiting for a flag not set yet.
 func (r *Runtime) flagReady(it item) bool {
 	op := &r.ops[it.op]
-	return op.Op != trace.Kernel || op.WaitFlag == "" || r.flags[op.WaitFlag]
+	return (op.Op != trace.Kernel && op.NIC == nil) || op.WaitFlag == "" || r.flags[op.WaitFlag]
 }
 
 // setFlag is the host's store to a flag: streams whose next kernel waits
@@ -25,7 +25,7 @@ func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	r.flags[name] = true
 	for _, id := range r.streamIDs() {
 		s := r.streams[id]
-		if len(s.queue) > 0 && s.queue[0].cus != nil && r.ops[s.queue[0].op].WaitFlag == name {
+		if len(s.queue) > 0 && r.ops[s.queue[0].op].WaitFlag == name {
 			r.dispatch(now, s)
 		}
 	}

@@ -40,14 +40,16 @@ type Runtime struct {
 	engine sim.Engine
 	fabric.Senders
 
-	cost    config.Runtime
-	env     config.Env
-	devices []Device
-	ctrl    map[*sdma.Engine]*fabric.Sender
-	kctrl   map[*gcd.ComputeUnits]*fabric.Sender
-	threads []*fabric.Sender // to each node's host cores; empty without them
-	nics    [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
-	numaPer int              // NUMA domains per node
+	cost     config.Runtime
+	env      config.Env
+	devices  []Device
+	ctrl     map[*sdma.Engine]*fabric.Sender
+	kctrl    map[*gcd.ComputeUnits]*fabric.Sender
+	threads  []*fabric.Sender // to each node's host cores; empty without them
+	nics     [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
+	numaPer  int              // NUMA domains per node
+	nicEvent sim.VTimeInSec   // a NIC's completion event reaching its host
+	nicHubs  []int            // by global NIC id: its hub
 
 	ops           []trace.Op
 	bufs          map[string]trace.Buffer
@@ -202,6 +204,11 @@ func (r *Runtime) Handle(e sim.Event) error {
 		r.pageNext(pe.T, pe.pc)
 		return nil
 	}
+	if fe, ok := e.(*flagEvent); ok {
+		r.setFlag(fe.T, fe.flag)
+		r.unblock(fe.T)
+		return nil
+	}
 	r.step(e.Time(), e.(*hostEvent).th)
 	return nil
 }
@@ -218,6 +225,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	res.Issue = now
 	th.next++
 	next := now + ns(r.cost.APICallNs)
+	if op.NIC != nil || op.Op == trace.FlagSet || op.Op == trace.FlagWait {
+		// not HIP calls: a library's NIC command costs the NIC's time
+		// (nic.command_ns); a host thread's store to a flag or a poll of one
+		// costs no more than its own loads and stores
+		next = now
+	}
 	switch op.Op {
 	case trace.Malloc:
 		r.allocate(trace.Buffer{Name: op.Buf, GCD: *op.GCD, Bytes: op.Bytes, Coarse: !op.Fine})
@@ -333,7 +346,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			res.Start, res.End = t, t
 			r.eventRecorded(now)
 		}
-		if res.Op.Op == trace.Kernel && res.Op.SetFlag != "" {
+		if res.Op.SetFlag != "" && (res.Op.Op == trace.Kernel || res.Op.IsCopy()) {
 			r.setFlag(now, res.Op.SetFlag) // its last store, seen with the completion signal
 		}
 		if res.Op.Op == trace.HostAccess {

@@ -79,6 +79,9 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	delete(r.registered, b.unregister)
 	i := th.cur
 	t := now + ns(r.cost.SyncCallNs)
+	if b.kind == "flag" || r.ops[i].Op == trace.HostAccess {
+		t = now // a thread polling host memory, or doing its own loads and stores: no HIP call returns
+	}
 	if b.kind != "op" {
 		r.Results[i].Start, r.Results[i].End = r.Results[i].Issue, t
 	}

@@ -36,17 +36,19 @@ type Params struct {
 	IPCCache     int     // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
 	PostNs       float64 // mpi.post_ns
 	IPCOpenNs    float64 // mpi.ipc_open_ns
-	NUMA         []int   // host.gcd_numa: a sender's bounce buffers live on its GCD's domain
+	NUMA         []int   // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
 	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
 	// reduces on the GPU instead of staging through host memory (Cray's
 	// default, 0, in 8.1.17; shared/docs/comm.md).
 	AllreduceKernel bool
+	Net             Net // between nodes (net.go)
 }
 
 // FromConfig reads the parameters of node c.
 func FromConfig(c *config.Node) Params {
 	return Params{IPC: c.Env.IPCEnabled == 1, IPCThreshold: c.Env.IPCThreshold, IPCCache: c.Env.IPCCacheMax,
-		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.Host.GCDNUMA, AllreduceKernel: c.Env.AllreduceKernel == 1}
+		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
+		Net: netFromConfig(c)}
 }
 
 // side is one half of a message a call makes: the send or the receive
@@ -62,6 +64,7 @@ type message struct {
 	send, recv side
 	bytes      int64
 	ipc        bool
+	net        bool // between nodes (net.go)
 }
 
 func (m *message) flag(what string) string { return m.name + "." + what }
@@ -77,7 +80,7 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}}
+		eager: map[[2]int]int64{}, nicNext: map[int]int{}}
 	x.match()
 	for i := range ops {
 		x.op(i)
@@ -96,6 +99,7 @@ type expander struct {
 	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
 	shm     map[[2]int]bool          // (sender, receiver) -> their bounce buffer is allocated
 	eager   map[[2]int]int64         // (sender, receiver) -> their largest staged message
+	nicNext map[int]int              // rank -> RDMA copies it queued (they take its NIC streams in turn)
 	out     []trace.Op
 }
 
@@ -148,8 +152,9 @@ func (x *expander) match() {
 			if sd.send {
 				m.send, m.recv = sd, other
 			}
-			m.ipc = x.p.IPC && m.bytes >= x.p.IPCThreshold
-			if !m.ipc {
+			m.net = x.node(x.buf(m.send)) != x.node(x.buf(m.recv))
+			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
+			if !m.ipc && !m.net {
 				pair := [2]int{k[0], k[1]}
 				x.eager[pair] = max(x.eager[pair], m.bytes)
 			}
@@ -219,7 +224,14 @@ func (x *expander) drop(rank, j int) {
 func (x *expander) start(i int, sd side) {
 	m := x.bySide[sd]
 	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.PostNs})
-	if !sd.send {
+	switch {
+	case m.net && sd.send:
+		x.netSend(i, m)
+		return
+	case m.net:
+		x.netRecv(i, m)
+		return
+	case !sd.send:
 		return
 	}
 	if !m.ipc {
@@ -288,6 +300,10 @@ func (x *expander) finish(i int, sds []side) {
 		if sd.send {
 			continue
 		}
+		if m.net { // the NIC's completion event
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("landed")})
+			continue
+		}
 		rank, from := x.ops[sd.op].Rank, x.buf(m.send)
 		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
 		if !m.ipc {
@@ -304,7 +320,7 @@ func (x *expander) finish(i int, sds []side) {
 		x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
 	}
 	for _, sd := range sds {
-		if m := x.bySide[sd]; sd.send && m.ipc {
+		if m := x.bySide[sd]; sd.send && (m.ipc || m.net) {
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
 		}
 	}

@@ -60,7 +60,11 @@ func Build(c *config.Node) (*Node, error) {
 	n.Host, n.Cores = n.Hosts[0], n.AllCores[0]
 	n.buildNetwork()
 	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Env, devices, n.AllCores)
-	n.Runtime.AddNICs(n.nicEngines(), c.Host.NUMADomains)
+	var hubs []int
+	for _, x := range n.NICs {
+		hubs = append(hubs, x.Hub.ID)
+	}
+	n.Runtime.AddNICs(n.nicEngines(), hubs, c.Host.NUMADomains, c.NIC.EventNs)
 	return n, nil
 }
 
@@ -182,7 +186,9 @@ func (n *Node) buildNetwork() {
 			s := w.SwitchOf(k, i)
 			l := lb.Build(fmt.Sprintf("Network.Cable[%d][%d]", k, i))
 			n.NetLinks = append(n.NetLinks, l)
-			wireLink(n.NICs[k*c.NIC.Count+i].Hub, h.Switch(s), l.Port(0))
+			x := n.NICs[k*c.NIC.Count+i]
+			x.Network(h.Switch(s))
+			wireLink(x.Hub, h.Switch(s), l.Port(0))
 			wireLink(n.Switches[s].Hub, h.NIC(k, i), l.Port(1))
 		}
 	}

@@ -120,7 +120,7 @@ func ParamsFromConfig(c *config.Node) Params {
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
 		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
 		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
-		NUMA: c.Host.GCDNUMA,
+		NUMA: c.GlobalGCDNUMA(),
 		Tuning: Tuning{
 			BaseLatUs: map[string]float64{"LL": r.BaseLatLLUs, "Simple": r.BaseLatSimpleUs},
 			HwLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatRingLLUs, {"Ring", "Simple"}: r.HwLatRingSimpleUs,

@@ -319,7 +319,7 @@ func (c *checker) op(o *Op) *Error {
 		if c.started {
 			return errf("op", "setenv must come before every other operation: the environment is set when the program starts")
 		}
-		if !strings.HasPrefix(o.Name, "HSA_") && !strings.HasPrefix(o.Name, "MPICH_") && !strings.HasPrefix(o.Name, "NCCL_") {
+		if !strings.HasPrefix(o.Name, "HSA_") && !strings.HasPrefix(o.Name, "MPICH_") && !strings.HasPrefix(o.Name, "NCCL_") && !strings.HasPrefix(o.Name, "FI_CXI_") {
 			return errf("name", "want a ROCm, Cray MPICH or RCCL variable such as HSA_ENABLE_SDMA, MPICH_GPU_IPC_THRESHOLD or NCCL_PROTO, got %q", o.Name)
 		}
 		if o.Value == "" && !strings.HasPrefix(o.Name, "NCCL_") { // NCCL_PROTO="" is RCCL's default

@@ -57,6 +57,17 @@ type Op struct {
 	InFlight  int64     `json:"-"`                    // bytes a phased kernel's workgroup keeps in flight (0: the GCD's)
 	StopEvent bool      `json:"-"`                    // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
 
+	// A library's RDMA copy (package mpi, between nodes): a memcpy_async
+	// run by a NIC's DMA engine. WaitFlag holds it in its stream until the
+	// flag is set (the NIC acts on a header that arrived, with no host
+	// help); SetFlag is set when it completes; LandFlag is set by the
+	// receiving NIC (RecvNIC): its completion event, once all the data
+	// has gone through it, reaching its host.
+	NIC      *int   `json:"-"` // global NIC id
+	RecvNIC  *int   `json:"-"`
+	LandFlag string `json:"-"`
+	Inline   bool   `json:"-"` // the data came in the command (the CPU copied it in): no DMA read
+
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 
 	// Memory grain (grain.go): fine-grained device memory

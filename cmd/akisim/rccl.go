@@ -69,7 +69,7 @@ func rcclBench(o *options) string {
 // rcclGCDs is -gcds, every GCD of the node if not given (rccl-tests -g).
 func rcclGCDs(o *options, c *config.Node) ([]int, error) {
 	if o.gcds != "" {
-		return gcdIDs("-gcds", o.gcds, c.GCD.Count)
+		return gcdIDs("-gcds", o.gcds, c.TotalGCDs())
 	}
 	var all []int
 	for g := range c.GCD.Count {

@@ -317,7 +317,7 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	if o.gcds != "" {
 		flagName, gcds = "-gcds", o.gcds
 	}
-	ids, err := gcdIDs(flagName, gcds, c.GCD.Count)
+	ids, err := gcdIDs(flagName, gcds, c.TotalGCDs())
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		gcds = "0,1"
 	}
 	var err error
-	if osu.GCDs, err = gcdIDs("-gcds", gcds, c.GCD.Count); err != nil {
+	if osu.GCDs, err = gcdIDs("-gcds", gcds, c.TotalGCDs()); err != nil {
 		return nil, err
 	}
 	sizes := o.sizes

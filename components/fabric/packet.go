@@ -79,6 +79,10 @@ type Packet struct {
 	// Landed, if set, is told when a write's last byte is in its memory:
 	// the stores of a flag that other agents poll (components/gcd/flag.go).
 	Landed func(at sim.VTimeInSec)
+	// Notice, if set, is told when the request passes hub NoticeHub on its
+	// way (a NIC that reports a transfer once its data went through).
+	Notice    func(at sim.VTimeInSec)
+	NoticeHub int
 
 	ev PacketEvent // a packet waits in one place at a time: its one event
 }
@@ -140,6 +144,7 @@ func (p *Packet) Respond(kind Kind, size int) *Packet {
 	p.Kind, p.Size, p.TrafficBytes = kind, size, size
 	p.Back = !p.Back
 	p.Unordered = false
+	p.Notice = nil
 	p.Lag, p.Spread = 0, 0
 	return p
 }

@@ -23,6 +23,10 @@ type Hub struct {
 	// MemoryDelay is the extra latency of delivering a request to a memory,
 	// given the hub it entered from (NUMA distance on the host).
 	MemoryDelay func(p *fabric.Packet) sim.VTimeInSec
+	// Bridge, if set, may take a packet that came over a link before the
+	// hub routes it (a NIC answering network writes itself); it says
+	// whether it did.
+	Bridge func(now sim.VTimeInSec, p *fabric.Packet) bool
 
 	// by neighbour hub: port towards its link; by memory index: port to its
 	// controller. Maps: hub and memory ids are global in a cluster.
@@ -80,7 +84,18 @@ func overLink(p *fabric.Packet) bool {
 	return p.Hop != 0
 }
 
+// Route forwards p one hop, or hands it to the memory or requester at its
+// last hub (for a bridge sending packets of its own).
+func (h *Hub) Route(now sim.VTimeInSec, p *fabric.Packet) { h.route(now, p) }
+
 func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
+	if p.Notice != nil && p.NoticeHub == h.ID {
+		p.Notice(now + p.Lag)
+		p.Notice = nil
+	}
+	if h.Bridge != nil && overLink(p) && h.Bridge(now, p) {
+		return
+	}
 	delay := sim.VTimeInSec(0)
 	if !p.AtLastHub() {
 		if overLink(p) {

@@ -20,6 +20,8 @@ import (
 type NIC struct {
 	Hub     *hub.Hub       // forwards packets between the PCIe link and the network
 	Engines []*sdma.Engine // DMA engines, one command each at a time
+	writer  *writer        // its own writes of data that came in from the network
+	network map[int]bool   // hubs on its network side (its switch)
 }
 
 // Builder builds NICs.
@@ -56,7 +58,10 @@ func (b Builder) WithDMA(engines, outstandingBytes, txnBytes int, gbps, commandN
 
 // Build makes NIC name, with route id hubID.
 func (b Builder) Build(name string, hubID int) *NIC {
-	n := &NIC{Hub: hub.MakeBuilder().WithEngine(b.engine).WithID(hubID).WithLatencies(b.forwardNs, 0).Build(name + ".Hub")}
+	n := &NIC{Hub: hub.MakeBuilder().WithEngine(b.engine).WithID(hubID).WithLatencies(b.forwardNs, 0).Build(name + ".Hub"),
+		network: map[int]bool{}}
+	n.writer = newWriter(name+".Writer", b.engine, n.Hub)
+	n.Hub.Bridge = n.bridge
 	eb := b.dma.WithEngine(b.engine).WithHub(hubID).WithRouteTable(b.routes)
 	for i := 0; i < b.engines; i++ {
 		e := eb.Build(fmt.Sprintf("%s.DMA[%d]", name, i))
@@ -65,3 +70,6 @@ func (b Builder) Build(name string, hubID int) *NIC {
 	}
 	return n
 }
+
+// Network tells the NIC which neighbour hub is on its network side.
+func (n *NIC) Network(hubID int) { n.network[hubID] = true }

@@ -43,6 +43,8 @@ type copyState struct {
 	issued, done int64
 	outstanding  int64          // bytes read or written and not yet acknowledged
 	lastAck      sim.VTimeInSec // when the last acknowledged byte was
+	passed       int64          // bytes known to have passed CopyCmd.PassHub
+	lastPass     sim.VTimeInSec
 }
 
 type phaseEvent struct {
@@ -153,6 +155,9 @@ func (e *Engine) send(now, at sim.VTimeInSec, p *fabric.Packet) {
 func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 	s := e.active
 	if s.cmd.Bytes == 0 {
+		if s.cmd.Passed != nil {
+			s.cmd.Passed(at)
+		}
 		e.finish(now, at)
 		return
 	}
@@ -170,6 +175,13 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 		s.issued += n
 		s.outstanding += n
 		e.Transactions++
+		if s.cmd.Inline { // the data is here: write it
+			w := e.request(fabric.WriteReq, int(n), s.cmd.Dst, s.write)
+			w.Spread = spread
+			e.watch(s, w)
+			e.send(now, e.issueAt, w)
+			continue
+		}
 		r := e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read)
 		r.Spread = spread
 		e.send(now, e.issueAt, r)
@@ -203,6 +215,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		first, spread := e.datapath.Stream(now, at, p.Size, p.Spread)
 		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write)
 		w.Spread = spread
+		e.watch(s, w)
 		e.send(now, first, w)
 	case fabric.WriteAck:
 		// the first bytes are acknowledged now, the last Spread later
@@ -220,6 +233,23 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 	case fabric.FlushAck:
 		e.free = append(e.free, p)
 		e.at(at+e.fenceNs+e.signalNs, phaseSignal)
+	}
+}
+
+// watch has the hub the copy's command names tell it when write w passes
+// (CopyCmd.Passed).
+func (e *Engine) watch(s *copyState, w *fabric.Packet) {
+	if s.cmd.Passed == nil {
+		return
+	}
+	size := int64(w.Size)
+	w.NoticeHub = s.cmd.PassHub
+	w.Notice = func(at sim.VTimeInSec) {
+		s.passed += size
+		s.lastPass = max(s.lastPass, at)
+		if s.passed == s.cmd.Bytes {
+			s.cmd.Passed(s.lastPass)
+		}
 	}
 }
 

@@ -18,6 +18,13 @@ type CopyCmd struct {
 	Src   fabric.Memory
 	Dst   fabric.Memory
 	Bytes int64
+	// Inline: the data came with the command (a NIC's immediate data), so
+	// the engine writes without reading first.
+	Inline bool
+	// Passed, if set, is told when the copy's last byte has passed hub
+	// PassHub (a NIC on the way that reports the transfer).
+	Passed  func(at sim.VTimeInSec)
+	PassHub int
 }
 
 // Meta returns the message meta data.

@@ -1,0 +1,75 @@
+package mpi_test
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/trace"
+)
+
+// nicCopies lists the RDMA copies of expanded ops.
+func nicCopies(ops []trace.Op) []trace.Op {
+	var l []trace.Op
+	for _, o := range ops {
+		if o.NIC != nil {
+			l = append(l, o)
+		}
+	}
+	return l
+}
+
+// Between nodes the size picks libfabric's protocol: the CPU copies up to
+// 192 B into the command; up to 18433 B the sender's NIC puts it all;
+// above, it puts 2 KiB with the header and the receiver's NIC gets the
+// rest once the header is in.
+func TestNetProtocols(t *testing.T) {
+	for _, c := range []struct {
+		bytes  int64
+		copies int
+		inline bool
+	}{{8, 1, true}, {192, 1, true}, {193, 1, false}, {18433, 1, false}, {18434, 2, false}, {4 << 20, 2, false}} {
+		_, x, n := run(t, pair(8, c.bytes), "network.nodes=2")
+		l := nicCopies(x)
+		if len(l) != c.copies || l[0].Inline != c.inline {
+			t.Errorf("%d B: %d NIC copies (inline %v), want %d (inline %v)", c.bytes, len(l), len(l) > 0 && l[0].Inline, c.copies, c.inline)
+			continue
+		}
+		if *l[0].NIC != 0 || *l[0].RecvNIC != 4 {
+			t.Errorf("%d B: NICs %d -> %d, want node 0's NIC 0 (GCD 0's NUMA domain 3) to node 1's NIC 0 (global 4)", c.bytes, *l[0].NIC, *l[0].RecvNIC)
+		}
+		if c.copies == 2 {
+			get := l[1]
+			if *get.NIC != 4 || get.WaitFlag != l[0].LandFlag || get.Bytes != c.bytes-2048 || get.SrcOff != 2048 || l[0].Bytes != 2048 {
+				t.Errorf("%d B: rendezvous put %d B, get %d B from %d on NIC %d waiting %q", c.bytes, l[0].Bytes, get.Bytes, get.SrcOff, *get.NIC, get.WaitFlag)
+			}
+		}
+		moved := uint64(0)
+		for _, x := range n.NICs {
+			for _, e := range x.Engines {
+				moved += e.BytesCopied
+			}
+		}
+		if moved != uint64(c.bytes) {
+			t.Errorf("%d B: the NICs copied %d B", c.bytes, moved)
+		}
+	}
+}
+
+// The message crosses the network: the cable of each node's NIC 0 carries
+// it, and no xGMI bundle of node 0 does (the NIC reads GCD 0 through GCD 1's
+// quad link only).
+func TestNetMessageCrossesTheNetwork(t *testing.T) {
+	res, _, n := run(t, pair(8, 1<<20), "network.nodes=2")
+	if _, end := span(res, "recv"); end <= 0 {
+		t.Fatal("the receive did not complete")
+	}
+	sent, _, _ := n.NetLinks[0].Stats(0) // node 0 NIC 0 -> its switch
+	got, _, _ := n.NetLinks[4].Stats(1)  // switch -> node 1 NIC 0
+	if sent == 0 || got == 0 {
+		t.Errorf("cables carried %d and %d packets", sent, got)
+	}
+	for pair, b := range n.BundleOf {
+		if p, _, _ := b.Stats(0); p > 0 && pair[0] < 8 && pair != [2]int{0, 1} && pair != [2]int{1, 0} {
+			t.Errorf("node 0 bundle %v carried %d packets", pair, p)
+		}
+	}
+}
