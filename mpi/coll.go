@@ -294,8 +294,22 @@ func (b *builder) exchange(sends, recvs []xfer) {
 		b.hostExchange(sends, recvs)
 		return
 	}
+	b.messages(sends, recvs)
+}
+
+// messages posts a step's messages as point-to-point calls (the
+// point-to-point layer moves them) and waits for all. Messages without
+// bytes go only between nodes (a barrier's), from the rank's small host
+// buffer.
+func (b *builder) messages(sends, recvs []xfer) {
 	var reqs []string
 	post := func(k trace.Kind, x xfer) {
+		if x.at.bytes == 0 && !b.remote(x.peer) {
+			return
+		}
+		if x.at.buf == "" {
+			x.at.buf = b.tiny()
+		}
 		b.l.reqs[b.call.Rank]++
 		req := b.l.prefix + fmt.Sprintf("r%d", b.l.reqs[b.call.Rank])
 		reqs = append(reqs, req)
@@ -308,14 +322,10 @@ func (b *builder) exchange(sends, recvs []xfer) {
 		b.emit(op)
 	}
 	for _, x := range recvs {
-		if x.at.bytes > 0 {
-			post(trace.MPIIrecv, x)
-		}
+		post(trace.MPIIrecv, x)
 	}
 	for _, x := range sends {
-		if x.at.bytes > 0 {
-			post(trace.MPIIsend, x)
-		}
+		post(trace.MPIIsend, x)
 	}
 	if len(reqs) == 0 {
 		return
@@ -323,11 +333,53 @@ func (b *builder) exchange(sends, recvs []xfer) {
 	b.emit(trace.Op{Op: waitReqs, Req: strings.Join(reqs, ",")})
 }
 
-// hostExchange is a step between host buffers of ranks of the node: the
+// node is the node of communicator index i's rank (its GCD's), -1 if
+// the rank has no buffers.
+func (b *builder) node(i int) int {
+	g, ok := b.l.gcd[b.rank(i)]
+	if !ok || b.l.p.Net.GCDsPerNode == 0 {
+		return -1
+	}
+	return g / b.l.p.Net.GCDsPerNode
+}
+
+// remote says whether index i's rank is on another node than the caller:
+// they share no host memory, so their messages cross the network.
+func (b *builder) remote(i int) bool {
+	me, other := b.node(b.me), b.node(i)
+	return me >= 0 && other >= 0 && me != other
+}
+
+// tiny is the rank's small host buffer that messages without bytes name.
+func (b *builder) tiny() string {
+	name := b.l.prefix + fmt.Sprintf("h%d.0", b.call.Rank)
+	if !b.l.made[name] {
+		b.l.made[name] = true
+		b.emit(trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: b.numa(), Bytes: 64})
+	}
+	return name
+}
+
+// hostExchange is a step between host buffers: with a rank of the node the
 // sender says its buffer is ready, the receiver's CPU copies from it and
 // says it is done, which the sender waits for before it reuses the
-// buffer. Messages without bytes (a barrier's) are the ready flags alone.
+// buffer; messages without bytes (a barrier's) are the ready flags alone.
+// With a rank of another node the step's messages cross the network.
 func (b *builder) hostExchange(sends, recvs []xfer) {
+	var netSends, netRecvs []xfer
+	sends = slices.DeleteFunc(slices.Clone(sends), func(x xfer) bool {
+		if b.remote(x.peer) {
+			netSends = append(netSends, x)
+		}
+		return b.remote(x.peer)
+	})
+	recvs = slices.DeleteFunc(slices.Clone(recvs), func(x xfer) bool {
+		if b.remote(x.peer) {
+			netRecvs = append(netRecvs, x)
+		}
+		return b.remote(x.peer)
+	})
+	b.messages(netSends, netRecvs)
 	me, l := b.call.Rank, b.l
 	for _, x := range sends {
 		to := b.rank(x.peer)

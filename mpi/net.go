@@ -24,6 +24,7 @@ import (
 // Net holds what the library needs to know of the nodes and NICs.
 type Net struct {
 	GCDsPerNode, NUMAPerNode int
+	NICsPerNode              int
 	NICOf                    []int // by global GCD: the global NIC its rank uses (-1: none)
 	Streams                  int   // a rank's NIC streams: commands its NIC works on at once
 	InjectBytes              int64 // nic.inject_bytes
@@ -32,7 +33,7 @@ type Net struct {
 }
 
 func netFromConfig(c *config.Node) Net {
-	return Net{GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains, NICOf: c.GlobalNICOf(),
+	return Net{GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains, NICsPerNode: c.NIC.Count, NICOf: c.GlobalNICOf(),
 		Streams: c.NIC.Engines, InjectBytes: c.NIC.InjectBytes,
 		EagerMax: c.Env.RdzvThreshold + c.Env.RdzvGetMin, EagerSize: c.Env.RdzvEagerSize}
 }
@@ -69,6 +70,16 @@ func (x *expander) nicOf(buf string) int {
 	return x.p.Net.NICOf[g]
 }
 
+// entryNIC is the NIC a write to buf enters its node through: its GCD's
+// NIC; for host memory the node's first NIC (routes take remote host
+// memory in there: they know the host, not its NUMA domain).
+func (x *expander) entryNIC(buf string) int {
+	if b := x.bufs[buf]; b.Host {
+		return x.p.Net.NICOf[x.node(buf)*x.p.Net.GCDsPerNode] / x.p.Net.NICsPerNode * x.p.Net.NICsPerNode
+	}
+	return x.nicOf(buf)
+}
+
 // rendezvous says whether a message between nodes goes by rendezvous.
 func (x *expander) rendezvous(m *message) bool { return m.bytes > x.p.Net.EagerMax }
 
@@ -76,7 +87,7 @@ func (x *expander) rendezvous(m *message) bool { return m.bytes > x.p.Net.EagerM
 func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64) trace.Op {
 	streams := max(x.p.Net.Streams, 1)
 	x.nicNext[x.ops[i].Rank]++
-	recv := x.nicOf(x.buf(m.recv))
+	recv := x.entryNIC(x.buf(m.recv))
 	return trace.Op{Op: trace.MemcpyAsync, Src: x.buf(m.send), SrcOff: x.off(m.send) + srcOff,
 		Dst: x.buf(m.recv), DstOff: x.off(m.recv) + dstOff, Bytes: bytes,
 		Stream: NICStream + x.nicNext[x.ops[i].Rank]%streams, NIC: &nic, RecvNIC: &recv}

@@ -73,3 +73,39 @@ func TestNetMessageCrossesTheNetwork(t *testing.T) {
 		}
 	}
 }
+
+// Collectives across nodes: staged (host) steps between ranks of
+// different nodes cross the network instead of shared memory, a
+// non-power-of-two count included (MPICH's fold steps).
+func TestNetCollective(t *testing.T) {
+	gcds := []int{0, 1, 2, 8, 9, 10}
+	var ops []trace.Op
+	for r, g := range gcds {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: "s" + string(rune('a'+r)), GCD: intp(g), Bytes: 4096, Rank: r},
+			trace.Op{Op: trace.Malloc, Buf: "d" + string(rune('a'+r)), GCD: intp(g), Bytes: 4096, Rank: r})
+	}
+	for r := range gcds {
+		ops = append(ops, trace.Op{Op: trace.MPIAllreduce, Src: "s" + string(rune('a'+r)), Dst: "d" + string(rune('a'+r)), Bytes: 8, Rank: r, Label: "ar"})
+	}
+	res, x, _ := run(t, ops, "network.nodes=2")
+	if _, end := span(res, "ar"); end <= 0 {
+		t.Fatal("the allreduce did not complete")
+	}
+	for _, o := range nicCopies(x) {
+		from, to := x[0], x[0]
+		for _, b := range x {
+			if b.Buf == o.Src {
+				from = b
+			}
+			if b.Buf == o.Dst {
+				to = b
+			}
+		}
+		if from.NUMA == nil || to.NUMA == nil || *from.NUMA/4 == *to.NUMA/4 {
+			t.Errorf("NIC copy %s -> %s: want host staging buffers of two nodes", o.Src, o.Dst)
+		}
+	}
+	if len(nicCopies(x)) == 0 {
+		t.Error("no message crossed the network")
+	}
+}

@@ -142,7 +142,10 @@ func (r *Routes) acrossNodes(class, a, nb, lb int) []fabric.Route {
 	if la <= gcds {
 		panic(fmt.Sprintf("node: hub %d (node %d) reaches node %d only through a NIC", a, na, nb))
 	}
-	far := 0 // the NIC serving the target: its GCD's, by NUMA policy
+	// the NIC serving the target: its GCD's, by NUMA policy; remote host
+	// memory comes in through the first NIC (the host hub stands for all
+	// its NUMA domains)
+	far := 0
 	switch {
 	case lb < gcds:
 		far = r.cfg.NICOf(lb)
