@@ -34,6 +34,9 @@ type Env struct {
 	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"` // IPC handles a rank keeps open (LRU)
 	// 1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host
 	AllreduceKernel int `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
+	// 1: MPI_Pack of a derived type on GPU memory runs yaksa's GPU pack
+	// kernels; 0: the dataloop engine, a CPU copy per contiguous run
+	EnableYaksa int `toml:"MPICH_ENABLE_YAKSA"`
 	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`         // LL or Simple: every collective uses it
 	NCCLAlgo        string `toml:"NCCL_ALGO"`          // Ring or Tree (AllReduce only)

@@ -255,6 +255,7 @@ func (n *Node) validate() []vErr {
 	v.int64Range("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold, 0, 1<<40)
 	v.intRange("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", n.Env.IPCCacheMax, 1, 1<<20)
 	v.intRange("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", n.Env.AllreduceKernel, 0, 1)
+	v.intRange("env.MPICH_ENABLE_YAKSA", n.Env.EnableYaksa, 0, 1)
 	v.latency("mpi.post_ns", n.MPI.PostNs)
 	v.latency("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
 	n.validateRCCL(v)

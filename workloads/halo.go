@@ -25,13 +25,15 @@ import (
 //   - acm-pack-batched: one kernel, a 2-D grid of segments x elements.
 //
 // Every acm kernel launch is followed by hipDeviceSynchronize, as acm does.
-// MPI_Pack on device memory is Cray MPICH's dataloop engine (notes:
-// MPICH_ENABLE_YAKSA=0): the calling CPU thread walks the type and copies
-// each contiguous run with a CPU memcpy through the host mapping of the
-// GCD's memory, blocked until done; a host_access (components/cpu: uncached
-// loads of GPU memory, write-combined stores) plus the call's pointer
-// queries. Per sample, as bm::benchmark: randomize the fields (a kernel per
-// field), sync, start the clock, sync, pack, sync, stop (sync =
+// MPI_Pack on device memory is Cray MPICH's yaksa engine when Yaksa is set
+// (MPICH_ENABLE_YAKSA=1, halo_yaksa.go: a pack kernel per call, or per
+// piece of a deeply nested type, and a wait for it), else its dataloop
+// engine: the calling CPU thread walks the type and copies each contiguous
+// run with a CPU memcpy through the host mapping of the GCD's memory,
+// blocked until done; a host_access (components/cpu: uncached loads of GPU
+// memory, write-combined stores) plus the call's pointer queries. Per
+// sample, as bm::benchmark: randomize the fields (a kernel per field),
+// sync, start the clock, sync, pack, sync, stop (sync =
 // hipDeviceSynchronize + MPI_Barrier, which one rank passes at once).
 type Halo struct {
 	Bench      string   // "pack"
@@ -45,6 +47,9 @@ type Halo struct {
 	// asks whether each buffer of an MPI call is GPU memory): a HIP
 	// runtime call, runtime.api_call_ns.
 	QueryNs float64
+	// Yaksa is MPICH_ENABLE_YAKSA=1: MPI_Pack on device memory runs yaksa's
+	// GPU pack kernels instead of the CPU's dataloop walk.
+	Yaksa   bool
 	Warmup  int // samples simulated and dropped (acm drops 5)
 	Samples int // samples whose median is reported (acm keeps 95)
 }
@@ -167,7 +172,7 @@ func (h Halo) packRun(label string, nf int) Run {
 		// writes (147 MB in 30 us at 256^3), and their write-back would run
 		// into the timed pack (docs/model.md, "Halo packing")
 		ops = append(ops, sync, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", haloStart, i)}, sync)
-		ops = append(ops, h.pack(label, nf, mm, segs)...)
+		ops = append(ops, h.pack(label, nf, mm, segs, i == 0)...)
 		ops = append(ops, sync, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", haloStop, i)})
 	}
 	name := HaloCase(label, h.Dims, nf, h.Radius)
@@ -191,18 +196,32 @@ func (h Halo) packRun(label string, nf int) Run {
 	}}
 }
 
-// pack is one timed bench() of a label: what its host thread calls.
-func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment) []trace.Op {
+// pack is one timed bench() of a label: what its host thread calls; first
+// is the first sample's (MPI types are built before it, used first in it).
+func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bool) []trace.Op {
 	var ops []trace.Op
 	sync := trace.Op{Op: trace.DeviceSync}
-	switch label {
-	case "mpi-pack":
+	switch {
+	case label == "mpi-pack" && h.Yaksa: // MPICH asks for both pointers' attributes, then yaksa packs
+		for s, seg := range segs {
+			for f := range nf {
+				ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
+				ops = append(ops, h.yaksaPack(f, seg, mm, packBuf(s, f), 0, segBuf("md", s, f), first, false)...)
+			}
+		}
+	case label == "mpi-pack-indexed" && h.Yaksa: // MPI_BOTTOM: yaksa asks, per piece; the F fields share one subarray type
+		for s, seg := range segs {
+			for f := range nf {
+				ops = append(ops, h.yaksaPack(f, seg, mm, packBuf(s, -1), int64(f)*seg.Elems()*haloElem, segBuf("md", s, -1), first && f == 0, true)...)
+			}
+		}
+	case label == "mpi-pack":
 		for s, seg := range segs {
 			for f := range nf {
 				ops = append(ops, h.mpiPack([]trace.Access{segRead(f, seg, mm), packWrite(s, f, seg, 1)})...)
 			}
 		}
-	case "mpi-pack-indexed":
+	case label == "mpi-pack-indexed":
 		for s, seg := range segs {
 			var copies [][]trace.Access // the type's blocks, one field's subarray each, in order
 			for f := range nf {
@@ -212,13 +231,13 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment) []trace.
 			}
 			ops = append(ops, h.mpiPack(copies...)...)
 		}
-	case "acm-pack":
+	case label == "acm-pack":
 		for s, seg := range segs {
 			for f := range nf {
 				ops = append(ops, h.kernel("pack", roundUp(seg.Elems(), haloTPB), segRead(f, seg, mm), packWrite(s, f, seg, 1)), sync)
 			}
 		}
-	case "acm-pack-packed":
+	case label == "acm-pack-packed":
 		for s, seg := range segs {
 			var acc []trace.Access
 			for f := range nf {
@@ -226,7 +245,7 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment) []trace.
 			}
 			ops = append(ops, h.kernel("pack", roundUp(seg.Elems(), haloTPB), append(acc, packWrite(s, -1, seg, nf))...), sync)
 		}
-	case "acm-pack-batched":
+	case label == "acm-pack-batched":
 		// grid x sized by the largest segment, y by the segments: blocks
 		// past a small segment's end exit at once (pack_batched.cu:49-87)
 		var acc []trace.Access
@@ -265,11 +284,14 @@ func (h Halo) kernel(name string, grid int64, acc ...trace.Access) trace.Op {
 func roundUp(n, to int64) int64 { return (n + to - 1) / to * to }
 
 // packBuf names segment s's pack buffer (of field f, or of all, f < 0).
-func packBuf(s, f int) string {
+func packBuf(s, f int) string { return segBuf("pack", s, f) }
+
+// segBuf names what belongs to segment s (and field f, if f >= 0).
+func segBuf(what string, s, f int) string {
 	if f < 0 {
-		return fmt.Sprintf("pack%d", s)
+		return fmt.Sprintf("%s%d", what, s)
 	}
-	return fmt.Sprintf("pack%d.%d", s, f)
+	return fmt.Sprintf("%s%d.%d", what, s, f)
 }
 
 // segRead is the read of field f's segment: its contiguous runs (x

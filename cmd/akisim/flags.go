@@ -88,7 +88,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
 	fs.IntVar(&o.nodes, "nodes", 0, "nodes of the run: the config's node repeated N times on its network (-set network.nodes=N); global GCD ids are node*8 + local id")
-	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG)")
+	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL, MPICH_ENABLE_YAKSA), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG)")
 	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu, rccl or halo (default p2p without -trace)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")

@@ -29,7 +29,7 @@ func (h *haloFlags) register(fs *flag.FlagSet) {
 // warm-up and three samples, whose median is reported.
 func haloRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	h := workloads.Halo{Bench: cmp.Or(o.bench, "pack"), Radius: o.halo.radius, NUMA: c.Host.GCDNUMA[0],
-		QueryNs: c.Runtime.APICallNs, Warmup: 1, Samples: 3}
+		QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3}
 	var err error
 	if h.Dims, err = haloInts("-dims", o.halo.dims, true); err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"rccl", "-strategy", "mpi-pack"}, "-strategy: applies to -workload halo only, not to rccl"},
 		{[]string{"-workload", "p2p", "-fields", "1"}, "-fields: applies to -workload halo only, not to p2p"},
 		{[]string{"halo", "-format", "gbench"}, "-format gbench: only the commscope workload"},
+		{[]string{"halo", "-env", "MPICH_ENABLE_YAKSA=2"}, "env.MPICH_ENABLE_YAKSA=2: must be 0..1, got 2"},
 	} {
 		code, out, errs := akisim(t, tc.args...)
 		if code != 2 || strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.want) || out != "" {
@@ -60,5 +61,30 @@ func TestHaloOutput(t *testing.T) {
 	code, out, errs = akisim(t, "halo", "-dims", "32,32", "-fields", "2", "-strategy", "acm-pack-batched", "-format", "csv")
 	if code != 0 || !strings.Contains(out, "\nhalo,acm-pack-batched/32x32/nf:2/r:4,gcd0,gcd0,") || !strings.Contains(out, ",time,") {
 		t.Errorf("csv: exit %d, %s%s", code, out, errs)
+	}
+}
+
+// -env MPICH_ENABLE_YAKSA picks MPI_Pack's engine: yaksa's kernels (the
+// config's 1) or the dataloop's CPU copies (0); the acm kernels do not
+// change.
+func TestHaloEngine(t *testing.T) {
+	args := []string{"halo", "-dims", "64,64", "-fields", "1", "-strategy", "mpi-pack,acm-pack", "-format", "csv"}
+	_, yaksa, errs := akisim(t, args...)
+	code, dataloop, errs0 := akisim(t, append(args, "-env", "MPICH_ENABLE_YAKSA=0")...)
+	if code != 0 || errs != "" || errs0 != "" {
+		t.Fatalf("exit %d: %s%s", code, errs, errs0)
+	}
+	value := func(out, label string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, ","+label+"/") {
+				f := strings.Split(l, ",")
+				return f[len(f)-2]
+			}
+		}
+		t.Fatalf("no %s row in\n%s", label, out)
+		return ""
+	}
+	if value(yaksa, "mpi-pack") == value(dataloop, "mpi-pack") || value(yaksa, "acm-pack") != value(dataloop, "acm-pack") {
+		t.Errorf("yaksa:\n%s\ndataloop:\n%s\nwant mpi-pack to differ, acm-pack not", yaksa, dataloop)
 	}
 }

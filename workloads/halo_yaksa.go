@@ -1,0 +1,160 @@
+package workloads
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/trace"
+)
+
+// MPI_Pack on device memory through yaksa's HIP backend
+// (MPICH_ENABLE_YAKSA=1), as MPICH 4.x's typerep calls it
+// (typerep_yaksa_pack.c: MPICH queries both pointers unless the buffer
+// is MPI_BOTTOM, then a blocking yaksa_pack) and yaksa v0.2-v0.3 runs it
+// (pmodels/yaksa; the 2022-2025 releases, when Cray MPICH 8.1.29 was
+// built):
+//
+//   - a type the backend has no kernel for is split by the frontend
+//     (yaksi_ipack_backend.c pack_backend): a subarray into its primary
+//     type, resized(hvector per axis (contig of x)), and a type nested
+//     deeper than the generated kernels (genpup.py --pup-max-nesting,
+//     default 3 in v0.2-v0.3) into its children, an hvector into one call
+//     per element of its outer axis;
+//   - each piece (yaksuri_hipi_pup.c ipack): an average run of at least
+//     16 KiB is one hipMemcpyAsync per run, else one pack kernel of
+//     ceil(elements/256) blocks of 256 threads reading the type's metadata
+//     (yaksuri_hipi_md_s, 48 bytes per node of the type tree, each node
+//     hipMallocManaged on the piece's first use, yaksuri_hipi_md.c);
+//   - a blocking request waits for each piece at once
+//     (yaksuri_progress.c singlechunk_pack: hipStreamSynchronize of
+//     yaksa's own stream);
+//   - with MPI_BOTTOM (hindexed over absolute addresses) every piece asks
+//     for both pointers' attributes again (yaksur_pup.c
+//     always_query_ptr_attr).
+//
+// A halo segment's subarray is resized to the whole padded box, so yaksa
+// never sees it as contiguous (yaksa_subarray.c): even a single run goes
+// the copy or kernel way.
+
+// yaksaNesting is the deepest type yaksa's generated kernels handle:
+// genpup.py's --pup-max-nesting default in yaksa v0.2-v0.3 (3; v0.4 of
+// 2025-10 lowered it to 2), matched by YAKSI_ENV_DEFAULT_NESTING_LEVEL.
+const yaksaNesting = 3
+
+// yaksaIOVRun is YAKSURI_HIPI_INFO__DEFAULT_IOV_PUP_THRESHOLD: an average
+// run this long or longer is copied run by run.
+const yaksaIOVRun = 16384
+
+// yaksaMDNode is sizeof(yaksuri_hipi_md_s) on LP64: a union of at most
+// four 8-byte fields, extent and num_elements.
+const yaksaMDNode = 48
+
+// yaksaStream is the HIP stream yaksa creates per device (non-blocking,
+// yaksuri_hip_init_hooks.c); it is not the null stream acm's kernels use.
+const yaksaStream = 1
+
+// yaksaPiece is one part of a subarray yaksa packs with one kernel (or
+// one copy per run) and the depth of that part's type.
+type yaksaPiece struct {
+	seg    halo.Segment
+	levels int // derived levels of the piece's type: resized, hvectors, contig
+}
+
+// yaksaSplit is how yaksa packs the subarray of seg: its pieces, in pack
+// order, and the yaksur_ipack calls made on the way (each asks for the
+// pointers' attributes when the buffer is MPI_BOTTOM). Axes of extent 1
+// add no level (yaksa turns an hvector or contig of one into its child).
+func yaksaSplit(seg halo.Segment) (pieces []yaksaPiece, calls int) {
+	levels := 1 // resized
+	for _, d := range seg.Dims {
+		if d > 1 {
+			levels++
+		}
+	}
+	calls = 1 // the subarray type itself: no kernel kind, always split
+	var split func(s halo.Segment, levels int, resized bool)
+	split = func(s halo.Segment, levels int, resized bool) {
+		calls++
+		switch {
+		case levels <= yaksaNesting:
+			pieces = append(pieces, yaksaPiece{s, levels})
+		case resized:
+			split(s, levels-1, false)
+		default: // the outermost hvector: one call per element of its axis
+			i := len(s.Dims) - 1
+			for s.Dims[i] == 1 {
+				i--
+			}
+			for k := range s.Dims[i] {
+				sub := halo.Segment{Dims: slices.Clone(s.Dims), Offset: slices.Clone(s.Offset)}
+				sub.Dims[i], sub.Offset[i] = 1, s.Offset[i]+k
+				split(sub, levels-1, false)
+			}
+		}
+	}
+	split(seg, levels, true)
+	return pieces, calls
+}
+
+// yaksaPack is the yaksa part of one MPI_Pack of field f's segment seg
+// into buffer out at byte offset at; md names the type's metadata, which
+// is allocated when first is set (the type's first pack); bottom says the
+// buffer is MPI_BOTTOM. It returns the ops and the bytes packed.
+func (h Halo) yaksaPack(f int, seg halo.Segment, mm []int, out string, at int64, md string, first, bottom bool) []trace.Op {
+	var ops []trace.Op
+	pieces, calls := yaksaSplit(seg)
+	if bottom {
+		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * float64(calls) * h.QueryNs})
+	}
+	for _, p := range pieces {
+		read := segRead(f, p.seg, mm)
+		if _, elems, _ := p.seg.Runs(mm); elems*haloElem >= yaksaIOVRun {
+			for r, start := range runStarts(p.seg, mm) {
+				ops = append(ops, trace.Op{Op: trace.MemcpyAsync, Src: read.Buf, Dst: out, Bytes: elems * haloElem,
+					SrcOff: start * haloElem, DstOff: at + int64(r)*elems*haloElem, Stream: yaksaStream})
+			}
+		} else {
+			k := h.kernel("yaksa_pack", roundUp(p.seg.Elems(), haloTPB), read,
+				trace.Access{Buf: out, Mode: "write", Offset: at, Bytes: read.Bytes})
+			k.Stream = yaksaStream
+			for n := range p.levels + 1 { // and the builtin type's node
+				buf := fmt.Sprintf("%s.%d", md, n)
+				if first {
+					ops = append(ops, trace.Op{Op: trace.MallocManaged, Buf: buf, NUMA: intp(h.NUMA), Bytes: yaksaMDNode})
+				}
+				k.Access = append(k.Access, trace.Access{Buf: buf, Mode: "read", Bytes: yaksaMDNode})
+			}
+			first = false // the pieces of a split type share their child's metadata
+			ops = append(ops, k)
+		}
+		ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: yaksaStream})
+		at += read.Bytes
+	}
+	return ops
+}
+
+// runStarts are the first elements of seg's contiguous runs in the padded
+// box mm, in memory order.
+func runStarts(seg halo.Segment, mm []int) []int64 {
+	_, elems, _ := seg.Runs(mm)
+	k, in := 0, int64(1) // the axes a run covers: 0..k-1
+	for ; in < elems; k++ {
+		in *= int64(seg.Dims[k])
+	}
+	starts := []int64{seg.Start(mm)}
+	pitch := int64(1)
+	for i := range mm {
+		if i >= k {
+			var next []int64
+			for j := range int64(seg.Dims[i]) {
+				for _, s := range starts {
+					next = append(next, s+j*pitch)
+				}
+			}
+			starts = next
+		}
+		pitch *= int64(mm[i])
+	}
+	return starts
+}
