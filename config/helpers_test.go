@@ -178,6 +178,7 @@ nodes_per_set = 16
 switches_per_set = 2
 nodes_per_group = 128
 switch_ports = 64
+adaptive_paths = 4
 
 [network.link]
 bandwidth_gbps = 25

@@ -105,6 +105,7 @@ func (n *Node) validateNetwork(v *validator) {
 	v.intRange("network.switches_per_set", w.SwitchesPerSet, 1, 1024)
 	v.intRange("network.nodes_per_group", w.NodesPerGroup, 1, MaxNodes)
 	v.intRange("network.switch_ports", w.SwitchPorts, 0, 1024)
+	v.intRange("network.adaptive_paths", w.AdaptivePaths, 1, 64)
 	if len(v.errs) > 0 {
 		return
 	}
@@ -162,4 +163,23 @@ func (n *Node) validatePorts(v *validator) {
 			"a switch needs %d ports (%d NICs, %d other switches of its group, %d global links), got %d",
 			need, most, group, global, w.SwitchPorts)
 	}
+}
+
+// CXI is what a communication library needs to know to send between
+// nodes: how ids divide into nodes, each GCD's NIC, and libfabric CXI's
+// protocol thresholds (shared/docs/comm.md).
+type CXI struct {
+	GCDsPerNode, NUMAPerNode, NICsPerNode int
+	NICOf                                 []int // by global GCD: the global NIC its rank uses (-1: none)
+	Streams                               int   // a rank's NIC command streams: commands its NIC works on at once
+	InjectBytes                           int64 // nic.inject_bytes
+	EagerMax                              int64 // FI_CXI_RDZV_THRESHOLD + FI_CXI_RDZV_GET_MIN
+	EagerSize                             int64 // FI_CXI_RDZV_EAGER_SIZE
+}
+
+// CXI returns the run's CXI parameters.
+func (n *Node) CXI() CXI {
+	return CXI{GCDsPerNode: n.GCD.Count, NUMAPerNode: n.Host.NUMADomains, NICsPerNode: n.NIC.Count, NICOf: n.GlobalNICOf(),
+		Streams: n.NIC.Engines, InjectBytes: n.NIC.InjectBytes,
+		EagerMax: n.Env.RdzvThreshold + n.Env.RdzvGetMin, EagerSize: n.Env.RdzvEagerSize}
 }

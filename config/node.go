@@ -232,6 +232,7 @@ type Network struct {
 	SwitchesPerSet int     `toml:"switches_per_set"` // switches in a set
 	NodesPerGroup  int     `toml:"nodes_per_group"`  // nodes in a dragonfly group
 	SwitchPorts    int     `toml:"switch_ports"`     // ports of a switch: its NICs, the other switches of its group and the global links
+	AdaptivePaths  int     `toml:"adaptive_paths"`   // paths between two switches of a group that transfers spread over: the direct link, then through other switches (1: minimal routing only)
 }
 
 // Routing names the route policy of each traffic type and what happens to

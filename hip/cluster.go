@@ -43,10 +43,11 @@ func (r *Runtime) nicSlot(stream, k int) *slot {
 	return sl
 }
 
-// flagEvent sets a host flag at its time.
+// flagEvent sets a host flag, or raises a GPU flag, at its time.
 type flagEvent struct {
 	fabric.EventAt
 	flag string
+	gpu  bool
 }
 
 // nicCmd fills in an RDMA copy's command: data in the command, and the
@@ -54,11 +55,16 @@ type flagEvent struct {
 // after the data went through it) setting the copy's land flag.
 func (r *Runtime) nicCmd(cmd *sdma.CopyCmd, op *trace.Op) {
 	cmd.Inline = op.Inline
-	if op.LandFlag != "" {
-		flag := op.LandFlag
+	if op.LandFlag != "" || op.LandGPUFlag != "" {
+		host, gpu := op.LandFlag, op.LandGPUFlag
 		cmd.PassHub = r.nicHubs[*op.RecvNIC]
 		cmd.Passed = func(at sim.VTimeInSec) {
-			r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, flag})
+			if host != "" {
+				r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, host, false})
+			}
+			if gpu != "" {
+				r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, gpu, true})
+			}
 		}
 	}
 }
@@ -96,4 +102,25 @@ func (r *Runtime) coresOf(i int) *fabric.Sender {
 		}
 	}
 	return r.threads[0]
+}
+
+// waitGPUFlag blocks thread th until GPU flag name counts n stores (a
+// host thread polling device memory); true if it must wait.
+func (r *Runtime) waitGPUFlag(now sim.VTimeInSec, th *thread, name string, n int) bool {
+	f := r.gpuFlag(name)
+	if t, ok := f.ReadyAt(n); ok && t <= now {
+		return false
+	}
+	th.blocked = &blocker{kind: "gpuflag", event: name, count: n}
+	var check func()
+	check = func() {
+		t, ok := f.ReadyAt(n)
+		if !ok {
+			f.Notify(check)
+			return
+		}
+		r.engine.Schedule(&flagEvent{fabric.EventAt{T: max(t, r.engine.CurrentTime()), H: r}, "", false})
+	}
+	check()
+	return true
 }

@@ -205,7 +205,12 @@ func (r *Runtime) Handle(e sim.Event) error {
 		return nil
 	}
 	if fe, ok := e.(*flagEvent); ok {
-		r.setFlag(fe.T, fe.flag)
+		switch {
+		case fe.gpu:
+			r.gpuFlag(fe.flag).Store(fe.T)
+		case fe.flag != "":
+			r.setFlag(fe.T, fe.flag)
+		}
 		r.unblock(fe.T)
 		return nil
 	}
@@ -289,6 +294,10 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
 	case trace.FlagWait: // a poll of shared host memory
+		if op.GPUCount > 0 {
+			r.waitGPUFlag(now, th, op.Flag, op.GPUCount)
+			break
+		}
 		if !r.flags[op.Flag] {
 			th.blocked = &blocker{kind: "flag", event: op.Flag}
 		}
@@ -348,6 +357,9 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		if res.Op.SetFlag != "" && (res.Op.Op == trace.Kernel || res.Op.IsCopy()) {
 			r.setFlag(now, res.Op.SetFlag) // its last store, seen with the completion signal
+		}
+		if res.Op.SetGPUFlag != "" {
+			r.gpuFlag(res.Op.SetGPUFlag).Store(now)
 		}
 		if res.Op.Op == trace.HostAccess {
 			continue // the host's own work, in no stream

@@ -35,9 +35,10 @@ type stream struct {
 }
 
 type blocker struct {
-	kind       string // "op", "event", "stream", "device", "flag"
+	kind       string // "op", "event", "stream", "device", "flag", "gpuflag"
 	op         int
 	event      string // the event, or the flag of a flag_wait
+	count      int    // a GPU flag's count waited for
 	stream     int
 	unregister string // host_unregister: the buffer pageable again once the device is idle
 }
@@ -63,6 +64,9 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 		done = r.recordDone(b.op)
 	case "flag":
 		done = r.flags[b.event]
+	case "gpuflag":
+		t, ok := r.gpuFlag(b.event).ReadyAt(b.count)
+		done = ok && t <= now
 	case "stream":
 		s := r.streams[streamKey(th.rank, b.stream)]
 		done = s == nil || (len(s.queue) == 0 && s.inflight == 0)
@@ -79,7 +83,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	delete(r.registered, b.unregister)
 	i := th.cur
 	t := now + ns(r.cost.SyncCallNs)
-	if b.kind == "flag" || r.ops[i].Op == trace.HostAccess {
+	if b.kind == "flag" || b.kind == "gpuflag" || r.ops[i].Op == trace.HostAccess {
 		t = now // a thread polling host memory, or doing its own loads and stores: no HIP call returns
 	}
 	if b.kind != "op" {

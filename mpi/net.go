@@ -22,21 +22,9 @@ import (
 // completes with the receiver's get, not when the last byte left.
 
 // Net holds what the library needs to know of the nodes and NICs.
-type Net struct {
-	GCDsPerNode, NUMAPerNode int
-	NICsPerNode              int
-	NICOf                    []int // by global GCD: the global NIC its rank uses (-1: none)
-	Streams                  int   // a rank's NIC streams: commands its NIC works on at once
-	InjectBytes              int64 // nic.inject_bytes
-	EagerMax                 int64 // FI_CXI_RDZV_THRESHOLD + FI_CXI_RDZV_GET_MIN
-	EagerSize                int64 // FI_CXI_RDZV_EAGER_SIZE
-}
+type Net = config.CXI
 
-func netFromConfig(c *config.Node) Net {
-	return Net{GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains, NICsPerNode: c.NIC.Count, NICOf: c.GlobalNICOf(),
-		Streams: c.NIC.Engines, InjectBytes: c.NIC.InjectBytes,
-		EagerMax: c.Env.RdzvThreshold + c.Env.RdzvGetMin, EagerSize: c.Env.RdzvEagerSize}
-}
+func netFromConfig(c *config.Node) Net { return c.CXI() }
 
 // NICStream is a rank's first stream of NIC commands; it has Net.Streams.
 const NICStream = Stream + 1

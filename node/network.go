@@ -13,12 +13,14 @@ type Network struct {
 	nodesPerGroup, perGroup int
 	nicSwitch               []int // by NIC: its switch within the node's set
 	groups                  int
+	adaptive                int // paths a transfer within a group may take (network.adaptive_paths)
 }
 
 func newNetwork(c *config.Node, h Hubs) *Network {
 	w := &c.Network
 	return &Network{hubs: h, nodesPerSet: w.NodesPerSet, perSet: w.SwitchesPerSet,
-		nodesPerGroup: w.NodesPerGroup, perGroup: c.SwitchesPerGroup(), nicSwitch: c.NIC.Switch, groups: c.Groups()}
+		nodesPerGroup: w.NodesPerGroup, perGroup: c.SwitchesPerGroup(), nicSwitch: c.NIC.Switch, groups: c.Groups(),
+		adaptive: w.AdaptivePaths}
 }
 
 // Switches is the number of switches built: every switch of each group
@@ -53,6 +55,25 @@ func (w *Network) Path(a, b int) []int {
 		}
 	}
 	return p
+}
+
+// Paths are the switch paths a transfer from a to b takes in turn: the
+// minimal one, and within a group up to adaptive-1 paths through another
+// switch of the group (the ones after b), as adaptive routing spreads
+// traffic off a busy direct link.
+func (w *Network) Paths(a, b int) [][]int {
+	paths := [][]int{w.Path(a, b)}
+	if a == b || w.group(a) != w.group(b) {
+		return paths
+	}
+	base := w.group(a) * w.perGroup
+	for j := 1; len(paths) < w.adaptive && j < w.perGroup; j++ {
+		m := base + (b-base+j)%w.perGroup
+		if m != a && m != b {
+			paths = append(paths, []int{a, m, b})
+		}
+	}
+	return paths
 }
 
 // Links lists the switch pairs joined by a link: all pairs within a group,

@@ -152,12 +152,20 @@ func (r *Routes) acrossNodes(class, a, nb, lb int) []fabric.Route {
 	case lb > gcds:
 		far = lb - gcds - 1
 	}
-	route := fabric.Route{a}
-	for _, s := range r.net.Path(r.net.SwitchOf(na, la-gcds-1), r.net.SwitchOf(nb, far)) {
-		route = append(route, r.hubs.Switch(s))
+	in := r.globalRoute(nb, r.local[class][[2]int{gcds + 1 + far, lb}][0])
+	paths := r.net.Paths(r.net.SwitchOf(na, la-gcds-1), r.net.SwitchOf(nb, far))
+	if class == classSignal {
+		paths = paths[:1]
 	}
-	in := r.local[class][[2]int{gcds + 1 + far, lb}][0]
-	return []fabric.Route{append(route, r.globalRoute(nb, in)...)}
+	var rs []fabric.Route
+	for _, p := range paths {
+		route := fabric.Route{a}
+		for _, s := range p {
+			route = append(route, r.hubs.Switch(s))
+		}
+		rs = append(rs, append(route, in...))
+	}
+	return rs
 }
 
 // DataRoutes are the routes of SDMA (and NIC) data from hub a to hub b.

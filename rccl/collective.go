@@ -20,6 +20,9 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 	c.colls[me]++
 	n := len(c.gcds)
 	ch := x.p.choose(o.Op, o.Bytes, n, c)
+	if c.nodes > 1 && ch.Algo == "Tree" {
+		ch.Algo = "Ring" // between nodes only rings are modelled (net.go)
+	}
 	pr := x.p.protocol(ch.Proto, ch.Algo, o.Op)
 	kern := x.kernel(o, ch, ch.Channels)
 	// the data a channel splits: AllGather and ReduceScatter split each
@@ -48,6 +51,9 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 		} else {
 			kern.Channels[cc] = p.ring(lo, hi, chunk)
 		}
+		for _, cn := range p.nets {
+			x.proxy(c, cn, cn.steps)
+		}
 	}
 	x.launch(o, kern)
 }
@@ -63,6 +69,7 @@ type program struct {
 	order []int // the channel's ring, comm ranks from rank 0
 	pos   int   // me's position in it
 	out   []trace.Phase
+	nets  []*conn // the network connections it sends over (their proxies' work follows the kernel)
 }
 
 // ring is the ring program over the channel's range [lo, hi) of the unit.
@@ -202,6 +209,15 @@ type conn struct {
 	tailAt     int64 // in buf
 	headAt     int64 // in back
 	used       int   // slices sent (or received) so far
+	// between nodes (net.go): each side writes its counters in its own
+	// memory for its proxy, and the sender fills its own buffer
+	net                 bool
+	from, to            int    // comm ranks
+	ch                  int    // the channel
+	kind                string // of connection
+	localTail, recvHead string // what the sender's and the receiver's proxies poll
+	steps               []netStep
+	sent                int // slices handed to the proxies so far
 }
 
 // Regions of a channel in a FIFO buffer: per kind of connection a
@@ -221,8 +237,13 @@ func (p *program) conn(from, to int, kind string) *conn {
 		base += x.p.BuffBytes
 	}
 	flag := c.flagAt(2 * (p.ch*len(connKinds) + ki))
-	return &conn{pr: p.pr, buf: c.fifo[to], back: c.fifo[from], base: base, tail: name("tail"), head: name("head"),
-		tailAt: flag, headAt: flag + 64}
+	cn := &conn{pr: p.pr, buf: c.fifo[to], back: c.fifo[from], base: base, tail: name("tail"), head: name("head"),
+		tailAt: flag, headAt: flag + 64, from: from, to: to, ch: p.ch, kind: kind, localTail: name("ltail"), recvHead: name("rhead"),
+		net: x.node(c.gcds[from]) != x.node(c.gcds[to])}
+	if cn.net && from == p.me {
+		p.nets = append(p.nets, cn)
+	}
+	return cn
 }
 
 // slot is the offset of slice i in the FIFO.
@@ -236,6 +257,15 @@ func (cn *conn) send(ph *trace.Phase, wire int64) {
 	if c := cn.used + 1 - cn.pr.credits; c > 0 {
 		ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.head, Count: c})
 	}
+	if cn.net { // into its own buffer, for its proxy to send
+		if wire > 0 {
+			ph.Access = append(ph.Access, trace.Access{Buf: cn.back, Mode: "write", Bytes: wire, Offset: cn.slot(cn.used)})
+		}
+		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.localTail, Buf: cn.back, Offset: cn.tailAt})
+		cn.steps = append(cn.steps, netStep{slot: cn.slot(cn.used), bytes: wire})
+		cn.used++
+		return
+	}
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "write", Bytes: wire, Offset: cn.slot(cn.used)})
 	}
@@ -246,10 +276,14 @@ func (cn *conn) send(ph *trace.Phase, wire int64) {
 // recv adds to ph the wait for a slice, its read, and the head store
 // that frees its slots.
 func (cn *conn) recv(ph *trace.Phase, wire int64) {
-	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData})
+	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData && !cn.net})
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "read", Bytes: wire, Offset: cn.slot(cn.used)})
 	}
-	ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
+	if cn.net { // the slot is free: for its proxy to post the next receive
+		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.recvHead, Buf: cn.buf, Offset: cn.headAt})
+	} else {
+		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
+	}
 	cn.used++
 }

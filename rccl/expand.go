@@ -19,7 +19,8 @@ func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() }) {
 		return ops, nil
 	}
-	x := &expander{p: p, t: t, comms: map[string]*comm{}, groups: map[int]*group{}}
+	x := &expander{p: p, t: t, comms: map[string]*comm{}, groups: map[int]*group{},
+		proxyCopies: map[int]int{}, proxies: map[proxyKey]int{}}
 	for i := range ops {
 		o := &ops[i]
 		if !o.IsRCCL() {
@@ -48,6 +49,8 @@ type comm struct {
 	// graphGBps is RCCL's bandwidth of its ring graph, nChannels x
 	// bwIntra, which its tuning model starts from
 	graphGBps float64
+	nodes     int    // nodes its GCDs are on
+	ready     string // host flag set once its buffers exist (proxies wait for it)
 }
 
 type expander struct {
@@ -56,6 +59,10 @@ type expander struct {
 	comms  map[string]*comm
 	out    []trace.Op
 	groups map[int]*group // host rank -> its open ncclGroupStart, if any
+	// proxy threads (net.go): each end of a network connection's, and
+	// the RDMA copies each queued
+	proxyCopies map[int]int
+	proxies     map[proxyKey]int
 }
 
 // group is an open ncclGroupStart of a host thread: its sends and
@@ -112,6 +119,9 @@ func (x *expander) call(o *trace.Op) error {
 	}
 	c := x.comms[o.Comm]
 	me := slices.Index(c.gcds, *o.GCD)
+	if c.nodes > 1 && (o.Op == trace.RCCLSend || o.Op == trace.RCCLRecv || o.Op == trace.RCCLAllToAll) {
+		return fmt.Errorf("%s between nodes is not modelled yet (collectives over rings are)", o.Op)
+	}
 	switch o.Op {
 	case trace.RCCLSend, trace.RCCLRecv:
 		x.p2pCall(o, c, me)
@@ -128,14 +138,19 @@ func (x *expander) call(o *trace.Op) error {
 // FIFOs: per channel a Simple and an LL buffer for its ring's previous
 // rank, and one Simple buffer per peer for point to point.
 func (x *expander) commInit(o *trace.Op) error {
-	rings, err := Rings(x.t, o.GCDs)
+	rings, err := x.rings(o.GCDs)
 	if err != nil {
 		return err
 	}
 	chans, _ := Channels(rings, x.p.Channels)
 	n := len(o.GCDs)
+	nodes := map[int]bool{}
+	for _, g := range o.GCDs {
+		nodes[x.node(g)] = true
+	}
 	c := &comm{name: o.Comm, gcds: o.GCDs, channels: chans, colls: make([]int, n), works: make([]int, n),
-		flags: x.fifoBytes(len(chans), n) - flagArea, graphGBps: x.graphGBps(rings, o.GCDs)}
+		flags: x.fifoBytes(len(chans), n) - flagArea, graphGBps: x.graphGBps(rings, o.GCDs), nodes: len(nodes),
+		ready: fmt.Sprintf("rccl.%s.ready", o.Comm)}
 	for r := range n {
 		c.p2p = append(c.p2p, make([]int, n))
 		c.p2pRecv = append(c.p2pRecv, make([]int, n))
@@ -148,6 +163,7 @@ func (x *expander) commInit(o *trace.Op) error {
 		numa := x.p.NUMA[g]
 		x.emit(o, trace.Op{Op: trace.HostMalloc, Buf: work, NUMA: &numa, Bytes: workFifoBytes})
 	}
+	x.emit(o, trace.Op{Op: trace.FlagSet, Flag: c.ready})
 	x.comms[o.Comm] = c
 	return nil
 }

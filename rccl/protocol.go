@@ -18,6 +18,7 @@ type Params struct {
 	EnqueueNs        float64 // host time of a call for one device
 	NUMA             []int   // each GCD's NUMA domain: where its communicator's work FIFO is pinned
 	Tuning           Tuning
+	Net              config.CXI // nodes and NICs (net.go)
 }
 
 // llBuffBytes is a channel's LL FIFO: Steps slots of a line per thread per
@@ -120,7 +121,7 @@ func ParamsFromConfig(c *config.Node) Params {
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
 		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
 		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
-		NUMA: c.GlobalGCDNUMA(),
+		NUMA: c.GlobalGCDNUMA(), Net: c.CXI(),
 		Tuning: Tuning{
 			BaseLatUs: map[string]float64{"LL": r.BaseLatLLUs, "Simple": r.BaseLatSimpleUs},
 			HwLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatRingLLUs, {"Ring", "Simple"}: r.HwLatRingSimpleUs,

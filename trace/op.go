@@ -67,6 +67,13 @@ type Op struct {
 	RecvNIC  *int   `json:"-"`
 	LandFlag string `json:"-"`
 	Inline   bool   `json:"-"` // the data came in the command (the CPU copied it in): no DMA read
+	// GPU flags (the counters kernels poll) an RDMA copy raises by one: at
+	// its completion (SetGPUFlag), when the receiving NIC reports it
+	// (LandGPUFlag). A flag_wait with GPUCount waits, polling, until GPU
+	// flag Flag counts that many stores (a library's proxy thread).
+	SetGPUFlag  string `json:"-"`
+	LandGPUFlag string `json:"-"`
+	GPUCount    int    `json:"-"`
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 

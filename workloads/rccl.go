@@ -25,6 +25,10 @@ type RCCLTests struct {
 	Root       int     // rccl-tests -r
 	Warmup     int     // rccl-tests -w
 	Iterations int     // rccl-tests -n
+	// GCDsPerNode, if > 0 and the GCDs span nodes, runs one process per
+	// node (rccl-tests under mpirun, -g per node): rank k drives node k's
+	// GCDs, each in its own group.
+	GCDsPerNode int
 	// BudgetBytes, if > 0, bounds the bytes a size's collectives move in
 	// simulation: above BudgetBytes / (Warmup + Iterations) a size runs one
 	// warm-up and fewer timed iterations (at least one). A deterministic
@@ -116,41 +120,36 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 			// offsets the output inside it for AllGather and ReduceScatter)
 			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out)})
 	}
+	rankOf := func(g int) int { // the process driving GCD g
+		if t.GCDsPerNode <= 0 {
+			return 0
+		}
+		return g/t.GCDsPerNode - slices.Min(t.GCDs)/t.GCDsPerNode
+	}
+	procs := rankOf(slices.Max(t.GCDs)) + 1
+	for r := range t.GCDs {
+		ops[2*r].Rank, ops[2*r+1].Rank = rankOf(t.GCDs[r]), rankOf(t.GCDs[r])
+	}
 	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: "world", GCDs: slices.Clone(t.GCDs)})
+	if procs > 1 { // the other processes go on once the communicator exists (ncclCommInitRank is collective)
+		ops = append(ops, trace.Op{Op: trace.FlagSet, Flag: "rccl-tests.init"})
+		for p := 1; p < procs; p++ {
+			ops = append(ops, trace.Op{Op: trace.FlagWait, Flag: "rccl-tests.init", Rank: p})
+		}
+	}
 	// an iteration: one call per GCD, between ncclGroupStart and
 	// ncclGroupEnd as rccl-tests makes them (its sends and receives launch
-	// together)
+	// together), in each process
 	group := func(inPlace bool) {
-		ops = append(ops, trace.Op{Op: trace.RCCLGroupStart})
-		defer func() { ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd}) }()
-		for r, g := range t.GCDs {
-			src := fmt.Sprintf("send%d", r)
-			if inPlace {
-				src = fmt.Sprintf("recv%d", r)
-			}
-			call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: fmt.Sprintf("recv%d", r),
-				Bytes: size, Datatype: t.Datatype, Stream: r + 1}
-			switch k {
-			case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
-				call.RedOp = "sum"
-			}
-			if k == trace.RCCLBroadcast || k == trace.RCCLReduce {
-				call.Root = intp(t.Root)
-			}
-			if k == trace.RCCLSend { // sendrecv_perf: to the next rank, from the previous
-				recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r),
-					Bytes: size, Datatype: t.Datatype, Peer: intp((r + n - 1) % n), Stream: r + 1}
-				call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src,
-					Bytes: size, Datatype: t.Datatype, Peer: intp((r + 1) % n), Stream: r + 1}
-				ops = append(ops, call, recv)
-				continue
-			}
-			ops = append(ops, call)
+		for p := range procs {
+			ops = append(ops, trace.Op{Op: trace.RCCLGroupStart, Rank: p})
+			groupOf(&ops, t, k, size, p, rankOf, inPlace)
+			ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd, Rank: p})
 		}
 	}
 	sync := func() {
-		for r := range t.GCDs {
-			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1})
+		for r, g := range t.GCDs {
+			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1, Rank: rankOf(g)})
 		}
 	}
 	warm, timed := t.iterations(size)
@@ -166,7 +165,46 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
 	}
-	return Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: func(r *Replay) []report.Row {
+	return Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed)}
+}
+
+// groupOf appends process p's calls of one iteration of collective k of
+// size bytes: one per GCD it drives.
+func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rankOf func(int) int, inPlace bool) {
+	n := len(t.GCDs)
+	for r, g := range t.GCDs {
+		if rankOf(g) != p {
+			continue
+		}
+		src := fmt.Sprintf("send%d", r)
+		if inPlace {
+			src = fmt.Sprintf("recv%d", r)
+		}
+		call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: fmt.Sprintf("recv%d", r),
+			Bytes: size, Datatype: t.Datatype, Stream: r + 1, Rank: p}
+		switch k {
+		case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
+			call.RedOp = "sum"
+		}
+		if k == trace.RCCLBroadcast || k == trace.RCCLReduce {
+			call.Root = intp(t.Root)
+		}
+		if k == trace.RCCLSend { // sendrecv_perf: to the next rank, from the previous
+			recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r),
+				Bytes: size, Datatype: t.Datatype, Peer: intp((r + n - 1) % n), Stream: r + 1, Rank: p}
+			call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src,
+				Bytes: size, Datatype: t.Datatype, Peer: intp((r + 1) % n), Stream: r + 1, Rank: p}
+			*ops = append(*ops, call, recv)
+			continue
+		}
+		*ops = append(*ops, call)
+	}
+}
+
+// rows reads a run's timing: rank 0's host clock around the timed iterations.
+func (t RCCLTests) rows(k trace.Kind, size int64, timed int) func(r *Replay) []report.Row {
+	n := len(t.GCDs)
+	return func(r *Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if strings.HasPrefix(res.Op.Label, "rccl.t_") {
@@ -187,5 +225,5 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 			}
 		}
 		return rows
-	}}
+	}
 }

@@ -16,6 +16,9 @@ import (
 // -warmup, -root and -datatype.
 func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	t := workloads.RCCLTests{Bench: rcclBench(o), Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
+	if c.Nodes() > 1 {
+		t.GCDsPerNode = c.GCD.Count // one process per node
+	}
 	if !o.given["iters"] && !o.given["warmup"] {
 		t.BudgetBytes = workloads.RCCLBudget
 	}

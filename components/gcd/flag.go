@@ -18,10 +18,12 @@ type Flag struct {
 	waiters []flagWaiter
 }
 
-// flagWaiter is a channel of a phased kernel waiting for the flag.
+// flagWaiter is a channel of a phased kernel waiting for the flag, or a
+// host thread (host, told of every store).
 type flagWaiter struct {
-	cus *ComputeUnits
-	ch  *chanRun
+	cus  *ComputeUnits
+	ch   *chanRun
+	host func()
 }
 
 // readyAt is when the flag's count reaches n, if stores for it have landed
@@ -43,11 +45,27 @@ func (f *Flag) land(t sim.VTimeInSec) {
 	ws := f.waiters
 	f.waiters = nil
 	for _, w := range ws {
+		if w.host != nil {
+			w.host()
+			continue
+		}
 		w.cus.tryPhase(w.cus.engine.CurrentTime(), w.ch) // waits again (on this flag or another) if not ready
 	}
 }
 
+// Store counts a store landing at t made by another agent than a kernel:
+// a library's host thread, or a NIC's completion.
+func (f *Flag) Store(t sim.VTimeInSec) { f.land(t) }
+
+// ReadyAt is when the flag's count reaches n, if stores for it have
+// landed or are on their way.
+func (f *Flag) ReadyAt(n int) (sim.VTimeInSec, bool) { return f.readyAt(n) }
+
+// Notify has fn called at the flag's next store (a host thread polling
+// it); fn registers again if it still waits.
+func (f *Flag) Notify(fn func()) { f.waiters = append(f.waiters, flagWaiter{host: fn}) }
+
 // wait parks channel ch of c until the flag's next store.
 func (f *Flag) wait(c *ComputeUnits, ch *chanRun) {
-	f.waiters = append(f.waiters, flagWaiter{c, ch})
+	f.waiters = append(f.waiters, flagWaiter{cus: c, ch: ch})
 }
