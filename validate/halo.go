@@ -30,7 +30,9 @@ func haloPoints(c *config.Node) ([]Point, error) {
 			low.Gap = "an MPI_Pack of yaksa's engine is one pack kernel and its wait, about the one fused kernel's time, so the ratio is about the 8 calls (docs/model.md, Halo packing)"
 		}
 		pts = append(pts, low, Point{Experiment: exp, Name: name + ", at most 100", Simulated: ratio, Published: 100, AtMost: true, Unit: "x"})
-		grow := func(l string) float64 { return t[workloads.HaloCase(l, dims, 16, 4)] - t[workloads.HaloCase(l, dims, 1, 4)] }
+		grow := func(l string) float64 {
+			return t[workloads.HaloCase(l, dims, 16, 4)] - t[workloads.HaloCase(l, dims, 1, 4)]
+		}
 		if len(dims) == 2 { // where launches, not HBM, set the times
 			pts = append(pts, Point{Experiment: exp, Name: fmt.Sprintf("%dD nf 1 -> 16: growth of acm-pack-batched / of acm-pack-packed, below 1", len(dims)),
 				Simulated: grow("acm-pack-batched") / grow("acm-pack-packed"), Published: 1, AtMost: true, Unit: "x"})
