@@ -217,7 +217,7 @@ FI_CXI_RDZV_EAGER_SIZE = 2048
 `
 
 // shipped are the configs in configs/.
-var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi"}
+var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster"}
 
 // writeTemp writes text to a file in a fresh temp dir and returns its path.
 func writeTemp(t *testing.T, text string) string {

@@ -46,8 +46,10 @@ func description(text string) string {
 		}
 		if c, ok := strings.CutPrefix(line, "#"); ok {
 			c = strings.TrimSpace(c)
-			if _, rest, ok := strings.Cut(c, "node description:"); ok {
-				c = strings.TrimSpace(rest)
+			for _, kind := range []string{"node description:", "cluster description:"} {
+				if _, rest, ok := strings.Cut(c, kind); ok {
+					c = strings.TrimSpace(rest)
+				}
 			}
 			return c
 		}
