@@ -111,7 +111,9 @@ func (x *expander) netRecv(i int, m *message) {
 		return
 	}
 	e := min(x.p.Net.EagerSize, m.bytes)
-	o := x.nicCopy(i, m, x.nicOf(x.buf(m.recv)), e, e, m.bytes-e)
+	nic := x.nicOf(x.buf(m.recv))
+	o := x.nicCopy(i, m, nic, e, e, m.bytes-e)
+	o.RecvNIC = &nic // the get's writes start at its own NIC, which reports them
 	o.WaitFlag, o.LandFlag, o.SetFlag = m.flag("rts"), m.flag("landed"), m.flag("fin")
 	x.emit(i, o)
 }

@@ -109,3 +109,34 @@ func TestNetCollective(t *testing.T) {
 		t.Error("no message crossed the network")
 	}
 }
+
+// Host buffers between nodes (an allreduce stages through them): the get
+// of a rendezvous is reported by the receiver's own NIC (its writes start
+// there), whichever NIC the node's host memory is reached through.
+func TestNetHostBuffers(t *testing.T) {
+	gcds := []int{0, 1, 2, 8, 9, 10}
+	var ops []trace.Op
+	for r, g := range gcds {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: "s" + string(rune('a'+r)), GCD: intp(g), Bytes: 1 << 16, Rank: r},
+			trace.Op{Op: trace.Malloc, Buf: "d" + string(rune('a'+r)), GCD: intp(g), Bytes: 1 << 16, Rank: r})
+	}
+	for r := range gcds {
+		ops = append(ops, trace.Op{Op: trace.MPIAllreduce, Src: "s" + string(rune('a'+r)), Dst: "d" + string(rune('a'+r)), Bytes: 1 << 16, Rank: r, Label: "ar"})
+	}
+	res, x, _ := run(t, ops, "network.nodes=2")
+	if _, end := span(res, "ar"); end <= 0 {
+		t.Fatal("the allreduce did not complete")
+	}
+	gets := 0
+	for _, o := range nicCopies(x) {
+		if o.WaitFlag != "" {
+			gets++
+			if *o.RecvNIC != *o.NIC {
+				t.Errorf("get on NIC %d reported by NIC %d", *o.NIC, *o.RecvNIC)
+			}
+		}
+	}
+	if gets == 0 {
+		t.Error("64 KiB staged messages between nodes made no rendezvous get")
+	}
+}
