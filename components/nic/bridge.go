@@ -45,7 +45,7 @@ type writer struct {
 	*sim.ComponentBase
 	fabric.Senders // none sends; Wire needs the far port's record
 	port           sim.Port
-	Acks           uint64
+	acks           uint64
 }
 
 func newWriter(name string, e sim.Engine, h *hub.Hub) *writer {
@@ -60,7 +60,7 @@ func newWriter(name string, e sim.Engine, h *hub.Hub) *writer {
 // NotifyRecv drops the acknowledgements of the NIC's writes.
 func (w *writer) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	for port.Retrieve(now) != nil {
-		w.Acks++
+		w.acks++
 	}
 }
 
@@ -69,3 +69,7 @@ func (w *writer) NotifyPortFree(sim.VTimeInSec, sim.Port) {}
 
 // Handle has no events.
 func (w *writer) Handle(sim.Event) error { return nil }
+
+// Writes is the number of writes the NIC made into its node's memory for
+// data that came in from the network (acknowledged so far).
+func (n *NIC) Writes() uint64 { return n.writer.acks }
