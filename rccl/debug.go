@@ -3,6 +3,7 @@ package rccl
 import (
 	"bytes"
 	"fmt"
+	"github.com/akisim/akisim/config"
 	"strings"
 )
 
@@ -61,8 +62,11 @@ func InfoPrefix(host string, pid, tid, device int) string {
 // gcds prints while it is created, without the INFO prefix: its rings
 // (one line per channel), the rings connected, and its channel counts.
 // Warnings about ignored settings come first.
-func InitLines(t Topology, gcds []int, opts Options) ([]string, error) {
-	rings, err := Rings(t, gcds)
+// Between nodes (net: the run's nodes and NICs) they are the rings the
+// communicator's nodes share (net.go).
+func InitLines(t Topology, net config.CXI, gcds []int, opts Options) ([]string, error) {
+	x := &expander{p: Params{Net: net}, t: t}
+	rings, err := x.rings(gcds)
 	if err != nil {
 		return nil, err
 	}

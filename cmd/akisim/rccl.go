@@ -92,7 +92,7 @@ const (
 // RCCL's prefix.
 func rcclInfo(c *config.Node, gcds []int) ([]string, error) {
 	p := rccl.ParamsFromConfig(c)
-	lines, err := rccl.InitLines(rccl.FromConfig(c), gcds, p.Channels)
+	lines, err := rccl.InitLines(rccl.FromConfig(c), c.CXI(), gcds, p.Channels)
 	if err != nil {
 		return nil, err
 	}
