@@ -38,6 +38,7 @@ line_bytes = 64
 tlb_entries = 512
 page_walkers = 4
 page_walk_ns = 640
+fp64_gflops = 23950
 
 [sdma]
 host_engines = 2

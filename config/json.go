@@ -161,7 +161,7 @@ func (n *Node) tree() *object {
 	hub := gcd.take("hub_forward_ns", "reorder_ns")
 	hbm := gcd.take("hbm_")
 	l2 := gcd.take("l2_")
-	cu := gcd.take("cu_", "compute_units", "workgroup_slots", "kernel_", "concurrent_kernels", "line_bytes")
+	cu := gcd.take("cu_", "compute_units", "workgroup_slots", "fp64_", "kernel_", "concurrent_kernels", "line_bytes")
 	sdma := leaves(v.FieldByName("SDMA"))
 	engines := sdma.take("host_engines", "xgmi_engines")
 	for g := 0; g < n.GCD.Count; g++ {

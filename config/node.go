@@ -110,6 +110,7 @@ type GCD struct {
 	TLBEntries         int     `toml:"tlb_entries"`          // pages the shared (UTCL2) TLB holds for memory mapped page by page
 	PageWalkers        int     `toml:"page_walkers"`         // page-table walks in progress at once
 	PageWalkNs         float64 `toml:"page_walk_ns"`         // one page-table walk (a TLB miss)
+	FP64GFlops         float64 `toml:"fp64_gflops"`          // vector FP64 peak, GFLOP/s: the compute of kernels costed by their flops
 }
 
 // SDMA describes the copy engines of one GCD.
