@@ -158,7 +158,7 @@ func (n *Node) validate() []vErr {
 	v.latency("gcd.kernel_end_ns", g.KernelEndNs)
 	v.latency("gcd.cp_wake_ns", g.CPWakeNs)
 	v.latency("gcd.packet_fetch_ns", g.PacketFetchNs)
-	v.intRange("gcd.workgroup_slots", g.WorkgroupSlots, 1, 256)               // 8x CDNA2's 32 waves per CU
+	v.intRange("gcd.workgroup_slots", g.WorkgroupSlots, 1, 256) // 8x CDNA2's 32 waves per CU
 	v.gbps("gcd.fp64_gflops", g.FP64GFlops)
 	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet: memory grows with it
 	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)         // 1000x a CDNA2 CU's 64 B per clock
