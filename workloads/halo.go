@@ -52,10 +52,26 @@ type Halo struct {
 	Yaksa   bool
 	Warmup  int // samples simulated and dropped (acm drops 5)
 	Samples int // samples whose median is reported (acm keeps 95)
+
+	// Bench "exchange" (halo_exchange.go): Dims is the global grid, cut
+	// over Procs ranks by each of Decomps (Levels: the hierarchical
+	// one's topology, fine to coarse); rank r runs on the GCD its
+	// decomposition's placement gives, its cores on that GCD's NUMA
+	// domain (GCDNUMA, by global GCD id). PostNs is the host time of
+	// posting a request (mpi.post_ns), which acm's 0-byte messages to
+	// itself cost.
+	Procs       int
+	Decomps     []string
+	Levels      []int
+	GCDNUMA     []int
+	GCDsPerNode int
+	PostNs      float64
+
+	prefix string // of the rank's buffer names ("" for the one rank of pack)
 }
 
 // HaloBenchmarks are the benchmarks Halo replicates.
-var HaloBenchmarks = []string{"pack"}
+var HaloBenchmarks = []string{"pack", "exchange"}
 
 // HaloPackLabels are bm_pack.cc's labels in its order.
 var HaloPackLabels = []string{"mpi-pack", "mpi-pack-indexed", "acm-pack", "acm-pack-packed", "acm-pack-batched"}
@@ -80,19 +96,11 @@ const haloElem = 8
 // haloTPB is acm's threads per block for every pack kernel.
 const haloTPB = 256
 
-// Runs lists one run per label and field count.
+// Runs lists one run per label and field count (and, for exchange, per
+// decomposition).
 func (h Halo) Runs() ([]Run, error) {
 	if !slices.Contains(HaloBenchmarks, h.Bench) {
 		return nil, fmt.Errorf("-bench: unknown halo benchmark %q (want %s)", h.Bench, strings.Join(HaloBenchmarks, ", "))
-	}
-	if err := halo.CheckSegmentBox(h.Dims, h.Radius); err != nil {
-		return nil, fmt.Errorf("-dims %s -radius %d: %v", haloDims(h.Dims, ","), h.Radius, err)
-	}
-	points := int64(1)
-	for _, m := range halo.PaddedBox(h.Dims, h.Radius) {
-		if points *= int64(m); points > haloMaxPoints {
-			return nil, fmt.Errorf("-dims %s: the padded box has more than 2^40 points", haloDims(h.Dims, ","))
-		}
 	}
 	if len(h.Strategies) == 0 || len(h.Fields) == 0 {
 		return nil, fmt.Errorf("-strategy and -fields: want at least one label and one field count")
@@ -100,19 +108,17 @@ func (h Halo) Runs() ([]Run, error) {
 	if h.Samples < 1 || h.Warmup < 0 {
 		return nil, fmt.Errorf("halo: want at least one sample, got %d (warm-up %d)", h.Samples, h.Warmup)
 	}
-	for _, l := range h.Strategies {
-		if !slices.Contains(HaloPackLabels, l) {
-			return nil, fmt.Errorf("-strategy: unknown pack label %q (want %s)", l, strings.Join(HaloPackLabels, ", "))
-		}
-		for _, f := range h.Fields {
-			allowed, fixed := haloPackFields[l]
-			switch {
-			case f < 1 || f > HaloMaxFields:
-				return nil, fmt.Errorf("-fields: want 1..%d fields, got %d", HaloMaxFields, f)
-			case fixed && !slices.Contains(allowed, f):
-				return nil, fmt.Errorf("-fields: %s is built for %s fields, not %d", l, haloInts(allowed), f)
-			}
-		}
+	if h.Bench == "exchange" {
+		return h.exchangeRuns()
+	}
+	if err := halo.CheckSegmentBox(h.Dims, h.Radius); err != nil {
+		return nil, fmt.Errorf("-dims %s -radius %d: %v", haloDims(h.Dims, ","), h.Radius, err)
+	}
+	if err := checkPadded(h.Dims, h.Radius); err != nil {
+		return nil, err
+	}
+	if err := checkLabels(h.Bench, h.Strategies, h.Fields, HaloPackLabels, haloPackFields); err != nil {
+		return nil, err
 	}
 	var runs []Run
 	for _, l := range h.Strategies {
@@ -121,6 +127,37 @@ func (h Halo) Runs() ([]Run, error) {
 		}
 	}
 	return runs, nil
+}
+
+// checkPadded bounds the padded box of the local box nn.
+func checkPadded(nn []int, r int) error {
+	points := int64(1)
+	for _, m := range halo.PaddedBox(nn, r) {
+		if points *= int64(m); points > haloMaxPoints {
+			return fmt.Errorf("-dims %s: the padded box has more than 2^40 points", haloDims(nn, ","))
+		}
+	}
+	return nil
+}
+
+// checkLabels checks -strategy against the bench's labels and -fields
+// against the counts the fused kernels are built for.
+func checkLabels(bench string, labels []string, fields []int, known []string, built map[string][]int) error {
+	for _, l := range labels {
+		if !slices.Contains(known, l) {
+			return fmt.Errorf("-strategy: unknown %s label %q (want %s)", bench, l, strings.Join(known, ", "))
+		}
+		for _, f := range fields {
+			allowed, fixed := built[l]
+			switch {
+			case f < 1 || f > HaloMaxFields:
+				return fmt.Errorf("-fields: want 1..%d fields, got %d", HaloMaxFields, f)
+			case fixed && !slices.Contains(allowed, f):
+				return fmt.Errorf("-fields: %s is built for %s fields, not %d", l, haloInts(allowed), f)
+			}
+		}
+	}
+	return nil
 }
 
 // haloDims joins a grid's axes, x first.
@@ -206,19 +243,20 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 		for s, seg := range segs {
 			for f := range nf {
 				ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
-				ops = append(ops, h.yaksaPack(f, seg, mm, packBuf(s, f), 0, segBuf("md", s, f), first, false)...)
+				ops = append(ops, h.yaksa(yaksaCall{f: f, seg: seg, buf: packBuf(s, f), md: segBuf("md", s, f), first: first}, mm)...)
 			}
 		}
 	case label == "mpi-pack-indexed" && h.Yaksa: // MPI_BOTTOM: yaksa asks, per piece; the F fields share one subarray type
 		for s, seg := range segs {
 			for f := range nf {
-				ops = append(ops, h.yaksaPack(f, seg, mm, packBuf(s, -1), int64(f)*seg.Elems()*haloElem, segBuf("md", s, -1), first && f == 0, true)...)
+				ops = append(ops, h.yaksa(yaksaCall{f: f, seg: seg, buf: packBuf(s, -1), at: int64(f) * seg.Elems() * haloElem,
+					md: segBuf("md", s, -1), first: first && f == 0, bottom: true}, mm)...)
 			}
 		}
 	case label == "mpi-pack":
 		for s, seg := range segs {
 			for f := range nf {
-				ops = append(ops, h.mpiPack([]trace.Access{segRead(f, seg, mm), packWrite(s, f, seg, 1)})...)
+				ops = append(ops, h.mpiPack([]trace.Access{h.segAccess(f, seg, mm, "read"), packWrite(s, f, seg, 1)})...)
 			}
 		}
 	case label == "mpi-pack-indexed":
@@ -227,21 +265,21 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 			for f := range nf {
 				w := packWrite(s, -1, seg, 1)
 				w.Offset = int64(f) * w.Bytes
-				copies = append(copies, []trace.Access{segRead(f, seg, mm), w})
+				copies = append(copies, []trace.Access{h.segAccess(f, seg, mm, "read"), w})
 			}
 			ops = append(ops, h.mpiPack(copies...)...)
 		}
 	case label == "acm-pack":
 		for s, seg := range segs {
 			for f := range nf {
-				ops = append(ops, h.kernel("pack", roundUp(seg.Elems(), haloTPB), segRead(f, seg, mm), packWrite(s, f, seg, 1)), sync)
+				ops = append(ops, h.kernel("pack", roundUp(seg.Elems(), haloTPB), h.segAccess(f, seg, mm, "read"), packWrite(s, f, seg, 1)), sync)
 			}
 		}
 	case label == "acm-pack-packed":
 		for s, seg := range segs {
 			var acc []trace.Access
 			for f := range nf {
-				acc = append(acc, segRead(f, seg, mm))
+				acc = append(acc, h.segAccess(f, seg, mm, "read"))
 			}
 			ops = append(ops, h.kernel("pack", roundUp(seg.Elems(), haloTPB), append(acc, packWrite(s, -1, seg, nf))...), sync)
 		}
@@ -253,7 +291,7 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 		for s, seg := range segs {
 			most = max(most, seg.Elems())
 			for f := range nf {
-				acc = append(acc, segRead(f, seg, mm))
+				acc = append(acc, h.segAccess(f, seg, mm, "read"))
 			}
 			acc = append(acc, packWrite(s, -1, seg, nf))
 		}
@@ -294,10 +332,14 @@ func segBuf(what string, s, f int) string {
 	return fmt.Sprintf("%s%d.%d", what, s, f)
 }
 
-// segRead is the read of field f's segment: its contiguous runs (x
-// fastest), one element of the access per run, a row (or plane) apart.
-func segRead(f int, seg halo.Segment, mm []int) trace.Access {
-	a := trace.Access{Buf: fmt.Sprintf("in%d", f), Mode: "read", Offset: seg.Start(mm) * haloElem, Bytes: seg.Elems() * haloElem}
+// fieldBuf names field f's buffer (the padded local box).
+func (h Halo) fieldBuf(f int) string { return fmt.Sprintf("%sin%d", h.prefix, f) }
+
+// segAccess is the read or write (mode) of field f's segment: its
+// contiguous runs (x fastest), one element of the access per run, a row
+// (or plane) apart.
+func (h Halo) segAccess(f int, seg halo.Segment, mm []int, mode string) trace.Access {
+	a := trace.Access{Buf: h.fieldBuf(f), Mode: mode, Offset: seg.Start(mm) * haloElem, Bytes: seg.Elems() * haloElem}
 	if runs, elems, pitch := seg.Runs(mm); runs > 1 {
 		a.Pattern, a.Stride, a.Element = "strided", pitch*haloElem, elems*haloElem
 	}

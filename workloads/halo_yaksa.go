@@ -97,29 +97,57 @@ func yaksaSplit(seg halo.Segment) (pieces []yaksaPiece, calls int) {
 	return pieces, calls
 }
 
-// yaksaPack is the yaksa part of one MPI_Pack of field f's segment seg
-// into buffer out at byte offset at; md names the type's metadata, which
-// is allocated when first is set (the type's first pack); bottom says the
-// buffer is MPI_BOTTOM. It returns the ops and the bytes packed.
-func (h Halo) yaksaPack(f int, seg halo.Segment, mm []int, out string, at int64, md string, first, bottom bool) []trace.Op {
+// yaksaCall is one yaksa pack (or unpack) of field f's segment seg into
+// (out of) buffer buf at byte offset at. md names the type's metadata,
+// allocated when first is set (the type's first use); bottom says the
+// buffer is MPI_BOTTOM.
+type yaksaCall struct {
+	f                     int
+	seg                   halo.Segment
+	buf                   string
+	at                    int64
+	md                    string
+	first, bottom, unpack bool
+}
+
+// yaksa is the yaksa part of one MPI_Pack (or of the pack or unpack of
+// a datatype message, halo_exchange.go): per piece, a copy per run or a
+// kernel, then a wait. An unpack is the pack's mirror (yaksuri_hipi_pup.c
+// iunpack): contiguous reads of buf, the segment's runs written.
+func (h Halo) yaksa(c yaksaCall, mm []int) []trace.Op {
 	var ops []trace.Op
-	pieces, calls := yaksaSplit(seg)
-	if bottom {
+	pieces, calls := yaksaSplit(c.seg)
+	if c.bottom {
 		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * float64(calls) * h.QueryNs})
 	}
+	mode, name := "read", "yaksa_pack"
+	if c.unpack {
+		mode, name = "write", "yaksa_unpack"
+	}
+	at, first := c.at, c.first
 	for _, p := range pieces {
-		read := segRead(f, p.seg, mm)
+		field := h.segAccess(c.f, p.seg, mm, mode)
 		if _, elems, _ := p.seg.Runs(mm); elems*haloElem >= yaksaIOVRun {
 			for r, start := range runStarts(p.seg, mm) {
-				ops = append(ops, trace.Op{Op: trace.MemcpyAsync, Src: read.Buf, Dst: out, Bytes: elems * haloElem,
-					SrcOff: start * haloElem, DstOff: at + int64(r)*elems*haloElem, Stream: yaksaStream})
+				cp := trace.Op{Op: trace.MemcpyAsync, Src: field.Buf, Dst: c.buf, Bytes: elems * haloElem,
+					SrcOff: start * haloElem, DstOff: at + int64(r)*elems*haloElem, Stream: yaksaStream}
+				if c.unpack {
+					cp.Src, cp.Dst, cp.SrcOff, cp.DstOff = cp.Dst, cp.Src, cp.DstOff, cp.SrcOff
+				}
+				ops = append(ops, cp)
 			}
 		} else {
-			k := h.kernel("yaksa_pack", roundUp(p.seg.Elems(), haloTPB), read,
-				trace.Access{Buf: out, Mode: "write", Offset: at, Bytes: read.Bytes})
+			packed := trace.Access{Buf: c.buf, Mode: "write", Offset: at, Bytes: field.Bytes}
+			if c.unpack {
+				packed.Mode = "read"
+			}
+			k := h.kernel(name, roundUp(p.seg.Elems(), haloTPB), field, packed)
+			if c.unpack {
+				k.Access[0], k.Access[1] = packed, field
+			}
 			k.Stream = yaksaStream
 			for n := range p.levels + 1 { // and the builtin type's node
-				buf := fmt.Sprintf("%s.%d", md, n)
+				buf := fmt.Sprintf("%s.%d", c.md, n)
 				if first {
 					ops = append(ops, trace.Op{Op: trace.MallocManaged, Buf: buf, NUMA: intp(h.NUMA), Bytes: yaksaMDNode})
 				}
@@ -129,7 +157,7 @@ func (h Halo) yaksaPack(f int, seg halo.Segment, mm []int, out string, at int64,
 			ops = append(ops, k)
 		}
 		ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: yaksaStream})
-		at += read.Bytes
+		at += field.Bytes
 	}
 	return ops
 }

@@ -28,7 +28,21 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"halo", "-fields", "65", "-strategy", "mpi-pack"}, "-fields: want 1..64 fields, got 65"},
 		{[]string{"halo", "-fields", "5"}, "-fields: acm-pack-packed is built for 1, 2, 3, 4, 8, 12, 16 fields, not 5"},
 		{[]string{"halo", "-fields", "3", "-strategy", "acm-pack-batched"}, "-fields: acm-pack-batched is built for 1, 2, 4, 8, 12, 16 fields, not 3"},
-		{[]string{"halo", "-bench", "osu_bw"}, `-bench: unknown halo benchmark "osu_bw" (want pack)`},
+		{[]string{"halo", "-bench", "osu_bw"}, `-bench: unknown halo benchmark "osu_bw" (want pack, exchange)`},
+		{[]string{"halo", "-procs", "8"}, "-procs: applies to -bench exchange only, not to pack"},
+		{[]string{"halo", "-decomp", "custom"}, "-decomp: applies to -bench exchange only, not to pack"},
+		{[]string{"halo", "-bench", "exchange", "-strategy", "acm-pack"}, `-strategy: unknown exchange label "acm-pack" (want mpi-he, mpi-he-hindexed, acm-packed-he, acm-batched-he)`},
+		{[]string{"halo", "-bench", "exchange", "-fields", "3", "-strategy", "acm-batched-he"}, "-fields: acm-batched-he is built for 1, 2, 4, 8, 12, 16 fields, not 3"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "6", "-decomp", "hierarchical"}, "-decomp hierarchical -dims 256,256,256 -procs 6: levels: [2 2 2] do not divide 6 procs"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "0"}, "-decomp mpi-default -dims 256,256,256 -procs 0: procs: 0, want at least 1"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "7", "-dims", "64,64,64", "-decomp", "custom"}, "-decomp custom -dims 64,64,64 -procs 7: dims: 64x64x64 cannot be cut into 7 more equal parts"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-nodes", "1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes)"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-set", "network.nodes=1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes)"},
+		{[]string{"halo", "-bench", "exchange", "-decomp", "mpi-yes"}, `decomp: unknown decomposition "mpi-yes"`},
+		{[]string{"halo", "-bench", "exchange", "-decomp", "custom,custom"}, "-decomp: custom given twice"},
+		{[]string{"halo", "-bench", "exchange", "-dims", "8,8,8,8"}, "dims: 4 axes, want 1 to 3"},
+		{[]string{"halo", "-bench", "exchange", "-radius", "0"}, "-radius: want at least 1, got 0"},
+		{[]string{"osu", "-procs", "4"}, "-procs: applies to -workload halo only, not to osu"},
 		{[]string{"halo", "-dims", "1048576,1048576,1048576"}, "the padded box has more than 2^40 points"},
 		{[]string{"halo", "-dims", "2048,2048,2048", "-fields", "16", "-strategy", "acm-pack"}, "HBM"},
 		{[]string{"halo", "-sizes", "8"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl only, not to halo"},
@@ -86,5 +100,15 @@ func TestHaloEngine(t *testing.T) {
 	}
 	if value(yaksa, "mpi-pack") == value(dataloop, "mpi-pack") || value(yaksa, "acm-pack") != value(dataloop, "acm-pack") {
 		t.Errorf("yaksa:\n%s\ndataloop:\n%s\nwant mpi-pack to differ, acm-pack not", yaksa, dataloop)
+	}
+}
+
+// The exchange runs its ranks on the nodes they need (two for 16 ranks)
+// and names its rows with the decomposition, acm's case names.
+func TestHaloExchangeOutput(t *testing.T) {
+	code, out, errs := akisim(t, "halo", "-bench", "exchange", "-dims", "32,32,32", "-procs", "16", "-fields", "1",
+		"-strategy", "acm-batched-he", "-decomp", "hierarchical", "-format", "csv")
+	if code != 0 || !strings.Contains(out, "\nhalo,acm-batched-he/32x32x32/nf:1/r:4/p:16/hierarchical,gcd6,,") || !strings.Contains(out, ",time,") {
+		t.Errorf("exit %d, %s%s", code, out, errs)
 	}
 }

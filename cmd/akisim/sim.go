@@ -92,7 +92,7 @@ func runs(o *options, in *input) ([]workloads.Run, error) {
 	case o.workload == "rccl":
 		return rcclRuns(o, c)
 	case o.workload == "halo":
-		return haloRuns(o, c)
+		return haloRuns(o, in)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
