@@ -35,6 +35,9 @@ func (h *haloFlags) register(fs *flag.FlagSet) {
 // -nodes (or -set network.nodes) is given the run gets the nodes they
 // need. One warm-up and three samples, whose median is reported.
 func haloRuns(o *options, in *input) ([]workloads.Run, error) {
+	if o.bench == "mhd" {
+		return mhdRuns(o, in)
+	}
 	c := in.node
 	h := workloads.Halo{Bench: cmp.Or(o.bench, "pack"), Radius: o.halo.radius, NUMA: c.Host.GCDNUMA[0],
 		QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3}
