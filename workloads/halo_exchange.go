@@ -121,18 +121,24 @@ type exchange struct {
 // fields over decomposition d placed by p.
 func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) Run {
 	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf}
-	var ops []trace.Op
-	var sent int64 // rank 0's bytes per exchange
-	for rank := range d.Procs() {
+	byRank := make([][]trace.Op, d.Procs())
+	total := 0
+	for rank := range byRank {
 		g := p.GCD(rank)
 		hr := h
 		hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
-		rops := hr.exchangeRank(x, rank)
+		byRank[rank] = hr.exchangeRank(x, rank)
+		total += len(byRank[rank])
+	}
+	ops := make([]trace.Op, 0, total) // one copy: ops are large, growing them dominated building the run
+	for rank, rops := range byRank {
 		for i := range rops {
 			rops[i].Rank = rank
 		}
 		ops = append(ops, rops...)
+		byRank[rank] = nil
 	}
+	var sent int64 // rank 0's bytes per exchange
 	for _, pk := range x.packets {
 		if from, _ := d.Peers(0, pk); from != 0 {
 			sent += int64(nf) * pk.Send.Elems() * haloElem
