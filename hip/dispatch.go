@@ -19,6 +19,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 		switch {
 		case it.cus != nil:
 			if !r.flagReady(it) {
+				r.holdForFlag(s, it)
 				return // resumed by the flag_set (flag.go)
 			}
 			if s.inflight > 0 && s.last != it.cus {
@@ -61,6 +62,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				return
 			}
 			if !r.flagReady(it) {
+				r.holdForFlag(s, it)
 				return // resumed by the flag (flag.go)
 			}
 			op := &r.ops[it.op]
@@ -148,6 +150,9 @@ func (r *Runtime) memStreams(op *trace.Op, access []trace.Access) (reads, writes
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
 			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element,
 			NonCoherent: r.nonCoherent(op, a.Buf, p)}
+		if len(a.Workgroups) == 2 {
+			m.First, m.End = a.Workgroups[0], a.Workgroups[1]
+		}
 		if p.mem.Host && (r.managed[a.Buf] != nil || r.Registered(a.Buf)) {
 			// managed pages in host DRAM and registered user pages are
 			// anonymous memory, mapped page by page

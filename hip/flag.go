@@ -1,6 +1,9 @@
 package hip
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
@@ -19,11 +22,23 @@ func (r *Runtime) flagReady(it item) bool {
 	return (op.Op != trace.Kernel && op.NIC == nil) || op.WaitFlag == "" || r.flags[op.WaitFlag]
 }
 
+// holdForFlag notes that stream s waits, at its head, for the flag its
+// head item waits for; setFlag resumes it.
+func (r *Runtime) holdForFlag(s *stream, it item) {
+	name := r.ops[it.op].WaitFlag
+	if r.flagWaiters[name] == nil {
+		r.flagWaiters[name] = map[int]bool{}
+	}
+	r.flagWaiters[name][streamKey(s.rank, s.id)] = true
+}
+
 // setFlag is the host's store to a flag: streams whose next kernel waits
 // for it go on, and so do other ranks' threads polling it.
 func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	r.flags[name] = true
-	for _, id := range r.streamIDs() {
+	keys := slices.Sorted(maps.Keys(r.flagWaiters[name])) // in stream order, as every stream was once
+	delete(r.flagWaiters, name)
+	for _, id := range keys {
 		s := r.streams[id]
 		if len(s.queue) > 0 && r.ops[s.queue[0].op].WaitFlag == name {
 			r.dispatch(now, s)

@@ -28,7 +28,7 @@ type Device struct {
 // OpResult is what happened to one operation.
 type OpResult struct {
 	Index      int
-	Op         trace.Op
+	Op         *trace.Op      // the loaded trace's op
 	Issue      sim.VTimeInSec // host called it
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
 	Engine     string         // SDMA engine that ran a copy
@@ -56,13 +56,15 @@ type Runtime struct {
 	base          map[string]int64        // buffer -> its first address in its memory
 	top           map[fabric.Memory]int64 // next free address of each memory
 	procs         []*thread               // one host thread per rank (process), ranks ascending
+	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
 	events        map[eventKey]sim.VTimeInSec
-	lastRecord    map[eventKey]int     // event -> its latest record op queued (what waits see)
-	recorded      map[int]bool         // record ops that completed
-	flags         map[string]bool      // flags the host has set (flag.go)
-	gpuFlags      map[string]*gcd.Flag // flags kernels poll (phased kernels)
+	lastRecord    map[eventKey]int        // event -> its latest record op queued (what waits see)
+	recorded      map[int]bool            // record ops that completed
+	flags         map[string]bool         // flags the host has set (flag.go)
+	flagWaiters   map[string]map[int]bool // flag -> streams held at their head for it (keys)
+	gpuFlags      map[string]*gcd.Flag    // flags kernels poll (phased kernels)
 	pick          map[[3]int]*slot
 	rr            map[[2]int]int
 	paging        map[int]*pageCopy // pageable copies in progress, by op
@@ -95,6 +97,7 @@ type thread struct {
 	next    int   // index into ops of its next call
 	cur     int   // the op of its current call
 	blocked *blocker
+	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
 }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
@@ -138,7 +141,7 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.events = map[eventKey]sim.VTimeInSec{}
 	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
-	r.flags, r.gpuFlags = map[string]bool{}, map[string]*gcd.Flag{}
+	r.flags, r.gpuFlags, r.flagWaiters = map[string]bool{}, map[string]*gcd.Flag{}, map[string]map[int]bool{}
 	r.pick = map[[3]int]*slot{}
 	r.rr = map[[2]int]int{}
 	r.paging = map[int]*pageCopy{}
@@ -149,10 +152,11 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = make([]OpResult, len(ops))
 	for i := range ops {
-		r.Results[i] = OpResult{Index: i, Op: ops[i]}
+		r.Results[i] = OpResult{Index: i, Op: &ops[i]}
 	}
 	r.procs = nil
 	byRank := map[int]*thread{}
+	r.threadOf = byRank
 	for i := range ops {
 		th := byRank[ops[i].Rank]
 		if th == nil {
@@ -364,7 +368,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if res.Op.Op == trace.HostAccess {
 			continue // the host's own work, in no stream
 		}
-		s := r.stream(&res.Op)
+		s := r.stream(res.Op)
 		s.inflight--
 		if s.inflight == 0 {
 			r.dispatch(now, s)

@@ -73,8 +73,8 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 		done = s == nil || (len(s.queue) == 0 && s.inflight == 0)
 	case "device": // the rank's own streams: a process syncs its devices
 		done = true
-		for _, s := range r.streams {
-			done = done && (s.rank != th.rank || s.nic || (len(s.queue) == 0 && s.inflight == 0))
+		for _, s := range th.streams {
+			done = done && (s.nic || (len(s.queue) == 0 && s.inflight == 0))
 		}
 	}
 	if !done {
@@ -104,6 +104,9 @@ func (r *Runtime) stream(op *trace.Op) *stream {
 	if !ok {
 		s = &stream{id: op.Stream, rank: op.Rank, nic: op.NIC != nil}
 		r.streams[key] = s
+		if th := r.threadOf[op.Rank]; th != nil {
+			th.streams = append(th.streams, s)
+		}
 		k, _ := slices.BinarySearch(r.streamOrder, key) // keep streamIDs sorted
 		r.streamOrder = slices.Insert(r.streamOrder, k, key)
 	}

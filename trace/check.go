@@ -494,8 +494,15 @@ func (c *checker) accesses(o *Op) *Error {
 		return errf("access", "must have at least one entry")
 	}
 	for i := range o.Access {
-		if e := c.access(fmt.Sprintf("access[%d].", i), &o.Access[i]); e != nil {
+		p := fmt.Sprintf("access[%d].", i)
+		if e := c.access(p, &o.Access[i]); e != nil {
 			return e
+		}
+		if w := o.Access[i].Workgroups; w != nil && o.Workgroup > 0 {
+			n := o.Grid / int64(o.Workgroup)
+			if len(w) != 2 || w[0] < 0 || w[0] >= w[1] || w[1] > n {
+				return errf(p+"workgroups", "must be [first, end) with 0 <= first < end <= the kernel's %d workgroups, got %v", n, w)
+			}
 		}
 	}
 	return nil

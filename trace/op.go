@@ -111,6 +111,9 @@ type Access struct {
 	Pattern string `json:"pattern,omitempty"` // "sequential" (default), "strided" or "random"
 	Stride  int64  `json:"stride,omitempty"`  // bytes between accesses, for "strided"
 	Element int64  `json:"element,omitempty"` // bytes per access (default 8, a double)
+	// Workgroups [first, end) are the kernel's workgroups that touch the
+	// access (a batched kernel's blockIdx.y picks its segment); empty: all.
+	Workgroups []int64 `json:"workgroups,omitempty"`
 }
 
 // IsCopy says whether the op moves data.

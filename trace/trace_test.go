@@ -797,6 +797,21 @@ var kernelErrorCases = []struct {
 		line: 3, field: "access[0].element", want: `t.jsonl:3: access[0].element: must be at most bytes (8): an access moves whole elements, got 9223372036854775807`,
 	},
 	{
+		name: "kernel: access workgroups past the grid", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":128,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"workgroups":[1,3]}]}`,
+		line: 3, field: "access[0].workgroups", want: `t.jsonl:3: access[0].workgroups: must be [first, end) with 0 <= first < end <= the kernel's 2 workgroups, got [1 3]`,
+	},
+	{
+		name: "kernel: access workgroups empty range", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":128,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"workgroups":[1,1]}]}`,
+		line: 3, field: "access[0].workgroups", want: `t.jsonl:3: access[0].workgroups: must be [first, end) with 0 <= first < end <= the kernel's 2 workgroups, got [1 1]`,
+	},
+	{
+		name: "kernel: access workgroups one number", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":128,"workgroup":64,"access":[{"buf":"a","mode":"read","bytes":8,"workgroups":[1]}]}`,
+		line: 3, field: "access[0].workgroups", want: `t.jsonl:3: access[0].workgroups: must be [first, end) with 0 <= first < end <= the kernel's 2 workgroups, got [1]`,
+	},
+	{
 		name: "kernel: more than 2^32 workgroups", check: true,
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":9223372036854775807,"workgroup":1,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
 		line: 3, field: "grid", want: `t.jsonl:3: grid: 9223372036854775807 workgroups of 1, more than 4294967296 (2^32)`,

@@ -18,6 +18,9 @@ func Limits(c *config.Node) trace.Limits {
 func Check(c *config.Node, runs []Run) error {
 	lim := Limits(c)
 	for _, r := range runs {
+		if r.Build != nil {
+			continue // checked when it is built (Execute)
+		}
 		if err := trace.Check(r.Ops, lim, r.Name); err != nil {
 			return err
 		}

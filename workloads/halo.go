@@ -286,16 +286,16 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 	case label == "acm-pack-batched":
 		// grid x sized by the largest segment, y by the segments: blocks
 		// past a small segment's end exit at once (pack_batched.cu:49-87)
-		var acc []trace.Access
-		var most int64
+		groups := make([][]trace.Access, len(segs))
+		elems := make([]int64, len(segs))
 		for s, seg := range segs {
-			most = max(most, seg.Elems())
+			elems[s] = seg.Elems()
 			for f := range nf {
-				acc = append(acc, h.segAccess(f, seg, mm, "read"))
+				groups[s] = append(groups[s], h.segAccess(f, seg, mm, "read"))
 			}
-			acc = append(acc, packWrite(s, -1, seg, nf))
+			groups[s] = append(groups[s], packWrite(s, -1, seg, nf))
 		}
-		ops = append(ops, h.kernel("pack_batched", roundUp(most, haloTPB)*int64(len(segs)), acc...), sync)
+		ops = append(ops, h.batchedKernel("pack_batched", elems, groups), sync)
 	}
 	return ops
 }
@@ -320,6 +320,22 @@ func (h Halo) kernel(name string, grid int64, acc ...trace.Access) trace.Op {
 }
 
 func roundUp(n, to int64) int64 { return (n + to - 1) / to * to }
+
+// batchedKernel is acm's batched kernel over segments: a 2-D grid, x sized
+// by the largest segment, y by the segments; row y's blocks touch only
+// segment y's accesses (groups[y], elems[y] elements), and its blocks past
+// the segment's end exit at once (pack_batched.cu:49-87).
+func (h Halo) batchedKernel(name string, elems []int64, groups [][]trace.Access) trace.Op {
+	per := roundUp(slices.Max(elems), haloTPB) / haloTPB
+	var acc []trace.Access
+	for y, g := range groups {
+		for _, a := range g {
+			a.Workgroups = []int64{int64(y) * per, int64(y)*per + roundUp(elems[y], haloTPB)/haloTPB}
+			acc = append(acc, a)
+		}
+	}
+	return h.kernel(name, per*haloTPB*int64(len(groups)), acc...)
+}
 
 // packBuf names segment s's pack buffer (of field f, or of all, f < 0).
 func packBuf(s, f int) string { return segBuf("pack", s, f) }

@@ -121,6 +121,22 @@ type exchange struct {
 // fields over decomposition d placed by p.
 func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) Run {
 	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf}
+	var sent int64 // rank 0's bytes per exchange
+	for _, pk := range x.packets {
+		if from, _ := d.Peers(0, pk); from != 0 {
+			sent += int64(nf) * pk.Send.Elems() * haloElem
+		}
+	}
+	name := HaloExchangeCase(label, h.Dims, nf, h.Radius, d.Procs(), d.Name)
+	return Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Rows: func(r *Replay) []report.Row {
+		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
+			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
+	}}
+}
+
+// exchangeOps is every rank's operations of an exchange run, rank after rank.
+func (h Halo) exchangeOps(x exchange, p halo.Placement) []trace.Op {
+	d := x.d
 	byRank := make([][]trace.Op, d.Procs())
 	total := 0
 	for rank := range byRank {
@@ -138,17 +154,7 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 		ops = append(ops, rops...)
 		byRank[rank] = nil
 	}
-	var sent int64 // rank 0's bytes per exchange
-	for _, pk := range x.packets {
-		if from, _ := d.Peers(0, pk); from != 0 {
-			sent += int64(nf) * pk.Send.Elems() * haloElem
-		}
-	}
-	name := HaloExchangeCase(label, h.Dims, nf, h.Radius, d.Procs(), d.Name)
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
-			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
-	}}
+	return ops
 }
 
 // medianUs is the median of rank 0's samples, in us.
@@ -318,37 +324,35 @@ func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
 // segment read, written contiguously to the packet's send buffer (or to
 // out, for a single packet packed straight into its receive buffer).
 func (h Halo) packKernel(name string, x exchange, ks []int, out string) trace.Op {
-	var acc []trace.Access
-	var most int64
-	for _, k := range ks {
+	groups, elems := make([][]trace.Access, len(ks)), make([]int64, len(ks))
+	for y, k := range ks {
 		pk := x.packets[k]
-		most = max(most, pk.Send.Elems())
+		elems[y] = pk.Send.Elems()
 		for f := range x.nf {
-			acc = append(acc, h.segAccess(f, pk.Send, x.mm, "read"))
+			groups[y] = append(groups[y], h.segAccess(f, pk.Send, x.mm, "read"))
 		}
 		buf := out
 		if buf == "" {
 			buf = h.buf("send", k, -1)
 		}
-		acc = append(acc, trace.Access{Buf: buf, Mode: "write", Bytes: int64(x.nf) * pk.Send.Elems() * haloElem})
+		groups[y] = append(groups[y], trace.Access{Buf: buf, Mode: "write", Bytes: int64(x.nf) * pk.Send.Elems() * haloElem})
 	}
-	return h.kernel(name, roundUp(most, haloTPB)*int64(len(ks)), acc...)
+	return h.batchedKernel(name, elems, groups)
 }
 
 // unpackKernel is packKernel's mirror: each packet's receive buffer read,
 // every field's halo segment written.
 func (h Halo) unpackKernel(name string, x exchange, ks []int) trace.Op {
-	var acc []trace.Access
-	var most int64
-	for _, k := range ks {
+	groups, elems := make([][]trace.Access, len(ks)), make([]int64, len(ks))
+	for y, k := range ks {
 		pk := x.packets[k]
-		most = max(most, pk.Recv.Elems())
-		acc = append(acc, trace.Access{Buf: h.buf("recv", k, -1), Mode: "read", Bytes: int64(x.nf) * pk.Recv.Elems() * haloElem})
+		elems[y] = pk.Recv.Elems()
+		groups[y] = append(groups[y], trace.Access{Buf: h.buf("recv", k, -1), Mode: "read", Bytes: int64(x.nf) * pk.Recv.Elems() * haloElem})
 		for f := range x.nf {
-			acc = append(acc, h.segAccess(f, pk.Recv, x.mm, "write"))
+			groups[y] = append(groups[y], h.segAccess(f, pk.Recv, x.mm, "write"))
 		}
 	}
-	return h.kernel(name, roundUp(most, haloTPB)*int64(len(ks)), acc...)
+	return h.batchedKernel(name, elems, groups)
 }
 
 // typePup is the library's pack (or unpack) of a datatype message on

@@ -44,7 +44,8 @@ func TestHaloExchangeOps(t *testing.T) {
 	for i, run := range runs {
 		label := HaloExchangeLabels[i]
 		var reqs, acm, yaksa, waits int
-		for j, o := range run.Ops {
+		ops := run.Operations()
+		for j, o := range ops {
 			if o.Rank != 3 {
 				continue
 			}
@@ -57,7 +58,7 @@ func TestHaloExchangeOps(t *testing.T) {
 				yaksa++
 			case o.Op == trace.Kernel:
 				acm++
-				if run.Ops[j+1].Op != trace.DeviceSync {
+				if ops[j+1].Op != trace.DeviceSync {
 					t.Errorf("%s: kernel %s not followed by a device sync", label, o.Name)
 				}
 			}

@@ -139,26 +139,29 @@ const mhdStep = "mhd.step"
 // run is the MHD step over decomposition d placed by p.
 func (m MHD) run(d *halo.Decomposition, p halo.Placement) Run {
 	m.Radius = MHDRadius
-	var ops []trace.Op
-	for rank := range d.Procs() {
-		g := p.GCD(rank)
-		mr := m
-		mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-		rops := mr.rank(d, rank)
-		for i := range rops {
-			rops[i].Rank = rank
+	build := func() []trace.Op {
+		var ops []trace.Op
+		for rank := range d.Procs() {
+			g := p.GCD(rank)
+			mr := m
+			mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
+			rops := mr.rank(d, rank)
+			for i := range rops {
+				rops[i].Rank = rank
+			}
+			if ops == nil { // ranks call about as much as rank 0: grow once
+				ops = make([]trace.Op, 0, len(rops)*d.Procs()*9/8)
+			}
+			ops = append(ops, rops...)
 		}
-		if ops == nil { // ranks call about as much as rank 0: grow once
-			ops = make([]trace.Op, 0, len(rops)*d.Procs()*9/8)
-		}
-		ops = append(ops, rops...)
+		return ops
 	}
 	name := MHDCase(m.Dims, d.Procs(), m.Strategy, d.Name)
 	var points int64 = 1
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+	return Run{Name: name, Build: build, Rows: func(r *Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if res.Op.Rank == 0 && res.Op.Op == trace.HostCompute && len(res.Op.Label) > len(mhdStep) {

@@ -39,7 +39,7 @@ func TestMHDOps(t *testing.T) {
 	perPoint := map[string]int64{} // bytes per point of the inner box's kernels
 	d, _ := halo.Decompose(halo.Hierarchical, m.Dims, 2, halo.LUMILevels)
 	_, inner := mhdRegions(d.Local)
-	for _, o := range runs[0].Ops {
+	for _, o := range runs[0].Operations() {
 		if o.Rank != 0 || o.Op != trace.Kernel {
 			continue
 		}

@@ -36,7 +36,7 @@ func TraceRun(name string, ops []trace.Op) Run {
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
 		run := make([]trace.Op, len(r.Ops))
 		for i := range r.Ops {
-			run[i] = r.Ops[i].Op
+			run[i] = *r.Ops[i].Op
 		}
 		bufs = trace.Buffers(run)
 		var rows []report.Row

@@ -20,8 +20,19 @@ import (
 type Run struct {
 	Name string     // e.g. the Comm|Scope benchmark name
 	Ops  []trace.Op // what the benchmark's host thread calls
+	// Build, when set, makes Ops as the run starts, so a workload of many
+	// large runs holds one run's operations at a time.
+	Build func() []trace.Op
 	// Rows computes the benchmark's numbers from the replay.
 	Rows func(r *Replay) []report.Row
+}
+
+// Operations is the run's operations: Ops, or what Build makes.
+func (r Run) Operations() []trace.Op {
+	if r.Build != nil {
+		return r.Build()
+	}
+	return r.Ops
 }
 
 // Replay is what a run's operations did.
@@ -73,7 +84,13 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		count := &eventCounter{}
 		n.Engine.AcceptHook(count)
 		// MPI and RCCL calls become what the libraries do, then the run
-		ops, err := rccl.Expand(mpi.Expand(run.Ops, mpiP), rcclP, rcclT)
+		ops, err := run.Operations(), error(nil)
+		if run.Build != nil {
+			err = trace.Check(ops, Limits(c), run.Name)
+		}
+		if err == nil {
+			ops, err = rccl.Expand(mpi.Expand(ops, mpiP), rcclP, rcclT)
+		}
 		var out []hip.OpResult
 		if err == nil {
 			out, err = n.Run(ops)

@@ -30,6 +30,7 @@ type options struct {
 	outdir     string
 	force      bool
 	cpuprofile string
+	memprofile string
 	timeline   string
 	exec       string
 	gcds       string
@@ -61,7 +62,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "cpuprofile"},
+	"validate": {"config", "set", "env", "cpuprofile", "memprofile"},
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
@@ -109,6 +110,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (allocations, and what is live at the end) to FILE")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err

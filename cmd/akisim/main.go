@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"sync/atomic"
@@ -109,6 +110,23 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		defer func() {
 			if perr := stop(); err == nil {
 				err = perr
+			}
+		}()
+	}
+	if o.memprofile != "" {
+		f, perr := os.Create(o.memprofile)
+		if perr != nil {
+			return bad("-memprofile %s: %v", o.memprofile, errText(perr))
+		}
+		runtime.MemProfileRate = 64 << 10 // coarser than the default: a long run stays fast
+		defer func() {
+			runtime.GC()
+			perr := pprof.Lookup("allocs").WriteTo(f, 0)
+			if cerr := f.Close(); perr == nil {
+				perr = cerr
+			}
+			if perr != nil && err == nil {
+				err = fmt.Errorf("-memprofile %s: %v", o.memprofile, errText(perr))
 			}
 		}()
 	}

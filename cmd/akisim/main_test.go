@@ -173,6 +173,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-timeline", filepath.Join(aFile, "t.json")}, "-timeline " + filepath.Join(aFile, "t.json") + ": not a directory"},
 		{[]string{"-outdir", filepath.Join(dir, "o"), "-timeline", filepath.Join(dir, "o", "stats.txt")}, "the outdir's own stats.txt"},
 		{[]string{"-cpuprofile", filepath.Join(dir, "no", "such", "cpu.prof")}, "-cpuprofile"},
+		{[]string{"-memprofile", filepath.Join(dir, "no", "such", "mem.prof")}, "-memprofile"},
 	}
 	for _, c := range cases {
 		code, out, errs := akisim(t, c.args...)

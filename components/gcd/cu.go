@@ -227,7 +227,13 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		cu := &cuState{run: k, id: i, workgroups: mine}
 		// CU i covers workgroups [first, first+mine) of every stream
 		for j, m := range streams {
-			lo, hi := c.split(traffic[j], first, wg), c.split(traffic[j], first+mine, wg)
+			// the stream's workgroups [from, end) share its traffic
+			from, end := int64(0), wg
+			if m.End > 0 {
+				from, end = m.First, min(m.End, wg)
+			}
+			a, b := min(max(first, from), end)-from, max(min(first+mine, end), from)-from
+			lo, hi := c.split(traffic[j], a, end-from), c.split(traffic[j], b, end-from)
 			cu.base = append(cu.base, m.Addr+lo)
 			cu.bytes = append(cu.bytes, hi-lo)
 			cu.total = max(cu.total, hi-lo)

@@ -171,3 +171,33 @@ func TestStridedKernelIsSlower(t *testing.T) {
 		t.Errorf("strided/sequential time %.2f, want about 4.5", r)
 	}
 }
+
+// A stream bounded to some workgroups is moved by the CUs running those
+// workgroups only: two streams on disjoint halves of the grid take as many
+// transactions as one stream over it, and a stream on one workgroup is
+// moved by one CU, at its pace.
+func TestStreamWorkgroups(t *testing.T) {
+	const n = 64 << 20
+	e, cus, q := cuRig(4, 2, 64<<10, 1600, 500)
+	whole := runKernel(t, e, q, copyKernel(1, 4, n))
+	wholeTxn := cus.Transactions
+
+	e, cus, q = cuRig(4, 2, 64<<10, 1600, 500)
+	k := &KernelCmd{ID: 1, Workgroups: 4,
+		Reads: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: n / 2, First: 0, End: 2},
+			{Mem: fabric.Memory{Index: 0}, Addr: n / 2, Bytes: n / 2, First: 2, End: 4}},
+		Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Addr: 1 << 40, Bytes: n / 2, First: 0, End: 2},
+			{Mem: fabric.Memory{Index: 0}, Addr: 1<<40 + n/2, Bytes: n / 2, First: 2, End: 4}}}
+	halves := runKernel(t, e, q, k)
+	if cus.Transactions != wholeTxn || math.Abs(halves-whole) > 0.01*whole {
+		t.Errorf("halves: %d transactions in %g s, want %d in %g s (the whole grid's)", cus.Transactions, halves, wholeTxn, whole)
+	}
+
+	e, _, q = cuRig(4, 2, 64<<10, 1600, 500)
+	k = copyKernel(1, 4, n)
+	k.Reads[0].First, k.Reads[0].End = 3, 4
+	k.Writes[0].First, k.Writes[0].End = 3, 4
+	if one := runKernel(t, e, q, k); one < 3*whole {
+		t.Errorf("one workgroup's CU moves it all in %g s, the whole grid in %g: want about 4x as long", one, whole)
+	}
+}

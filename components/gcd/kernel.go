@@ -21,6 +21,9 @@ type MemStream struct {
 	// HBM (MTYPE NC: hipMalloc on a peer, hipHostMallocNonCoherent,
 	// managed memory advised coarse-grained): the L2 caches it.
 	NonCoherent bool
+	// First and End bound the workgroups that touch the stream, [First,
+	// End); End 0: every workgroup.
+	First, End int64
 }
 
 // Traffic is how many bytes the memory system moves for the stream when it
