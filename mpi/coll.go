@@ -91,7 +91,7 @@ func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, out: make([]trace.Op, 0, 2*len(ops))}
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)

@@ -80,7 +80,7 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}, nicNext: map[int]int{}, out: make([]trace.Op, 0, 2*len(ops))}
+		eager: map[[2]int]int64{}, nicNext: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
 	x.match()
 	for i := range ops {
 		x.op(i)

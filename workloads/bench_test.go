@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -162,4 +163,49 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 		}
 		b.ReportMetric(float64(res.Events), "events")
 	}
+}
+
+// haloBench runs the halo exchange benchmark over global grids dims on
+// procs ranks (8 per Frontier node) as the CLI does (one warm-up, three
+// samples).
+func haloBench(b *testing.B, procs int, grids [][]int, labels, decomps []string, fields []int) {
+	c := frontier(b, fmt.Sprintf("network.nodes=%d", (procs+7)/8))
+	for b.Loop() {
+		var events uint64
+		for _, dims := range grids {
+			h := Halo{Bench: "exchange", Dims: dims, Radius: 4, Fields: fields, Strategies: labels, QueryNs: c.Runtime.APICallNs,
+				Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3, Procs: procs, Decomps: decomps,
+				Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count, PostNs: c.MPI.PostNs, NUMA: c.Host.GCDNUMA[0]}
+			runs, err := h.Runs()
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := Execute(c, runs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += res.Events
+		}
+		b.ReportMetric(float64(events), "events")
+	}
+}
+
+// BenchmarkHaloCommAggr is acm's comm-aggr job on 64 GCDs (8 nodes): the
+// four exchange labels, nf 1-16, global 64³, 256³ and 1024³ (issue 9's
+// target: under 60 s). BenchmarkHaloCommAggr/64 is its 64³ part.
+func BenchmarkHaloCommAggr(b *testing.B) {
+	fields := []int{1, 2, 4, 8, 16}
+	b.Run("64", func(b *testing.B) {
+		haloBench(b, 64, [][]int{{64, 64, 64}}, HaloExchangeLabels, []string{halo.MPIDefault}, fields)
+	})
+	b.Run("all", func(b *testing.B) {
+		haloBench(b, 64, [][]int{{64, 64, 64}, {256, 256, 256}, {1024, 1024, 1024}}, HaloExchangeLabels, []string{halo.MPIDefault}, fields)
+	})
+}
+
+// BenchmarkHaloRankReorder512 is one case of acm's rank-reorder job: 512
+// GCDs (64 nodes), 2048³, the fully fused exchange over the hierarchical
+// decomposition (issue 9's target: under 5 min).
+func BenchmarkHaloRankReorder512(b *testing.B) {
+	haloBench(b, 512, [][]int{{2048, 2048, 2048}}, []string{"acm-batched-he"}, []string{halo.Hierarchical}, []int{1})
 }
