@@ -215,30 +215,33 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	for i, m := range streams {
 		traffic[i] = m.Traffic(c.line)
 	}
-	var first int64 // first workgroup of CU i
-	for i := 0; i < c.n; i++ {
-		mine := wg / int64(c.n)
-		if int64(i) < wg%int64(c.n) {
+	// Workgroups go to the CUs in turn (workgroup w to CU w mod n), as the
+	// dispatcher hands them out: a stream's workgroups [from, end), and so
+	// its traffic, spread over the CUs even when it is a few rows of a
+	// batched kernel's grid whose other blocks exit at once.
+	n := int64(c.n)
+	given := make([]int64, len(streams)) // workgroups of stream j given to earlier CUs
+	for i := int64(0); i < n; i++ {
+		mine := wg / n
+		if i < wg%n {
 			mine++
 		}
 		if mine == 0 {
 			continue
 		}
-		cu := &cuState{run: k, id: i, workgroups: mine}
-		// CU i covers workgroups [first, first+mine) of every stream
+		cu := &cuState{run: k, id: int(i), workgroups: mine}
 		for j, m := range streams {
-			// the stream's workgroups [from, end) share its traffic
 			from, end := int64(0), wg
 			if m.End > 0 {
 				from, end = m.First, min(m.End, wg)
 			}
-			a, b := min(max(first, from), end)-from, max(min(first+mine, end), from)-from
-			lo, hi := c.split(traffic[j], a, end-from), c.split(traffic[j], b, end-from)
+			count := max(0, (end-from-(i-from%n+n)%n+n-1)/n) // w in [from, end) with w mod n = i
+			lo, hi := c.split(traffic[j], given[j], end-from), c.split(traffic[j], given[j]+count, end-from)
+			given[j] += count
 			cu.base = append(cu.base, m.Addr+lo)
 			cu.bytes = append(cu.bytes, hi-lo)
 			cu.total = max(cu.total, hi-lo)
 		}
-		first += mine
 		k.cus = append(k.cus, cu)
 		k.left++
 	}
