@@ -99,7 +99,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.gcds, "gcds", "", "stream: several executing GCDs, comma separated (the E3 multi-GCD variant); osu: rank i on the i-th GCD (default 0,1); rccl: comm rank i on the i-th GCD (default all, as -g)")
 	fs.StringVar(&o.alloc, "alloc", "local", "stream: where the arrays live: local, host, or a GCD id (peer); SRC:DST puts the source array a on SRC and b, c on DST")
 	fs.StringVar(&o.sizes, "sizes", "", "stream: array sizes in bytes, comma separated, or e6 (1 MB..8 GB doubling; the default); osu: message sizes, comma separated, or MIN:MAX doubling (default 1:4194304, OSU's)")
-	fs.StringVar(&o.bench, "bench", "", "osu: the benchmark (default osu_bw); rccl: the rccl-tests binary, all_reduce_perf (default), all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf; halo: pack (default) or exchange")
+	fs.StringVar(&o.bench, "bench", "", "osu: the benchmark (default osu_bw); rccl: the rccl-tests binary, all_reduce_perf (default), all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf or sendrecv_perf; halo: pack (default), exchange or mhd")
 	o.halo.register(fs)
 	fs.IntVar(&o.iters, "iters", 20, "rccl: timed iterations per size (rccl-tests -n)")
 	fs.IntVar(&o.warmup, "warmup", 5, "rccl: warm-up iterations per size (rccl-tests -w)")

@@ -38,6 +38,9 @@ func haloRuns(o *options, in *input) ([]workloads.Run, error) {
 	if o.bench == "mhd" {
 		return mhdRuns(o, in)
 	}
+	if o.bench != "" && !slices.Contains(workloads.HaloBenchmarks, o.bench) {
+		return nil, bad("-bench: unknown halo benchmark %q (want %s, mhd)", o.bench, strings.Join(workloads.HaloBenchmarks, ", "))
+	}
 	c := in.node
 	h := workloads.Halo{Bench: cmp.Or(o.bench, "pack"), Radius: o.halo.radius, NUMA: c.Host.GCDNUMA[0],
 		QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3}

@@ -28,7 +28,7 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"halo", "-fields", "65", "-strategy", "mpi-pack"}, "-fields: want 1..64 fields, got 65"},
 		{[]string{"halo", "-fields", "5"}, "-fields: acm-pack-packed is built for 1, 2, 3, 4, 8, 12, 16 fields, not 5"},
 		{[]string{"halo", "-fields", "3", "-strategy", "acm-pack-batched"}, "-fields: acm-pack-batched is built for 1, 2, 4, 8, 12, 16 fields, not 3"},
-		{[]string{"halo", "-bench", "osu_bw"}, `-bench: unknown halo benchmark "osu_bw" (want pack, exchange)`},
+		{[]string{"halo", "-bench", "osu_bw"}, `-bench: unknown halo benchmark "osu_bw" (want pack, exchange, mhd)`},
 		{[]string{"halo", "-procs", "8"}, "-procs: applies to -bench exchange only, not to pack"},
 		{[]string{"halo", "-decomp", "custom"}, "-decomp: applies to -bench exchange only, not to pack"},
 		{[]string{"halo", "-bench", "exchange", "-strategy", "acm-pack"}, `-strategy: unknown exchange label "acm-pack" (want mpi-he, mpi-he-hindexed, acm-packed-he, acm-batched-he)`},
