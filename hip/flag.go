@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/components/gcd"
-	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -16,10 +15,11 @@ import (
 // set; its doorbell and launch costs stand for the poll that sees the flag.
 
 // flagReady says whether the stream item it may start: it is not a kernel
-// (or a NIC's copy) waiting for a flag not set yet.
+// or copy waiting for a flag not set yet (a library's copy waits for its
+// peer's readiness so).
 func (r *Runtime) flagReady(it item) bool {
 	op := &r.ops[it.op]
-	return (op.Op != trace.Kernel && op.NIC == nil) || op.WaitFlag == "" || r.flags[op.WaitFlag]
+	return op.WaitFlag == "" || r.flags[op.WaitFlag]
 }
 
 // holdForFlag notes that stream s waits, at its head, for the flag its

@@ -32,7 +32,7 @@ type stream struct {
 	last     any               // the SDMA queue or CU array running the stream's work
 	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
 	acquire  bool              // the next kernel starts with a system-scope acquire (grain.go)
-	nic      bool              // a library's NIC command queue: no HIP stream, hipDeviceSynchronize does not wait for it
+	library  bool              // a library's own queue (NIC commands, MPI's IPC copies): no HIP stream, hipDeviceSynchronize does not wait for it
 }
 
 type blocker struct {
@@ -74,7 +74,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	case "device": // the rank's own streams: a process syncs its devices
 		done = true
 		for _, s := range th.streams {
-			done = done && (s.nic || (len(s.queue) == 0 && s.inflight == 0))
+			done = done && (s.library || (len(s.queue) == 0 && s.inflight == 0))
 		}
 	}
 	if !done {
@@ -102,7 +102,7 @@ func (r *Runtime) stream(op *trace.Op) *stream {
 	key := streamKey(op.Rank, op.Stream)
 	s, ok := r.streams[key]
 	if !ok {
-		s = &stream{id: op.Stream, rank: op.Rank, nic: op.NIC != nil}
+		s = &stream{id: op.Stream, rank: op.Rank, library: op.NIC != nil || (op.IsCopy() && op.WaitFlag != "")}
 		r.streams[key] = s
 		if th := r.threadOf[op.Rank]; th != nil {
 			th.streams = append(th.streams, s)

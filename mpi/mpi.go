@@ -9,7 +9,8 @@
 // host shared memory (the sender copies into a bounce buffer and goes on,
 // the receiver copies out). Ranks hand each other readiness through flags
 // in shared memory that the other polls. Progress happens inside MPI
-// calls, as in MPICH: a receive's copy starts in its wait.
+// calls, as in MPICH: a receive's copy starts once both the receive is
+// posted and its sender is ready.
 //
 // Matching is static: MPI's non-overtaking rule pairs the n-th send from
 // rank a to rank b with tag t with the n-th receive at b from a with tag t,
@@ -28,6 +29,11 @@ import (
 // Stream is the stream of each rank the library's copies go on; programs
 // do not use it (trace.Check keeps their streams at or below MaxStream).
 const Stream = trace.MaxStream + 1
+
+// IPCStream + r is a rank's queue of IPC copies from rank r: each a copy
+// with its own completion signal (hsa_amd_memory_async_copy), not a HIP
+// stream, so copies from different senders do not wait for each other.
+const IPCStream = Stream + 1<<20
 
 // Params are the library's switches and host costs.
 type Params struct {
@@ -220,7 +226,8 @@ func (x *expander) drop(rank, j int) {
 
 // start is what call i does for side sd when it is made: the host sets up
 // the request; a send over IPC tells the receiver its buffer is ready, a
-// staged one copies into the bounce buffer first and is then done.
+// staged one copies into the bounce buffer first and is then done. An IPC
+// receive's copy is queued at once (recvIPC).
 func (x *expander) start(i int, sd side) {
 	m := x.bySide[sd]
 	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.PostNs})
@@ -231,6 +238,9 @@ func (x *expander) start(i int, sd side) {
 	case m.net:
 		x.netRecv(i, m)
 		return
+	case !sd.send && m.ipc:
+		x.recvIPC(i, sd, m)
+		return
 	case !sd.send:
 		return
 	}
@@ -238,6 +248,20 @@ func (x *expander) start(i int, sd side) {
 		x.stageCopy(i, x.buf(sd), x.buf(sd), x.off(sd), x.bounce(i, x.buf(sd)), 0, m.bytes)
 	}
 	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
+}
+
+// recvIPC is an IPC receive's copy, which MPICH starts in whichever MPI
+// call's progress first finds both the receive posted and the sender's
+// handle arrived: it is queued when the receive is posted, on a queue of
+// its sender, starts when the sender's handle arrives (wait_flag), and its
+// completion tells the sender (set_flag). The receiver is taken to be in
+// MPI calls meanwhile (its waits, as halo exchanges and collectives are);
+// the handle is opened when the receive is posted.
+func (x *expander) recvIPC(i int, sd side, m *message) {
+	from := x.buf(m.send)
+	x.open(i, x.ops[sd.op].Rank, from)
+	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
+		Stream: IPCStream + x.ops[m.send.op].Rank, WaitFlag: m.flag("rts"), SetFlag: m.flag("fin")})
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or
@@ -290,37 +314,24 @@ func prefix(ops []trace.Op) string {
 }
 
 // finish is what call i (a wait) does for the sides sds of requests:
-// receives first (their copies start, then complete and tell the sender),
-// then sends over IPC wait for the receiver's word.
+// staged and network receives complete in order on the host, then the
+// wait returns once its IPC receives' copies are done (recvIPC) and its
+// IPC and network sends are acknowledged.
 func (x *expander) finish(i int, sds []side) {
 	n := len(x.out)
-	var copies []*message
 	for _, sd := range sds {
 		m := x.bySide[sd]
-		if sd.send {
-			continue
-		}
-		if m.net { // the NIC's completion event
+		switch {
+		case sd.send || m.ipc:
+		case m.net: // the NIC's completion event
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("landed")})
-			continue
+		default:
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
+			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.ops[m.send.op].Rank, x.ops[sd.op].Rank}), 0, x.buf(sd), x.off(sd), m.bytes)
 		}
-		rank, from := x.ops[sd.op].Rank, x.buf(m.send)
-		x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
-		if !m.ipc {
-			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.ops[m.send.op].Rank, rank}), 0, x.buf(sd), x.off(sd), m.bytes)
-			continue
-		}
-		x.open(i, rank, from)
-		x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes, Stream: Stream})
-		x.emit(i, trace.Op{Op: trace.EventRecord, Event: m.flag("done"), Stream: Stream})
-		copies = append(copies, m)
-	}
-	for _, m := range copies {
-		x.emit(i, trace.Op{Op: trace.EventSync, Event: m.flag("done")})
-		x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
 	}
 	for _, sd := range sds {
-		if m := x.bySide[sd]; sd.send && (m.ipc || m.net) {
+		if m := x.bySide[sd]; (!sd.send && m.ipc) || (sd.send && (m.ipc || m.net)) {
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
 		}
 	}

@@ -1,6 +1,7 @@
 package mpi_test
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestIPCMessageIsOnePeerCopy(t *testing.T) {
 		res, x, _ := run(t, pair(g, 1<<30))
 		peer := 0
 		for _, o := range x {
-			if o.Op == trace.MemcpyPeerAsy && o.Src == "s" && o.Dst == "r" && o.Stream == mpi.Stream {
+			if o.Op == trace.MemcpyPeerAsy && o.Src == "s" && o.Dst == "r" && o.Stream >= mpi.IPCStream {
 				peer++
 			}
 			if o.Op == trace.Memcpy {
@@ -257,4 +258,65 @@ func TestSendrecvExchange(t *testing.T) {
 			t.Errorf("%s returned at %.1f us, before the last copy ended at %.1f us", l, end*1e6, last*1e6)
 		}
 	}
+}
+
+// A wait's IPC receives start as their senders get ready, not in the
+// wait's order: rank 2 waits for rank 0's message first, but rank 0 posts
+// its send 1 ms late, and rank 1's copy still runs first (after the
+// receiver opens both handles) and its sender's wait returns before rank
+// 0 even sends.
+func TestIPCReceivesStartWhenTheirSenderIsReady(t *testing.T) {
+	const bytes = 16 << 20
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "s0", GCD: intp(0), Bytes: bytes, Rank: 0},
+		{Op: trace.Malloc, Buf: "s1", GCD: intp(1), Bytes: bytes, Rank: 1},
+		{Op: trace.Malloc, Buf: "r0", GCD: intp(6), Bytes: bytes, Rank: 2},
+		{Op: trace.Malloc, Buf: "r1", GCD: intp(6), Bytes: bytes, Rank: 2},
+		{Op: trace.MPIIrecv, Buf: "r0", Bytes: bytes, Peer: intp(0), Req: "a", Rank: 2, Label: "recv"},
+		{Op: trace.MPIIrecv, Buf: "r1", Bytes: bytes, Peer: intp(1), Req: "b", Rank: 2, Label: "recv"},
+		{Op: trace.MPIWaitall, Rank: 2, Label: "recv"},
+		{Op: trace.HostCompute, ComputeNs: 1e6, Rank: 0},
+		{Op: trace.MPISend, Buf: "s0", Bytes: bytes, Peer: intp(2), Rank: 0, Label: "late"},
+		{Op: trace.MPISend, Buf: "s1", Bytes: bytes, Peer: intp(2), Rank: 1, Label: "early"},
+	}
+	res, _, _ := run(t, ops)
+	var fromLate, fromEarly hip.OpResult
+	for _, r := range res {
+		if r.Op.Op == trace.MemcpyPeerAsy && r.Op.Src == "s0" {
+			fromLate = r
+		}
+		if r.Op.Op == trace.MemcpyPeerAsy && r.Op.Src == "s1" {
+			fromEarly = r
+		}
+	}
+	if fromEarly.End > fromLate.Start {
+		t.Errorf("the copy from the ready sender ran %.1f-%.1f us, the late one from %.1f us: want the ready one first",
+			float64(fromEarly.Start)*1e6, float64(fromEarly.End)*1e6, float64(fromLate.Start)*1e6)
+	}
+	if _, end := span(res, "early"); end > 1e-3 {
+		t.Errorf("the ready sender's mpi_send returned at %.1f us, want before the late one sends (1000 us)", end*1e6)
+	}
+}
+
+// A posted IPC receive's copy is the library's, not on a HIP stream:
+// hipDeviceSynchronize between posting the receives and sending (acm's
+// pipelined exchange syncs after each pack kernel) does not wait for it,
+// else two ranks exchanging so would wait for each other forever.
+func TestDeviceSyncDoesNotWaitForPostedReceives(t *testing.T) {
+	const bytes = 1 << 20
+	var ops []trace.Op
+	for r := range 2 { // rank r on GCD r
+		for _, b := range []string{"s", "r"} {
+			ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("%s%d", b, r), GCD: intp(r), Bytes: bytes, Rank: r})
+		}
+	}
+	for r := range 2 {
+		p := 1 - r
+		ops = append(ops,
+			trace.Op{Op: trace.MPIIrecv, Buf: fmt.Sprintf("r%d", r), Bytes: bytes, Peer: intp(p), Req: "r", Rank: r},
+			trace.Op{Op: trace.DeviceSync, Rank: r},
+			trace.Op{Op: trace.MPIIsend, Buf: fmt.Sprintf("s%d", r), Bytes: bytes, Peer: intp(p), Req: "s", Rank: r},
+			trace.Op{Op: trace.MPIWaitall, Rank: r})
+	}
+	run(t, ops) // fails the test if the run never returns
 }

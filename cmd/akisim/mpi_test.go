@@ -47,8 +47,9 @@ func TestMPIDeadlock(t *testing.T) {
 }
 
 // A replayed MPI trace reports its calls, not the library's own steps: the
-// message's copy under the receive that waited for it, each call's return,
-// and none of the library's flags or events.
+// message's copy under the receive that queued it (mpi_irecv: it starts
+// once the sender is ready), each call's return, and none of the
+// library's flags or events.
 func TestMPITraceRows(t *testing.T) {
 	const tr = `{"op":"malloc","buf":"s","gcd":0,"bytes":67108864}
 {"op":"malloc","buf":"r","gcd":2,"bytes":67108864,"rank":1}
@@ -63,8 +64,8 @@ func TestMPITraceRows(t *testing.T) {
 		f := strings.Split(l, ",")
 		cases = append(cases, f[1]+" "+f[5])
 	}
-	want := "line3:mpi_isend return,line4:mpi_irecv return,line5:mpi_wait return," +
-		"line6:mpi_wait start,line6:mpi_wait end,line6:mpi_wait bandwidth,line6:mpi_wait return"
+	want := "line3:mpi_isend return,line4:mpi_irecv start,line4:mpi_irecv end,line4:mpi_irecv bandwidth," +
+		"line4:mpi_irecv return,line5:mpi_wait return,line6:mpi_wait return"
 	if got := strings.Join(cases, ","); got != want {
 		t.Errorf("rows %s\nwant %s", got, want)
 	}
