@@ -103,6 +103,7 @@ func (s *Stats) Add(run string, n *node.Node) {
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir0", g), fmt.Sprintf("from GCD %d to the host", g), l.Stats, 0)
 		link(d, fmt.Sprintf("node.hostlink.gcd%d.dir1", g), fmt.Sprintf("from the host to GCD %d", g), l.Stats, 1)
 	}
+	network(d, n)
 	d.add("node.host.cores.accesses", float64(n.Cores.Accesses()), "Host accesses run", "Count")
 	d.add("node.host.cores.threads", float64(n.Cores.Threads()), "Host threads that ran them", "Count")
 	traffic(d, "node.host.cores", n.Cores.Transactions(), n.Cores.BytesRead(), n.Cores.BytesWritten())
@@ -146,6 +147,35 @@ func sameLayout(a, b report.Dump) bool {
 		}
 	}
 	return true
+}
+
+// network adds the NICs' PCIe links and cables (by global NIC id,
+// node*nic.count + k) and the links between switches, each direction that
+// carried anything: a cluster has thousands of them, most idle in a run
+// (a whole Frontier about 200,000).
+func network(d *dump, n *node.Node) {
+	ifUsed := func(q, way string, stats func(int) (uint64, uint64, sim.VTimeInSec), side int) {
+		if pk, _, _ := stats(side); pk > 0 {
+			link(d, q, way, stats, side)
+		}
+	}
+	for k, l := range n.NICLinks {
+		ifUsed(fmt.Sprintf("node.nic.nic%d.pcie.dir0", k), fmt.Sprintf("from its GCD to NIC %d", k), l.Stats, 0)
+		ifUsed(fmt.Sprintf("node.nic.nic%d.pcie.dir1", k), fmt.Sprintf("from NIC %d to its GCD", k), l.Stats, 1)
+	}
+	cables := len(n.NICs)
+	if len(n.NetLinks) < cables { // one node: no network
+		return
+	}
+	for k, l := range n.NetLinks[:cables] {
+		ifUsed(fmt.Sprintf("node.nic.nic%d.cable.dir0", k), fmt.Sprintf("from NIC %d to its switch", k), l.Stats, 0)
+		ifUsed(fmt.Sprintf("node.nic.nic%d.cable.dir1", k), fmt.Sprintf("from its switch to NIC %d", k), l.Stats, 1)
+	}
+	for i, p := range n.Routes.Network().Links() {
+		l := n.NetLinks[cables+i]
+		ifUsed(fmt.Sprintf("node.network.switch%d_%d.dir0", p[0], p[1]), fmt.Sprintf("from switch %d to switch %d", p[0], p[1]), l.Stats, 0)
+		ifUsed(fmt.Sprintf("node.network.switch%d_%d.dir1", p[0], p[1]), fmt.Sprintf("from switch %d to switch %d", p[1], p[0]), l.Stats, 1)
+	}
 }
 
 // link adds one direction of a bundle or host link.

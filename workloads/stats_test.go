@@ -338,3 +338,42 @@ func TestRowEndpoints(t *testing.T) {
 		}
 	})
 }
+
+// A message between nodes shows on the network's stats: osu_bw from GCD 0
+// of node 0 to GCD 0 of node 1 (NIC 0 of each, on switch 0 of their
+// chassis: one switch, no switch-to-switch link) carries at least its
+// bytes out of NIC 0's PCIe link and over both NICs' cables; links that
+// carried nothing are left out, and one node has no network lines.
+func TestStatsNetworkLinks(t *testing.T) {
+	const n = 4 << 20
+	c := frontier(t, "network.nodes=2")
+	runs, err := OSU{Bench: "osu_bw", GCDs: []int{0, 8}, Sizes: []int64{n}, Window: 4, Iterations: 1}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(c, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := blocks(t, statsText(t, res))[0]
+	for _, name := range []string{"node.nic.nic0.pcie.dir0", "node.nic.nic0.cable.dir0", "node.nic.nic4.cable.dir1", "node.nic.nic4.pcie.dir1"} {
+		v, err := strconv.ParseFloat(b[name+".payloadBytes"], 64)
+		if err != nil || v < 2*4*n { // a warm-up and a timed window of 4
+			t.Errorf("%s.payloadBytes = %q, want at least %d", name, b[name+".payloadBytes"], 2*4*n)
+		}
+	}
+	for name := range b {
+		if strings.HasPrefix(name, "node.network.switch") || strings.HasPrefix(name, "node.nic.nic1.") {
+			t.Errorf("%s: an idle link is listed", name)
+		}
+	}
+	one, err := Execute(frontier(t), []Run{TraceRun("peer", peerCopy(1<<20))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range blocks(t, statsText(t, one))[0] {
+		if strings.HasPrefix(name, "node.nic.") || strings.HasPrefix(name, "node.network.") {
+			t.Errorf("one node lists %s", name)
+		}
+	}
+}
