@@ -198,6 +198,14 @@ func TestFileErrors(t *testing.T) {
 			msg: `must be "table" or "per_copy", got "spray"`,
 		},
 		{
+			name: "bad adaptive routing",
+			edit: func(t *testing.T, s string) string {
+				return replace(t, s, `adaptive_routing = "per_packet"`, `adaptive_routing = "per_flow"`)
+			},
+			at: `adaptive_routing = "per_flow"`, key: "network.adaptive_routing",
+			msg: `must be "per_transfer" or "per_packet", got "per_flow"`,
+		},
+		{
 			name: "empty name",
 			edit: func(t *testing.T, s string) string { return replace(t, s, `name = "mini"`, `name = ""`) },
 			at:   `name = ""`, key: "name",

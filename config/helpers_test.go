@@ -180,6 +180,7 @@ switches_per_set = 2
 nodes_per_group = 128
 switch_ports = 64
 adaptive_paths = 4
+adaptive_routing = "per_packet"
 
 [network.link]
 bandwidth_gbps = 25

@@ -225,15 +225,16 @@ type NIC struct {
 // switches of its set, sets in groups whose switches are all joined, and
 // the groups joined by global links.
 type Network struct {
-	Nodes          int     `toml:"nodes"`            // nodes in the run (akisim -nodes)
-	Link           Link    `toml:"link"`             // every NIC-switch and switch-switch link
-	SwitchNs       float64 `toml:"switch_ns"`        // port to port latency of a switch
-	GlobalNs       float64 `toml:"global_ns"`        // extra flight latency of a global (optical, inter-group) link
-	NodesPerSet    int     `toml:"nodes_per_set"`    // nodes whose NICs share a set of switches (a chassis)
-	SwitchesPerSet int     `toml:"switches_per_set"` // switches in a set
-	NodesPerGroup  int     `toml:"nodes_per_group"`  // nodes in a dragonfly group
-	SwitchPorts    int     `toml:"switch_ports"`     // ports of a switch: its NICs, the other switches of its group and the global links
-	AdaptivePaths  int     `toml:"adaptive_paths"`   // paths between two switches of a group that transfers spread over: the direct link, then through other switches (1: minimal routing only)
+	Nodes           int     `toml:"nodes"`            // nodes in the run (akisim -nodes)
+	Link            Link    `toml:"link"`             // every NIC-switch and switch-switch link
+	SwitchNs        float64 `toml:"switch_ns"`        // port to port latency of a switch
+	GlobalNs        float64 `toml:"global_ns"`        // extra flight latency of a global (optical, inter-group) link
+	NodesPerSet     int     `toml:"nodes_per_set"`    // nodes whose NICs share a set of switches (a chassis)
+	SwitchesPerSet  int     `toml:"switches_per_set"` // switches in a set
+	NodesPerGroup   int     `toml:"nodes_per_group"`  // nodes in a dragonfly group
+	SwitchPorts     int     `toml:"switch_ports"`     // ports of a switch: its NICs, the other switches of its group and the global links
+	AdaptivePaths   int     `toml:"adaptive_paths"`   // paths between two switches of a group that transfers spread over: the direct link, then through other switches (1: minimal routing only)
+	AdaptiveRouting string  `toml:"adaptive_routing"` // per_transfer: a transfer keeps one of the paths, transfers take them in turn; per_packet: a transfer's transactions take them in turn
 }
 
 // Routing names the route policy of each traffic type and what happens to

@@ -1,6 +1,7 @@
 package mpi_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/akisim/akisim/trace"
@@ -138,5 +139,34 @@ func TestNetHostBuffers(t *testing.T) {
 	}
 	if gets == 0 {
 		t.Error("64 KiB staged messages between nodes made no rendezvous get")
+	}
+}
+
+// Slingshot adapts per packet: eight 32 MiB messages at once, each from
+// NIC 0 of node i to NIC 1 of node i+1 (all from switch 0 to switch 1 of
+// one chassis), share the direct link and the three two-hop paths when a
+// transfer's transactions take the paths in turn, about 12 GB/s each;
+// with one path per transfer every first transfer takes the direct link,
+// 25/8 GB/s each.
+func TestNetAdaptivePerPacket(t *testing.T) {
+	const bytes = 32 << 20
+	var ops []trace.Op
+	for i := range 8 {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("s%d", i), GCD: intp(8*i + 1), Bytes: bytes, Rank: 2 * i},
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("r%d", i), GCD: intp(8*((i+1)%8) + 3), Bytes: bytes, Rank: 2*i + 1})
+	}
+	for i := range 8 {
+		ops = append(ops, trace.Op{Op: trace.MPIIrecv, Buf: fmt.Sprintf("r%d", i), Bytes: bytes, Peer: intp(2 * i), Req: "r", Rank: 2*i + 1, Label: "recv"},
+			trace.Op{Op: trace.MPIIsend, Buf: fmt.Sprintf("s%d", i), Bytes: bytes, Peer: intp(2*i + 1), Req: "s", Rank: 2 * i})
+	}
+	for i := range 8 {
+		ops = append(ops, trace.Op{Op: trace.MPIWait, Req: "r", Rank: 2*i + 1, Label: "recv"}, trace.Op{Op: trace.MPIWait, Req: "s", Rank: 2 * i})
+	}
+	for mode, want := range map[string][2]float64{"per_packet": {10e9, 14e9}, "per_transfer": {2.9e9, 3.2e9}} {
+		res, _, _ := run(t, ops, "network.nodes=8", "network.adaptive_routing="+mode)
+		first, last := span(res, "recv")
+		if bw := bytes / (last - first); bw < want[0] || bw > want[1] {
+			t.Errorf("%s: each message at %.2f GB/s, want %.1f-%.1f", mode, bw/1e9, want[0]/1e9, want[1]/1e9)
+		}
 	}
 }

@@ -154,7 +154,8 @@ func (n *Node) buildNode(k int) []hip.Device {
 	n.AllCores = append(n.AllCores, cores)
 
 	nb := nic.MakeBuilder().WithEngine(e).WithRouteTable(n.Routes).WithForward(c.NIC.ForwardNs).
-		WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs)
+		WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs).
+		WithPacketAdaptive(c.Network.AdaptiveRouting == "per_packet")
 	pb := linkBuilder(e, c.NIC.PCIe, c.Sim.EarlyBooking)
 	for i, g := range c.NIC.GCDs {
 		id := h.NIC(k, i)

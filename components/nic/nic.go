@@ -56,6 +56,14 @@ func (b Builder) WithDMA(engines, outstandingBytes, txnBytes int, gbps, commandN
 	return b
 }
 
+// WithPacketAdaptive has the DMA engines spread each transfer's
+// transactions over the network's paths in turn (Slingshot adapts per
+// packet) instead of one path per transfer.
+func (b Builder) WithPacketAdaptive(on bool) Builder {
+	b.dma = b.dma.WithTransactionRoutes(on)
+	return b
+}
+
 // Build makes NIC name, with route id hubID.
 func (b Builder) Build(name string, hubID int) *NIC {
 	n := &NIC{Hub: hub.MakeBuilder().WithEngine(b.engine).WithID(hubID).WithLatencies(b.forwardNs, 0).Build(name + ".Hub"),

@@ -18,6 +18,7 @@ type Builder struct {
 	processNs     float64
 	fenceNs       float64
 	signalNs      float64
+	spread        bool
 }
 
 // MakeBuilder returns a builder with a 32 B/cycle datapath at 1.6 GHz.
@@ -56,12 +57,17 @@ func (b Builder) WithTimings(processNs, fenceNs, signalNs float64) Builder {
 	return b
 }
 
+// WithTransactionRoutes spreads each copy's transactions over its routes
+// in turn, as a network that adapts per packet does, instead of keeping
+// one route per copy.
+func (b Builder) WithTransactionRoutes(on bool) Builder { b.spread = on; return b }
+
 // Build makes the engine.
 func (b Builder) Build(name string) *Engine {
 	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
 		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxBytes: int64(b.maxBytes),
 		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
-		signalNs: fabric.Ns(b.signalNs),
+		signalNs: fabric.Ns(b.signalNs), spread: b.spread,
 		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)},
 		queues:   make([][]*CopyCmd, b.queues)}
 	e.CtrlPort, e.ctrl = e.NewPort(b.engine, e, 1024, name, "Ctrl")

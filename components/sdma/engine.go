@@ -19,6 +19,7 @@ type Engine struct {
 	fenceNs  sim.VTimeInSec
 	signalNs sim.VTimeInSec
 	datapath fabric.Server
+	spread   bool // a copy's transactions take its routes in turn (WithTransactionRoutes)
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
@@ -39,7 +40,11 @@ type copyState struct {
 	cmd          *CopyCmd
 	start        sim.VTimeInSec
 	read, write  fabric.Route
+	reads        []fabric.Route // with spread: the routes reads take in turn
+	writes       []fabric.Route // and writes
+	nr, nw       int            // reads and writes sent
 	fence        bool
+	flushes      int // flushes not yet answered
 	issued, done int64
 	outstanding  int64          // bytes read or written and not yet acknowledged
 	lastAck      sim.VTimeInSec // when the last acknowledged byte was
@@ -104,6 +109,9 @@ func (e *Engine) startNext(now sim.VTimeInSec) {
 	s := &copyState{cmd: cmd, start: now,
 		read:  reads[int(e.Copies)%len(reads)],
 		write: writes[int(e.Copies)%len(writes)]}
+	if e.spread {
+		s.reads, s.writes = reads, writes
+	}
 	// The completion signal travels as control traffic, which may take
 	// another route (a tie, or a fewest-hop route shorter than the widest);
 	// it could then overtake the data, so the engine fences first.
@@ -176,13 +184,13 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 		s.outstanding += n
 		e.Transactions++
 		if s.cmd.Inline { // the data is here: write it
-			w := e.request(fabric.WriteReq, int(n), s.cmd.Dst, s.write)
+			w := e.request(fabric.WriteReq, int(n), s.cmd.Dst, s.nextWrite())
 			w.Spread = spread
 			e.watch(s, w)
 			e.send(now, e.issueAt, w)
 			continue
 		}
-		r := e.request(fabric.ReadReq, int(n), s.cmd.Src, s.read)
+		r := e.request(fabric.ReadReq, int(n), s.cmd.Src, s.nextRead())
 		r.Spread = spread
 		e.send(now, e.issueAt, r)
 	}
@@ -213,7 +221,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 	case fabric.ReadRsp:
 		// data streams through the engine's datapath, out as a write
 		first, spread := e.datapath.Stream(now, at, p.Size, p.Spread)
-		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.write)
+		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.nextWrite())
 		w.Spread = spread
 		e.watch(s, w)
 		e.send(now, first, w)
@@ -232,7 +240,9 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		e.issue(now, at, spread)
 	case fabric.FlushAck:
 		e.free = append(e.free, p)
-		e.at(at+e.fenceNs+e.signalNs, phaseSignal)
+		if s.flushes--; s.flushes == 0 {
+			e.at(at+e.fenceNs+e.signalNs, phaseSignal)
+		}
 	}
 }
 
@@ -262,7 +272,33 @@ func (e *Engine) finish(now, at sim.VTimeInSec) {
 		return
 	}
 	e.Fences++
-	e.send(now, at, e.request(fabric.FlushReq, 0, s.cmd.Dst, s.write))
+	routes := []fabric.Route{s.write}
+	if len(s.writes) > 1 { // writes went every way: flush each
+		routes = s.writes
+	}
+	s.flushes = len(routes)
+	for _, r := range routes {
+		e.send(now, at, e.request(fabric.FlushReq, 0, s.cmd.Dst, r))
+	}
+}
+
+// nextRead is the route of a copy's next read: its own, or with spread
+// the next of its routes.
+func (s *copyState) nextRead() fabric.Route {
+	if len(s.reads) < 2 {
+		return s.read
+	}
+	s.nr++
+	return s.reads[(s.nr-1)%len(s.reads)]
+}
+
+// nextWrite is the route of a copy's next write, as nextRead.
+func (s *copyState) nextWrite() fabric.Route {
+	if len(s.writes) < 2 {
+		return s.write
+	}
+	s.nw++
+	return s.writes[(s.nw-1)%len(s.writes)]
 }
 
 // NotifyPortFree retries held messages.
