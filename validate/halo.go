@@ -71,9 +71,9 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 	eight.Network.Nodes = 8
 	h := workloads.Halo{Bench: "exchange", Radius: 4, Fields: []int{1}, Procs: 64, Levels: halo.LUMILevels,
 		GCDsPerNode: c.GCD.Count, GCDNUMA: eight.GlobalGCDNUMA(), PostNs: c.MPI.PostNs,
-		// the CLI's median of three: at 1024³ the first timed exchange is
-		// still twice the later ones (every rank's NIC transfers start
-		// together after the barriers and contend)
+		// the CLI's median of three, as acm reports a median: with one
+		// network path per transfer the first timed exchange at 1024³ was
+		// twice the later ones
 		NUMA: c.Host.GCDNUMA[0], QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3}
 	exchange := func(dims []int, labels, decomps []string) (map[string]float64, error) {
 		h.Dims, h.Strategies, h.Decomps = dims, labels, decomps
