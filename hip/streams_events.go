@@ -136,5 +136,5 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 }
 
 // streamIDs is the streams in id order (deterministic), kept as streams
-// are made rather than sorted at every event record or flag set.
+// are made rather than sorted at every event record.
 func (r *Runtime) streamIDs() []int { return r.streamOrder }

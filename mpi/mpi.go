@@ -331,7 +331,7 @@ func (x *expander) finish(i int, sds []side) {
 		}
 	}
 	for _, sd := range sds {
-		if m := x.bySide[sd]; (!sd.send && m.ipc) || (sd.send && (m.ipc || m.net)) {
+		if m := x.bySide[sd]; m.ipc || (sd.send && m.net) { // the receiver's copy done, or the far NIC's word
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
 		}
 	}

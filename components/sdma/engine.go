@@ -284,21 +284,19 @@ func (e *Engine) finish(now, at sim.VTimeInSec) {
 
 // nextRead is the route of a copy's next read: its own, or with spread
 // the next of its routes.
-func (s *copyState) nextRead() fabric.Route {
-	if len(s.reads) < 2 {
-		return s.read
-	}
-	s.nr++
-	return s.reads[(s.nr-1)%len(s.reads)]
-}
+func (s *copyState) nextRead() fabric.Route { return inTurn(s.reads, s.read, &s.nr) }
 
 // nextWrite is the route of a copy's next write, as nextRead.
-func (s *copyState) nextWrite() fabric.Route {
-	if len(s.writes) < 2 {
-		return s.write
+func (s *copyState) nextWrite() fabric.Route { return inTurn(s.writes, s.write, &s.nw) }
+
+// inTurn is routes[*n] (then counts it), or one when there are no two to
+// take turns.
+func inTurn(routes []fabric.Route, one fabric.Route, n *int) fabric.Route {
+	if len(routes) < 2 {
+		return one
 	}
-	s.nw++
-	return s.writes[(s.nw-1)%len(s.writes)]
+	*n++
+	return routes[(*n-1)%len(routes)]
 }
 
 // NotifyPortFree retries held messages.
