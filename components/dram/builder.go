@@ -47,8 +47,9 @@ func (b Builder) WithBandwidth(gbps float64) Builder {
 // Build makes the controller.
 func (b Builder) Build(name string) *Controller {
 	gbps := float64(b.channels) * b.channelGBps * b.efficiency
-	m := &Controller{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+	cal := fabric.NewCalendar(b.engine)
+	m := &Controller{ComponentBase: sim.NewComponentBase(name), engine: cal,
 		bw: fabric.Server{BytesPerSec: fabric.GBps(gbps)}, latency: fabric.Ns(b.latencyNs)}
-	m.Port, m.out = m.NewPort(b.engine, m, 1024, name, "Port")
+	m.Port, m.out = m.NewPort(cal, m, 1024, name, "Port")
 	return m
 }

@@ -171,20 +171,22 @@ func (b Builder) Build(name string, id int) *GCD {
 }
 
 func (b Builder) buildL2(name string, id int) *L2 {
-	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: b.engine, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
+	e := fabric.NewCalendar(b.engine)
+	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: e, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
 		line: b.line, block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)},
 		inFlight:  map[*fabric.Packet]origin{}}
 	c.blocks = newBlockMap(c.capacity)
-	c.TopPort, c.top = c.NewPort(b.engine, c, 4096, name, "Top")
-	c.BottomPort, c.bottom = c.NewPort(b.engine, c, 4096, name, "Bottom")
+	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")
+	c.BottomPort, c.bottom = c.NewPort(e, c, 4096, name, "Bottom")
 	return c
 }
 
 // BuildComputeUnits makes compute units alone, behind hub id (the host's
 // cores are built this way too).
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
-	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: b.engine, hub: id,
+	e := fabric.NewCalendar(b.engine)
+	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: e, hub: id,
 		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
@@ -197,8 +199,8 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	for i := range c.pipes {
 		c.pipes[i].BytesPerSec = c.issueBPS
 	}
-	c.CtrlPort, c.ctrl = c.NewPort(b.engine, c, 1024, name, "Ctrl")
-	c.MemPort, c.mem = c.NewPort(b.engine, c, 1024, name, "Mem")
+	c.CtrlPort, c.ctrl = c.NewPort(e, c, 1024, name, "Ctrl")
+	c.MemPort, c.mem = c.NewPort(e, c, 1024, name, "Mem")
 	return c
 }
 

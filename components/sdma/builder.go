@@ -64,14 +64,15 @@ func (b Builder) WithTransactionRoutes(on bool) Builder { b.spread = on; return 
 
 // Build makes the engine.
 func (b Builder) Build(name string) *Engine {
-	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+	cal := fabric.NewCalendar(b.engine)
+	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: cal,
 		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxBytes: int64(b.maxBytes),
 		process: fabric.Ns(b.processNs), fenceNs: fabric.Ns(b.fenceNs),
 		signalNs: fabric.Ns(b.signalNs), spread: b.spread,
 		datapath: fabric.Server{BytesPerSec: b.clockGHz * 1e9 * float64(b.bytesPerCycle)},
 		queues:   make([][]*CopyCmd, b.queues)}
-	e.CtrlPort, e.ctrl = e.NewPort(b.engine, e, 1024, name, "Ctrl")
-	e.MemPort, e.mem = e.NewPort(b.engine, e, 1024, name, "Mem")
+	e.CtrlPort, e.ctrl = e.NewPort(cal, e, 1024, name, "Ctrl")
+	e.MemPort, e.mem = e.NewPort(cal, e, 1024, name, "Mem")
 	return e
 }
 

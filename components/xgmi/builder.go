@@ -57,7 +57,8 @@ func (b Builder) WithCredits(bytes int, early float64) Builder {
 
 // Build makes the bundle.
 func (b Builder) Build(name string) *Bundle {
-	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: b.engine,
+	cal := fabric.NewCalendar(b.engine)
+	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: cal,
 		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,
 		overhead: b.overhead, response: b.response, request: b.request, credits: b.credits,
 		early: int(b.early * float64(b.credits))}
@@ -71,7 +72,7 @@ func (b Builder) Build(name string) *Bundle {
 			wire: fabric.Server{BytesPerSec: fabric.GBps(b.laneGBps * float64(b.lanes))}}
 	}
 	for i := range x.dirs {
-		x.dirs[i].out = x.Add(b.engine, x, ports[1-i])
+		x.dirs[i].out = x.Add(cal, x, ports[1-i])
 	}
 	return x
 }

@@ -1,0 +1,144 @@
+package fabric
+
+import "github.com/sarchlab/akita/v3/sim"
+
+// Calendar is one component's own queue of future events in front of
+// Akita's engine: the engine holds only a wake-up at the earliest of them.
+// A GCD's L2 keeps thousands of answers booked ahead of a busy HBM; in
+// the engine's one heap of interface values each pop then chased pointers
+// through hundreds of thousands of events (half of a 64-GCD run's time).
+// Here times sit in the heap's entries, and events of one time run in the
+// order they were scheduled.
+type Calendar struct {
+	sim.Engine
+	heap  []calEntry
+	seq   uint64
+	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
+	free  []*calWake       // wake-ups the engine is done with, for reuse
+}
+
+type calEntry struct {
+	t   sim.VTimeInSec
+	seq uint64
+	ev  sim.Event
+}
+
+// calWake is the engine event that runs a calendar's due events.
+type calWake struct {
+	EventAt
+}
+
+// NewCalendar puts a calendar in front of engine; give it to one
+// component (and its senders) in place of the engine.
+func NewCalendar(engine sim.Engine) *Calendar {
+	if c, ok := engine.(*Calendar); ok {
+		engine = c.Engine
+	}
+	return &Calendar{Engine: engine}
+}
+
+// Schedule books evt in the calendar, and a wake-up in the engine if evt
+// is due before every wake-up already there.
+func (c *Calendar) Schedule(evt sim.Event) {
+	t := evt.Time()
+	c.push(calEntry{t, c.seq, evt})
+	c.seq++
+	c.wake(t)
+}
+
+// wake has the engine wake the calendar at t unless it already will by then.
+func (c *Calendar) wake(t sim.VTimeInSec) {
+	if n := len(c.wakes); n > 0 && t >= c.wakes[n-1] {
+		return
+	}
+	c.wakes = append(c.wakes, t)
+	w := &calWake{}
+	if n := len(c.free); n > 0 {
+		w, c.free = c.free[n-1], c.free[:n-1]
+	}
+	w.EventAt = EventAt{t, c}
+	c.Engine.Schedule(w)
+}
+
+// Handle runs the events due at the wake-up's time, in time and then
+// booking order, with the engine's event hooks around each (as the
+// engine itself would), then makes sure the next one has a wake-up.
+func (c *Calendar) Handle(e sim.Event) error {
+	now := e.Time()
+	if n := len(c.wakes); n > 0 && c.wakes[n-1] == now {
+		c.wakes = c.wakes[:n-1]
+	}
+	for len(c.heap) > 0 && c.heap[0].t <= now {
+		ev := c.pop().ev
+		hooked := c.Engine.NumHooks() > 0
+		if hooked {
+			c.invoke(sim.HookPosBeforeEvent, ev)
+		}
+		_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
+		if hooked {
+			c.invoke(sim.HookPosAfterEvent, ev)
+		}
+	}
+	if len(c.heap) > 0 {
+		c.wake(c.heap[0].t)
+	}
+	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
+		c.free = append(c.free, w)
+	}
+	return nil
+}
+
+func (c *Calendar) invoke(pos *sim.HookPos, ev sim.Event) {
+	ctx := sim.HookCtx{Domain: c.Engine, Pos: pos, Item: ev}
+	for _, h := range c.Engine.Hooks() {
+		h.Func(ctx)
+	}
+}
+
+// Pending is the number of events booked and not yet run.
+func (c *Calendar) Pending() int { return len(c.heap) }
+
+func (a calEntry) before(b calEntry) bool {
+	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
+}
+
+func (c *Calendar) push(x calEntry) {
+	h := append(c.heap, x)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].before(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	c.heap = h
+}
+
+func (c *Calendar) pop() calEntry {
+	h := c.heap
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = calEntry{}
+	h = h[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].before(h[l]) {
+			m = r
+		}
+		if !h[m].before(h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	c.heap = h
+	return top
+}

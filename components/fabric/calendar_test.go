@@ -1,0 +1,114 @@
+package fabric_test
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// recorder handles numbered events and may book more from its handler.
+type recorder struct {
+	ran   []int
+	at    []sim.VTimeInSec
+	cal   *fabric.Calendar
+	then  map[int]func(now sim.VTimeInSec) // extra work when event n runs
+	clock sim.Engine
+}
+
+type numbered struct {
+	fabric.EventAt
+	n int
+}
+
+func (r *recorder) Handle(e sim.Event) error {
+	ev := e.(*numbered)
+	r.ran = append(r.ran, ev.n)
+	r.at = append(r.at, r.clock.CurrentTime())
+	if f := r.then[ev.n]; f != nil {
+		f(ev.Time())
+	}
+	return nil
+}
+
+func (r *recorder) book(t sim.VTimeInSec, n int) {
+	r.cal.Schedule(&numbered{fabric.EventAt{T: t, H: r}, n})
+}
+
+type countHook struct{ before, after int }
+
+func (h *countHook) Func(ctx sim.HookCtx) {
+	if _, ok := ctx.Item.(*numbered); !ok {
+		return
+	}
+	switch ctx.Pos {
+	case sim.HookPosBeforeEvent:
+		h.before++
+	case sim.HookPosAfterEvent:
+		h.after++
+	}
+}
+
+// The calendar runs its events in time order, events of one time in the
+// order they were booked, each at its own time on the engine's clock,
+// including events booked earlier than every wake-up already in the
+// engine and events booked for now from a handler; the engine's event
+// hooks see each event.
+func TestCalendarOrder(t *testing.T) {
+	e := sim.NewSerialEngine()
+	hook := &countHook{}
+	e.AcceptHook(hook)
+	r := &recorder{cal: fabric.NewCalendar(e), clock: e, then: map[int]func(sim.VTimeInSec){}}
+	r.then[1] = func(now sim.VTimeInSec) {
+		r.book(now, 7)   // now, after the others of this time
+		r.book(now+4, 8) // later than all
+	}
+	r.book(5, 0)
+	r.book(2, 1)
+	r.book(5, 2)
+	r.book(2, 3)
+	r.book(1, 4) // earlier than every wake-up so far
+	r.book(3, 5)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []int{4, 1, 3, 7, 5, 0, 2, 8}
+	wantAt := []sim.VTimeInSec{1, 2, 2, 2, 3, 5, 5, 6}
+	if len(r.ran) != len(want) {
+		t.Fatalf("ran %v, want %v", r.ran, want)
+	}
+	for i := range want {
+		if r.ran[i] != want[i] || r.at[i] != wantAt[i] {
+			t.Fatalf("ran %v at %v, want %v at %v", r.ran, r.at, want, wantAt)
+		}
+	}
+	if r.cal.Pending() != 0 {
+		t.Errorf("%d events left", r.cal.Pending())
+	}
+	if hook.before != len(want) || hook.after != len(want) {
+		t.Errorf("hooks saw %d/%d events, want %d", hook.before, hook.after, len(want))
+	}
+}
+
+// Two calendars on one engine interleave by time.
+func TestCalendarsInterleave(t *testing.T) {
+	e := sim.NewSerialEngine()
+	var log []int
+	a := &recorder{cal: fabric.NewCalendar(e), clock: e}
+	b := &recorder{cal: fabric.NewCalendar(e), clock: e}
+	a.book(1, 10)
+	a.book(3, 11)
+	b.book(2, 20)
+	b.book(4, 21)
+	a.then = map[int]func(sim.VTimeInSec){10: func(sim.VTimeInSec) { log = append(log, 10) }, 11: func(sim.VTimeInSec) { log = append(log, 11) }}
+	b.then = map[int]func(sim.VTimeInSec){20: func(sim.VTimeInSec) { log = append(log, 20) }, 21: func(sim.VTimeInSec) { log = append(log, 21) }}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []int{10, 20, 11, 21}
+	for i := range want {
+		if i >= len(log) || log[i] != want[i] {
+			t.Fatalf("order %v, want %v", log, want)
+		}
+	}
+}
