@@ -68,7 +68,8 @@ type kernelRun struct {
 // its largest stream; the other streams move in proportion.
 type cuState struct {
 	run        *kernelRun
-	id         int
+	id         int // the first CU
+	span       int // CUs simulated as one (at least 1)
 	workgroups int64
 	base       []int64 // per stream (reads then writes): first address of this CU's share
 	bytes      []int64 // per stream: bytes of this CU's share
@@ -229,7 +230,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		if mine == 0 {
 			continue
 		}
-		cu := &cuState{run: k, id: int(i), workgroups: mine}
+		cu := &cuState{run: k, id: int(i), span: 1, workgroups: mine}
 		for j, m := range streams {
 			from, end := int64(0), wg
 			if m.End > 0 {
@@ -243,8 +244,9 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 			cu.total = max(cu.total, hi-lo)
 		}
 		k.cus = append(k.cus, cu)
-		k.left++
 	}
+	k.cus = c.gather(k.cus, min(k.max, c.txnBytes))
+	k.left = len(k.cus)
 	if k.left == 0 {
 		c.at(now+c.end, phaseDone, nil, k)
 		return
@@ -252,6 +254,48 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	for _, cu := range k.cus {
 		c.start(now, cu)
 	}
+}
+
+// gather simulates neighbouring CUs as one while their shares together
+// fit one step (limit: the step size within the in-flight window), so
+// each would issue all of its share at once anyway: a batched kernel's
+// many segments would otherwise cost a packet per CU and stream. The
+// CUs' shares are contiguous, so the group moves their sum through their
+// pipes, with their slots and windows. No packet grows beyond a step, so
+// the L2 sees hits and misses at the grain it always did.
+func (c *ComputeUnits) gather(cus []*cuState, limit int64) []*cuState {
+	var largest int64
+	for _, cu := range cus {
+		largest = max(largest, cu.total)
+	}
+	g := 1
+	if largest > 0 {
+		g = int(min(limit/largest, int64(len(cus))))
+	}
+	if g <= 1 {
+		return cus
+	}
+	var out []*cuState
+	for x := 0; x < len(cus); x += g {
+		grp := cus[x:min(x+g, len(cus))]
+		head := grp[0] // the CUs with work are 0, 1, ...: grp is adjacent CUs
+		for _, cu := range grp[1:] {
+			head.span++
+			head.workgroups += cu.workgroups
+			for j := range head.bytes {
+				if head.bytes[j] == 0 {
+					head.base[j] = cu.base[j]
+				}
+				head.bytes[j] += cu.bytes[j]
+			}
+		}
+		head.total = 0
+		for _, b := range head.bytes {
+			head.total = max(head.total, b)
+		}
+		out = append(out, head)
+	}
+	return out
 }
 
 // start sets a CU's share of a run going: its steps, or one step of
@@ -276,7 +320,7 @@ func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
 func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeInSec) {
 	k := cu.run
 	for cu.issued < cu.total {
-		n := min(c.txnBytes, cu.total-cu.issued, k.max-cu.inFlight)
+		n := min(c.txnBytes, cu.total-cu.issued, k.max*int64(max(1, cu.span))-cu.inFlight)
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
 			return
 		}
@@ -327,9 +371,29 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	}
 	// the CU issues the request's lines at its pace, handing each on as it
 	// goes (cut-through): the request streams out over its issue time
-	first, after := c.pipes[cu.id].Stream(now, at, size, spread)
+	first, after := c.stream(cu, now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
 	c.mem.Send(now, p)
+}
+
+// stream issues size bytes through the pipes of the CUs the state
+// stands for, in equal shares: when the first byte leaves and how long
+// after it the last follows.
+func (c *ComputeUnits) stream(cu *cuState, now, at sim.VTimeInSec, size int, spread sim.VTimeInSec) (first, after sim.VTimeInSec) {
+	if cu.span <= 1 {
+		return c.pipes[cu.id].Stream(now, at, size, spread)
+	}
+	var last sim.VTimeInSec
+	first = -1
+	for x := 0; x < cu.span; x++ {
+		b := (size*(x+1))/cu.span - (size*x)/cu.span
+		f, a := c.pipes[cu.id+x].Stream(now, at, b, spread)
+		if first < 0 || f < first {
+			first = f
+		}
+		last = max(last, f+a)
+	}
+	return first, last - first
 }
 
 // compute runs the step's share of workgroup compute, then its writes.
@@ -343,7 +407,7 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 		share = float64(s.to-s.from) / float64(cu.total)
 	}
 	wgs := float64(cu.workgroups)
-	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots)))
+	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots*max(1, cu.span))))
 	// the wavefronts work on data as it streams in: results stream out as
 	// long after the first as the reads' last byte followed theirs
 	s.spread = max(0, s.lastIn-now)

@@ -77,8 +77,29 @@ func TestCopyKernelLittlesLaw(t *testing.T) {
 func TestFewWorkgroups(t *testing.T) {
 	e, cus, q := cuRig(110, 2, 64<<10, 1600, 500)
 	runKernel(t, e, q, copyKernel(1, 3, 3*1024))
-	if cus.Workgroups != 3 || cus.Transactions != 6 {
-		t.Errorf("%d workgroups, %d transactions; want 3 and 6 (one read, one write per CU)", cus.Workgroups, cus.Transactions)
+	if cus.Workgroups != 3 {
+		t.Errorf("%d workgroups, want 3", cus.Workgroups)
+	}
+	for i, p := range cus.pipes {
+		if used := p.Bytes > 0; used != (i < 3) {
+			t.Errorf("CU %d moved %d bytes; want only CUs 0-2 used", i, p.Bytes)
+		}
+	}
+}
+
+// CUs whose shares together fit a step are simulated together, in fewer
+// transactions, and the kernel takes the time it takes CU by CU.
+func TestSmallSharesGathered(t *testing.T) {
+	const wgs, bytes = 110, 110 * 1024
+	e, cus, q := cuRig(110, 1, 64<<10, 1600, 500) // steps of 64 KiB: 64 CUs' shares
+	got := runKernel(t, e, q, copyKernel(1, wgs, bytes))
+	e1, alone, q1 := cuRig(110, 1, 1024, 1600, 500) // steps of 1 KiB: every CU by itself
+	want := runKernel(t, e1, q1, copyKernel(1, wgs, bytes))
+	if alone.Transactions != 2*110 || cus.Transactions != 2*2 {
+		t.Errorf("%d and %d transactions; want 220 CU by CU and 4 in two groups of 64 and 46 CUs", alone.Transactions, cus.Transactions)
+	}
+	if math.Abs(got-want) > 0.02*want {
+		t.Errorf("gathered %.0f ns, CU by CU %.0f ns", got*1e9, want*1e9)
 	}
 }
 

@@ -77,7 +77,7 @@ func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 	ph := &ch.phases[ch.next]
 	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes}
 	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch, left: 1}
-	cu := &cuState{run: sub, id: ch.cu, workgroups: 1}
+	cu := &cuState{run: sub, id: ch.cu, span: 1, workgroups: 1}
 	for _, ms := range [...][]MemStream{ph.Reads, ph.Writes} {
 		for _, m := range ms {
 			b := m.Traffic(c.line)
