@@ -1,6 +1,7 @@
 package fabric_test
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/akisim/akisim/components/fabric"
@@ -109,6 +110,32 @@ func TestCalendarsInterleave(t *testing.T) {
 	for i := range want {
 		if i >= len(log) || log[i] != want[i] {
 			t.Fatalf("order %v, want %v", log, want)
+		}
+	}
+}
+
+// Many events of random times, many tied, run in time order and, within
+// a time, in booking order.
+func TestCalendarManyEvents(t *testing.T) {
+	e := sim.NewSerialEngine()
+	r := &recorder{cal: fabric.NewCalendar(e), clock: e}
+	rng := rand.New(rand.NewSource(1))
+	const n = 5000
+	times := make([]sim.VTimeInSec, n)
+	for i := range n {
+		times[i] = sim.VTimeInSec(rng.Intn(300))
+		r.book(times[i], i)
+	}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ran) != n {
+		t.Fatalf("ran %d of %d", len(r.ran), n)
+	}
+	for k := 1; k < n; k++ {
+		a, b := r.ran[k-1], r.ran[k]
+		if times[a] > times[b] || (times[a] == times[b] && a > b) {
+			t.Fatalf("event %d (t=%v) ran before %d (t=%v)", a, times[a], b, times[b])
 		}
 	}
 }

@@ -332,17 +332,17 @@ func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
 // answer takes a memory's answer when it logically arrives: filling a line
 // earlier would let later requests hit data that is not there yet.
 func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
-	if p.Lag > 0 || (p.Spread > 0 && c.inFlight[p].fill) {
+	o, ok := c.inFlight[p]
+	if p.Lag > 0 || (p.Spread > 0 && o.fill) {
 		// a fill is usable once its last byte is in
 		t := p.TakeLag(now)
-		if c.inFlight[p].fill {
+		if o.fill {
 			t += p.Spread
 			p.Spread = 0
 		}
 		c.engine.Schedule(p.Event(t, c, 0))
 		return
 	}
-	o, ok := c.inFlight[p]
 	if !ok { // the ack of a write-back, done when its last byte is
 		if p.Spread > 0 {
 			t := now + p.Spread
