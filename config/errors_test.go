@@ -203,7 +203,7 @@ func TestFileErrors(t *testing.T) {
 				return replace(t, s, `adaptive_routing = "per_packet"`, `adaptive_routing = "per_flow"`)
 			},
 			at: `adaptive_routing = "per_flow"`, key: "network.adaptive_routing",
-			msg: `must be "per_transfer" or "per_packet", got "per_flow"`,
+			msg: `must be "per_transfer", "per_packet" or "load_aware", got "per_flow"`,
 		},
 		{
 			name: "empty name",

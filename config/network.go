@@ -106,7 +106,7 @@ func (n *Node) validateNetwork(v *validator) {
 	v.intRange("network.nodes_per_group", w.NodesPerGroup, 1, MaxNodes)
 	v.intRange("network.switch_ports", w.SwitchPorts, 0, 1024)
 	v.intRange("network.adaptive_paths", w.AdaptivePaths, 1, 64)
-	v.oneOf("network.adaptive_routing", w.AdaptiveRouting, "per_transfer", "per_packet")
+	v.oneOf("network.adaptive_routing", w.AdaptiveRouting, "per_transfer", "per_packet", "load_aware")
 	if len(v.errs) > 0 {
 		return
 	}

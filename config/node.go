@@ -234,7 +234,7 @@ type Network struct {
 	NodesPerGroup   int     `toml:"nodes_per_group"`  // nodes in a dragonfly group
 	SwitchPorts     int     `toml:"switch_ports"`     // ports of a switch: its NICs, the other switches of its group and the global links
 	AdaptivePaths   int     `toml:"adaptive_paths"`   // paths between two switches of a group that transfers spread over: the direct link, then through other switches (1: minimal routing only)
-	AdaptiveRouting string  `toml:"adaptive_routing"` // per_transfer: a transfer keeps one of the paths, transfers take them in turn; per_packet: a transfer's transactions take them in turn
+	AdaptiveRouting string  `toml:"adaptive_routing"` // per_transfer: a transfer keeps one of the paths, transfers take them in turn; per_packet: a transfer's transactions take them in turn; load_aware: the first switch picks by its links' queues
 }
 
 // Routing names the route policy of each traffic type and what happens to

@@ -2,6 +2,8 @@ package mpi_test
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/trace"
@@ -145,9 +147,9 @@ func TestNetHostBuffers(t *testing.T) {
 // Slingshot adapts per packet: eight 32 MiB messages at once, each from
 // NIC 0 of node i to NIC 1 of node i+1 (all from switch 0 to switch 1 of
 // one chassis), share the direct link and the three two-hop paths when a
-// transfer's transactions take the paths in turn, about 12 GB/s each;
-// with one path per transfer every first transfer takes the direct link,
-// 25/8 GB/s each.
+// transfer's transactions take the paths in turn, about 12 GB/s each, and
+// as much when the first switch picks paths by load; with one path per
+// transfer every first transfer takes the direct link, 25/8 GB/s each.
 func TestNetAdaptivePerPacket(t *testing.T) {
 	const bytes = 32 << 20
 	var ops []trace.Op
@@ -162,11 +164,52 @@ func TestNetAdaptivePerPacket(t *testing.T) {
 	for i := range 8 {
 		ops = append(ops, trace.Op{Op: trace.MPIWait, Req: "r", Rank: 2*i + 1, Label: "recv"}, trace.Op{Op: trace.MPIWait, Req: "s", Rank: 2 * i})
 	}
-	for mode, want := range map[string][2]float64{"per_packet": {10e9, 14e9}, "per_transfer": {2.9e9, 3.2e9}} {
+	for mode, want := range map[string][2]float64{"per_packet": {10e9, 14e9}, "per_transfer": {2.9e9, 3.2e9}, "load_aware": {10e9, 14e9}} {
 		res, _, _ := run(t, ops, "network.nodes=8", "network.adaptive_routing="+mode)
 		first, last := span(res, "recv")
 		if bw := bytes / (last - first); bw < want[0] || bw > want[1] {
 			t.Errorf("%s: each message at %.2f GB/s, want %.1f-%.1f", mode, bw/1e9, want[0]/1e9, want[1]/1e9)
+		}
+	}
+}
+
+// Routing by load sends a lone flow on an idle network the short way:
+// all of a 32 MiB message crosses the direct link between the two
+// switches, where paths taken in turn send three quarters over two-hop
+// paths; both at the NIC's rate.
+func TestNetLoadAwareLoneFlow(t *testing.T) {
+	const bytes = 32 << 20
+	ops := []trace.Op{
+		{Op: trace.Malloc, Buf: "s", GCD: intp(1), Bytes: bytes, Rank: 0},
+		{Op: trace.Malloc, Buf: "r", GCD: intp(8 + 3), Bytes: bytes, Rank: 1},
+		{Op: trace.MPIIrecv, Buf: "r", Bytes: bytes, Peer: intp(0), Req: "r", Rank: 1, Label: "recv"},
+		{Op: trace.MPIIsend, Buf: "s", Bytes: bytes, Peer: intp(1), Req: "s", Rank: 0},
+		{Op: trace.MPIWait, Req: "r", Rank: 1, Label: "recv"}, {Op: trace.MPIWait, Req: "s", Rank: 0},
+	}
+	for mode, direct := range map[string]float64{"load_aware": 1, "per_packet": 0.25} {
+		res, _, n := run(t, ops, "network.nodes=8", "network.adaptive_routing="+mode)
+		first, last := span(res, "recv")
+		if bw := bytes / (last - first); bw < 23e9 || bw > 25e9 {
+			t.Errorf("%s: %.2f GB/s, want the NIC's 24", mode, bw/1e9)
+		}
+		var onDirect, between uint64
+		for _, l := range n.NetLinks {
+			if !strings.HasPrefix(l.Name(), "Network.Link[") {
+				continue
+			}
+			for d := range 2 {
+				_, pay, _ := l.Stats(d)
+				between += pay
+				if l.Name() == "Network.Link[0][1]" && d == 0 {
+					onDirect += pay
+				}
+			}
+		}
+		if got := float64(onDirect) / bytes; math.Abs(got-direct) > 0.01 {
+			t.Errorf("%s: %.2f of the message on the direct link, want %.2f", mode, got, direct)
+		}
+		if want := uint64(bytes * (2 - direct)); math.Abs(float64(between)-float64(want)) > 0.01*bytes {
+			t.Errorf("%s: %d bytes on links between switches, want %d", mode, between, want)
 		}
 	}
 }

@@ -26,28 +26,32 @@ import (
 // GCDs, bundles, host links, DRAM and NICs of all nodes are listed by
 // global id; Host and Cores are node 0's.
 type Node struct {
-	Config    *config.Node
-	Engine    *sim.SerialEngine
-	GCDs      []*gcd.GCD
-	Host      *hub.Hub
-	Hosts     []*hub.Hub // by node
-	Cores     *cpu.Cores // node 0's host cores as memory requesters
-	AllCores  []*cpu.Cores
-	DRAM      []*dram.Controller // by global NUMA id
-	Bundles   []*xgmi.Bundle     // in config order, node by node, without removed ones
-	BundleOf  map[[2]int]*xgmi.Bundle
-	HostLinks []*xgmi.Bundle // by GCD; side 0 = GCD
-	NICs      []*nic.NIC     // by global NIC id (node*nic.count + k)
-	NICLinks  []*xgmi.Bundle // by global NIC id: its PCIe link; side 0 = GCD
-	Switches  []*rosetta.Switch
-	NetLinks  []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
-	Routes    *Routes
-	Runtime   *hip.Runtime
+	Config   *config.Node
+	Engine   *sim.SerialEngine
+	GCDs     []*gcd.GCD
+	Host     *hub.Hub
+	Hosts    []*hub.Hub // by node
+	Cores    *cpu.Cores // node 0's host cores as memory requesters
+	AllCores []*cpu.Cores
+	DRAM     []*dram.Controller // by global NUMA id
+	Bundles  []*xgmi.Bundle     // in config order, node by node, without removed ones
+	BundleOf map[[2]int]*xgmi.Bundle
+	// the network's links by the switches they join, each way (load_aware)
+	switchLinks map[[2]int]linkDir
+	paths       map[[2]int][][]int
+	HostLinks   []*xgmi.Bundle // by GCD; side 0 = GCD
+	NICs        []*nic.NIC     // by global NIC id (node*nic.count + k)
+	NICLinks    []*xgmi.Bundle // by global NIC id: its PCIe link; side 0 = GCD
+	Switches    []*rosetta.Switch
+	NetLinks    []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
+	Routes      *Routes
+	Runtime     *hip.Runtime
 }
 
 // Build makes the node (or cluster) of a validated config.
 func Build(c *config.Node) (*Node, error) {
-	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{}}
+	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
+		switchLinks: map[[2]int]linkDir{}, paths: map[[2]int][][]int{}}
 	routes, err := NewRoutes(c)
 	if err != nil {
 		return nil, err
@@ -180,6 +184,9 @@ func (n *Node) buildNetwork() {
 	sb := rosetta.MakeBuilder().WithEngine(n.Engine).WithLatency(c.Network.SwitchNs)
 	for s := 0; s < w.Switches(); s++ {
 		n.Switches = append(n.Switches, sb.Build(fmt.Sprintf("Network.Switch[%d]", s), h.Switch(s)))
+		if c.Network.AdaptiveRouting == "load_aware" {
+			n.Switches[s].Hub.Adapt = n.adapt
+		}
 	}
 	lb := linkBuilder(n.Engine, c.Network.Link, c.Sim.EarlyBooking)
 	for k := 0; k < c.Nodes(); k++ {
@@ -201,6 +208,8 @@ func (n *Node) buildNetwork() {
 		}
 		l := b.Build(fmt.Sprintf("Network.Link[%d][%d]", p[0], p[1]))
 		n.NetLinks = append(n.NetLinks, l)
+		n.switchLinks[p] = linkDir{l, 0}
+		n.switchLinks[[2]int{p[1], p[0]}] = linkDir{l, 1}
 		wireLink(n.Switches[p[0]].Hub, h.Switch(p[1]), l.Port(0))
 		wireLink(n.Switches[p[1]].Hub, h.Switch(p[0]), l.Port(1))
 	}

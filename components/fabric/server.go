@@ -95,6 +95,18 @@ func (s *Server) Interleave(now, at sim.VTimeInSec, bytes int) sim.VTimeInSec {
 	return at + d
 }
 
+// Backlog is the work booked from now on: how long the resource stays
+// busy with what it already holds (a queue's depth in time).
+func (s *Server) Backlog(now sim.VTimeInSec) sim.VTimeInSec {
+	var b sim.VTimeInSec
+	for _, iv := range s.busy {
+		if iv.end > now {
+			b += iv.end - max(iv.start, now)
+		}
+	}
+	return b
+}
+
 // prune forgets intervals that ended before now: nothing can arrive earlier.
 func (s *Server) prune(now sim.VTimeInSec) {
 	k := 0

@@ -27,6 +27,9 @@ type Hub struct {
 	// hub routes it (a NIC answering network writes itself); it says
 	// whether it did.
 	Bridge func(now sim.VTimeInSec, p *fabric.Packet) bool
+	// Adapt, if set, may rewrite the rest of a packet's route before the
+	// hub forwards it (a switch routing adaptively by load).
+	Adapt func(now sim.VTimeInSec, p *fabric.Packet)
 
 	// by neighbour hub: port towards its link; by memory index: port to its
 	// controller. Maps: hub and memory ids are global in a cluster.
@@ -101,6 +104,9 @@ func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 		if overLink(p) {
 			delay += h.ForwardDelay
 			h.Forwarded++
+		}
+		if h.Adapt != nil {
+			h.Adapt(now, p)
 		}
 		next := p.NextHub()
 		p.Advance()

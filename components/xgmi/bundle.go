@@ -166,6 +166,13 @@ func (b *Bundle) Handle(e sim.Event) error {
 // NotifyPortFree retries packets the far hub could not take.
 func (b *Bundle) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { b.RetryAll(now) }
 
+// Drain is how long after now a direction's wire would be done with what
+// it holds and bytes more: a queue's depth in time, this packet included.
+func (b *Bundle) Drain(now sim.VTimeInSec, dir, bytes int) sim.VTimeInSec {
+	w := &b.dirs[dir].wire
+	return w.Backlog(now) + sim.VTimeInSec(float64(bytes)/w.BytesPerSec)
+}
+
 // InFlight is the bytes a direction has taken in and not yet delivered.
 func (b *Bundle) InFlight(dir int) int { return b.dirs[dir].inFlight }
 
