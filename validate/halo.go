@@ -109,12 +109,29 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 			}
 		}
 	}
-	dims := []int{4096, 2048, 128}
-	t, err := exchange(dims, []string{"acm-batched-he"}, []string{halo.MPIDefault, halo.Hierarchical})
-	if err != nil {
-		return nil, err
+	// the earlier scripts' rank-reorder shapes on 64 GCDs: hierarchical
+	// has the smallest spread (max - min) of exchange time over them
+	decomps := []string{halo.MPIDefault, halo.Custom, halo.Hierarchical}
+	lo, hi := map[string]float64{}, map[string]float64{}
+	for _, dims := range [][]int{{1024, 1024, 1024}, {2048, 1024, 512}, {512, 1024, 2048}, {4096, 2048, 128}} {
+		t, err := exchange(dims, []string{"acm-batched-he"}, decomps)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range decomps {
+			v := at(t, "acm-batched-he", dims, d)
+			if _, ok := lo[d]; !ok || v < lo[d] {
+				lo[d] = v
+			}
+			hi[d] = max(hi[d], v)
+		}
+		if dims[2] == 128 {
+			pts = append(pts, Point{Experiment: exp, Name: "4096x2048x128, acm-batched-he: mpi-default / hierarchical, at least 1.5",
+				Simulated: at(t, "acm-batched-he", dims, halo.MPIDefault) / at(t, "acm-batched-he", dims, halo.Hierarchical), Published: 1.5, AtLeast: true, Unit: "x"})
+		}
 	}
-	pts = append(pts, Point{Experiment: exp, Name: "4096x2048x128, acm-batched-he: mpi-default / hierarchical, at least 1.5",
-		Simulated: at(t, "acm-batched-he", dims, halo.MPIDefault) / at(t, "acm-batched-he", dims, halo.Hierarchical), Published: 1.5, AtLeast: true, Unit: "x"})
+	spread := func(d string) float64 { return hi[d] - lo[d] }
+	pts = append(pts, Point{Experiment: exp, Name: "rank-reorder shapes, 64 GCDs: spread of hierarchical / least of mpi-default's and custom's, at most 1",
+		Simulated: spread(halo.Hierarchical) / min(spread(halo.MPIDefault), spread(halo.Custom)), Published: 1, AtMost: true, Unit: "x"})
 	return pts, nil
 }
