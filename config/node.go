@@ -50,6 +50,12 @@ type Env struct {
 	RdzvThreshold int64 `toml:"FI_CXI_RDZV_THRESHOLD"`
 	RdzvGetMin    int64 `toml:"FI_CXI_RDZV_GET_MIN"`
 	RdzvEagerSize int64 `toml:"FI_CXI_RDZV_EAGER_SIZE"`
+	// TransferBench's own settings (-workload transferbench; v1.52 EnvVars.hpp)
+	TBIterations int `toml:"NUM_ITERATIONS"` // timed iterations per test
+	TBWarmups    int `toml:"NUM_WARMUPS"`    // untimed iterations before them
+	TBCSV        int `toml:"OUTPUT_TO_CSV"`  // 1: results as CSV
+	TBBlockSize  int `toml:"GFX_BLOCK_SIZE"` // threads per threadblock of the GPU executor
+	TBUnroll     int `toml:"GFX_UNROLL"`     // 16-byte loads a GPU executor's thread keeps in flight
 }
 
 // MPI holds the host-side costs of the MPI library (Cray MPICH).

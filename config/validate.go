@@ -263,6 +263,14 @@ func (n *Node) validate() []vErr {
 	v.int64Range("env.FI_CXI_RDZV_THRESHOLD", n.Env.RdzvThreshold, 0, 1<<40)
 	v.int64Range("env.FI_CXI_RDZV_GET_MIN", n.Env.RdzvGetMin, 0, 1<<40)
 	v.int64Range("env.FI_CXI_RDZV_EAGER_SIZE", n.Env.RdzvEagerSize, 0, 1<<40)
+	v.intRange("env.NUM_ITERATIONS", n.Env.TBIterations, 1, 1<<20) // TransferBench's negative (seconds) is not modelled
+	v.intRange("env.NUM_WARMUPS", n.Env.TBWarmups, 0, 1<<20)
+	v.intRange("env.OUTPUT_TO_CSV", n.Env.TBCSV, 0, 1)
+	v.intRange("env.GFX_BLOCK_SIZE", n.Env.TBBlockSize, 64, 512)
+	v.intRange("env.GFX_UNROLL", n.Env.TBUnroll, 1, 8)
+	if n.Env.TBBlockSize%64 != 0 {
+		v.fail("env.GFX_BLOCK_SIZE", nil, "must be a multiple of 64 (TransferBench), got %d", n.Env.TBBlockSize)
+	}
 	n.validateNetwork(v)
 
 	// Reachability needs sound bundles and a sane GCD count and hop limit.

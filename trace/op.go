@@ -54,7 +54,7 @@ type Op struct {
 	WaitFlag  string    `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
 	SetFlag   string    `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
 	Channels  [][]Phase `json:"-"`                    // a library's phased kernel (phase.go): per channel, its phases
-	InFlight  int64     `json:"-"`                    // bytes a phased kernel's workgroup keeps in flight (0: the GCD's)
+	InFlight  int64     `json:"-"`                    // bytes a workgroup keeps in flight, one per CU at a time (0: the GCD's)
 	StopEvent bool      `json:"-"`                    // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
 
 	// A library's RDMA copy (package mpi, between nodes): a memcpy_async

@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/akisim/akisim/workloads"
 )
 
 type setFlags []string
@@ -36,6 +38,9 @@ type options struct {
 	gcds       string
 	alloc      string
 	sizes      string
+	tbConfig   string              // -cfg: a TransferBench config file
+	tb         *workloads.TBConfig // its tests, once read
+	tbSizes    int                 // sizes each line runs at
 	kernels    string
 	bench      string
 	iters      int
@@ -54,7 +59,8 @@ var workloadFlags = map[string][]string{
 	"cases":  {"p2p"},
 	"filter": {"commscope"},
 	"exec":   {"stream"}, "alloc": {"stream"}, "kernels": {"stream"},
-	"gcds": {"stream", "osu", "rccl"}, "sizes": {"stream", "osu", "rccl"},
+	"gcds": {"stream", "osu", "rccl"}, "sizes": {"stream", "osu", "rccl", "transferbench"},
+	"cfg":   {"transferbench"},
 	"bench": {"osu", "rccl", "halo"},
 	"dims":  {"halo"}, "radius": {"halo"}, "fields": {"halo"}, "strategy": {"halo"}, "procs": {"halo"}, "decomp": {"halo"},
 	"iters": {"rccl"}, "warmup": {"rccl"}, "root": {"rccl"}, "datatype": {"rccl"},
@@ -74,10 +80,10 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "validate", "configs", "routes":
 			o.command = args[0]
 		case "run":
-		case "p2p", "commscope", "stream", "osu", "rccl", "halo":
+		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu, rccl or halo)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}
@@ -89,8 +95,9 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
 	fs.IntVar(&o.nodes, "nodes", 0, "nodes of the run: the config's node repeated N times on its network (-set network.nodes=N); global GCD ids are node*8 + local id")
-	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL, MPICH_ENABLE_YAKSA), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG)")
-	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu, rccl or halo (default p2p without -trace)")
+	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL, MPICH_ENABLE_YAKSA), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG), TransferBench (NUM_ITERATIONS, NUM_WARMUPS, OUTPUT_TO_CSV, GFX_BLOCK_SIZE)")
+	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu, rccl, halo or transferbench (default p2p without -trace)")
+	fs.StringVar(&o.tbConfig, "cfg", "", "transferbench: the TransferBench config file to run (its tests, one per line)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")
 	fs.StringVar(&o.format, "format", "text", "output: text, csv, json, or gbench (commscope)")
 	fs.StringVar(&o.filter, "filter", "", "commscope: run benchmarks whose name matches REGEX (--benchmark_filter)")
@@ -181,8 +188,11 @@ func (o *options) check(given map[string]bool, word string) error {
 	if o.tracePath == "" && o.workload == "" {
 		o.workload = "p2p"
 	}
-	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu", "rccl", "halo"}, o.workload) {
-		return bad("-workload: unknown workload %q (want p2p, commscope, stream, osu, rccl or halo)", o.workload)
+	if o.workload != "" && !slices.Contains([]string{"p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench"}, o.workload) {
+		return bad("-workload: unknown workload %q (want p2p, commscope, stream, osu, rccl, halo or transferbench)", o.workload)
+	}
+	if o.workload == "transferbench" && !given["cfg"] {
+		return bad("-workload transferbench: -cfg FILE names the TransferBench config to run")
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		ws, ok := workloadFlags[name]

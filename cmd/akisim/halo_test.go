@@ -45,7 +45,7 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"osu", "-procs", "4"}, "-procs: applies to -workload halo only, not to osu"},
 		{[]string{"halo", "-dims", "1048576,1048576,1048576"}, "the padded box has more than 2^40 points"},
 		{[]string{"halo", "-dims", "2048,2048,2048", "-fields", "16", "-strategy", "acm-pack"}, "HBM"},
-		{[]string{"halo", "-sizes", "8"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl only, not to halo"},
+		{[]string{"halo", "-sizes", "8"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl or -workload transferbench only, not to halo"},
 		{[]string{"osu", "-dims", "4"}, "-dims: applies to -workload halo only, not to osu"},
 		{[]string{"rccl", "-strategy", "mpi-pack"}, "-strategy: applies to -workload halo only, not to rccl"},
 		{[]string{"-workload", "p2p", "-fields", "1"}, "-fields: applies to -workload halo only, not to p2p"},

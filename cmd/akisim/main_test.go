@@ -141,7 +141,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-exec", "1"}, "-exec: applies to -workload stream only"},
 		{[]string{"-gcds", "0,4"}, "-gcds: applies to -workload stream or -workload osu or -workload rccl only, not to p2p"},
 		{[]string{"-workload", "commscope", "-alloc", "host"}, "-alloc: applies to -workload stream only"},
-		{[]string{"-sizes", "4096"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl only"},
+		{[]string{"-sizes", "4096"}, "-sizes: applies to -workload stream or -workload osu or -workload rccl or -workload transferbench only"},
 		{[]string{"-bench", "osu_bw"}, "-bench: applies to -workload osu or -workload rccl or -workload halo only, not to p2p"},
 		{[]string{"osu", "-bench", "osu_sideways"}, "-bench: unknown OSU benchmark \"osu_sideways\""},
 		{[]string{"osu", "-gcds", "0"}, "-gcds: osu_bw runs two ranks, got 1 GCDs"},

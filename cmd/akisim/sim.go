@@ -93,6 +93,8 @@ func runs(o *options, in *input) ([]workloads.Run, error) {
 		return rcclRuns(o, c)
 	case o.workload == "halo":
 		return haloRuns(o, in)
+	case o.workload == "transferbench":
+		return transferBenchRuns(o, c)
 	case o.workload == "commscope":
 		cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 		if o.filter != "" {
@@ -283,6 +285,9 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 	}
 	if o.workload == "halo" { // acm's medians, unstacked by label
 		return report.WriteHalo(w, res.Rows)
+	}
+	if o.workload == "transferbench" { // TransferBench's own output
+		return writeTransferBench(w, o, c, res)
 	}
 	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 	if o.workload == "p2p" {

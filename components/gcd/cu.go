@@ -211,6 +211,9 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 			k.max = c.loadMax
 		}
 	}
+	if k.cmd.InFlight > 0 { // the kernel's own loads in flight: its threads x loads each (a benchmark's copy kernel)
+		k.max = min(k.max, k.cmd.InFlight)
+	}
 	streams := append(append([]MemStream{}, k.cmd.Reads...), k.cmd.Writes...)
 	traffic := make([]int64, len(streams))
 	for i, m := range streams {

@@ -71,7 +71,7 @@ type KernelCmd struct {
 	// Channels make a phased kernel (phase.go): one workgroup per channel,
 	// each running its phases in order; Reads, Writes and Workgroups unused.
 	Channels [][]Phase
-	InFlight int64 // bytes a workgroup of a phased kernel keeps in flight (0: the CU's)
+	InFlight int64 // bytes a workgroup keeps in flight, one workgroup per CU at a time (0: the CU's, cu_outstanding_bytes)
 }
 
 // Meta returns the message meta data.

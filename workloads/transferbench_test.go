@@ -1,0 +1,151 @@
+package workloads
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/config"
+)
+
+func parseTB(t *testing.T, text string) *TBConfig {
+	t.Helper()
+	cfg, err := ParseTransferBench("t.cfg", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestTransferBenchParseExample(t *testing.T) {
+	f, err := os.Open("testdata/transferbench-example.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := ParseTransferBench("example.cfg", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Lines) != 6 {
+		t.Fatalf("%d test lines, want 6", len(cfg.Lines))
+	}
+	adv := cfg.Lines[2]
+	if len(adv.Transfers) != 2 || adv.Transfers[0].Bytes != 1<<20 || adv.Transfers[1].Bytes != 2<<20 ||
+		adv.Transfers[0].SE != 4 || adv.Transfers[1].SE != 8 || adv.Transfers[1].ExeIndex != 1 {
+		t.Errorf("advanced line: %+v", adv.Transfers)
+	}
+	if m := cfg.Lines[3].Transfers[0]; len(m.Srcs) != 0 || len(m.Dsts) != 1 || m.SE != 32 {
+		t.Errorf("memset: %+v", m)
+	}
+	if b := cfg.Lines[5].Transfers[0]; len(b.Dsts) != 2 || b.Dsts[1] != (TBMem{'G', 1}) {
+		t.Errorf("broadcast: %+v", b)
+	}
+	if d := cfg.Lines[1].Transfers[0]; d.Exe != 'D' || d.ExeSub != -1 || d.Bytes != 0 {
+		t.Errorf("DMA: %+v", d)
+	}
+	if len(cfg.Lines[0].Echo) != 1 || !strings.HasPrefix(cfg.Lines[0].Echo[0], "## GPU 0's kernel") {
+		t.Errorf("echo of line 1: %q", cfg.Lines[0].Echo)
+	}
+	// Decoration is optional, as in TransferBench.
+	plain := parseTB(t, "2 4 g0 g0 g1 G1 G1 G0\n")
+	if len(plain.Lines[0].Transfers) != 2 || plain.Lines[0].Transfers[1].Srcs[0] != (TBMem{'G', 1}) {
+		t.Errorf("undecorated line: %+v", plain.Lines[0].Transfers)
+	}
+}
+
+func TestTransferBenchParseErrors(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"# only a comment\n", "t.cfg: no test lines"},
+		{"1 4 (G0->G0->G1)\nx 4 (G0->G0->G1)\n", "t.cfg:2: want a transfer count"},
+		{"2 4 (G0->G0->G1)\n", "t.cfg:1: want 2 transfers (SRC->EXE->DST)"},
+		{"-1 (G0->G0->G1 4)\n", "t.cfg:1: want 1 transfers (SRC->EXE->DST SE BYTES)"},
+		{"1 4 (X0->G0->G1)\n", "t.cfg:1: transfer 0: SRC \"X0\": unknown memory type"},
+		{"1 4 (G0->Q0->G1)\n", "t.cfg:1: transfer 0: EXE \"Q0\": unknown executor"},
+		{"1 4 (G0->G->G1)\n", "t.cfg:1: transfer 0: EXE \"G\": want an index"},
+		{"1 4 (N0->G0->N0)\n", "at least one src or dst"},
+		{"1 1 (G0G1->D0->G1)\n", "a DMA executor copies one SRC to one DST"},
+		{"1 0 (G0->G0->G1)\n", "0 sub-executors"},
+		{"-1 (G0->G0->G1 4 1X)\n", "BYTES want a byte count"},
+		{"1 4x (G0->G0->G1)\n", "want a sub-executor count"},
+	}
+	for _, c := range cases {
+		_, err := ParseTransferBench("t.cfg", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one line containing %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestTransferBenchChecksTheNode(t *testing.T) {
+	c := frontier(t)
+	cases := []struct{ text, want string }{
+		{"1 4 (G0->G0->G8)\n", "t.cfg:1: transfer 0: G8: the node has GPUs 0..7"},
+		{"1 4 (C4->C0->G0)\n", "C4: the node has NUMA domains 0..3"},
+		{"1 4 (M0->G0->G1)\n", "memory type M (managed) is not modelled"},
+		{"1 1 (G0->D0.1->G1)\n", "D0.1: a DMA executor on one SDMA engine is not modelled"},
+		{"1 1 (G0->D1->G1)\n", "the copy runs on GPU 0's engines"},
+		{"1 1 (C0->D0->C1)\n", "between two host memories is not modelled"},
+	}
+	for _, x := range cases {
+		tb := tbOn(c, parseTB(t, x.text))
+		if _, err := tb.Runs(); err == nil || !strings.Contains(err.Error(), x.want) {
+			t.Errorf("%q: error %v, want %q", x.text, err, x.want)
+		}
+	}
+}
+
+// tbOn is a TransferBench of cfg on node c with its config's settings, at
+// 16 MiB and fewer iterations.
+func tbOn(c *config.Node, cfg *TBConfig) TransferBench {
+	return TransferBench{Config: cfg, Sizes: []int64{16 << 20}, Iterations: 2, Warmups: 1, BlockSize: c.Env.TBBlockSize,
+		Unroll: c.Env.TBUnroll, GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains, CUs: c.GCD.ComputeUnits}
+}
+
+// tbRows runs a config's tests and returns the rows by case and metric.
+func tbRows(t *testing.T, text string) map[string]float64 {
+	t.Helper()
+	c := frontier(t)
+	runs, err := tbOn(c, parseTB(t, text)).Runs()
+	res := mustExecute(t, c, runs, err)
+	got := map[string]float64{}
+	for _, r := range res.Rows {
+		got[r.Case+" "+r.Metric] = r.Value
+	}
+	return got
+}
+
+func TestTransferBenchMoreThreadblocksMoreBandwidth(t *testing.T) {
+	got := tbRows(t, "1 1 (G0->G0->G1)\n1 2 (G0->G0->G1)\n1 8 (G0->G0->G1)\n1 1 (G0->D0->G1)\n")
+	one := got["test1/GPU00/transfer00/G0->GPU00:001->G1 bandwidth"]
+	two := got["test2/GPU00/transfer00/G0->GPU00:002->G1 bandwidth"]
+	eight := got["test3/GPU00/transfer00/G0->GPU00:008->G1 bandwidth"]
+	// A threadblock keeps 256 x 8 x 16 B in flight: one is latency-bound,
+	// two get most of twice as much (launch and drain are shared), eight
+	// fall short of eight times one at the quad xGMI bundle.
+	if !(one > 10 && two > 1.6*one && eight > two && eight < 8*one) {
+		t.Errorf("GFX bandwidth by threadblocks 1, 2, 8: %.1f, %.1f, %.1f GB/s", one, two, eight)
+	}
+	dma := got["test4/DMA00/transfer00/G0->DMA00.*:001->G1 bandwidth"]
+	if dma <= 0 || dma > eight {
+		t.Errorf("SDMA copy %.1f GB/s, want below the 8-threadblock kernel's %.1f", dma, eight)
+	}
+	for k := 1; k <= 4; k++ {
+		if o := got[fmt.Sprintf("test%d/aggregate overhead", k)]; o < 0 {
+			t.Errorf("test %d: overhead %.4f ms < 0: the CPU time ends before its slowest executor", k, o)
+		}
+	}
+}
+
+func TestTransferBenchTransfersRunTogether(t *testing.T) {
+	got := tbRows(t, "1 8 (G0->G0->G1)\n1 8 (G2->G2->G3)\n2 8 (G0->G0->G1) (G2->G2->G3)\n")
+	alone := got["test1/aggregate time"] + got["test2/aggregate time"]
+	both := got["test3/aggregate time"]
+	if both > 0.75*alone {
+		t.Errorf("two transfers on separate bundles at once: %.4f ms, one after the other %.4f ms", both, alone)
+	}
+	if s := got["test3/GPU00 bandwidth_sum"]; s != got["test3/GPU00/transfer00/G0->GPU00:008->G1 bandwidth"] {
+		t.Errorf("executor's sum %.3f, want its one transfer's bandwidth", s)
+	}
+}
