@@ -131,7 +131,7 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 		return r.phasedCmd(i)
 	}
 	k := r.accessCmd(i)
-	k.Workgroups, k.ComputeNs = op.Grid/int64(op.Workgroup), op.ComputeNs
+	k.Workgroups, k.ComputeNs, k.DurationNs = op.Grid/int64(op.Workgroup), op.ComputeNs, op.DurationNs
 	return k
 }
 

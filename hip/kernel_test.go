@@ -91,3 +91,24 @@ func TestKernelWaitsForEventOfOtherStream(t *testing.T) {
 		t.Errorf("kernel started at %g s, event completed at %g s (recorded %v)", res[5].Start, e, ok)
 	}
 }
+
+// TestRecordedKernelKeepsItsDuration: a kernel with duration_ns runs that
+// long on its GCD, and the next kernel of its stream starts after it.
+func TestRecordedKernelKeepsItsDuration(t *testing.T) {
+	rec := func(ns float64) trace.Op {
+		return trace.Op{Op: trace.Kernel, Name: "recorded", GCD: intp(2), Stream: 1, Grid: 256, Workgroup: 256, DurationNs: ns}
+	}
+	out, _ := run(t, nil, []trace.Op{rec(100e3), rec(40e3), {Op: trace.DeviceSync}})
+	for i, want := range []float64{100e3, 40e3} {
+		got := float64(out[i].End-out[i].Start) * 1e9
+		// the result's span includes the launch the model adds: on an idle
+		// queue the CP's wake-up and packet fetch (7.4 us), then dispatch
+		// and end (1.05 us)
+		if got < want || got > want+8500 {
+			t.Errorf("kernel %d ran %.0f ns, want its %.0f and at most a launch more", i, got, want)
+		}
+	}
+	if out[1].Start < out[0].End {
+		t.Errorf("the second kernel started at %v, before the first ended at %v", out[1].Start, out[0].End)
+	}
+}

@@ -77,7 +77,7 @@ var fieldsOf = map[Kind][]string{
 	StreamWait:     {"stream", "event"},
 	StreamSync:     {"stream"},
 	DeviceSync:     {},
-	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "access", "wait_flag", "set_flag"},
+	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "duration_ns", "access", "wait_flag", "set_flag"},
 	FlagSet:        {"flag"},
 	SetEnv:         {"name", "value"},
 	HostAccess:     {"numa", "access", "threads"},
@@ -100,6 +100,8 @@ const (
 	MaxRanks = 1 << 16
 	// MaxComputeNs is the longest compute_ns: one second per workgroup.
 	MaxComputeNs = 1e9
+	// MaxDurationNs is the longest duration_ns: an hour.
+	MaxDurationNs = 3.6e12
 	// MaxThreads is the most threads a host_access may use, far above
 	// the hardware threads of any host (Trento: 128).
 	MaxThreads = 1 << 16
@@ -140,6 +142,7 @@ func setFields(o *Op) []string {
 	add(o.Grid != 0, "grid")
 	add(o.Workgroup != 0, "workgroup")
 	add(o.ComputeNs != 0, "compute_ns")
+	add(o.DurationNs != 0, "duration_ns")
 	add(len(o.Access) != 0, "access")
 	add(o.WaitFlag != "", "wait_flag")
 	add(o.SetFlag != "", "set_flag")
@@ -454,7 +457,15 @@ func (c *checker) op(o *Op) *Error {
 		if e := computeNs(o.ComputeNs, "one second per workgroup"); e != nil {
 			return e
 		}
-		if o.WaitFlag == "" || len(o.Access) > 0 { // a delay kernel touches only its flag
+		if o.DurationNs != 0 {
+			switch {
+			case math.IsNaN(o.DurationNs) || o.DurationNs < 0 || o.DurationNs > MaxDurationNs:
+				return errf("duration_ns", "must be in 0..%g (an hour), got %v", float64(MaxDurationNs), o.DurationNs)
+			case len(o.Access) > 0 || o.ComputeNs != 0:
+				return errf("duration_ns", "a kernel held at its recorded time has no access or compute_ns beside it")
+			}
+		}
+		if (o.WaitFlag == "" && o.DurationNs == 0) || len(o.Access) > 0 { // a delay kernel touches only its flag
 			if e := c.accesses(o); e != nil {
 				return e
 			}

@@ -50,6 +50,9 @@ type Op struct {
 	Grid      int64     `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
 	Workgroup int       `json:"workgroup,omitempty"`  // work-items per workgroup
 	ComputeNs float64   `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
+	// DurationNs holds a kernel at a recorded execution time (a profiler's
+	// end - start on the recorded machine) instead of costing its memory.
+	DurationNs float64 `json:"duration_ns,omitempty"`
 	Access    []Access  `json:"access,omitempty"`     // the memory the kernel touches
 	WaitFlag  string    `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
 	SetFlag   string    `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads

@@ -42,6 +42,9 @@ func Write(w io.Writer, ops []Op) error {
 		if math.IsNaN(o.ComputeNs) || math.IsInf(o.ComputeNs, 0) {
 			return fmt.Errorf("trace: write op %d: compute_ns: %v is not a JSON number", i+1, o.ComputeNs)
 		}
+		if math.IsNaN(o.DurationNs) || math.IsInf(o.DurationNs, 0) {
+			return fmt.Errorf("trace: write op %d: duration_ns: %v is not a JSON number", i+1, o.DurationNs)
+		}
 		if err := enc.Encode(o); err != nil { // Encode ends the line
 			return fmt.Errorf("trace: write op %d: %w", i+1, err)
 		}

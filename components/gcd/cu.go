@@ -205,6 +205,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	}
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
+	if k.cmd.DurationNs > 0 { // a recorded kernel: its time as measured, no memory traffic
+		c.at(now+fabric.Ns(k.cmd.DurationNs)+c.end, phaseDone, nil, k)
+		return
+	}
 	k.max = c.maxBytes
 	for _, r := range k.cmd.Reads {
 		if c.loadMax > 0 && c.uncached(r.Mem) {

@@ -56,6 +56,7 @@ type KernelCmd struct {
 	Queue      int // the hardware queue (a stream): its commands run in order, other queues' alongside
 	Workgroups int64
 	ComputeNs  float64 // compute time of one workgroup besides memory
+	DurationNs float64 // a recorded kernel: runs this long, no memory traffic modelled
 	Reads      []MemStream
 	Writes     []MemStream
 	Release    bool // no kernel: a system-scope release+acquire (L2 write-back, non-local lines dropped) in the queue
