@@ -46,19 +46,19 @@ type Op struct {
 
 	// Kernel launches (op "kernel"), in rocprofv3's terms: Grid work-items
 	// in Workgroup-sized workgroups on GCD, ordered in Stream.
-	Name      string    `json:"name,omitempty"`       // kernel name
-	Grid      int64     `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
-	Workgroup int       `json:"workgroup,omitempty"`  // work-items per workgroup
-	ComputeNs float64   `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
+	Name      string  `json:"name,omitempty"`       // kernel name
+	Grid      int64   `json:"grid,omitempty"`       // work-items (Grid_Size_X*Y*Z)
+	Workgroup int     `json:"workgroup,omitempty"`  // work-items per workgroup
+	ComputeNs float64 `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
 	// DurationNs holds a kernel at a recorded execution time (a profiler's
 	// end - start on the recorded machine) instead of costing its memory.
-	DurationNs float64 `json:"duration_ns,omitempty"`
-	Access    []Access  `json:"access,omitempty"`     // the memory the kernel touches
-	WaitFlag  string    `json:"wait_flag,omitempty"`  // the kernel spins until this flag is set (a delay kernel; a step of a collective)
-	SetFlag   string    `json:"set_flag,omitempty"`   // the kernel's last store sets this flag, for other GCDs' kernels or host threads
-	Channels  [][]Phase `json:"-"`                    // a library's phased kernel (phase.go): per channel, its phases
-	InFlight  int64     `json:"-"`                    // bytes a workgroup keeps in flight, one per CU at a time (0: the GCD's)
-	StopEvent bool      `json:"-"`                    // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
+	DurationNs float64   `json:"duration_ns,omitempty"`
+	Access     []Access  `json:"access,omitempty"`    // the memory the kernel touches
+	WaitFlag   string    `json:"wait_flag,omitempty"` // the kernel spins until this flag is set (a delay kernel; a step of a collective)
+	SetFlag    string    `json:"set_flag,omitempty"`  // the kernel's last store sets this flag, for other GCDs' kernels or host threads
+	Channels   [][]Phase `json:"-"`                   // a library's phased kernel (phase.go): per channel, its phases
+	InFlight   int64     `json:"-"`                   // bytes a workgroup keeps in flight, one per CU at a time (0: the GCD's)
+	StopEvent  bool      `json:"-"`                   // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
 
 	// A library's RDMA copy (package mpi, between nodes): a memcpy_async
 	// run by a NIC's DMA engine. WaitFlag holds it in its stream until the
