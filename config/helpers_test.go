@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/internal/testfiles"
 )
 
 // mini is a small complete node: 4 GCDs, a ring of bundles.
@@ -235,13 +237,7 @@ func writeTemp(t *testing.T, text string) string {
 // writeFiles writes name -> text into a fresh temp dir and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testfiles.Write(t, files)
 }
 
 // matches reports whether the error message got is want, or starts with

@@ -41,6 +41,7 @@ type options struct {
 	tbConfig   string              // -cfg: a TransferBench config file
 	tb         *workloads.TBConfig // its tests, once read
 	tbSizes    int                 // sizes each line runs at
+	importArgs []string            // akisim import\'s arguments
 	kernels    string
 	bench      string
 	iters      int
@@ -75,6 +76,10 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
+	if len(args) > 0 && args[0] == "import" { // its own arguments (import.go)
+		o.command, o.importArgs = "import", args[1:]
+		return o, nil
+	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "validate", "configs", "routes":
@@ -83,7 +88,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}

@@ -137,6 +137,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return listConfigs(out)
 	case "routes":
 		return runRoutes(o, out)
+	case "import":
+		return runImport(o.importArgs, o.stderr)
 	}
 	return runSim(o, out)
 }

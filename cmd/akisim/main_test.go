@@ -25,6 +25,19 @@ func akisim(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// wantBad runs akisim with args and wants bad input: exit 2, no output, one
+// line on stderr containing want.
+func wantBad(t *testing.T, args []string, want string) {
+	t.Helper()
+	code, out, errs := akisim(t, args...)
+	if code != 2 || out != "" {
+		t.Errorf("%v: exit %d, output %q, want 2 and none (stderr %q)", args, code, out, errs)
+	}
+	if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, want) {
+		t.Errorf("%v: stderr %q, want one line containing %q", args, errs, want)
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)

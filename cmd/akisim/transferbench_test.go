@@ -96,12 +96,6 @@ func TestTransferBenchBadInput(t *testing.T) {
 		{[]string{"-workload", "p2p", "-cfg", tbExample}, "-cfg: applies to -workload transferbench only"},
 	}
 	for _, c := range cases {
-		code, out, errs := akisim(t, c.args...)
-		if code != 2 || out != "" {
-			t.Errorf("%v: exit %d, output %q, want 2 and none (stderr %q)", c.args, code, out, errs)
-		}
-		if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: stderr %q, want one line containing %q", c.args, errs, c.want)
-		}
+		wantBad(t, c.args, c.want)
 	}
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/akisim/akisim/profile"
+	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/workloads"
+)
+
+// importUsage is akisim import's synopsis.
+const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's JSON or CSV output: a file or its folder)"
+
+// runImport is `akisim import FORMAT PATH -o TRACE`: it reads a profiler's
+// output, writes an akisim trace that fits the node of -config, and says on
+// stderr what it carried over and what it dropped or approximated.
+func runImport(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("akisim import", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("o", "", "the trace file to write (JSON Lines)")
+	cfg := fs.String("config", "frontier-node.toml", "the node the trace must fit (its GCDs and NUMA domains)")
+	var pos []string
+	for len(args) > 0 { // positional arguments and flags in any order
+		if err := fs.Parse(args); err != nil {
+			return bad("import: %v (%s)", err, importUsage)
+		}
+		if args = fs.Args(); len(args) > 0 {
+			pos, args = append(pos, args[0]), args[1:]
+		}
+	}
+	if len(pos) != 2 || *out == "" {
+		return bad("import: want FORMAT, PATH and -o TRACE (%s)", importUsage)
+	}
+	format, path := pos[0], pos[1]
+	c, err := loadConfig(&options{config: *cfg})
+	if err != nil {
+		return err
+	}
+	var p *profile.Profile
+	switch format {
+	case "rocprof":
+		p, err = readRocprof(path)
+	case "rocprof-legacy", "gem5":
+		return bad("import %s: not supported yet (akisim import reads rocprof: rocprofv3's JSON and CSV output)", format)
+	default:
+		return bad("import: unknown format %q (want rocprof)", format)
+	}
+	if err != nil {
+		return bad("import %s: %v", format, err)
+	}
+	ops, err := p.Trace(profile.Limits{GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains})
+	if err != nil {
+		return bad("import %s: %v", format, err)
+	}
+	if err := trace.Check(ops, workloads.Limits(c), path); err != nil {
+		return bad("import %s: the trace does not fit %s: %v", format, c.Name, err)
+	}
+	var b bytes.Buffer
+	if err := trace.Write(&b, ops); err != nil {
+		return err
+	}
+	tmp := *out + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return bad("-o %s: %v", *out, errText(err))
+	}
+	if err := os.Rename(tmp, *out); err != nil {
+		os.Remove(tmp)
+		return bad("-o %s: %v", *out, errText(err))
+	}
+	for _, l := range p.Report.Lines() {
+		fmt.Fprintf(stderr, "akisim import: %s\n", l)
+	}
+	return nil
+}
+
+// readRocprof reads rocprofv3's output at path: a *_results.json, a CSV
+// file of it, or a folder holding either (JSON first: only it has copy
+// sizes).
+func readRocprof(path string) (*profile.Profile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !st.IsDir() && strings.HasSuffix(path, ".json"):
+		return profile.ReadRocprofJSON(path)
+	case !st.IsDir() && strings.HasSuffix(path, ".csv"):
+		return profile.ReadRocprofCSV(path)
+	case !st.IsDir() && strings.HasSuffix(path, ".db"):
+		return nil, fmt.Errorf("%s: rocpd SQLite output is not read yet: rerun rocprofv3 with --output-format json or csv", path)
+	case !st.IsDir():
+		return nil, fmt.Errorf("%s: not rocprofv3 output (want *_results.json, a *.csv of it, or their folder)", path)
+	}
+	if m, _ := filepath.Glob(filepath.Join(path, "*_results.json")); len(m) > 0 {
+		return profile.ReadRocprofJSON(path)
+	}
+	if m, _ := filepath.Glob(filepath.Join(path, "*", "*_results.json")); len(m) > 0 {
+		return profile.ReadRocprofJSON(path)
+	}
+	return profile.ReadRocprofCSV(path)
+}

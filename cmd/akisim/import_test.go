@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportReplays imports the rocprofv3 JSON sample and replays it: the
+// replay has the recorded run's 2 kernels and 3 copies.
+func TestImportReplays(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.jsonl")
+	code, stdout, errs := akisim(t, "import", "rocprof", "profile/testdata/rocprofv3-json", "-o", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("import: exit %d, stdout %q, stderr %s", code, stdout, errs)
+	}
+	if !strings.Contains(errs, "akisim import: imported 2 kernels, 3 copies, 2 synchronisations\n") {
+		t.Errorf("report %q", errs)
+	}
+	code, stdout, errs = akisim(t, "-trace", out, "-format", "csv")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errs)
+	}
+	kernels, copies := 0, 0
+	for _, l := range strings.Split(stdout, "\n") {
+		switch {
+		case strings.Contains(l, ":kernel") || strings.Contains(l, "(float") && strings.Contains(l, ",end,"):
+			kernels++
+		case strings.Contains(l, "memcpy") && strings.Contains(l, ",end,"):
+			copies++
+		}
+	}
+	if kernels != 2 || copies != 3 {
+		t.Errorf("replay has %d kernels and %d copies, want 2 and 3:\n%s", kernels, copies, stdout)
+	}
+}
+
+func TestImportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "9_results.json")
+	os.WriteFile(broken, []byte(`{"rocprofiler-sdk-tool":[{`), 0o644)
+	out := filepath.Join(dir, "t.jsonl")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import"}, "import: want FORMAT, PATH and -o TRACE"},
+		{[]string{"import", "rocprof", "profile/testdata/rocprofv3-json"}, "-o TRACE"},
+		{[]string{"import", "nvprof", "x", "-o", out}, `import: unknown format "nvprof"`},
+		{[]string{"import", "rocprof", filepath.Join(dir, "none"), "-o", out}, "none: no such file or directory"},
+		{[]string{"import", "rocprof", broken, "-o", out}, "9_results.json: not rocprofv3 JSON: unexpected end of JSON input"},
+		{[]string{"import", "rocprof", "profile/testdata/rocprofv3-json", "-o", out, "-bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"import", "rocprof", "profile/testdata/rocprofv3-json", "-o", filepath.Join(dir, "no", "t.jsonl")}, "-o " + filepath.Join(dir, "no", "t.jsonl")},
+	}
+	for _, c := range cases {
+		wantBad(t, c.args, c.want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a failed import wrote %s", out)
+	}
+}

@@ -1,0 +1,216 @@
+package profile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/internal/testfiles"
+	"github.com/akisim/akisim/trace"
+)
+
+// frontier is the node the samples were recorded on: 8 GCDs, 4 NUMA domains.
+var frontier = Limits{GCDs: 8, NUMA: 4}
+
+var frontierLimits = trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30}
+
+func imported(t *testing.T, read func(string) (*Profile, error), path string) (*Profile, []trace.Op) {
+	t.Helper()
+	p, err := read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := p.Trace(frontier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.Check(ops, frontierLimits, path); err != nil {
+		t.Fatalf("the imported trace fails its check: %v", err)
+	}
+	return p, ops
+}
+
+func count(ops []trace.Op, kinds ...trace.Kind) int {
+	n := 0
+	for _, o := range ops {
+		for _, k := range kinds {
+			if o.Op == k {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestImportJSON: the JSON sample's 2 kernels and 3 copies come over with
+// their GCDs, durations, sizes and streams.
+func TestImportJSON(t *testing.T) {
+	p, ops := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
+	if n := count(ops, trace.Kernel); n != 2 || p.Report.Kernels != 2 {
+		t.Errorf("%d kernels (report %d), want the 2 recorded", n, p.Report.Kernels)
+	}
+	if n := count(ops, trace.Memcpy, trace.MemcpyAsync, trace.MemcpyPeer, trace.MemcpyPeerAsy); n != 3 || p.Report.Copies != 3 {
+		t.Errorf("%d copies (report %d), want the 3 recorded", n, p.Report.Copies)
+	}
+	var ks, cs []trace.Op
+	for _, o := range ops {
+		switch {
+		case o.Op == trace.Kernel:
+			ks = append(ks, o)
+		case o.IsCopy():
+			cs = append(cs, o)
+		}
+	}
+	if *ks[0].GCD != 0 || *ks[1].GCD != 1 || ks[0].DurationNs != 150000 || ks[1].DurationNs != 80000 || ks[0].Grid != 1048576 || ks[0].Workgroup != 256 {
+		t.Errorf("kernels: %+v", ks)
+	}
+	if !strings.HasPrefix(ks[0].Name, "vector_add(") {
+		t.Errorf("kernel name %q, want the formatted name", ks[0].Name)
+	}
+	h2d, peer, d2h := cs[0], cs[1], cs[2]
+	if h2d.Op != trace.MemcpyAsync || h2d.Bytes != 64<<20 || peer.Op != trace.MemcpyPeerAsy || peer.Bytes != 32<<20 || d2h.Op != trace.Memcpy || d2h.Bytes != 16<<20 {
+		t.Errorf("copies: %+v", cs)
+	}
+	if h2d.Stream != ks[0].Stream || peer.Stream != ks[1].Stream || h2d.Stream == peer.Stream {
+		t.Errorf("streams: copy %d kernel %d, peer copy %d kernel %d: want each pair on its HIP stream", h2d.Stream, ks[0].Stream, peer.Stream, ks[1].Stream)
+	}
+	// The host's time between calls is kept: the calls span 5.9 ms.
+	host := 0.0
+	for _, o := range ops {
+		if o.Op == trace.HostCompute {
+			host += o.ComputeNs
+		}
+	}
+	if host < 10e3 || host > 6e6 {
+		t.Errorf("host time %.0f ns", host)
+	}
+	if p.Report.Approximated["hipMalloc kept as host time"] != 3 {
+		t.Errorf("report: %v", p.Report.Lines())
+	}
+}
+
+// TestImportCSV: both CSV versions bring the kernels; the copies, which
+// the CSV has no sizes for, are dropped and counted.
+func TestImportCSV(t *testing.T) {
+	for _, dir := range []string{"testdata/rocprofv3-csv18", "testdata/rocprofv3-csv22"} {
+		p, ops := imported(t, ReadRocprofCSV, dir)
+		if n := count(ops, trace.Kernel); n != 2 {
+			t.Errorf("%s: %d kernels, want 2", dir, n)
+		}
+		if p.Report.Dropped["copies without a byte count (rocprofv3's CSV has none: import its JSON or rocpd output)"] != 3 {
+			t.Errorf("%s: report %v, want the 3 copies dropped for want of sizes", dir, p.Report.Lines())
+		}
+		for _, o := range ops {
+			if o.Op == trace.Kernel && o.DurationNs <= 0 {
+				t.Errorf("%s: kernel without a duration: %+v", dir, o)
+			}
+		}
+	}
+	// The 22-column file has stream ids: both kernels' streams differ and
+	// are numbered from 1; the 18-column file numbers queues per GCD.
+	_, ops := imported(t, ReadRocprofCSV, "testdata/rocprofv3-csv22/node01/4242_kernel_trace.csv")
+	var streams []int
+	for _, o := range ops {
+		if o.Op == trace.Kernel {
+			streams = append(streams, o.Stream)
+		}
+	}
+	if len(streams) != 2 || streams[0] != 1 || streams[1] != 2 {
+		t.Errorf("streams %v, want 1 and 2", streams)
+	}
+}
+
+func TestImportBadInput(t *testing.T) {
+	agentInfo := testfiles.Read(t, "testdata/rocprofv3-csv18/node01/4242_agent_info.csv")
+	kernels := testfiles.Read(t, "testdata/rocprofv3-csv18/node01/4242_kernel_trace.csv")
+	js := testfiles.Read(t, "testdata/rocprofv3-json/node01/4242_results.json")
+	cases := []struct {
+		read  func(string) (*Profile, error)
+		files map[string]string
+		want  string
+	}{
+		{ReadRocprofJSON, map[string]string{"1_results.json": js[:len(js)/2]}, "1_results.json: not rocprofv3 JSON: unexpected end of JSON input"},
+		{ReadRocprofJSON, map[string]string{"1_results.json": `{"traceEvents":[]}`}, `1_results.json: not rocprofv3 JSON: no "rocprofiler-sdk-tool" key`},
+		{ReadRocprofJSON, map[string]string{"1_results.json": `{"rocprofiler-sdk-tool":[{"agents":[]}]}`}, `no "buffer_records"`},
+		{ReadRocprofJSON, map[string]string{"1_results.json": strings.Replace(js, `"handle": 304`, `"handle": 999`, 1)}, "agent handle"},
+		{ReadRocprofCSV, map[string]string{"1_kernel_trace.csv": kernels}, "1_agent_info.csv: missing"},
+		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": strings.Replace(kernels, `"Grid_Size_Z"`, `"Grid_Depth"`, 1)},
+			`1_kernel_trace.csv:1: header has no column "Grid_Size_Z"`},
+		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": strings.Replace(kernels, `,81,`, `,x81,`, 1)},
+			`1_kernel_trace.csv:2: Queue_Id: want a non-negative integer, got "x81"`},
+		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": strings.Replace(kernels, `"KERNEL_DISPATCH",4,`, `"KERNEL_DISPATCH",40,`, 1)},
+			`1_kernel_trace.csv:2: Agent_Id: "40" is not an agent of agent_info.csv`},
+	}
+	for _, c := range cases {
+		dir := testfiles.Write(t, c.files)
+		_, err := c.read(dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error %v, want one line containing %q", keys(c.files), err, c.want)
+		}
+	}
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// FuzzRocprofJSON: no input makes the JSON reader or the trace builder
+// panic, and what they accept passes the trace check or is refused by it.
+func FuzzRocprofJSON(f *testing.F) {
+	js, err := os.ReadFile("testdata/rocprofv3-json/node01/4242_results.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(js)
+	f.Add([]byte(`{"rocprofiler-sdk-tool":[{"agents":[],"buffer_records":{}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "1_results.json")
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadRocprofJSON(file)
+		if err != nil {
+			return
+		}
+		if ops, err := p.Trace(frontier); err == nil {
+			_ = trace.Check(ops, frontierLimits, file)
+		}
+	})
+}
+
+// FuzzRocprofCSV: the same for the CSV reader, on a kernel trace beside
+// the sample's agent_info.csv.
+func FuzzRocprofCSV(f *testing.F) {
+	agentInfo, err := os.ReadFile("testdata/rocprofv3-csv22/node01/4242_agent_info.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	kernels, err := os.ReadFile("testdata/rocprofv3-csv22/node01/4242_kernel_trace.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(kernels)
+	f.Add([]byte("\"Kind\",\"Agent_Id\"\n\"KERNEL_DISPATCH\",\"GPU 9\"\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "1_agent_info.csv"), agentInfo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "1_kernel_trace.csv"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadRocprofCSV(dir)
+		if err != nil {
+			return
+		}
+		if ops, err := p.Trace(frontier); err == nil {
+			_ = trace.Check(ops, frontierLimits, dir)
+		}
+	})
+}

@@ -1,0 +1,225 @@
+package profile
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// rocprofv3's JSON output (--output-format json: <prefix>_results.json;
+// notes in docs/model.md "Importing profiles"): {"rocprofiler-sdk-tool":
+// [one object per process]}, each with its agents (joined by id.handle,
+// which is not a node id), kernel_symbols indexed by kernel_id, the
+// strings tables that name records' kind and operation, and
+// buffer_records' kernel_dispatch, memory_copy (with bytes) and hip_api.
+
+type jsonHandle struct {
+	Handle uint64 `json:"handle"`
+}
+
+type jsonCorr struct {
+	Internal uint64 `json:"internal"`
+}
+
+type jsonXYZ struct{ X, Y, Z int64 }
+
+type jsonProcess struct {
+	Metadata struct {
+		PID int64 `json:"pid"`
+	} `json:"metadata"`
+	Agents []struct {
+		ID     *jsonHandle     `json:"id"`
+		Type   json.RawMessage `json:"type"`
+		NodeID *int            `json:"node_id"`
+	} `json:"agents"`
+	KernelSymbols []struct {
+		KernelID      uint64 `json:"kernel_id"`
+		KernelName    string `json:"kernel_name"`
+		FormattedName string `json:"formatted_kernel_name"`
+	} `json:"kernel_symbols"`
+	Strings struct {
+		BufferRecords []struct {
+			Kind       string   `json:"kind"`
+			Operations []string `json:"operations"`
+		} `json:"buffer_records"`
+	} `json:"strings"`
+	BufferRecords *struct {
+		KernelDispatch []struct {
+			ThreadID     uint64     `json:"thread_id"`
+			Corr         jsonCorr   `json:"correlation_id"`
+			Start        int64      `json:"start_timestamp"`
+			End          int64      `json:"end_timestamp"`
+			Stream       jsonHandle `json:"stream_id"`
+			DispatchInfo *struct {
+				Agent     jsonHandle `json:"agent_id"`
+				Queue     jsonHandle `json:"queue_id"`
+				KernelID  uint64     `json:"kernel_id"`
+				Workgroup jsonXYZ    `json:"workgroup_size"`
+				Grid      jsonXYZ    `json:"grid_size"`
+			} `json:"dispatch_info"`
+		} `json:"kernel_dispatch"`
+		MemoryCopy []struct {
+			Corr   jsonCorr   `json:"correlation_id"`
+			Start  int64      `json:"start_timestamp"`
+			End    int64      `json:"end_timestamp"`
+			Src    jsonHandle `json:"src_agent_id"`
+			Dst    jsonHandle `json:"dst_agent_id"`
+			Bytes  int64      `json:"bytes"`
+			Stream jsonHandle `json:"stream_id"`
+		} `json:"memory_copy"`
+		HIPAPI []struct {
+			Kind      int      `json:"kind"`
+			Operation int      `json:"operation"`
+			Corr      jsonCorr `json:"correlation_id"`
+			Start     int64    `json:"start_timestamp"`
+			End       int64    `json:"end_timestamp"`
+			ThreadID  uint64   `json:"thread_id"`
+		} `json:"hip_api"`
+	} `json:"buffer_records"`
+}
+
+// jsonFiles finds the *_results.json files under path (or path itself).
+func jsonFiles(path string) ([]string, error) {
+	return findFiles(path, func(p string) bool { return strings.HasSuffix(p, "_results.json") })
+}
+
+// ReadRocprofJSON reads rocprofv3's JSON output: a results file, or every
+// *_results.json under a folder; its processes, in order, are the ranks.
+func ReadRocprofJSON(path string) (*Profile, error) {
+	files, err := jsonFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no rocprofv3 JSON output (*_results.json)", path)
+	}
+	p := &Profile{Source: path}
+	for _, f := range files {
+		if err := p.readJSONFile(f); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (p *Profile) readJSONFile(file string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var top struct {
+		Tool *[]jsonProcess `json:"rocprofiler-sdk-tool"`
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		return fmt.Errorf("%s: not rocprofv3 JSON: %v", file, err)
+	}
+	if top.Tool == nil {
+		return fmt.Errorf("%s: not rocprofv3 JSON: no \"rocprofiler-sdk-tool\" key at the top", file)
+	}
+	for i := range *top.Tool {
+		if err := p.jsonProcess(file, &(*top.Tool)[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonProcess adds one process's records as the next rank; its agents are
+// known by node id.
+func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
+	proc := 0
+	for _, k := range p.Kernels {
+		proc = max(proc, k.Process+1)
+	}
+	for _, c := range p.Calls {
+		proc = max(proc, c.Process+1)
+	}
+	for _, c := range p.Copies {
+		proc = max(proc, c.Process+1)
+	}
+	where := func(what string, i int) string { return fmt.Sprintf("%s: process %d: %s[%d]", file, proc, what, i) }
+	if jp.BufferRecords == nil {
+		return fmt.Errorf("%s: process %d: no \"buffer_records\" (run rocprofv3 with --kernel-trace, --memory-copy-trace, --hip-trace)", file, proc)
+	}
+	handles := map[uint64]uint64{} // the process's handle -> agent id
+	for i, a := range jp.Agents {
+		if a.ID == nil || a.NodeID == nil {
+			return fmt.Errorf("%s: agent has no id.handle or node_id", where("agents", i))
+		}
+		typ := strings.Trim(string(a.Type), `"`)
+		gpu := typ == "2" || typ == "GPU"
+		if !gpu && typ != "1" && typ != "CPU" {
+			continue
+		}
+		id := uint64(*a.NodeID) // handles differ between processes, node ids do not
+		handles[a.ID.Handle] = id
+		if !slices.ContainsFunc(p.Agents, func(a Agent) bool { return a.ID == id }) {
+			p.Agents = append(p.Agents, Agent{ID: id, NodeID: *a.NodeID, GPU: gpu})
+		}
+	}
+	agent := func(h uint64, what string, i int) (uint64, error) {
+		id, ok := handles[h]
+		if !ok {
+			return 0, fmt.Errorf("%s: agent handle %d is not in \"agents\"", where(what, i), h)
+		}
+		return id, nil
+	}
+	names := map[uint64]string{}
+	for _, s := range jp.KernelSymbols {
+		names[s.KernelID] = s.FormattedName
+		if s.FormattedName == "" {
+			names[s.KernelID] = s.KernelName
+		}
+	}
+	br := jp.BufferRecords
+	for i, r := range br.KernelDispatch {
+		d := r.DispatchInfo
+		if d == nil {
+			return fmt.Errorf("%s: no dispatch_info", where("kernel_dispatch", i))
+		}
+		a, err := agent(d.Agent.Handle, "kernel_dispatch", i)
+		if err != nil {
+			return err
+		}
+		if r.End < r.Start {
+			return fmt.Errorf("%s: end_timestamp before start_timestamp", where("kernel_dispatch", i))
+		}
+		wg, grid := d.Workgroup.X*max(1, d.Workgroup.Y)*max(1, d.Workgroup.Z), d.Grid.X*max(1, d.Grid.Y)*max(1, d.Grid.Z)
+		if wg < 1 || grid < 1 {
+			return fmt.Errorf("%s: workgroup_size and grid_size must be positive", where("kernel_dispatch", i))
+		}
+		p.Kernels = append(p.Kernels, Kernel{Process: proc, Corr: r.Corr.Internal, Agent: a, Queue: d.Queue.Handle, Stream: r.Stream.Handle,
+			Name: names[d.KernelID], Start: r.Start, End: r.End, Grid: grid, Workgroup: wg})
+	}
+	for i, r := range br.MemoryCopy {
+		src, err := agent(r.Src.Handle, "memory_copy", i)
+		if err != nil {
+			return err
+		}
+		dst, err := agent(r.Dst.Handle, "memory_copy", i)
+		if err != nil {
+			return err
+		}
+		if r.End < r.Start || r.Bytes < 0 {
+			return fmt.Errorf("%s: end before start, or negative bytes", where("memory_copy", i))
+		}
+		p.Copies = append(p.Copies, Copy{Process: proc, Corr: r.Corr.Internal, Src: src, Dst: dst, Bytes: r.Bytes, Stream: r.Stream.Handle,
+			Start: r.Start, End: r.End})
+	}
+	for i, r := range br.HIPAPI {
+		name := ""
+		if k := r.Kind; k >= 0 && k < len(jp.Strings.BufferRecords) && r.Operation >= 0 && r.Operation < len(jp.Strings.BufferRecords[k].Operations) {
+			name = jp.Strings.BufferRecords[k].Operations[r.Operation]
+		}
+		if name == "" {
+			return fmt.Errorf("%s: kind %d operation %d has no name in strings.buffer_records", where("hip_api", i), r.Kind, r.Operation)
+		}
+		if r.End < r.Start {
+			return fmt.Errorf("%s: end_timestamp before start_timestamp", where("hip_api", i))
+		}
+		p.Calls = append(p.Calls, Call{Process: proc, Thread: r.ThreadID, Corr: r.Corr.Internal, Name: name, Start: r.Start, End: r.End})
+	}
+	return nil
+}
