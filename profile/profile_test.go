@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,25 @@ func TestImportJSON(t *testing.T) {
 	}
 }
 
+// TestImportRocpd: the rocpd sample gives what the JSON one does.
+func TestImportRocpd(t *testing.T) {
+	p, ops := imported(t, ReadRocpd, "testdata/rocprofv3-rocpd")
+	_, want := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
+	if p.Report.Kernels != 2 || p.Report.Copies != 3 {
+		t.Errorf("report %v, want 2 kernels and 3 copies", p.Report.Lines())
+	}
+	var a, b bytes.Buffer
+	if err := trace.Write(&a, ops); err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.Write(&b, want); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Errorf("rocpd's trace:\n%s\nJSON's:\n%s", a.String(), b.String())
+	}
+}
+
 // TestImportCSV: both CSV versions bring the kernels; the copies, which
 // the CSV has no sizes for, are dropped and counted.
 func TestImportCSV(t *testing.T) {
@@ -125,6 +145,7 @@ func TestImportBadInput(t *testing.T) {
 	agentInfo := testfiles.Read(t, "testdata/rocprofv3-csv18/node01/4242_agent_info.csv")
 	kernels := testfiles.Read(t, "testdata/rocprofv3-csv18/node01/4242_kernel_trace.csv")
 	js := testfiles.Read(t, "testdata/rocprofv3-json/node01/4242_results.json")
+	db := testfiles.Read(t, "testdata/rocprofv3-rocpd/node01/4242_results.db")
 	cases := []struct {
 		read  func(string) (*Profile, error)
 		files map[string]string
@@ -135,6 +156,8 @@ func TestImportBadInput(t *testing.T) {
 		{ReadRocprofJSON, map[string]string{"1_results.json": `{"rocprofiler-sdk-tool":[{"agents":[]}]}`}, `no "buffer_records"`},
 		{ReadRocprofJSON, map[string]string{"1_results.json": strings.Replace(js, `"handle": 304`, `"handle": 999`, 1)}, "agent handle"},
 		{ReadRocprofCSV, map[string]string{"1_kernel_trace.csv": kernels}, "1_agent_info.csv: missing"},
+		{ReadRocpd, map[string]string{"1_results.db": db[:len(db)/2]}, "1_results.db: not a rocpd database (rocpd_info_agent:"},
+		{ReadRocpd, map[string]string{"1_results.db": "SQLite format 3\x00 not really"}, "1_results.db: not a rocpd database"},
 		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": strings.Replace(kernels, `"Grid_Size_Z"`, `"Grid_Depth"`, 1)},
 			`1_kernel_trace.csv:1: header has no column "Grid_Size_Z"`},
 		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": strings.Replace(kernels, `,81,`, `,x81,`, 1)},

@@ -15,7 +15,7 @@ import (
 )
 
 // importUsage is akisim import's synopsis.
-const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's JSON or CSV output: a file or its folder)"
+const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder)"
 
 // runImport is `akisim import FORMAT PATH -o TRACE`: it reads a profiler's
 // output, writes an akisim trace that fits the node of -config, and says on
@@ -79,9 +79,9 @@ func runImport(args []string, stderr io.Writer) error {
 	return nil
 }
 
-// readRocprof reads rocprofv3's output at path: a *_results.json, a CSV
-// file of it, or a folder holding either (JSON first: only it has copy
-// sizes).
+// readRocprof reads rocprofv3's output at path: a *_results.db (rocpd), a
+// *_results.json, a CSV file of it, or a folder holding them (rocpd, then
+// JSON: only those have copy sizes, then CSV).
 func readRocprof(path string) (*profile.Profile, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -93,9 +93,14 @@ func readRocprof(path string) (*profile.Profile, error) {
 	case !st.IsDir() && strings.HasSuffix(path, ".csv"):
 		return profile.ReadRocprofCSV(path)
 	case !st.IsDir() && strings.HasSuffix(path, ".db"):
-		return nil, fmt.Errorf("%s: rocpd SQLite output is not read yet: rerun rocprofv3 with --output-format json or csv", path)
+		return profile.ReadRocpd(path)
 	case !st.IsDir():
-		return nil, fmt.Errorf("%s: not rocprofv3 output (want *_results.json, a *.csv of it, or their folder)", path)
+		return nil, fmt.Errorf("%s: not rocprofv3 output (want *_results.db, *_results.json, a *.csv of it, or their folder)", path)
+	}
+	for _, pat := range []string{"*_results.db", filepath.Join("*", "*_results.db")} { // rocpd first, ROCm 7.0's default
+		if m, _ := filepath.Glob(filepath.Join(path, pat)); len(m) > 0 {
+			return profile.ReadRocpd(path)
+		}
 	}
 	if m, _ := filepath.Glob(filepath.Join(path, "*_results.json")); len(m) > 0 {
 		return profile.ReadRocprofJSON(path)

@@ -7,11 +7,17 @@ import (
 	"testing"
 )
 
-// TestImportReplays imports the rocprofv3 JSON sample and replays it: the
-// replay has the recorded run's 2 kernels and 3 copies.
+// TestImportReplays imports the rocprofv3 rocpd and JSON samples and
+// replays them: each replay has the recorded run's 2 kernels and 3 copies.
 func TestImportReplays(t *testing.T) {
+	for _, sample := range []string{"profile/testdata/rocprofv3-rocpd/node01/4242_results.db", "profile/testdata/rocprofv3-json"} {
+		importReplays(t, sample)
+	}
+}
+
+func importReplays(t *testing.T, sample string) {
 	out := filepath.Join(t.TempDir(), "app.jsonl")
-	code, stdout, errs := akisim(t, "import", "rocprof", "profile/testdata/rocprofv3-json", "-o", out)
+	code, stdout, errs := akisim(t, "import", "rocprof", sample, "-o", out)
 	if code != 0 || stdout != "" {
 		t.Fatalf("import: exit %d, stdout %q, stderr %s", code, stdout, errs)
 	}

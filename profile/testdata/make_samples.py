@@ -1,0 +1,145 @@
+# Writes the hand-made rocprofv3 samples of this folder: python3 make_samples.py
+import json, os, csv, io
+import sys
+base=os.path.dirname(os.path.abspath(sys.argv[0]))
+T0=1_000_000_000
+agents=[(n, 'CPU' if n<4 else 'GPU') for n in range(12)]
+hip=[]  # (corr, name, start, end)
+kern=[] # (corr, gpu node, stream, queue, name, start, end, grid, wg)
+copies=[] # (corr, src node, dst node, bytes, stream, start, end, dir)
+t=T0
+def call(name, dur):
+    global t
+    c=len(hip)+1
+    hip.append((c,name,t,t+dur)); t+=dur+2000
+    return c, t-dur-2000
+for i in range(3): call('hipMalloc', 5000)
+c,s=call('hipMemcpyAsync', 4000); copies.append((c,0,4,64<<20,0xA1,s+10000,s+10000+2_600_000,'HOST_TO_DEVICE'))
+c,s=call('hipLaunchKernel', 6000); kern.append((c,4,0xA1,0x51,'vector_add(float const*, float const*, float*, int)',s+2_620_000,s+2_770_000,1048576,256))
+call('hipEventRecord', 1500)
+c,s=call('hipMemcpyPeerAsync', 4000); copies.append((c,4,5,32<<20,0xB2,s+8000,s+8000+700_000,'DEVICE_TO_DEVICE'))
+call('hipStreamWaitEvent', 1200)
+c,s=call('hipLaunchKernel', 5000); kern.append((c,5,0xB2,0x62,'reduce_kernel(float const*, float*)',s+2_800_000,s+2_880_000,65536,256))
+call('hipStreamSynchronize', 2_900_000)
+c,s=call('hipMemcpy', 700_000); copies.append((c,5,0,16<<20,0,s+5000,s+690_000,'DEVICE_TO_HOST'))
+call('hipDeviceSynchronize', 3000)
+for i in range(3): call('hipFree', 4000)
+
+# agent_info.csv (53 columns, rocprofiler-sdk generateCSV)
+cols="Node_Id,Logical_Node_Id,Agent_Type,Cpu_Cores_Count,Simd_Count,Cpu_Core_Id_Base,Simd_Id_Base,Max_Waves_Per_Simd,Lds_Size_In_Kb,Gds_Size_In_Kb,Num_Gws,Wave_Front_Size,Num_Xcc,Cu_Count,Array_Count,Num_Shader_Banks,Simd_Arrays_Per_Engine,Cu_Per_Simd_Array,Simd_Per_Cu,Max_Slots_Scratch_Cu,Gfx_Target_Version,Vendor_Id,Device_Id,Location_Id,Domain,Drm_Render_Minor,Num_Sdma_Engines,Num_Sdma_Xgmi_Engines,Num_Sdma_Queues_Per_Engine,Num_Cp_Queues,Max_Engine_Clk_Ccompute,Max_Engine_Clk_Fcompute,Sdma_Fw_Version,Fw_Version,Capability,Cu_Per_Engine,Max_Waves_Per_Cu,Family_Id,Workgroup_Max_Size,Grid_Max_Size,Local_Mem_Size,Hive_Id,Gpu_Id,Workgroup_Max_Dim_X,Workgroup_Max_Dim_Y,Workgroup_Max_Dim_Z,Grid_Max_Dim_X,Grid_Max_Dim_Y,Grid_Max_Dim_Z,Name,Vendor_Name,Product_Name,Model_Name".split(',')
+assert len(cols)==53
+def agent_rows():
+    out=io.StringIO(); w=csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator='\n')
+    w.writerow(cols)
+    for n,typ in agents:
+        row=[0]*53
+        row[0]=n; row[1]=n; row[2]=typ
+        if typ=='CPU':
+            row[3]=16; row[49]='AMD EPYC 7A53 64-Core Processor'; row[50]='CPU'; row[51]=row[49]; row[52]=''
+        else:
+            row[4]=440; row[13]=110; row[26]=2; row[27]=6; row[42]=1000+n; row[49]='gfx90a'; row[50]='AMD'; row[51]='AMD Instinct MI250X'; row[52]='aldebaran'
+        w.writerow(row)
+    return out.getvalue()
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path,'w').write(text)
+
+def rows(header, rs):
+    out=io.StringIO(); w=csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator='\n')
+    w.writerow(header)
+    for r in rs: w.writerow(r)
+    return out.getvalue()
+
+# ROCm 6.3/6.4: 18-column kernel_trace, 7-column memory_copy_trace, integer agent ids
+d=f'{base}/rocprofv3-csv18/node01'
+write(f'{d}/4242_agent_info.csv', agent_rows())
+kh="Kind,Agent_Id,Queue_Id,Thread_Id,Dispatch_Id,Kernel_Id,Kernel_Name,Correlation_Id,Start_Timestamp,End_Timestamp,Private_Segment_Size,Group_Segment_Size,Workgroup_Size_X,Workgroup_Size_Y,Workgroup_Size_Z,Grid_Size_X,Grid_Size_Y,Grid_Size_Z".split(',')
+write(f'{d}/4242_kernel_trace.csv', rows(kh, [['KERNEL_DISPATCH',g,q,4242,i+1,i+7,n,c,s,e,0,0,wg,1,1,gr,1,1] for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern)]))
+ch="Kind,Direction,Source_Agent_Id,Destination_Agent_Id,Correlation_Id,Start_Timestamp,End_Timestamp".split(',')
+write(f'{d}/4242_memory_copy_trace.csv', rows(ch, [['MEMORY_COPY','MEMORY_COPY_'+dr,sa,da,c,s,e] for (c,sa,da,b,st,s,e,dr) in copies]))
+hh="Domain,Function,Process_Id,Thread_Id,Correlation_Id,Start_Timestamp,End_Timestamp".split(',')
+write(f'{d}/4242_hip_api_trace.csv', rows(hh, [['HIP_RUNTIME_API',n,4242,4242,c,s,e] for (c,n,s,e) in hip]))
+
+# ROCm 7.0: 22-column kernel_trace, Stream_Id, "Agent N" ids
+d=f'{base}/rocprofv3-csv22/node01'
+write(f'{d}/4242_agent_info.csv', agent_rows())
+kh="Kind,Agent_Id,Queue_Id,Stream_Id,Thread_Id,Dispatch_Id,Kernel_Id,Kernel_Name,Correlation_Id,Start_Timestamp,End_Timestamp,LDS_Block_Size,Scratch_Size,VGPR_Count,Accum_VGPR_Count,SGPR_Count,Workgroup_Size_X,Workgroup_Size_Y,Workgroup_Size_Z,Grid_Size_X,Grid_Size_Y,Grid_Size_Z".split(',')
+write(f'{d}/4242_kernel_trace.csv', rows(kh, [['KERNEL_DISPATCH',f'Agent {g}',q,st,4242,i+1,i+7,n,c,s,e,0,0,32,0,24,wg,1,1,gr,1,1] for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern)]))
+ch="Kind,Direction,Stream_Id,Source_Agent_Id,Destination_Agent_Id,Correlation_Id,Start_Timestamp,End_Timestamp".split(',')
+write(f'{d}/4242_memory_copy_trace.csv', rows(ch, [['MEMORY_COPY','MEMORY_COPY_'+dr,st,f'Agent {sa}',f'Agent {da}',c,s,e] for (c,sa,da,b,st,s,e,dr) in copies]))
+write(f'{d}/4242_hip_api_trace.csv', rows(hh, [['HIP_RUNTIME_API_EXT',n,4242,4242,c,s,e] for (c,n,s,e) in hip]))
+
+# JSON (7.0 keys), agents by handle = node + 300
+names=sorted(set(n for (_,n,_,_) in hip))
+ops=['NONE']+names
+kinds=[{'kind':'NONE','operations':[]},{'kind':'HSA_CORE_API','operations':[]},{'kind':'HIP_RUNTIME_API_EXT','operations':ops},
+       {'kind':'KERNEL_DISPATCH','operations':['NONE','KERNEL_DISPATCH_COMPLETE']},{'kind':'MEMORY_COPY','operations':['MEMORY_COPY_NONE','MEMORY_COPY_HOST_TO_HOST','MEMORY_COPY_HOST_TO_DEVICE','MEMORY_COPY_DEVICE_TO_HOST','MEMORY_COPY_DEVICE_TO_DEVICE']}]
+H=lambda n: {'handle': n+300}
+ksym=[{'kernel_id':0,'kernel_name':'','formatted_kernel_name':''}]
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+    ksym.append({'size':128,'kernel_id':i+1,'code_object_id':1,'kernel_name':'_Z'+str(i),'formatted_kernel_name':n,'demangled_kernel_name':n,'truncated_kernel_name':n.split('(')[0]})
+opid={'HOST_TO_HOST':1,'HOST_TO_DEVICE':2,'DEVICE_TO_HOST':3,'DEVICE_TO_DEVICE':4}
+proc={'metadata':{'pid':4242,'init_time':T0-1000,'fini_time':t+1000,'command':['./app']},
+  'agents':[{'size':512,'id':H(n),'type':1 if typ=='CPU' else 2,'cu_count':110 if typ=='GPU' else 0,'name':'gfx90a' if typ=='GPU' else 'AMD EPYC 7A53','node_id':n,'logical_node_id':n,'logical_node_type_id':n if n<4 else n-4,'gpu_index':-1 if n<4 else n-4} for n,typ in agents],
+  'counters':[],
+  'strings':{'callback_records':[],'buffer_records':kinds,'marker_api':[]},
+  'kernel_symbols':ksym,
+  'buffer_records':{
+    'kernel_dispatch':[{'size':96,'kind':3,'operation':1,'thread_id':4242,'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,
+        'dispatch_info':{'size':64,'agent_id':H(g),'queue_id':{'handle':q},'kernel_id':i+1,'dispatch_id':i+1,'private_segment_size':0,'group_segment_size':0,'workgroup_size':{'x':wg,'y':1,'z':1},'grid_size':{'x':gr,'y':1,'z':1}},
+        'stream_id':{'handle':st}} for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern)],
+    'memory_copy':[{'size':80,'kind':4,'operation':opid[dr],'thread_id':4242,'correlation_id':{'internal':c,'external':0},'start_timestamp':s,'end_timestamp':e,
+        'dst_agent_id':H(da),'src_agent_id':H(sa),'bytes':b,'stream_id':{'handle':st}} for (c,sa,da,b,st,s,e,dr) in copies],
+    'hip_api':[{'size':64,'kind':2,'operation':ops.index(n),'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,'thread_id':4242} for (c,n,s,e) in hip],
+    'memory_allocation':[],'hsa_api':[],'marker_api':[],'scratch_memory':[]}}
+write(f'{base}/rocprofv3-json/node01/4242_results.json', json.dumps({'rocprofiler-sdk-tool':[proc]}, indent=1)+'\n')
+print(len(hip), len(kern), len(copies))
+
+# rocpd (ROCm 7.0 SQLite; rocpd_tables.sql columns, tables suffixed by the run's UUID, unsuffixed views)
+import sqlite3
+path=f'{base}/rocprofv3-rocpd/node01/4242_results.db'
+os.makedirs(os.path.dirname(path), exist_ok=True)
+if os.path.exists(path): os.remove(path)
+db=sqlite3.connect(path)
+U='_0000ddb5_8903_7903_b269_cd8d3745bb8a'
+G='0000ddb5-8903-7903-b269-cd8d3745bb8a'
+tables={
+ 'rocpd_metadata':'id INTEGER PRIMARY KEY AUTOINCREMENT, tag TEXT, value TEXT',
+ 'rocpd_string':'id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, string TEXT UNIQUE',
+ 'rocpd_info_agent':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, type TEXT CHECK (type IN ('CPU','GPU')), absolute_index INT, logical_index INT, type_index INT, uuid INT, name TEXT, model_name TEXT, vendor_name TEXT, product_name TEXT, user_name TEXT, extdata JSONB DEFAULT '{}'",
+ 'rocpd_info_kernel_symbol':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, code_object_id INT, kernel_name TEXT, display_name TEXT, kernel_object INT, kernarg_segment_size INT, kernarg_segment_alignment INT, group_segment_size INT, private_segment_size INT, sgpr_count INT, arch_vgpr_count INT, accum_vgpr_count INT, extdata JSONB DEFAULT '{}'",
+ 'rocpd_event':"id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, category_id INT, stack_id INT, parent_stack_id INT, correlation_id INT, call_stack JSONB DEFAULT '{}', line_info JSONB DEFAULT '{}', extdata JSONB DEFAULT '{}'",
+ 'rocpd_region':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, tid INT, start BIGINT, end BIGINT, name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
+ 'rocpd_kernel_dispatch':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, tid INT, agent_id INT NOT NULL, kernel_id INT NOT NULL, dispatch_id INT NOT NULL, queue_id INT NOT NULL, stream_id INT NOT NULL, start BIGINT, end BIGINT, private_segment_size INT, group_segment_size INT, workgroup_size_x INT NOT NULL, workgroup_size_y INT NOT NULL, workgroup_size_z INT NOT NULL, grid_size_x INT NOT NULL, grid_size_y INT NOT NULL, grid_size_z INT NOT NULL, region_name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
+ 'rocpd_memory_copy':"id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, nid INT, pid INT, tid INT, start BIGINT, end BIGINT, name_id INT, dst_agent_id INT, dst_address INT, src_agent_id INT, src_address INT, size INT NOT NULL, queue_id INT, stream_id INT, region_name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
+}
+for t,cols in tables.items():
+    db.execute(f'CREATE TABLE {t}{U} ({cols})')
+    db.execute(f'CREATE VIEW {t} AS SELECT * FROM {t}{U}')
+db.executemany(f'INSERT INTO rocpd_metadata{U} (tag, value) VALUES (?,?)', [('schema_version','3'),('uuid',U),('guid',G)])
+strs={}
+def sid(s):
+    if s not in strs:
+        cur=db.execute(f'INSERT INTO rocpd_string{U} (guid,string) VALUES (?,?)',(G,s)); strs[s]=cur.lastrowid
+    return strs[s]
+for n,typ in agents:
+    db.execute(f'INSERT INTO rocpd_info_agent{U} (id,guid,nid,pid,type,absolute_index,logical_index,type_index,uuid,name,model_name,vendor_name,product_name,user_name) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+      (n,G,1,4242,typ,n,n,n if n<4 else n-4,0,'gfx90a' if typ=='GPU' else 'AMD EPYC 7A53','aldebaran' if typ=='GPU' else '','AMD','AMD Instinct MI250X' if typ=='GPU' else 'CPU','AMD Instinct MI250X' if typ=='GPU' else 'CPU'))
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+    db.execute(f'INSERT INTO rocpd_info_kernel_symbol{U} (id,guid,nid,pid,code_object_id,kernel_name,display_name) VALUES (?,?,?,?,?,?,?)',(i+1,G,1,4242,1,'_Z'+str(i),n))
+def event(cat, corr):
+    return db.execute(f'INSERT INTO rocpd_event{U} (guid,category_id,stack_id,parent_stack_id,correlation_id) VALUES (?,?,?,?,?)',(G,sid(cat),corr,0,0)).lastrowid
+for (c,n,s,e) in hip:
+    ev=event('HIP_RUNTIME_API_EXT',c)
+    db.execute(f'INSERT INTO rocpd_region{U} (id,guid,nid,pid,tid,start,end,name_id,event_id) VALUES (?,?,?,?,?,?,?,?,?)',(c,G,1,4242,4242,s,e,sid(n),ev))
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+    ev=event('KERNEL_DISPATCH',c)
+    db.execute(f'INSERT INTO rocpd_kernel_dispatch{U} (id,guid,nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,start,end,private_segment_size,group_segment_size,workgroup_size_x,workgroup_size_y,workgroup_size_z,grid_size_x,grid_size_y,grid_size_z,event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+      (i+1,G,1,4242,4242,g,i+1,i+1,q,st,s,e,0,0,wg,1,1,gr,1,1,ev))
+for (c,sa,da,b,st,s,e,dr) in copies:
+    ev=event('MEMORY_COPY',c)
+    db.execute(f'INSERT INTO rocpd_memory_copy{U} (guid,nid,pid,tid,start,end,name_id,dst_agent_id,dst_address,src_agent_id,src_address,size,queue_id,stream_id,event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+      (G,1,4242,4242,s,e,sid('MEMORY_COPY_'+dr),da,0x7f0000000000+c,sa,0x7f1000000000+c,b,0,st,ev))
+db.commit(); db.close()
+print('rocpd', os.path.getsize(path))
