@@ -133,7 +133,24 @@ func (c *capReader) Read(p []byte) (int, error) {
 // name and the line. Parse only decodes; see Check for consistency.
 func Parse(r io.Reader, name string) ([]Op, error) {
 	br := bufio.NewReader(r)
-	var ops []Op
+	// Ops are large: gathered in chunks and copied once at the end, not
+	// moved each time one growing slice doubles.
+	var chunks [][]Op
+	ops := make([]Op, 0, 1024)
+	all := func() []Op {
+		if len(chunks) == 0 {
+			return ops
+		}
+		total := len(ops)
+		for _, c := range chunks {
+			total += len(c)
+		}
+		out := make([]Op, 0, total)
+		for _, c := range chunks {
+			out = append(out, c...)
+		}
+		return append(out, ops...)
+	}
 	for n := 1; ; n++ {
 		line, err := readLine(br)
 		if err != nil && err != io.EOF {
@@ -152,10 +169,14 @@ func Parse(r io.Reader, name string) ([]Op, error) {
 				return nil, perr
 			}
 			op.Line = n
+			if len(ops) == cap(ops) {
+				chunks = append(chunks, ops)
+				ops = make([]Op, 0, min(2*cap(ops), 1<<16))
+			}
 			ops = append(ops, op)
 		}
 		if err == io.EOF {
-			return ops, nil
+			return all(), nil
 		}
 	}
 }
@@ -199,14 +220,18 @@ func parseLine(line []byte) (Op, *Error) {
 	if !utf8.Valid(line) {
 		return op, &Error{Msg: "invalid UTF-8"}
 	}
-	keys, accessKeys, perr := scanObject(line)
-	if perr != nil {
-		return op, perr
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&op); err != nil {
-		return Op{}, jsonError(err)
+	op, keys, accessKeys, ok := parseFast(line)
+	if !ok { // the slow path finds what is wrong, or decodes what the fast one left
+		var perr *Error
+		if keys, accessKeys, perr = scanObject(line); perr != nil {
+			return Op{}, perr
+		}
+		op = Op{}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&op); err != nil {
+			return Op{}, jsonError(err)
+		}
 	}
 	if len(op.Access) == 0 {
 		op.Access = nil // "access":[] reads like no access, as Write leaves it out

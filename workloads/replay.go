@@ -34,12 +34,14 @@ func TraceRun(name string, ops []trace.Op) Run {
 		}
 	}
 	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
-		run := make([]trace.Op, len(r.Ops))
+		allocs := []trace.Op{} // the allocations as run, not a copy of every op
 		for i := range r.Ops {
-			run[i] = *r.Ops[i].Op
+			if o := r.Ops[i].Op; o.IsAlloc() {
+				allocs = append(allocs, *o)
+			}
 		}
-		bufs = trace.Buffers(run)
-		var rows []report.Row
+		bufs = trace.Buffers(allocs)
+		rows := make([]report.Row, 0, 2*len(r.Ops)) // most ops make two rows or three
 		for i, o := range r.Ops {
 			c := string(o.Op.Op)
 			call, isMPI := mpiCall[[2]int{o.Op.Line, o.Op.Rank}]

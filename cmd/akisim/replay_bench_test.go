@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// writeLongTrace writes a trace of n operations such as an imported
+// profile holds: host time, kernels held at their recorded durations and
+// 64 KiB copies on four streams of two GCDs, a device synchronise every
+// hundred rounds.
+func writeLongTrace(tb testing.TB, n int) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "long.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, `{"op":"malloc","buf":"a","gcd":0,"bytes":1048576}`)
+	fmt.Fprintln(w, `{"op":"malloc","buf":"b","gcd":1,"bytes":1048576}`)
+	fmt.Fprintln(w, `{"op":"host_malloc","buf":"h","numa":0,"bytes":1048576}`)
+	for i, ops := 0, 3; ops < n; i++ {
+		s := 1 + i%4
+		fmt.Fprintln(w, `{"op":"host_compute","compute_ns":2000}`)
+		fmt.Fprintf(w, `{"op":"kernel","name":"k%d","gcd":%d,"stream":%d,"grid":65536,"workgroup":256,"duration_ns":20000}`+"\n", i%50, i%2, s)
+		fmt.Fprintf(w, `{"op":"memcpy_async","src":"h","dst":"a","bytes":65536,"stream":%d}`+"\n", s)
+		ops += 3
+		if i%100 == 99 && ops < n {
+			fmt.Fprintln(w, `{"op":"device_sync"}`)
+			ops++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// BenchmarkReplay1M replays a trace of a million operations through the
+// command line (read, check, simulate, rows as CSV) and reports the peak
+// heap in use (sampled every 10 ms) beside the time.
+func BenchmarkReplay1M(b *testing.B) {
+	path := writeLongTrace(b, 1_000_000)
+	for range b.N {
+		runtime.GC()
+		var peak atomic.Uint64
+		done := make(chan bool)
+		go func() {
+			var ms runtime.MemStats
+			for {
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+				select {
+				case <-done:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+		}()
+		if code := run([]string{"-trace", path, "-format", "csv"}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		close(done)
+		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+	}
+}
