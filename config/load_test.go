@@ -19,11 +19,28 @@ func TestLoadShipped(t *testing.T) {
 			if n.Name != name {
 				t.Errorf("name = %q, want %q", n.Name, name)
 			}
-			if n.GCD.Count != 8 || len(n.XGMI.Bundles) != 12 || len(n.Host.GCDNUMA) != 8 {
-				t.Errorf("count %d, %d bundles, %d gcd_numa; want 8, 12, 8",
-					n.GCD.Count, len(n.XGMI.Bundles), len(n.Host.GCDNUMA))
+			want := [3]int{8, 12, 8} // a Frontier or LUMI node
+			if name == "gem5-mi200" {
+				want = [3]int{1, 0, 1} // gem5's one small GPU
+			}
+			if got := [3]int{n.GCD.Count, len(n.XGMI.Bundles), len(n.Host.GCDNUMA)}; got != want {
+				t.Errorf("count, bundles, gcd_numa: %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// gem5-mi200 must hold gem5's default MI200 device (its comments name the
+// gem5 files).
+func TestGem5Device(t *testing.T) {
+	n, err := Load(shippedPath(t, "gem5-mi200"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{n.GCD.ComputeUnits, n.GCD.ClockGHz, n.GCD.HBMBytes, n.GCD.HBMBandwidthGBps, n.GCD.L2Bytes, n.SDMA.HostEngines, n.Host.NUMABytes, n.DRAM.ChannelBandwidthGBps}
+	want := []any{4, 1.0, int64(16 << 30), 16.0, int64(256 << 10), 5, int64(8 << 30), 12.8}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CUs, clock, HBM bytes and GB/s, L2, SDMA engines, host bytes, DDR GB/s: %v, want %v", got, want)
 	}
 }
 
