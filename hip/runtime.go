@@ -31,6 +31,7 @@ type OpResult struct {
 	Op         *trace.Op      // the loaded trace's op
 	Issue      sim.VTimeInSec // host called it
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
+	Begin      sim.VTimeInSec // a kernel's workgroups were dispatched (a profiler's start); 0 otherwise
 	Engine     string         // SDMA engine that ran a copy
 }
 
@@ -335,12 +336,12 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			break
 		}
 		var id int
-		var start sim.VTimeInSec
+		var start, begin sim.VTimeInSec
 		switch d := msg.(type) {
 		case *sdma.CopyDone:
 			id, start = d.ID, d.Start
 		case *gcd.KernelDone:
-			id, start = d.ID, d.Start
+			id, start, begin = d.ID, d.Start, d.Begin
 		}
 		if m := r.migrating[id]; m != nil {
 			r.migrateHop(now, m)
@@ -351,7 +352,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			continue
 		}
 		res := &r.Results[id]
-		res.Start, res.End = start, now
+		res.Start, res.End, res.Begin = start, now, begin
 		if res.Op.Op == trace.EventRecord { // its marker reached: recorded
 			t := now + ns(r.cost.EventRecordNs)
 			r.events[eventKey{res.Op.Rank, res.Op.Event}] = t

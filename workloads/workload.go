@@ -10,6 +10,7 @@ import (
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/rccl"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -54,6 +55,7 @@ type Result struct {
 	Events   uint64 // simulation events handled, for speed reports
 	Bytes    uint64 // bytes the SDMA engines copied
 	Timeline []report.Span
+	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
 }
 
 // eventCounter counts the events an engine handles.
@@ -70,7 +72,11 @@ var afterRun func(n *node.Node, run Run, out []hip.OpResult)
 
 // Execute checks every run (Check) and simulates each on a fresh node
 // built from c.
-func Execute(c *config.Node, runs []Run) (*Result, error) {
+func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
+	var opt execOptions
+	for _, o := range opts {
+		o(&opt)
+	}
 	if err := Check(c, runs); err != nil {
 		return nil, err
 	}
@@ -113,6 +119,11 @@ func Execute(c *config.Node, runs []Run) (*Result, error) {
 		}
 		res.Rows = append(res.Rows, run.Rows(rp)...)
 		res.Timeline = append(res.Timeline, spans(run.Name, out)...)
+		if opt.calls {
+			rec := recorded(out, c.GCD.Count, c.Host.NUMADomains)
+			rec.Source = run.Name
+			res.Recorded = append(res.Recorded, rec)
+		}
 		res.Runs = append(res.Runs, run.Name)
 		res.Stats.Add(run.Name, n)
 		res.Events += count.n

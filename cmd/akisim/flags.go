@@ -34,6 +34,7 @@ type options struct {
 	cpuprofile string
 	memprofile string
 	timeline   string
+	rocprof    string
 	exec       string
 	gcds       string
 	alloc      string
@@ -120,6 +121,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
+	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (allocations, and what is live at the end) to FILE")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/trace"
 )
 
 // TestImportReplays imports the rocprofv3 rocpd and JSON samples and
@@ -65,4 +67,56 @@ func TestImportBadInput(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a failed import wrote %s", out)
 	}
+}
+
+// TestRocprofRoundTrip: a replay written with -rocprof imports again to the
+// same kernels and copies; a kernel's recorded time comes back with the
+// end-of-kernel release the model adds (gcd.kernel_end_ns, 350 ns).
+func TestRocprofRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	first, exported, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "sim_results.json"), filepath.Join(dir, "b.jsonl")
+	if code, _, errs := akisim(t, "import", "rocprof", "profile/testdata/rocprofv3-json", "-o", first); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := akisim(t, "-trace", first, "-rocprof", exported, "-format", "csv"); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := akisim(t, "import", "rocprof", exported, "-o", second); code != 0 || !strings.Contains(errs, "imported 2 kernels, 3 copies") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	a, b := work(readTrace(t, first)), work(readTrace(t, second))
+	if len(a) != len(b) {
+		t.Fatalf("%d ops, then %d", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Op != y.Op || x.Bytes != y.Bytes || x.Name != y.Name || x.Grid != y.Grid || x.Src != y.Src || x.Dst != y.Dst {
+			t.Errorf("op %d: %+v, then %+v", i, x, y)
+		}
+		if x.Op == "kernel" && (y.DurationNs < x.DurationNs || y.DurationNs > x.DurationNs+350) {
+			t.Errorf("op %d: kernel of %.0f ns came back as %.0f", i, x.DurationNs, y.DurationNs)
+		}
+	}
+}
+
+// readTrace reads a trace file the import wrote.
+func readTrace(t *testing.T, path string) []trace.Op {
+	t.Helper()
+	ops, err := trace.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
+}
+
+// work is a trace's kernels, copies and synchronisations (host time and
+// allocations differ between a profile and its replay's).
+func work(ops []trace.Op) []trace.Op {
+	var out []trace.Op
+	for _, o := range ops {
+		if o.Op == trace.Kernel || o.IsCopy() || o.Op == trace.DeviceSync {
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -83,9 +83,9 @@ func badTrace(t *testing.T, text, want string) {
 func noSimulation(t *testing.T) {
 	t.Helper()
 	saved := simulate
-	simulate = func(c *config.Node, rs []workloads.Run) (*workloads.Result, error) {
+	simulate = func(c *config.Node, rs []workloads.Run, opts ...workloads.Option) (*workloads.Result, error) {
 		t.Errorf("simulated despite bad input")
-		return saved(c, rs)
+		return saved(c, rs, opts...)
 	}
 	t.Cleanup(func() { simulate = saved })
 }

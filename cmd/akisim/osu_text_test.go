@@ -15,8 +15,8 @@ import (
 func TestOSUText(t *testing.T) {
 	var res *workloads.Result
 	saved := simulate
-	simulate = func(c *config.Node, rs []workloads.Run) (*workloads.Result, error) {
-		r, err := saved(c, rs)
+	simulate = func(c *config.Node, rs []workloads.Run, opts ...workloads.Option) (*workloads.Result, error) {
+		r, err := saved(c, rs, opts...)
 		res = r
 		return r, err
 	}

@@ -212,7 +212,7 @@ func TestFullDiskLeavesNoOutdir(t *testing.T) {
 func TestInternalErrorExitsThree(t *testing.T) {
 	saved := simulate
 	t.Cleanup(func() { simulate = saved })
-	simulate = func(*config.Node, []workloads.Run) (*workloads.Result, error) { panic("boom") }
+	simulate = func(*config.Node, []workloads.Run, ...workloads.Option) (*workloads.Result, error) { panic("boom") }
 	parent := t.TempDir()
 	code, out, errs := akisim(t, smallStream("-outdir", filepath.Join(parent, "out"))...)
 	if code != 3 || !strings.HasPrefix(errs, "akisim: internal error: boom\n") || !strings.Contains(errs, "goroutine ") || out != "" {

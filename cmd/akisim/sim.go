@@ -13,6 +13,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
+	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
@@ -139,7 +140,11 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	defer out.close()
-	res, err := simulate(in.node, rs)
+	var opts []workloads.Option
+	if o.rocprof != "" {
+		opts = append(opts, workloads.WithCalls())
+	}
+	res, err := simulate(in.node, rs, opts...)
 	var te *trace.Error
 	if errors.As(err, &te) { // a trace that deadlocks is bad input too
 		return bad("%v", err)
@@ -175,6 +180,7 @@ type outputs struct {
 	dir          *outdir
 	timeline     *outFile // nil when the timeline goes into the outdir
 	timelineName string   // its name there
+	rocprof      *outFile // -rocprof: the run as rocprofv3 JSON
 }
 
 // outdirFiles are the files a run writes into its outdir.
@@ -187,6 +193,12 @@ func openOutputs(o *options) (*outputs, error) {
 	var err error
 	if o.outdir != "" {
 		if out.dir, err = openOutdir(o.outdir, o.force); err != nil {
+			return nil, err
+		}
+	}
+	if o.rocprof != "" {
+		if out.rocprof, err = openOutFile("-rocprof", o.rocprof); err != nil {
+			out.close()
 			return nil, err
 		}
 	}
@@ -213,6 +225,11 @@ func openOutputs(o *options) (*outputs, error) {
 // write writes every output file into its temporary place.
 func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) error {
 	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
+	if out.rocprof != nil {
+		if err := out.rocprof.write(func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }); err != nil {
+			return err
+		}
+	}
 	if out.timeline != nil {
 		if err := out.timeline.write(timeline); err != nil {
 			return err
@@ -247,6 +264,11 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 
 // commit puts the outdir and the timeline in place.
 func (out *outputs) commit() error {
+	if out.rocprof != nil {
+		if err := out.rocprof.commit(); err != nil {
+			return err
+		}
+	}
 	if out.timeline != nil {
 		if err := out.timeline.commit(); err != nil {
 			return err
@@ -260,6 +282,9 @@ func (out *outputs) commit() error {
 
 // close removes whatever was not committed.
 func (out *outputs) close() {
+	if out.rocprof != nil {
+		out.rocprof.close()
+	}
 	if out.timeline != nil {
 		out.timeline.close()
 	}

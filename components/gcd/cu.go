@@ -57,6 +57,7 @@ type ComputeUnits struct {
 type kernelRun struct {
 	cmd     *KernelCmd
 	start   sim.VTimeInSec
+	begin   sim.VTimeInSec // its workgroups were dispatched (after wake-up and launch)
 	cus     []*cuState
 	left    int            // CUs not finished
 	max     int64          // bytes of each stream a CU keeps in flight for this command
@@ -203,6 +204,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		c.dispatchPhased(now, k)
 		return
 	}
+	k.begin = now
 	wg := k.cmd.Workgroups
 	c.Workgroups += uint64(wg)
 	if k.cmd.DurationNs > 0 { // a recorded kernel: its time as measured, no memory traffic
@@ -541,7 +543,7 @@ func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any) {
 
 // done signals command k's completion and starts what may run now.
 func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
-	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, End: now})
+	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, Begin: max(k.begin, k.start), End: now})
 	c.busy[k.cmd.Queue] = false
 	c.running--
 	c.startNext(now, false)

@@ -83,6 +83,7 @@ type KernelDone struct {
 	sim.MsgMeta
 	ID         int
 	Start, End sim.VTimeInSec
+	Begin      sim.VTimeInSec // workgroups dispatched: Start plus the wake-up and launch
 }
 
 // Meta returns the message meta data.
