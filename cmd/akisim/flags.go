@@ -77,8 +77,8 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
-	if len(args) > 0 && args[0] == "import" { // its own arguments (import.go)
-		o.command, o.importArgs = "import", args[1:]
+	if len(args) > 0 && (args[0] == "import" || args[0] == "compare") { // their own arguments (import.go, compare.go)
+		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
 	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -89,7 +89,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, import, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}

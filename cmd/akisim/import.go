@@ -15,7 +15,7 @@ import (
 )
 
 // importUsage is akisim import's synopsis.
-const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder)"
+const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder) or gem5 (its debug trace)"
 
 // runImport is `akisim import FORMAT PATH -o TRACE`: it reads a profiler's
 // output, writes an akisim trace that fits the node of -config, and says on
@@ -25,14 +25,9 @@ func runImport(args []string, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	out := fs.String("o", "", "the trace file to write (JSON Lines)")
 	cfg := fs.String("config", "frontier-node.toml", "the node the trace must fit (its GCDs and NUMA domains)")
-	var pos []string
-	for len(args) > 0 { // positional arguments and flags in any order
-		if err := fs.Parse(args); err != nil {
-			return bad("import: %v (%s)", err, importUsage)
-		}
-		if args = fs.Args(); len(args) > 0 {
-			pos, args = append(pos, args[0]), args[1:]
-		}
+	pos, err := parseMixed(fs, args)
+	if err != nil {
+		return bad("import: %v (%s)", err, importUsage)
 	}
 	if len(pos) != 2 || *out == "" {
 		return bad("import: want FORMAT, PATH and -o TRACE (%s)", importUsage)
@@ -46,10 +41,12 @@ func runImport(args []string, stderr io.Writer) error {
 	switch format {
 	case "rocprof":
 		p, err = readRocprof(path)
-	case "rocprof-legacy", "gem5":
-		return bad("import %s: not supported yet (akisim import reads rocprof: rocprofv3's JSON and CSV output)", format)
+	case "gem5":
+		p, err = profile.ReadGem5Trace(path)
+	case "rocprof-legacy":
+		return bad("import %s: not supported yet (akisim import reads rocprof: rocprofv3's output, and gem5: its debug trace)", format)
 	default:
-		return bad("import: unknown format %q (want rocprof)", format)
+		return bad("import: unknown format %q (want rocprof or gem5)", format)
 	}
 	if err != nil {
 		return bad("import %s: %v", format, err)
@@ -77,6 +74,21 @@ func runImport(args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "akisim import: %s\n", l)
 	}
 	return nil
+}
+
+// parseMixed parses flags and positional arguments given in any order and
+// returns the positional ones.
+func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if args = fs.Args(); len(args) > 0 {
+			pos, args = append(pos, args[0]), args[1:]
+		}
+	}
+	return pos, nil
 }
 
 // readRocprof reads rocprofv3's output at path: a *_results.db (rocpd), a

@@ -56,6 +56,7 @@ func TestImportBadInput(t *testing.T) {
 		{[]string{"import"}, "import: want FORMAT, PATH and -o TRACE"},
 		{[]string{"import", "rocprof", "profile/testdata/rocprofv3-json"}, "-o TRACE"},
 		{[]string{"import", "nvprof", "x", "-o", out}, `import: unknown format "nvprof"`},
+		{[]string{"import", "gem5", broken, "-o", out}, "no gem5 debug trace lines"},
 		{[]string{"import", "rocprof", filepath.Join(dir, "none"), "-o", out}, "none: no such file or directory"},
 		{[]string{"import", "rocprof", broken, "-o", out}, "9_results.json: not rocprofv3 JSON: unexpected end of JSON input"},
 		{[]string{"import", "rocprof", "profile/testdata/rocprofv3-json", "-o", out, "-bogus"}, "flag provided but not defined: -bogus"},
@@ -119,4 +120,28 @@ func work(ops []trace.Op) []trace.Op {
 		}
 	}
 	return out
+}
+
+// TestCompareGem5 prints the side-by-side table of the hand-made m5out,
+// with the totals of its stats.txt.
+func TestCompareGem5(t *testing.T) {
+	code, out, errs := akisim(t, "compare", "gem5", "profile/testdata/gem5/m5out")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"kind    id  name         bytes    gem5_us  akisim_us  ratio\n",
+		"kernel  1   Some kernel  -        140.000  ",
+		"copy    1   sdma H2D     1048576  70.000   ",
+		"copy    2   sdma D2H     262144   18.000   ",
+		"kernels launched: gem5 2 (in its trace 2), akisim 2\n",
+		"HBM bytes read, written: gem5 2359296, 2097152\n",
+		"simulated seconds: gem5 1.00028 ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	wantBad(t, []string{"compare", "gem5", t.TempDir()}, "stats.txt: no such file or directory")
+	wantBad(t, []string{"compare", "nvidia", "x"}, "compare: want gem5 and M5OUT")
 }

@@ -139,6 +139,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runRoutes(o, out)
 	case "import":
 		return runImport(o.importArgs, o.stderr)
+	case "compare":
+		return runCompare(o.importArgs, out)
 	}
 	return runSim(o, out)
 }
