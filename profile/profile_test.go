@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -236,4 +237,43 @@ func FuzzRocprofCSV(f *testing.F) {
 			_ = trace.Check(ops, frontierLimits, dir)
 		}
 	})
+}
+
+// TestImportLegacy: legacy rocprof's text traces give the kernels with the
+// grids of results.csv, and the copies with the sizes of their HIP calls.
+func TestImportLegacy(t *testing.T) {
+	p, ops := imported(t, ReadRocprofLegacy, "testdata/rocprof-legacy")
+	if p.Report.Kernels != 2 || p.Report.Copies != 3 {
+		t.Fatalf("report %v, want 2 kernels and 3 copies", p.Report.Lines())
+	}
+	var grids []int64
+	var bytes []int64
+	for _, o := range ops {
+		switch {
+		case o.Op == trace.Kernel:
+			grids = append(grids, o.Grid)
+		case o.IsCopy():
+			bytes = append(bytes, o.Bytes)
+		}
+	}
+	if !slices.Equal(grids, []int64{1048576, 65536}) || !slices.Equal(bytes, []int64{64 << 20, 32 << 20, 16 << 20}) {
+		t.Errorf("grids %v, copy sizes %v", grids, bytes)
+	}
+	if p.Report.Approximated["device-to-device copies kept on their executing device (the record names one device)"] != 1 {
+		t.Errorf("report %v", p.Report.Lines())
+	}
+	api := testfiles.Read(t, "testdata/rocprof-legacy/hip_api_trace.txt")
+	ops2 := testfiles.Read(t, "testdata/rocprof-legacy/hcc_ops_trace.txt")
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"hip_api_trace.txt": api}, "no hcc_ops_trace.txt"},
+		{map[string]string{"hip_api_trace.txt": "hipMalloc() :1\n", "hcc_ops_trace.txt": ops2}, "hip_api_trace.txt:1: not a HIP API line"},
+		{map[string]string{"hcc_ops_trace.txt": "5:4 4:1 k:1:1\n"}, "hcc_ops_trace.txt:1: ends before it begins"},
+	} {
+		if _, err := ReadRocprofLegacy(testfiles.Write(t, c.files)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
 }

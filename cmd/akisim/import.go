@@ -15,7 +15,7 @@ import (
 )
 
 // importUsage is akisim import's synopsis.
-const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder) or gem5 (its debug trace)"
+const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder) rocprof-legacy (rocprof v1's hip_api_trace.txt, hcc_ops_trace.txt, results.csv) or gem5 (its debug trace)"
 
 // runImport is `akisim import FORMAT PATH -o TRACE`: it reads a profiler's
 // output, writes an akisim trace that fits the node of -config, and says on
@@ -44,9 +44,9 @@ func runImport(args []string, stderr io.Writer) error {
 	case "gem5":
 		p, err = profile.ReadGem5Trace(path)
 	case "rocprof-legacy":
-		return bad("import %s: not supported yet (akisim import reads rocprof: rocprofv3's output, and gem5: its debug trace)", format)
+		p, err = profile.ReadRocprofLegacy(path)
 	default:
-		return bad("import: unknown format %q (want rocprof or gem5)", format)
+		return bad("import: unknown format %q (want rocprof, rocprof-legacy or gem5)", format)
 	}
 	if err != nil {
 		return bad("import %s: %v", format, err)

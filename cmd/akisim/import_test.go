@@ -12,14 +12,15 @@ import (
 // TestImportReplays imports the rocprofv3 rocpd and JSON samples and
 // replays them: each replay has the recorded run's 2 kernels and 3 copies.
 func TestImportReplays(t *testing.T) {
-	for _, sample := range []string{"profile/testdata/rocprofv3-rocpd/node01/4242_results.db", "profile/testdata/rocprofv3-json"} {
-		importReplays(t, sample)
+	for _, sample := range []string{"rocprof profile/testdata/rocprofv3-rocpd/node01/4242_results.db", "rocprof profile/testdata/rocprofv3-json",
+		"rocprof-legacy profile/testdata/rocprof-legacy"} {
+		importReplays(t, strings.Fields(sample)...)
 	}
 }
 
-func importReplays(t *testing.T, sample string) {
+func importReplays(t *testing.T, sample ...string) {
 	out := filepath.Join(t.TempDir(), "app.jsonl")
-	code, stdout, errs := akisim(t, "import", "rocprof", sample, "-o", out)
+	code, stdout, errs := akisim(t, "import", sample[0], sample[1], "-o", out)
 	if code != 0 || stdout != "" {
 		t.Fatalf("import: exit %d, stdout %q, stderr %s", code, stdout, errs)
 	}

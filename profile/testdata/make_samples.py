@@ -143,3 +143,31 @@ for (c,sa,da,b,st,s,e,dr) in copies:
       (G,1,4242,4242,s,e,sid('MEMORY_COPY_'+dr),da,0x7f0000000000+c,sa,0x7f1000000000+c,b,0,st,ev))
 db.commit(); db.close()
 print('rocpd', os.path.getsize(path))
+
+# legacy rocprof (rocprofiler v1, ROCm 5.5+: KFD node numbers as device ids): roctracer's text traces and results.csv
+d=f'{base}/rocprof-legacy'
+os.makedirs(d, exist_ok=True)
+args={'hipMalloc':'ptr=0x7ffd00001000, size=67108864','hipMemcpyAsync':'dst=0x7f2200000000, src=0x7f1100000000, sizeBytes=67108864, kind=1, stream=0x1a2b',
+      'hipLaunchKernel':'function_address=0x401000, numBlocks={4096,1,1}, dimBlocks={256,1,1}, args=0x7ffd00002000, sharedMemBytes=0, stream=0x1a2b',
+      'hipMemcpyPeerAsync':'dst=0x7f3300000000, dstDeviceId=1, src=0x7f2200000000, srcDevice=0, sizeBytes=33554432, stream=0x3c4d',
+      'hipMemcpy':'dst=0x7f4400000000, src=0x7f3300000000, sizeBytes=16777216, kind=2'}
+lines=[]
+for (c,n,s,e) in hip:
+    a=args.get(n,'')
+    if n=='hipMemcpy': a=args['hipMemcpy']
+    lines.append(f'{s}:{e} 4242:4242 {n}({a}) :{c}\n')
+open(f'{d}/hip_api_trace.txt','w').write(''.join(lines))
+ops=[]
+for (c,g,st,q,n,s,e,gr,wg) in kern:
+    ops.append((s,f'{s}:{e} {g}:{q} {n}:{c}:4242\n'))
+names={'HOST_TO_DEVICE':'CopyHostToDevice','DEVICE_TO_DEVICE':'CopyDeviceToDevice','DEVICE_TO_HOST':'CopyDeviceToHost'}
+for (c,sa,da,b,st,s,e,dr) in copies:
+    dev = da if dr=='HOST_TO_DEVICE' else sa
+    ops.append((s,f'{s}:{e} {dev}:{st} {names[dr]}:{c}:4242\n'))
+open(f'{d}/hcc_ops_trace.txt','w').write(''.join(l for _,l in sorted(ops)))
+out=io.StringIO(); w=csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator='\n')
+w.writerow("Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,accum_vgpr,sgpr,wave_size,sig,obj,DispatchNs,BeginNs,EndNs,CompleteNs,DurationNs".split(','))
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+    w.writerow([i,n,g,q,i,4242,4242,gr,wg,0,0,32,0,24,64,'0x0','0x7f0000001000',s-2000,s,e,e+1000,e-s])
+open(f'{d}/results.csv','w').write(out.getvalue())
+print('legacy', len(lines))
