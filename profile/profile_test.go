@@ -3,8 +3,8 @@ package profile
 import (
 	"bytes"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
