@@ -34,6 +34,28 @@ type Kernel struct {
 	Name            string
 	Start, End      int64 // ns
 	Grid, Workgroup int64 // work-items in all and per workgroup
+	// FetchBytes and WriteBytes are the kernel's HBM traffic from its
+	// counters (FETCH_SIZE, WRITE_SIZE, in KiB); Counted says they were
+	// collected. A counted kernel is costed by the memory model.
+	FetchBytes, WriteBytes int64
+	Counted                bool
+}
+
+// counterBytes sets the kernels' traffic from per-correlation counters:
+// name -> value (FETCH_SIZE and WRITE_SIZE in KiB, summed over instances).
+func (p *Profile) counterBytes(proc int, byCorr map[uint64]map[string]float64) {
+	for i := range p.Kernels {
+		k := &p.Kernels[i]
+		c, ok := byCorr[k.Corr]
+		if k.Process != proc || !ok {
+			continue
+		}
+		f, okF := c["FETCH_SIZE"]
+		w, okW := c["WRITE_SIZE"]
+		if okF || okW {
+			k.FetchBytes, k.WriteBytes, k.Counted = int64(f*1024), int64(w*1024), true
+		}
+	}
 }
 
 // Copy is one memory copy.
@@ -296,8 +318,20 @@ func (b *builder) kernel(k Kernel) {
 	if name == "" {
 		name = "kernel"
 	}
-	b.op(k.Process, trace.Op{Op: trace.Kernel, Name: name, GCD: &g, Stream: b.stream(k.Process, g, k.Stream, k.Queue),
-		Grid: grid, Workgroup: int(wg), DurationNs: float64(max(1, k.End-k.Start))})
+	o := trace.Op{Op: trace.Kernel, Name: name, GCD: &g, Stream: b.stream(k.Process, g, k.Stream, k.Queue),
+		Grid: grid, Workgroup: int(wg), DurationNs: float64(max(1, k.End-k.Start))}
+	if k.Counted && k.FetchBytes+k.WriteBytes > 0 { // its bytes drive the memory model, so what-ifs change it
+		buf, _ := b.buffer(k.Process, k.Agent, "kernel", max(k.FetchBytes, k.WriteBytes))
+		o.DurationNs = 0
+		if k.FetchBytes > 0 {
+			o.Access = append(o.Access, trace.Access{Buf: buf, Mode: "read", Bytes: k.FetchBytes})
+		}
+		if k.WriteBytes > 0 {
+			o.Access = append(o.Access, trace.Access{Buf: buf, Mode: "write", Bytes: k.WriteBytes})
+		}
+		b.p.Report.approx("kernels costed from their counters (FETCH_SIZE, WRITE_SIZE) as streams over one buffer of their GCD")
+	}
+	b.op(k.Process, o)
 	b.p.Report.Kernels++
 }
 

@@ -123,8 +123,8 @@ func TestImportCSV(t *testing.T) {
 			t.Errorf("%s: report %v, want the 3 copies dropped for want of sizes", dir, p.Report.Lines())
 		}
 		for _, o := range ops {
-			if o.Op == trace.Kernel && o.DurationNs <= 0 {
-				t.Errorf("%s: kernel without a duration: %+v", dir, o)
+			if o.Op == trace.Kernel && o.DurationNs <= 0 && len(o.Access) == 0 {
+				t.Errorf("%s: kernel with neither a duration nor counted bytes: %+v", dir, o)
 			}
 		}
 	}
@@ -274,6 +274,35 @@ func TestImportLegacy(t *testing.T) {
 	} {
 		if _, err := ReadRocprofLegacy(testfiles.Write(t, c.files)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestImportCounters: with FETCH_SIZE and WRITE_SIZE (KiB) a kernel's
+// bytes, not its recorded time, go into the trace: CSV and JSON alike.
+func TestImportCounters(t *testing.T) {
+	_, ops := imported(t, ReadRocprofCSV, "testdata/rocprofv3-csv22")
+	var ks []trace.Op
+	for _, o := range ops {
+		if o.Op == trace.Kernel {
+			ks = append(ks, o)
+		}
+	}
+	if len(ks) != 2 || ks[0].DurationNs != 0 || len(ks[0].Access) != 2 || ks[0].Access[0].Bytes != 8<<20 || ks[0].Access[1].Bytes != 4<<20 ||
+		len(ks[1].Access) != 2 || ks[1].Access[1].Bytes != 512 {
+		t.Errorf("counted kernels: %+v", ks)
+	}
+	// The same counters in the JSON layout: per instance, summed.
+	js := testfiles.Read(t, "testdata/rocprofv3-json/node01/4242_results.json")
+	pmc := `"counters": [{"id": {"handle": 7}, "name": "FETCH_SIZE"}, {"id": {"handle": 8}, "name": "WRITE_SIZE"}],
+ "callback_records": {"counter_collection": [{"dispatch_data": {"correlation_id": {"internal": 5}}, "records": [
+  {"counter_id": {"handle": 7}, "value": 4096}, {"counter_id": {"handle": 7}, "value": 4096}, {"counter_id": {"handle": 8}, "value": 4096}]}]},
+ "strings":`
+	dir := testfiles.Write(t, map[string]string{"1_results.json": strings.Replace(js, `"strings":`, pmc, 1)})
+	_, ops = imported(t, ReadRocprofJSON, dir)
+	for _, o := range ops {
+		if o.Op == trace.Kernel && o.Name[:3] == "vec" && (len(o.Access) != 2 || o.Access[0].Bytes != 8<<20 || o.Access[1].Bytes != 4<<20) {
+			t.Errorf("JSON counted kernel: %+v", o)
 		}
 	}
 }

@@ -184,6 +184,26 @@ func (p *Profile) readCSVProcess(proc int, pre string) error {
 		}
 		p.Kernels = append(p.Kernels, k)
 	}
+	pt, err := readCSV(pre+"_counter_collection.csv", "Correlation_Id", "Counter_Name", "Counter_Value")
+	if err != nil {
+		return err
+	}
+	byCorr := map[uint64]map[string]float64{}
+	for i := range rowsOf(pt) {
+		corr, err := pt.num(i, "Correlation_Id")
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseFloat(pt.get(i, "Counter_Value"), 64)
+		if err != nil || v < 0 || v > 1e15 {
+			return fmt.Errorf("%s:%d: Counter_Value: want a count, got %q", pt.file, pt.line[i], pt.get(i, "Counter_Value"))
+		}
+		if byCorr[corr] == nil {
+			byCorr[corr] = map[string]float64{}
+		}
+		byCorr[corr][pt.get(i, "Counter_Name")] += v
+	}
+	p.counterBytes(proc, byCorr)
 	ct, err := readCSV(pre+"_memory_copy_trace.csv", "Source_Agent_Id", "Destination_Agent_Id", "Correlation_Id", "Start_Timestamp", "End_Timestamp")
 	if err != nil {
 		return err

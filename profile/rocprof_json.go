@@ -39,6 +39,21 @@ type jsonProcess struct {
 		KernelName    string `json:"kernel_name"`
 		FormattedName string `json:"formatted_kernel_name"`
 	} `json:"kernel_symbols"`
+	Counters []struct {
+		ID   jsonHandle `json:"id"`
+		Name string     `json:"name"`
+	} `json:"counters"`
+	CallbackRecords struct {
+		CounterCollection []struct {
+			DispatchData struct {
+				Corr jsonCorr `json:"correlation_id"`
+			} `json:"dispatch_data"`
+			Records []struct {
+				Counter jsonHandle `json:"counter_id"`
+				Value   float64    `json:"value"`
+			} `json:"records"`
+		} `json:"counter_collection"`
+	} `json:"callback_records"`
 	Strings struct {
 		BufferRecords []struct {
 			Kind       string   `json:"kind"`
@@ -208,6 +223,25 @@ func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
 		p.Copies = append(p.Copies, Copy{Process: proc, Corr: r.Corr.Internal, Src: src, Dst: dst, Bytes: r.Bytes, Stream: r.Stream.Handle,
 			Start: r.Start, End: r.End})
 	}
+	counter := map[uint64]string{}
+	for _, c := range jp.Counters {
+		counter[c.ID.Handle] = c.Name
+	}
+	byCorr := map[uint64]map[string]float64{}
+	for i, d := range jp.CallbackRecords.CounterCollection {
+		for _, r := range d.Records {
+			name, ok := counter[r.Counter.Handle]
+			if !ok || r.Value < 0 || r.Value > 1e15 {
+				return fmt.Errorf("%s: counter %d (value %g) is not in \"counters\" or not a count", where("counter_collection", i), r.Counter.Handle, r.Value)
+			}
+			corr := d.DispatchData.Corr.Internal
+			if byCorr[corr] == nil {
+				byCorr[corr] = map[string]float64{}
+			}
+			byCorr[corr][name] += r.Value // per instance: summed, as rocprofv3's CSV does
+		}
+	}
+	p.counterBytes(proc, byCorr)
 	for i, r := range br.HIPAPI {
 		name := ""
 		if k := r.Kind; k >= 0 && k < len(jp.Strings.BufferRecords) && r.Operation >= 0 && r.Operation < len(jp.Strings.BufferRecords[k].Operations) {

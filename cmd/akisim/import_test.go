@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,4 +146,37 @@ func TestCompareGem5(t *testing.T) {
 	}
 	wantBad(t, []string{"compare", "gem5", t.TempDir()}, "stats.txt: no such file or directory")
 	wantBad(t, []string{"compare", "nvidia", "x"}, "compare: want gem5 and M5OUT")
+}
+
+// TestImportWhatIf: a kernel costed from its counters answers a what-if:
+// half the HBM bandwidth makes the 12 MiB kernel slower.
+func TestImportWhatIf(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.jsonl")
+	if code, _, errs := akisim(t, "import", "rocprof", "profile/testdata/rocprofv3-csv22", "-o", out); code != 0 {
+		t.Fatal(errs)
+	}
+	span := func(sets ...string) float64 {
+		code, stdout, errs := akisim(t, append([]string{"-trace", out, "-format", "csv"}, sets...)...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		var start, end float64
+		for _, l := range strings.Split(stdout, "\n") {
+			f := strings.Split(l, ",")
+			if len(f) >= 8 && strings.Contains(l, "vector_add") {
+				v, _ := strconv.ParseFloat(f[len(f)-2], 64)
+				switch f[len(f)-3] {
+				case "start":
+					start = v
+				case "end":
+					end = v
+				}
+			}
+		}
+		return end - start
+	}
+	base, slow := span(), span("-set", "gcd.hbm_bandwidth_gbps=400")
+	if base <= 0 || slow < 1.5*base {
+		t.Errorf("vector_add: %.2f us at 1.6 TB/s, %.2f us at 400 GB/s", base, slow)
+	}
 }

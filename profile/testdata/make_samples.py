@@ -171,3 +171,14 @@ for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
     w.writerow([i,n,g,q,i,4242,4242,gr,wg,0,0,32,0,24,64,'0x0','0x7f0000001000',s-2000,s,e,e+1000,e-s])
 open(f'{d}/results.csv','w').write(out.getvalue())
 print('legacy', len(lines))
+
+# rocprofv3 --pmc FETCH_SIZE WRITE_SIZE (6.4/7.0: 19-column counter_collection.csv, values in KiB summed over instances)
+d=f'{base}/rocprofv3-csv22/node01'
+ch="Correlation_Id,Dispatch_Id,Agent_Id,Queue_Id,Process_Id,Thread_Id,Grid_Size,Kernel_Id,Kernel_Name,Workgroup_Size,LDS_Block_Size,Scratch_Size,VGPR_Count,Accum_VGPR_Count,SGPR_Count,Counter_Name,Counter_Value,Start_Timestamp,End_Timestamp".split(',')
+pmc={'vector_add':(8192.0,4096.0), 'reduce_kernel':(256.0,0.5)}
+rows_=[]
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+    f,wr=pmc[n.split('(')[0]]
+    for name,v in (('FETCH_SIZE',f),('WRITE_SIZE',wr)):
+        rows_.append([c,i+1,f'Agent {g}',q,4242,4242,gr,i+7,n,wg,0,0,32,0,24,name,v,s,e])
+write(f'{d}/4242_counter_collection.csv', rows(ch, rows_))
