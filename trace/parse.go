@@ -92,8 +92,23 @@ func readFile(path string, limit int64) ([]Op, error) {
 		return nil, err
 	}
 	defer f.Close()
+	lines := 0 // a file is read twice: first its lines are counted, so the ops are allocated once
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= limit {
+		buf := make([]byte, 1<<20)
+		for {
+			n, err := f.Read(buf)
+			lines += bytes.Count(buf[:n], []byte{'\n'})
+			if err != nil {
+				break
+			}
+		}
+		lines = min(lines, int(st.Size()/20)+1) // blank lines take no op; no op line is under 20 bytes
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
 	r := &capReader{r: f, left: limit}
-	ops, err := Parse(r, path)
+	ops, err := parse(r, path, lines+1)
 	if r.over {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB (the limit for a trace)", limit>>20)}
 	}
@@ -132,11 +147,16 @@ func (c *capReader) Read(p []byte) (int, error) {
 // set. Parse stops at the first problem and returns it as an *Error naming
 // name and the line. Parse only decodes; see Check for consistency.
 func Parse(r io.Reader, name string) ([]Op, error) {
+	return parse(r, name, 1024)
+}
+
+// parse is Parse with room for capacity ops before any is moved.
+func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 	br := bufio.NewReader(r)
 	// Ops are large: gathered in chunks and copied once at the end, not
 	// moved each time one growing slice doubles.
 	var chunks [][]Op
-	ops := make([]Op, 0, 1024)
+	ops := make([]Op, 0, max(1, capacity))
 	all := func() []Op {
 		if len(chunks) == 0 {
 			return ops

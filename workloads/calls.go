@@ -9,7 +9,11 @@ import (
 // Option changes what Execute keeps of the runs.
 type Option func(*execOptions)
 
-type execOptions struct{ calls bool }
+type execOptions struct{ calls, timeline bool }
+
+// WithTimeline keeps the runs' copies and kernels on the engines and CUs
+// that ran them (Result.Timeline): for akisim -timeline.
+func WithTimeline() Option { return func(o *execOptions) { o.timeline = true } }
 
 // WithCalls keeps every run's HIP calls and the GPU work they made, as a
 // profiler would record them (Result.Calls): for akisim -rocprof.

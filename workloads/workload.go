@@ -54,7 +54,7 @@ type Result struct {
 	Stats    *Stats
 	Events   uint64 // simulation events handled, for speed reports
 	Bytes    uint64 // bytes the SDMA engines copied
-	Timeline []report.Span
+	Timeline []report.Span      // the copies and kernels on their engines (WithTimeline)
 	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
 }
 
@@ -118,7 +118,9 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 			}
 		}
 		res.Rows = append(res.Rows, run.Rows(rp)...)
-		res.Timeline = append(res.Timeline, spans(run.Name, out)...)
+		if opt.timeline {
+			res.Timeline = append(res.Timeline, spans(run.Name, out)...)
+		}
 		if opt.calls {
 			rec := recorded(out, c.GCD.Count, c.Host.NUMADomains)
 			rec.Source = run.Name

@@ -144,6 +144,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if o.rocprof != "" {
 		opts = append(opts, workloads.WithCalls())
 	}
+	if o.timeline != "" {
+		opts = append(opts, workloads.WithTimeline())
+	}
 	res, err := simulate(in.node, rs, opts...)
 	var te *trace.Error
 	if errors.As(err, &te) { // a trace that deadlocks is bad input too
