@@ -52,8 +52,8 @@ type Result struct {
 	Rows     []report.Row
 	Runs     []string
 	Stats    *Stats
-	Events   uint64 // simulation events handled, for speed reports
-	Bytes    uint64 // bytes the SDMA engines copied
+	Events   uint64             // simulation events handled, for speed reports
+	Bytes    uint64             // bytes the SDMA engines copied
 	Timeline []report.Span      // the copies and kernels on their engines (WithTimeline)
 	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
 }
