@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -108,7 +109,11 @@ func readFile(path string, limit int64) ([]Op, error) {
 		}
 	}
 	r := &capReader{r: f, left: limit}
-	ops, err := parse(r, path, lines+1)
+	parseFn := parse
+	if lines > 4*parseBatchLines && runtime.GOMAXPROCS(0) > 1 {
+		parseFn = parseParallel
+	}
+	ops, err := parseFn(r, path, lines+1)
 	if r.over {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB (the limit for a trace)", limit>>20)}
 	}

@@ -1,0 +1,110 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+)
+
+// Long traces parse on every core: one goroutine reads lines in batches,
+// workers decode the batches, and the ops are kept in line order; the
+// first error by line wins, as when parsing one line after another.
+
+// parseBatchLines is the lines a worker decodes at once.
+const parseBatchLines = 4096
+
+// parseBatch is a run of lines and what they decode to.
+type parseBatch struct {
+	lines [][]byte
+	nums  []int // each line's number
+	ops   []Op
+	err   *Error // the first bad line's error, or a read error after the lines
+	done  chan struct{}
+}
+
+// parseParallel is parse for long inputs; capacity is the ops expected.
+func parseParallel(r io.Reader, name string, capacity int) ([]Op, error) {
+	workers := runtime.GOMAXPROCS(0)
+	todo := make(chan *parseBatch, 2*workers)
+	inOrder := make(chan *parseBatch, 2*workers)
+	stop, readerDone := make(chan struct{}), make(chan struct{})
+	defer func() { close(stop); <-readerDone }() // the reader is done with r when this returns
+	for range workers {
+		go func() {
+			for b := range todo {
+				b.decode(name)
+			}
+		}()
+	}
+	go func() { // the reader
+		defer close(readerDone)
+		defer close(todo)
+		defer close(inOrder)
+		br := bufio.NewReader(r)
+		b := &parseBatch{done: make(chan struct{})}
+		send := func() bool {
+			select {
+			case inOrder <- b:
+			case <-stop:
+				return false
+			}
+			todo <- b
+			b = &parseBatch{done: make(chan struct{})}
+			return true
+		}
+		for n := 1; ; n++ {
+			line, err := readLine(br)
+			if err != nil && err != io.EOF {
+				msg := "read: " + err.Error()
+				if errors.Is(err, errLineTooLong) {
+					msg = err.Error()
+				}
+				b.err = &Error{File: name, Line: n, Msg: msg} // after the batch's lines
+				send()
+				return
+			}
+			if n == 1 {
+				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 BOM
+			}
+			if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+				b.lines, b.nums = append(b.lines, line), append(b.nums, n)
+			}
+			if err == io.EOF {
+				send()
+				return
+			}
+			if len(b.lines) == parseBatchLines && !send() {
+				return
+			}
+		}
+	}()
+	ops := make([]Op, 0, max(1, capacity))
+	for b := range inOrder {
+		<-b.done
+		ops = append(ops, b.ops...)
+		if b.err != nil {
+			return nil, b.err
+		}
+	}
+	return ops, nil
+}
+
+// decode parses the batch's lines, stopping at the first bad one (whose
+// error replaces a read error after the lines).
+func (b *parseBatch) decode(name string) {
+	defer close(b.done)
+	b.ops = make([]Op, 0, len(b.lines))
+	for i, line := range b.lines {
+		op, perr := parseLine(line)
+		if perr != nil {
+			perr.File, perr.Line = name, b.nums[i]
+			b.err = perr
+			return
+		}
+		op.Line = b.nums[i]
+		b.ops = append(b.ops, op)
+	}
+	b.lines = nil
+}
