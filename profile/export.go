@@ -58,8 +58,15 @@ func WriteRocprofJSON(w io.Writer, profiles []*Profile) error {
 				if op < 0 {
 					names, op = append(names, c.Name), len(names)
 				}
-				calls = append(calls, map[string]any{"kind": hipKind, "operation": op, "correlation_id": corr{Internal: c.Corr},
-					"start_timestamp": c.Start, "end_timestamp": c.End, "thread_id": c.Thread})
+				rec := map[string]any{"kind": hipKind, "operation": op, "correlation_id": corr{Internal: c.Corr},
+					"start_timestamp": c.Start, "end_timestamp": c.End, "thread_id": c.Thread}
+				if c.HasStream {
+					rec["stream_id"] = handle{c.Stream}
+				}
+				if c.Event != "" {
+					rec["args"] = []map[string]string{{"type": "hipEvent_t", "name": "event", "value": c.Event}}
+				}
+				calls = append(calls, rec)
 			}
 			for _, k := range p.Kernels {
 				if k.Process != rank {

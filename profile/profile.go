@@ -75,6 +75,11 @@ type Call struct {
 	Corr       uint64
 	Name       string
 	Start, End int64
+	// From rocprofv3 7.0's API records: the call's HIP stream (Stream,
+	// when HasStream) and its event argument (Event, a pointer's text).
+	Stream    uint64
+	HasStream bool
+	Event     string
 }
 
 // Profile is what a profiler recorded, per process (rank).
@@ -203,6 +208,8 @@ func (p *Profile) Trace(lim Limits) ([]trace.Op, error) {
 		case c.Name == "hipDeviceSynchronize" || c.Name == "hipCtxSynchronize":
 			b.op(c.Process, trace.Op{Op: trace.DeviceSync})
 			p.Report.Syncs++
+		case b.streamsAndEvents(c):
+			p.Report.Syncs++
 		case c.Name == "hipStreamSynchronize" || c.Name == "hipEventSynchronize":
 			// the records do not say which stream or event: the
 			// device's work so far is waited for
@@ -234,16 +241,46 @@ func (p *Profile) Trace(lim Limits) ([]trace.Op, error) {
 	return b.finish()
 }
 
+// streamsAndEvents turns a call that names its stream or event (rocprofv3
+// 7.0's API records) into the trace's stream and event operations; false
+// if the records do not say enough.
+func (b *builder) streamsAndEvents(c Call) bool {
+	if !b.byHIP || !c.HasStream && c.Event == "" {
+		return false
+	}
+	ev := func() string { return fmt.Sprintf("r%d.%s", c.Process, c.Event) }
+	recorded := b.events[[2]string{fmt.Sprint(c.Process), c.Event}]
+	s := b.stream(c.Process, 0, c.Stream, 0)
+	switch {
+	case c.Name == "hipStreamSynchronize" && c.HasStream:
+		b.op(c.Process, trace.Op{Op: trace.StreamSync, Stream: s})
+	case (c.Name == "hipEventRecord" || c.Name == "hipEventRecordWithFlags") && c.HasStream && c.Event != "":
+		b.op(c.Process, trace.Op{Op: trace.EventRecord, Event: ev(), Stream: s})
+		if b.events == nil {
+			b.events = map[[2]string]bool{}
+		}
+		b.events[[2]string{fmt.Sprint(c.Process), c.Event}] = true
+	case c.Name == "hipStreamWaitEvent" && c.HasStream && recorded:
+		b.op(c.Process, trace.Op{Op: trace.StreamWait, Stream: s, Event: ev()})
+	case c.Name == "hipEventSynchronize" && recorded:
+		b.op(c.Process, trace.Op{Op: trace.EventSync, Event: ev()})
+	default:
+		return false
+	}
+	return true
+}
+
 // builder collects a trace's operations per rank.
 type builder struct {
 	p       *Profile
 	am      agents
 	lim     Limits
 	ops     [][]trace.Op
-	streams map[[3]uint64]int // (process, gcd, stream or queue handle) -> stream number
-	next    map[int]int       // process -> its next stream number
-	bufs    map[string]*buf   // buffer -> where it is and the bytes it needs
-	byHIP   bool              // the records carry HIP stream ids (rocprofv3 7.0), not only queues
+	streams map[[3]uint64]int  // (process, gcd, stream or queue handle) -> stream number
+	next    map[int]int        // process -> its next stream number
+	bufs    map[string]*buf    // buffer -> where it is and the bytes it needs
+	byHIP   bool               // the records carry HIP stream ids (rocprofv3 7.0), not only queues
+	events  map[[2]string]bool // (rank, event) recorded so far
 }
 
 // buf is a buffer the copies need: its rank, GCD or NUMA domain, and the

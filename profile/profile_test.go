@@ -90,9 +90,30 @@ func TestImportJSON(t *testing.T) {
 	if p.Report.Approximated["hipMalloc kept as host time"] != 3 {
 		t.Errorf("report: %v", p.Report.Lines())
 	}
+	// 7.0's API records name the stream and event: the second stream waits
+	// for the event recorded on the first, and the stream synchronise waits
+	// for its stream only.
+	var rec, wait, ssync *trace.Op
+	for i := range ops {
+		switch o := &ops[i]; o.Op {
+		case trace.EventRecord:
+			rec = o
+		case trace.StreamWait:
+			wait = o
+		case trace.StreamSync:
+			ssync = o
+		}
+	}
+	if rec == nil || wait == nil || ssync == nil || rec.Stream != h2d.Stream || wait.Stream != peer.Stream || wait.Event != rec.Event || ssync.Stream != peer.Stream {
+		t.Errorf("event record %+v, stream wait %+v, stream sync %+v", rec, wait, ssync)
+	}
+	if p.Report.Syncs != 4 || p.Report.Approximated["hipStreamSynchronize waits for all of its device's work (the records do not name the stream or event)"] != 0 {
+		t.Errorf("report: %v", p.Report.Lines())
+	}
 }
 
-// TestImportRocpd: the rocpd sample gives what the JSON one does.
+// TestImportRocpd: the rocpd sample gives the kernels and copies the JSON
+// one does (the JSON's 7.0 API records also name streams and events).
 func TestImportRocpd(t *testing.T) {
 	p, ops := imported(t, ReadRocpd, "testdata/rocprofv3-rocpd")
 	_, want := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
@@ -100,15 +121,26 @@ func TestImportRocpd(t *testing.T) {
 		t.Errorf("report %v, want 2 kernels and 3 copies", p.Report.Lines())
 	}
 	var a, b bytes.Buffer
-	if err := trace.Write(&a, ops); err != nil {
+	if err := trace.Write(&a, deviceWork(ops)); err != nil {
 		t.Fatal(err)
 	}
-	if err := trace.Write(&b, want); err != nil {
+	if err := trace.Write(&b, deviceWork(want)); err != nil {
 		t.Fatal(err)
 	}
 	if a.String() != b.String() {
 		t.Errorf("rocpd's trace:\n%s\nJSON's:\n%s", a.String(), b.String())
 	}
+}
+
+// deviceWork is a trace's allocations, kernels and copies.
+func deviceWork(ops []trace.Op) []trace.Op {
+	var out []trace.Op
+	for _, o := range ops {
+		if o.Op == trace.Kernel || o.IsCopy() || o.IsAlloc() {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // TestImportCSV: both CSV versions bring the kernels; the copies, which

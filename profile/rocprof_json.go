@@ -85,12 +85,17 @@ type jsonProcess struct {
 			Stream jsonHandle `json:"stream_id"`
 		} `json:"memory_copy"`
 		HIPAPI []struct {
-			Kind      int      `json:"kind"`
-			Operation int      `json:"operation"`
-			Corr      jsonCorr `json:"correlation_id"`
-			Start     int64    `json:"start_timestamp"`
-			End       int64    `json:"end_timestamp"`
-			ThreadID  uint64   `json:"thread_id"`
+			Kind      int         `json:"kind"`
+			Operation int         `json:"operation"`
+			Corr      jsonCorr    `json:"correlation_id"`
+			Start     int64       `json:"start_timestamp"`
+			End       int64       `json:"end_timestamp"`
+			ThreadID  uint64      `json:"thread_id"`
+			Stream    *jsonHandle `json:"stream_id"` // 7.0
+			Args      []struct {
+				Name  string `json:"name"`
+				Value string `json:"value"`
+			} `json:"args"` // 7.0
 		} `json:"hip_api"`
 	} `json:"buffer_records"`
 }
@@ -253,7 +258,16 @@ func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
 		if r.End < r.Start {
 			return fmt.Errorf("%s: end_timestamp before start_timestamp", where("hip_api", i))
 		}
-		p.Calls = append(p.Calls, Call{Process: proc, Thread: r.ThreadID, Corr: r.Corr.Internal, Name: name, Start: r.Start, End: r.End})
+		c := Call{Process: proc, Thread: r.ThreadID, Corr: r.Corr.Internal, Name: name, Start: r.Start, End: r.End}
+		if r.Stream != nil {
+			c.Stream, c.HasStream = r.Stream.Handle, true
+		}
+		for _, a := range r.Args {
+			if a.Name == "event" {
+				c.Event = a.Value
+			}
+		}
+		p.Calls = append(p.Calls, c)
 	}
 	return nil
 }

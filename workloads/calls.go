@@ -77,7 +77,12 @@ func recorded(ops []hip.OpResult, gcdsPerNode, numaPerNode int) *profile.Profile
 		if j := next[i]; j >= 0 {
 			end = max(end, ns(float64(ops[j].Issue)))
 		}
-		p.Calls = append(p.Calls, profile.Call{Process: o.Rank, Thread: uint64(o.Rank), Corr: corr, Name: name, Start: ns(float64(res.Issue)), End: end})
+		call := profile.Call{Process: o.Rank, Thread: uint64(o.Rank), Corr: corr, Name: name, Start: ns(float64(res.Issue)), End: end, Event: o.Event}
+		switch o.Op { // the calls that take a stream name it, as rocprofv3 7.0 records it
+		case trace.Kernel, trace.MemcpyAsync, trace.MemcpyPeerAsy, trace.EventRecord, trace.StreamWait, trace.StreamSync, trace.Prefetch:
+			call.Stream, call.HasStream = uint64(o.Stream), true
+		}
+		p.Calls = append(p.Calls, call)
 		switch {
 		case o.Op == trace.Kernel && o.GCD != nil:
 			wg := int64(max(1, o.Workgroup))

@@ -80,6 +80,19 @@ ksym=[{'kernel_id':0,'kernel_name':'','formatted_kernel_name':''}]
 for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
     ksym.append({'size':128,'kernel_id':i+1,'code_object_id':1,'kernel_name':'_Z'+str(i),'formatted_kernel_name':n,'demangled_kernel_name':n,'truncated_kernel_name':n.split('(')[0]})
 opid={'HOST_TO_HOST':1,'HOST_TO_DEVICE':2,'DEVICE_TO_HOST':3,'DEVICE_TO_DEVICE':4}
+# 7.0's API records carry the call's stream (stream_id) and its arguments (args)
+streams={'hipMemcpyAsync':0xA1,'hipEventRecord':0xA1,'hipMemcpyPeerAsync':0xB2,'hipStreamWaitEvent':0xB2,'hipStreamSynchronize':0xB2,'hipMemcpy':0}
+launches=[0xA1,0xB2]
+def api_record(c,n,s,e):
+    r={'size':64,'kind':2,'operation':ops.index(n),'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,'thread_id':4242}
+    st=streams.get(n)
+    if n=='hipLaunchKernel':
+        st=launches.pop(0)
+    if st is not None:
+        r['stream_id']={'handle':st}
+    if n in ('hipEventRecord','hipStreamWaitEvent'):
+        r['args']=[{'type':'hipEvent_t','name':'event','value':'0x5e00'},{'type':'hipStream_t','name':'stream','value':'0x%x' % st}]
+    return r
 proc={'metadata':{'pid':4242,'init_time':T0-1000,'fini_time':t+1000,'command':['./app']},
   'agents':[{'size':512,'id':H(n),'type':1 if typ=='CPU' else 2,'cu_count':110 if typ=='GPU' else 0,'name':'gfx90a' if typ=='GPU' else 'AMD EPYC 7A53','node_id':n,'logical_node_id':n,'logical_node_type_id':n if n<4 else n-4,'gpu_index':-1 if n<4 else n-4} for n,typ in agents],
   'counters':[],
@@ -91,7 +104,7 @@ proc={'metadata':{'pid':4242,'init_time':T0-1000,'fini_time':t+1000,'command':['
         'stream_id':{'handle':st}} for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern)],
     'memory_copy':[{'size':80,'kind':4,'operation':opid[dr],'thread_id':4242,'correlation_id':{'internal':c,'external':0},'start_timestamp':s,'end_timestamp':e,
         'dst_agent_id':H(da),'src_agent_id':H(sa),'bytes':b,'stream_id':{'handle':st}} for (c,sa,da,b,st,s,e,dr) in copies],
-    'hip_api':[{'size':64,'kind':2,'operation':ops.index(n),'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,'thread_id':4242} for (c,n,s,e) in hip],
+    'hip_api':[api_record(c,n,s,e) for (c,n,s,e) in hip],
     'memory_allocation':[],'hsa_api':[],'marker_api':[],'scratch_memory':[]}}
 write(f'{base}/rocprofv3-json/node01/4242_results.json', json.dumps({'rocprofiler-sdk-tool':[proc]}, indent=1)+'\n')
 print(len(hip), len(kern), len(copies))
