@@ -58,6 +58,9 @@ func (n *Node) adapt(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	path := paths[best]
 	lo, hi := min(i, j), max(i, j)
+	if len(path) == hi-lo+1 && onRoute(r[lo:hi+1], path, first, p.Back) {
+		return // the packet already takes it: no new route
+	}
 	route := make(fabric.Route, 0, len(r)-(hi-lo+1)+len(path))
 	route = append(route, r[:lo]...)
 	for k := range path {
@@ -72,4 +75,19 @@ func (n *Node) adapt(now sim.VTimeInSec, p *fabric.Packet) {
 	if p.Back {
 		p.Hop = lo + len(path) - 1
 	}
+}
+
+// onRoute says whether seg, a route's switches (reversed on the way back),
+// is path (switch indices from first).
+func onRoute(seg fabric.Route, path []int, first int, back bool) bool {
+	for k, sw := range path {
+		at := k
+		if back {
+			at = len(seg) - 1 - k
+		}
+		if seg[at] != first+sw {
+			return false
+		}
+	}
+	return true
 }

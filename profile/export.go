@@ -28,14 +28,29 @@ func WriteRocprofJSON(w io.Writer, profiles []*Profile) error {
 	var procs []map[string]any
 	pid := 0
 	for _, p := range profiles {
-		ranks := 0
+		type records struct {
+			calls   []Call
+			kernels []Kernel
+			copies  []Copy
+		}
+		var byRank []records // each rank's records, gathered once
+		at := func(proc int) *records {
+			for len(byRank) <= proc {
+				byRank = append(byRank, records{})
+			}
+			return &byRank[proc]
+		}
 		for _, c := range p.Calls {
-			ranks = max(ranks, c.Process+1)
+			at(c.Process).calls = append(at(c.Process).calls, c)
 		}
 		for _, k := range p.Kernels {
-			ranks = max(ranks, k.Process+1)
+			at(k.Process).kernels = append(at(k.Process).kernels, k)
 		}
-		for rank := range ranks {
+		for _, c := range p.Copies {
+			at(c.Process).copies = append(at(c.Process).copies, c)
+		}
+		for rank := range byRank {
+			mine := byRank[rank]
 			pid++
 			h := func(id uint64) handle { return handle{id + 300} }
 			var agents []map[string]any
@@ -50,10 +65,7 @@ func WriteRocprofJSON(w io.Writer, profiles []*Profile) error {
 			var calls, dispatches, copies []map[string]any
 			symbols := []map[string]any{{"kernel_id": 0, "kernel_name": "", "formatted_kernel_name": ""}}
 			symbolOf := map[string]int{}
-			for _, c := range p.Calls {
-				if c.Process != rank {
-					continue
-				}
+			for _, c := range mine.calls {
 				op := slices.Index(names, c.Name)
 				if op < 0 {
 					names, op = append(names, c.Name), len(names)
@@ -68,10 +80,7 @@ func WriteRocprofJSON(w io.Writer, profiles []*Profile) error {
 				}
 				calls = append(calls, rec)
 			}
-			for _, k := range p.Kernels {
-				if k.Process != rank {
-					continue
-				}
+			for _, k := range mine.kernels {
 				id, ok := symbolOf[k.Name]
 				if !ok {
 					id = len(symbols)
@@ -83,10 +92,7 @@ func WriteRocprofJSON(w io.Writer, profiles []*Profile) error {
 					"dispatch_info": map[string]any{"agent_id": h(k.Agent), "queue_id": handle{k.Queue}, "kernel_id": id,
 						"workgroup_size": xyz{k.Workgroup, 1, 1}, "grid_size": xyz{k.Grid, 1, 1}}})
 			}
-			for _, c := range p.Copies {
-				if c.Process != rank {
-					continue
-				}
+			for _, c := range mine.copies {
 				copies = append(copies, map[string]any{"kind": copyKind, "correlation_id": corr{Internal: c.Corr},
 					"start_timestamp": c.Start, "end_timestamp": c.End, "src_agent_id": h(c.Src), "dst_agent_id": h(c.Dst),
 					"bytes": c.Bytes, "stream_id": handle{c.Stream}})

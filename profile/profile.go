@@ -90,6 +90,8 @@ type Profile struct {
 	Copies  []Copy
 	Calls   []Call
 	Report  Report
+
+	processes int // read so far (the next rank)
 }
 
 // Report counts what an import carried over and what it did not.

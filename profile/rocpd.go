@@ -38,20 +38,8 @@ var rocpdQueries = struct{ agents, kernels, copies, regions string }{
 // a folder; processes (pids) in order are the ranks.
 func ReadRocpd(path string) (*Profile, error) {
 	files, err := findFiles(path, func(p string) bool { return strings.HasSuffix(p, ".db") })
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no rocpd database (*_results.db)", path)
-	}
-	p := &Profile{Source: path}
 	pids := map[int64]int{}
-	for _, f := range files {
-		if err := p.readRocpd(f, pids); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return readAll(path, files, err, "rocpd database (*_results.db)", func(p *Profile, _ int, f string) error { return p.readRocpd(f, pids) })
 }
 
 func (p *Profile) readRocpd(file string, pids map[int64]int) error {
@@ -63,109 +51,98 @@ func (p *Profile) readRocpd(file string, pids map[int64]int) error {
 		return fmt.Errorf("%s: %v", file, err)
 	}
 	defer db.Close()
-	fail := func(what string, err error) error {
-		return fmt.Errorf("%s: not a rocpd database (%s: %v)", file, what, strings.ReplaceAll(err.Error(), "\n", " "))
-	}
 	proc := func(pid int64) int {
 		if _, ok := pids[pid]; !ok {
 			pids[pid] = len(pids)
 		}
 		return pids[pid]
 	}
-	rows, err := db.Query(rocpdQueries.agents)
-	if err != nil {
-		return fail("rocpd_info_agent", err)
-	}
-	for rows.Next() {
-		var id int64
-		var typ string
-		if err := rows.Scan(&id, &typ); err != nil {
-			rows.Close()
-			return fail("rocpd_info_agent", err)
-		}
+	r := rocpdReader{db, file}
+	var id int64
+	var typ string
+	err = r.each("rocpd_info_agent", rocpdQueries.agents, []any{&id, &typ}, func() error {
 		if (typ == "GPU" || typ == "CPU") && !slices.ContainsFunc(p.Agents, func(a Agent) bool { return a.ID == uint64(id) }) {
 			p.Agents = append(p.Agents, Agent{ID: uint64(id), NodeID: int(id), GPU: typ == "GPU"})
 		}
-	}
-	if err := rowsDone(rows); err != nil {
-		return fail("rocpd_info_agent", err)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	known := func(id int64) bool {
 		return slices.ContainsFunc(p.Agents, func(a Agent) bool { return a.ID == uint64(id) })
 	}
-	rows, err = db.Query(rocpdQueries.kernels)
-	if err != nil {
-		return fail("rocpd_kernel_dispatch", err)
-	}
-	for rows.Next() {
-		var pid, agent, queue, stream, start, end, wg, grid, corr int64
-		var name string
-		if err := rows.Scan(&pid, &agent, &queue, &stream, &start, &end, &wg, &grid, &name, &corr); err != nil {
-			rows.Close()
-			return fail("rocpd_kernel_dispatch", err)
-		}
+	var pid, agent, queue, stream, start, end, wg, grid, corr int64
+	var name string
+	err = r.each("rocpd_kernel_dispatch", rocpdQueries.kernels, []any{&pid, &agent, &queue, &stream, &start, &end, &wg, &grid, &name, &corr}, func() error {
 		if !known(agent) || end < start || wg < 1 || grid < 1 {
-			rows.Close()
 			return fmt.Errorf("%s: rocpd_kernel_dispatch: a dispatch on agent %d from %d to %d ns with %d work-items in workgroups of %d is not a kernel of this node",
 				file, agent, start, end, grid, wg)
 		}
 		p.Kernels = append(p.Kernels, Kernel{Process: proc(pid), Corr: uint64(corr), Agent: uint64(agent), Queue: uint64(queue),
 			Stream: uint64(stream), Name: name, Start: start, End: end, Grid: grid, Workgroup: wg})
-	}
-	if err := rowsDone(rows); err != nil {
-		return fail("rocpd_kernel_dispatch", err)
-	}
-	rows, err = db.Query(rocpdQueries.copies)
+		return nil
+	})
 	if err != nil {
-		return fail("rocpd_memory_copy", err)
+		return err
 	}
-	for rows.Next() {
-		var pid, src, dst, size, stream, start, end, corr int64
-		if err := rows.Scan(&pid, &src, &dst, &size, &stream, &start, &end, &corr); err != nil {
-			rows.Close()
-			return fail("rocpd_memory_copy", err)
-		}
+	var src, dst, size int64
+	err = r.each("rocpd_memory_copy", rocpdQueries.copies, []any{&pid, &src, &dst, &size, &stream, &start, &end, &corr}, func() error {
 		if !known(src) || !known(dst) || end < start || size < 0 {
-			rows.Close()
 			return fmt.Errorf("%s: rocpd_memory_copy: a copy of %d bytes from agent %d to %d is not a copy of this node", file, size, src, dst)
 		}
 		p.Copies = append(p.Copies, Copy{Process: proc(pid), Corr: uint64(corr), Src: uint64(src), Dst: uint64(dst), Bytes: size,
 			Stream: uint64(stream), Start: start, End: end})
-	}
-	if err := rowsDone(rows); err != nil {
-		return fail("rocpd_memory_copy", err)
-	}
-	rows, err = db.Query(rocpdQueries.regions)
+		return nil
+	})
 	if err != nil {
-		return fail("rocpd_region", err)
+		return err
 	}
-	for rows.Next() {
-		var pid, tid, start, end, corr int64
-		var name, category string
-		if err := rows.Scan(&pid, &tid, &start, &end, &name, &corr, &category); err != nil {
-			rows.Close()
-			return fail("rocpd_region", err)
-		}
+	var tid int64
+	var category string
+	return r.each("rocpd_region", rocpdQueries.regions, []any{&pid, &tid, &start, &end, &name, &corr, &category}, func() error {
 		if !strings.HasPrefix(category, "HIP_") { // HSA, markers, RCCL: not HIP calls
-			continue
+			return nil
 		}
 		if end < start {
-			rows.Close()
 			return fmt.Errorf("%s: rocpd_region: %s ends before it starts", file, name)
 		}
 		p.Calls = append(p.Calls, Call{Process: proc(pid), Thread: uint64(tid), Corr: uint64(corr), Name: name, Start: start, End: end})
-	}
-	if err := rowsDone(rows); err != nil {
-		return fail("rocpd_region", err)
-	}
-	return nil
+		return nil
+	})
 }
 
-// rowsDone closes rows and returns any error the iteration met.
-func rowsDone(rows *sql.Rows) error {
-	err := rows.Err()
-	if cerr := rows.Close(); err == nil {
-		err = cerr
+// rocpdReader runs the import's queries on one database.
+type rocpdReader struct {
+	db   *sql.DB
+	file string
+}
+
+// each runs query, scans every row into dest and calls row, whose error
+// stops it; the database's own errors say the file is not a rocpd
+// database, naming table.
+func (r rocpdReader) each(table, query string, dest []any, row func() error) error {
+	fail := func(err error) error {
+		return fmt.Errorf("%s: not a rocpd database (%s: %v)", r.file, table, strings.ReplaceAll(err.Error(), "\n", " "))
 	}
-	return err
+	rows, err := r.db.Query(query)
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return fail(err)
+		}
+		if err := row(); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	if err := rows.Close(); err != nil {
+		return fail(err)
+	}
+	return nil
 }

@@ -55,19 +55,7 @@ func csvPrefixes(path string) ([]string, error) {
 // file-name order) as rank k.
 func ReadRocprofCSV(path string) (*Profile, error) {
 	prefixes, err := csvPrefixes(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(prefixes) == 0 {
-		return nil, fmt.Errorf("%s: no rocprofv3 CSV files (*_kernel_trace.csv, *_agent_info.csv, ...)", path)
-	}
-	p := &Profile{Source: path}
-	for proc, pre := range prefixes {
-		if err := p.readCSVProcess(proc, pre); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return readAll(path, prefixes, err, "rocprofv3 CSV files (*_kernel_trace.csv, *_agent_info.csv, ...)", (*Profile).readCSVProcess)
 }
 
 // csvTable is one CSV file: its header's columns by name and its rows.

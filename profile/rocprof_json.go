@@ -109,19 +109,7 @@ func jsonFiles(path string) ([]string, error) {
 // *_results.json under a folder; its processes, in order, are the ranks.
 func ReadRocprofJSON(path string) (*Profile, error) {
 	files, err := jsonFiles(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no rocprofv3 JSON output (*_results.json)", path)
-	}
-	p := &Profile{Source: path}
-	for _, f := range files {
-		if err := p.readJSONFile(f); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return readAll(path, files, err, "rocprofv3 JSON output (*_results.json)", func(p *Profile, _ int, f string) error { return p.readJSONFile(f) })
 }
 
 func (p *Profile) readJSONFile(file string) error {
@@ -149,16 +137,8 @@ func (p *Profile) readJSONFile(file string) error {
 // jsonProcess adds one process's records as the next rank; its agents are
 // known by node id.
 func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
-	proc := 0
-	for _, k := range p.Kernels {
-		proc = max(proc, k.Process+1)
-	}
-	for _, c := range p.Calls {
-		proc = max(proc, c.Process+1)
-	}
-	for _, c := range p.Copies {
-		proc = max(proc, c.Process+1)
-	}
+	proc := p.processes
+	p.processes++
 	where := func(what string, i int) string { return fmt.Sprintf("%s: process %d: %s[%d]", file, proc, what, i) }
 	if jp.BufferRecords == nil {
 		return fmt.Errorf("%s: process %d: no \"buffer_records\" (run rocprofv3 with --kernel-trace, --memory-copy-trace, --hip-trace)", file, proc)

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -109,11 +108,7 @@ func readFile(path string, limit int64) ([]Op, error) {
 		}
 	}
 	r := &capReader{r: f, left: limit}
-	parseFn := parse
-	if lines > 4*parseBatchLines && runtime.GOMAXPROCS(0) > 1 {
-		parseFn = parseParallel
-	}
-	ops, err := parseFn(r, path, lines+1)
+	ops, err := parse(r, path, lines+1)
 	if r.over {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB (the limit for a trace)", limit>>20)}
 	}
@@ -153,57 +148,6 @@ func (c *capReader) Read(p []byte) (int, error) {
 // name and the line. Parse only decodes; see Check for consistency.
 func Parse(r io.Reader, name string) ([]Op, error) {
 	return parse(r, name, 1024)
-}
-
-// parse is Parse with room for capacity ops before any is moved.
-func parse(r io.Reader, name string, capacity int) ([]Op, error) {
-	br := bufio.NewReader(r)
-	// Ops are large: gathered in chunks and copied once at the end, not
-	// moved each time one growing slice doubles.
-	var chunks [][]Op
-	ops := make([]Op, 0, max(1, capacity))
-	all := func() []Op {
-		if len(chunks) == 0 {
-			return ops
-		}
-		total := len(ops)
-		for _, c := range chunks {
-			total += len(c)
-		}
-		out := make([]Op, 0, total)
-		for _, c := range chunks {
-			out = append(out, c...)
-		}
-		return append(out, ops...)
-	}
-	for n := 1; ; n++ {
-		line, err := readLine(br)
-		if err != nil && err != io.EOF {
-			if errors.Is(err, errLineTooLong) {
-				return nil, &Error{File: name, Line: n, Msg: err.Error()}
-			}
-			return nil, &Error{File: name, Line: n, Msg: "read: " + err.Error()}
-		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 BOM
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			op, perr := parseLine(line) // untrimmed, so columns are right
-			if perr != nil {
-				perr.File, perr.Line = name, n
-				return nil, perr
-			}
-			op.Line = n
-			if len(ops) == cap(ops) {
-				chunks = append(chunks, ops)
-				ops = make([]Op, 0, min(2*cap(ops), 1<<16))
-			}
-			ops = append(ops, op)
-		}
-		if err == io.EOF {
-			return all(), nil
-		}
-	}
 }
 
 var errLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)

@@ -8,7 +8,7 @@ import (
 	"runtime"
 )
 
-// Long traces parse on every core: one goroutine reads lines in batches,
+// Traces parse on every core: one goroutine reads lines in batches,
 // workers decode the batches, and the ops are kept in line order; the
 // first error by line wins, as when parsing one line after another.
 
@@ -24,8 +24,9 @@ type parseBatch struct {
 	done  chan struct{}
 }
 
-// parseParallel is parse for long inputs; capacity is the ops expected.
-func parseParallel(r io.Reader, name string, capacity int) ([]Op, error) {
+// parse is Parse with room for capacity ops (the ops expected) before
+// any is moved.
+func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 	workers := runtime.GOMAXPROCS(0)
 	todo := make(chan *parseBatch, 2*workers)
 	inOrder := make(chan *parseBatch, 2*workers)
@@ -80,15 +81,34 @@ func parseParallel(r io.Reader, name string, capacity int) ([]Op, error) {
 			}
 		}
 	}()
+	// Ops are large: past the room expected they are gathered in chunks
+	// and copied once at the end, not moved each time a slice doubles.
 	ops := make([]Op, 0, max(1, capacity))
+	var chunks [][]Op
+	total := 0
 	for b := range inOrder {
 		<-b.done
-		ops = append(ops, b.ops...)
 		if b.err != nil {
 			return nil, b.err
 		}
+		total += len(b.ops)
+		if chunks == nil && len(ops)+len(b.ops) <= cap(ops) {
+			ops = append(ops, b.ops...)
+			continue
+		}
+		if chunks == nil {
+			chunks = [][]Op{ops}
+		}
+		chunks = append(chunks, b.ops)
 	}
-	return ops, nil
+	if chunks == nil {
+		return ops, nil
+	}
+	all := make([]Op, 0, total)
+	for _, c := range chunks {
+		all = append(all, c...)
+	}
+	return all, nil
 }
 
 // decode parses the batch's lines, stopping at the first bad one (whose

@@ -1,7 +1,10 @@
 package trace
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,21 +28,49 @@ func longTrace(n, bad int) string {
 	return b.String()
 }
 
+// lineByLine parses a trace one line after another, the reference the
+// batched parse must agree with.
+func lineByLine(text, name string) ([]Op, error) {
+	br := bufio.NewReader(strings.NewReader(text))
+	var ops []Op
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			op, perr := parseLine(line)
+			if perr != nil {
+				perr.File, perr.Line = name, n
+				return nil, perr
+			}
+			op.Line = n
+			ops = append(ops, op)
+		}
+		if err == io.EOF {
+			return ops, nil
+		}
+	}
+}
+
 // TestParallelParseAgrees: a long trace parsed on several goroutines gives
-// what parsing line by line gives, ops and errors alike.
+// what parsing line by line gives, ops and errors alike, whether the room
+// expected for its ops is too small or enough.
 func TestParallelParseAgrees(t *testing.T) {
 	for _, bad := range []int{0, 5, 3*parseBatchLines + 17} {
 		text := longTrace(5*parseBatchLines, bad)
-		want, werr := parse(strings.NewReader(text), "t.jsonl", 1)
-		got, gerr := parseParallel(strings.NewReader(text), "t.jsonl", 1)
-		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
-			t.Errorf("bad line %d: errors %v and %v", bad, werr, gerr)
+		want, werr := lineByLine(text, "t.jsonl")
+		for _, room := range []int{1, 6 * parseBatchLines} {
+			got, gerr := parse(strings.NewReader(text), "t.jsonl", room)
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+				t.Errorf("bad line %d, room %d: errors %v and %v", bad, room, werr, gerr)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("bad line %d, room %d: %d ops line by line, %d batched, or they differ", bad, room, len(want), len(got))
+			}
 		}
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("bad line %d: %d ops line by line, %d in parallel, or they differ", bad, len(want), len(got))
-		}
-		if bad == 0 && len(got) < 4*parseBatchLines {
-			t.Errorf("only %d ops", len(got))
+		if bad == 0 && len(want) < 4*parseBatchLines {
+			t.Errorf("only %d ops", len(want))
 		}
 	}
 }

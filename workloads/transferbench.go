@@ -34,7 +34,6 @@ type TransferBench struct {
 	Unroll     int     // GFX_UNROLL: float4 loads in flight per thread
 	GCDs       int     // GPUs of the node
 	NUMA       int     // NUMA domains of the node
-	CUs        int     // compute units per GPU
 }
 
 // tbExeOrder is TransferBench's executor order (ExeType: CPU, GPU, DMA).

@@ -100,7 +100,7 @@ func TestTransferBenchChecksTheNode(t *testing.T) {
 // 16 MiB and fewer iterations.
 func tbOn(c *config.Node, cfg *TBConfig) TransferBench {
 	return TransferBench{Config: cfg, Sizes: []int64{16 << 20}, Iterations: 2, Warmups: 1, BlockSize: c.Env.TBBlockSize,
-		Unroll: c.Env.TBUnroll, GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains, CUs: c.GCD.ComputeUnits}
+		Unroll: c.Env.TBUnroll, GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains}
 }
 
 // tbRows runs a config's tests and returns the rows by case and metric.

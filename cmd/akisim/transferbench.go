@@ -42,7 +42,7 @@ func transferBenchRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 		}
 	}
 	tb := workloads.TransferBench{Config: cfg, Sizes: sizes, Iterations: c.Env.TBIterations, Warmups: c.Env.TBWarmups,
-		BlockSize: c.Env.TBBlockSize, Unroll: c.Env.TBUnroll, GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains, CUs: c.GCD.ComputeUnits}
+		BlockSize: c.Env.TBBlockSize, Unroll: c.Env.TBUnroll, GCDs: c.GCD.Count, NUMA: c.Host.NUMADomains}
 	runs, err := tb.Runs()
 	if err != nil {
 		return nil, bad("%v", err)
