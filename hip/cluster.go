@@ -89,7 +89,7 @@ func (r *Runtime) coresOfGCD(g int) *fabric.Sender { return r.threads[r.gcdNode(
 // coresOf is the sender to the host cores that run host access op i: those
 // of its NUMA domain's node, or of the node of the first buffer it touches.
 func (r *Runtime) coresOf(i int) *fabric.Sender {
-	op := &r.ops[i]
+	op := r.op(i)
 	if op.NUMA != nil {
 		return r.threads[r.numaNode(*op.NUMA)]
 	}

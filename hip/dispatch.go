@@ -42,8 +42,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			cmd.Queue = streamKey(s.rank, s.id) // each stream its own hardware queue
 			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
-			r.Results[it.op].Engine = it.cus.Name()
+			r.res(it.op).Engine = it.cus.Name()
 			s.inflight++
+			s.live = append(s.live, it.op)
 			s.last = it.cus
 		case it.prefetch:
 			if s.inflight > 0 {
@@ -65,7 +66,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				r.holdForFlag(s, it)
 				return // resumed by the flag (flag.go)
 			}
-			op := &r.ops[it.op]
+			op := r.op(it.op)
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
 			doorbell := ns(r.cost.DoorbellNs)
@@ -75,8 +76,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			r.ctrl[it.engine.engine].SendAt(now, now+doorbell, cmd)
 			s.acquire = true
-			r.Results[it.op].Engine = it.engine.engine.Name()
+			r.res(it.op).Engine = it.engine.engine.Name()
 			s.inflight++
+			s.live = append(s.live, it.op)
 			s.last = it.engine
 		case it.wait:
 			if s.inflight > 0 {
@@ -100,8 +102,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 					at += ns(r.cost.DoorbellNs) // behind packets still arriving: keep their order
 				}
 				r.kctrl[s.dirty].SendAt(now, at, cmd)
-				r.Results[it.op].Engine = s.dirty.Name()
+				r.res(it.op).Engine = s.dirty.Name()
 				s.inflight++
+				s.live = append(s.live, it.op)
 				s.last = s.dirty
 				if release {
 					s.dirty = nil
@@ -116,7 +119,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			s.acquire = true // the marker has system scope
 			r.events[eventKey{s.rank, it.event}] = t
 			r.recorded[it.op] = true
-			r.Results[it.op].Start, r.Results[it.op].End = t, t
+			r.res(it.op).Start, r.res(it.op).End = t, t
 			r.eventRecorded(now)
 		}
 		s.queue = s.queue[1:]
@@ -126,7 +129,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 // kernelCmd turns a kernel launch into the GCD's dispatch packet: its
 // workgroups and the memory streams of its accesses.
 func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
-	op := &r.ops[i]
+	op := r.op(i)
 	if len(op.Channels) > 0 {
 		return r.phasedCmd(i)
 	}
@@ -137,7 +140,7 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 
 // accessCmd is the dispatch packet of an op's memory accesses.
 func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
-	op := &r.ops[i]
+	op := r.op(i)
 	k := &gcd.KernelCmd{ID: i}
 	k.Reads, k.Writes = r.memStreams(op, op.Access)
 	return k
@@ -170,7 +173,7 @@ func (r *Runtime) memStreams(op *trace.Op, access []trace.Access) (reads, writes
 // phasedCmd is a library's phased kernel: its flags are the runtime's
 // GPU flags by name, shared by every kernel that names them.
 func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
-	op := &r.ops[i]
+	op := r.op(i)
 	k := &gcd.KernelCmd{ID: i, InFlight: op.InFlight, SystemRelease: op.StopEvent, Channels: make([][]gcd.Phase, len(op.Channels))}
 	for c, phases := range op.Channels {
 		for _, ph := range phases {
@@ -191,7 +194,7 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
-	op := &r.ops[i]
+	op := r.op(i)
 	return r.copyKernel(i, place{memOf(r.bufs[op.Src]), r.base[op.Src] + op.SrcOff},
 		place{memOf(r.bufs[op.Dst]), r.base[op.Dst] + op.DstOff}, op.Bytes)
 }

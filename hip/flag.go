@@ -18,14 +18,14 @@ import (
 // or copy waiting for a flag not set yet (a library's copy waits for its
 // peer's readiness so).
 func (r *Runtime) flagReady(it item) bool {
-	op := &r.ops[it.op]
+	op := r.op(it.op)
 	return op.WaitFlag == "" || r.flags[op.WaitFlag]
 }
 
 // holdForFlag notes that stream s waits, at its head, for the flag its
 // head item waits for; setFlag resumes it.
 func (r *Runtime) holdForFlag(s *stream, it item) {
-	name := r.ops[it.op].WaitFlag
+	name := r.op(it.op).WaitFlag
 	if r.flagWaiters[name] == nil {
 		r.flagWaiters[name] = map[int]bool{}
 	}
@@ -40,7 +40,7 @@ func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	delete(r.flagWaiters, name)
 	for _, id := range keys {
 		s := r.streams[id]
-		if len(s.queue) > 0 && r.ops[s.queue[0].op].WaitFlag == name {
+		if len(s.queue) > 0 && r.op(s.queue[0].op).WaitFlag == name {
 			r.dispatch(now, s)
 		}
 	}

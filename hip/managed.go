@@ -122,7 +122,7 @@ func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
 	if r.env.XNACK != 1 || r.faulted[it.op] {
 		return false
 	}
-	moves := r.accessMoves(it.op, *r.ops[it.op].GCD, true)
+	moves := r.accessMoves(it.op, *r.op(it.op).GCD, true)
 	r.faulted[it.op] = true
 	if len(moves) == 0 {
 		return false
@@ -136,7 +136,7 @@ func (r *Runtime) faulting(now sim.VTimeInSec, s *stream, it item) bool {
 func (r *Runtime) accessMoves(i, to int, fault bool) []blockMove {
 	var moves []blockMove
 	var seen map[blockMove]bool // blocks already taken: accesses may overlap
-	for _, a := range r.ops[i].Access {
+	for _, a := range r.op(i).Access {
 		mb := r.managed[a.Buf]
 		if mb == nil {
 			continue
@@ -159,9 +159,9 @@ func (r *Runtime) accessMoves(i, to int, fault bool) []blockMove {
 // prefetchStart begins a prefetch that reached the head of its stream:
 // every block not at the destination moves there.
 func (r *Runtime) prefetchStart(now sim.VTimeInSec, s *stream, i int) {
-	op := &r.ops[i]
+	op := r.op(i)
 	to, _ := trace.PrefetchGCD(op.Dst)
-	r.Results[i].Start = now
+	r.res(i).Start = now
 	r.Managed.PrefetchCalls++
 	var moves []blockMove
 	for b, at := range r.managed[op.Buf].at {
@@ -253,7 +253,7 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	}
 	engines := r.devices[g].HostEngines
 	if len(engines) == 0 {
-		r.Err = fmt.Errorf("op %d (line %d): GCD %d has no SDMA engine to migrate managed memory", m.op, r.ops[m.op].Line, g)
+		r.Err = fmt.Errorf("op %d (line %d): GCD %d has no SDMA engine to migrate managed memory", m.op, r.op(m.op).Line, g)
 		return
 	}
 	r.ctrl[engines[0]].SendAt(now, now, &sdma.CopyCmd{ID: m.op, Src: src, Dst: dst, Bytes: n})
@@ -263,12 +263,12 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 // host access proceeds.
 func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 	delete(r.migrating, m.op)
-	switch r.ops[m.op].Op {
+	switch r.op(m.op).Op {
 	case trace.HostAccess:
 		r.hostAccess(now, m.op)
 		return
 	case trace.Prefetch:
-		r.Results[m.op].End = now
+		r.res(m.op).End = now
 		m.s.inflight--
 	}
 	r.dispatch(now, m.s)
@@ -291,7 +291,7 @@ func (r *Runtime) cpuFaulting(now sim.VTimeInSec, i int) bool {
 // hostAccess sends host access op i to the host's cores.
 func (r *Runtime) hostAccess(now sim.VTimeInSec, i int) {
 	k := r.accessCmd(i)
-	k.Workgroups = int64(max(1, r.ops[i].Threads))
-	k.Queue = r.ops[i].Rank // the calling rank's host thread(s)
+	k.Workgroups = int64(max(1, r.op(i).Threads))
+	k.Queue = r.op(i).Rank // the calling rank's host thread(s)
 	r.coresOf(i).Send(now, k)
 }

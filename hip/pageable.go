@@ -93,10 +93,10 @@ func (r *Runtime) pinNs(bytes int64) float64 {
 
 // pageStart begins a pageable copy that reached the head of its stream.
 func (r *Runtime) pageStart(now sim.VTimeInSec, s *stream, i int) {
-	op := &r.ops[i]
+	op := r.op(i)
 	pc := &pageCopy{op: i, s: s, toGPU: r.pageableNow(op.Src), staged: op.Bytes <= r.cost.PinMinBytes}
 	r.paging[i] = pc
-	r.Results[i].Start = now
+	r.res(i).Start = now
 	s.inflight++
 	s.last = pc
 	r.pageNext(now, pc)
@@ -104,7 +104,7 @@ func (r *Runtime) pageStart(now sim.VTimeInSec, s *stream, i int) {
 
 // pageChunk starts the next chunk of a pageable copy: its size and steps.
 func (r *Runtime) pageChunk(pc *pageCopy) {
-	left := r.ops[pc.op].Bytes - pc.done
+	left := r.op(pc.op).Bytes - pc.done
 	switch {
 	case !pc.staged:
 		pc.chunk, pc.steps = min(r.cost.PinChunkBytes, left), []pageStep{stepPin, stepDMA}
@@ -125,7 +125,7 @@ func (r *Runtime) pageChunk(pc *pageCopy) {
 // previous one is done. The host waits for each step: ROCclr neither
 // overlaps a chunk's memcpy with another's SDMA copy nor pins ahead.
 func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
-	op := &r.ops[pc.op]
+	op := r.op(pc.op)
 	if len(pc.steps) == 0 { // the chunk is done
 		pc.done += pc.chunk
 		if pc.done == op.Bytes {
@@ -200,7 +200,7 @@ func (r *Runtime) stagingBuffer(g int) place {
 // pageDMA copies the chunk in flight from src to dst on the copy's SDMA
 // queue, or as a blit kernel without SDMA.
 func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
-	op := &r.ops[pc.op]
+	op := r.op(pc.op)
 	it, err := r.directItem(pc.op, op)
 	if err != nil {
 		r.Err = err
@@ -211,18 +211,18 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 		k := r.copyKernel(pc.op, src, dst, pc.chunk)
 		k.Queue = streamKey(pc.s.rank, pc.s.id)
 		r.kctrl[it.cus].SendAt(now, at, k)
-		r.Results[pc.op].Engine = it.cus.Name()
+		r.res(pc.op).Engine = it.cus.Name()
 		return
 	}
 	r.ctrl[it.engine.engine].SendAt(now, at, &sdma.CopyCmd{ID: pc.op, Queue: it.engine.queue,
 		Src: src.mem, Dst: dst.mem, Bytes: pc.chunk})
-	r.Results[pc.op].Engine = it.engine.engine.Name()
+	r.res(pc.op).Engine = it.engine.engine.Name()
 }
 
 // pageDone ends a pageable copy: its stream goes on, and so does the host.
 func (r *Runtime) pageDone(now sim.VTimeInSec, pc *pageCopy) {
 	delete(r.paging, pc.op)
-	r.Results[pc.op].End = now
+	r.res(pc.op).End = now
 	pc.s.inflight--
 	if pc.s.inflight == 0 {
 		r.dispatch(now, pc.s)

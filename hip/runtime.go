@@ -6,6 +6,7 @@ package hip
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/akisim/akisim/components/cpu"
@@ -52,7 +53,7 @@ type Runtime struct {
 	nicEvent sim.VTimeInSec   // a NIC's completion event reaching its host
 	nicHubs  []int            // by global NIC id: its hub
 
-	ops           []trace.Op
+	store         opStore // the operations loaded (all, or a stream's window)
 	bufs          map[string]trace.Buffer
 	base          map[string]int64        // buffer -> its first address in its memory
 	top           map[fabric.Memory]int64 // next free address of each memory
@@ -134,7 +135,29 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 
 // Load sets the operations to replay, starting at time zero.
 func (r *Runtime) Load(ops []trace.Op) {
-	r.ops = ops
+	r.reset()
+	r.Results = make([]OpResult, len(ops))
+	for i := range ops {
+		r.Results[i] = OpResult{Index: i, Op: &ops[i]}
+	}
+	r.store = opStore{chunks: []*opChunk{{ops: ops, res: r.Results}}, chunkLen: max(1, len(ops)), loaded: len(ops), srcDone: true}
+	var ranks []int
+	seen := map[int]bool{}
+	for i := range ops {
+		if !seen[ops[i].Rank] {
+			seen[ops[i].Rank] = true
+			ranks = append(ranks, ops[i].Rank)
+		}
+	}
+	r.startThreads(ranks)
+	for i := range ops {
+		th := r.threadOf[ops[i].Rank]
+		th.ops = append(th.ops, i)
+	}
+}
+
+// reset clears what a run leaves behind.
+func (r *Runtime) reset() {
 	r.bufs = map[string]trace.Buffer{}
 	r.base = map[string]int64{}
 	r.top = map[fabric.Memory]int64{}
@@ -151,21 +174,20 @@ func (r *Runtime) Load(ops []trace.Op) {
 	r.coarseManaged = map[string]bool{}
 	r.Pageable = PageableStats{}
 	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
-	r.Results = make([]OpResult, len(ops))
-	for i := range ops {
-		r.Results[i] = OpResult{Index: i, Op: &ops[i]}
-	}
+	r.Results = nil
+}
+
+// startThreads makes a host thread for each rank, all starting at time
+// zero, in rank order.
+func (r *Runtime) startThreads(ranks []int) {
 	r.procs = nil
-	byRank := map[int]*thread{}
-	r.threadOf = byRank
-	for i := range ops {
-		th := byRank[ops[i].Rank]
-		if th == nil {
-			th = &thread{rank: ops[i].Rank}
-			byRank[th.rank] = th
+	r.threadOf = map[int]*thread{}
+	for _, k := range ranks {
+		if r.threadOf[k] == nil {
+			th := &thread{rank: k}
+			r.threadOf[k] = th
 			r.procs = append(r.procs, th)
 		}
-		th.ops = append(th.ops, i)
 	}
 	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
 	for _, th := range r.procs {
@@ -225,13 +247,18 @@ func (r *Runtime) Handle(e sim.Event) error {
 
 // step performs thread th's next host call at now.
 func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
-	if th.next >= len(th.ops) || th.blocked != nil || r.Err != nil {
+	if th.blocked != nil || r.Err != nil {
 		return
+	}
+	for th.next >= len(th.ops) {
+		if !r.pull() { // a streamed trace: its next chunk, if any
+			return
+		}
 	}
 	i := th.ops[th.next]
 	th.cur = i
-	op := &r.ops[i]
-	res := &r.Results[i]
+	op := r.op(i)
+	res := r.res(i)
 	res.Issue = now
 	th.next++
 	next := now + ns(r.cost.APICallNs)
@@ -351,7 +378,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			r.pageNext(now, pc)
 			continue
 		}
-		res := &r.Results[id]
+		res := r.res(id)
 		res.Start, res.End, res.Begin = start, now, begin
 		if res.Op.Op == trace.EventRecord { // its marker reached: recorded
 			t := now + ns(r.cost.EventRecordNs)
@@ -371,6 +398,9 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		s := r.stream(res.Op)
 		s.inflight--
+		if k := slices.Index(s.live, id); k >= 0 {
+			s.live = slices.Delete(s.live, k, k+1)
+		}
 		if s.inflight == 0 {
 			r.dispatch(now, s)
 		}

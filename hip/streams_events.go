@@ -29,6 +29,7 @@ type stream struct {
 	rank     int // the process that owns it
 	queue    []item
 	inflight int
+	live     []int             // the ops in flight (kernels, copies, markers): not final yet
 	last     any               // the SDMA queue or CU array running the stream's work
 	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
 	acquire  bool              // the next kernel starts with a system-scope acquire (grain.go)
@@ -60,7 +61,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	done := false
 	switch b.kind {
 	case "op":
-		done = r.Results[b.op].End > 0
+		done = r.res(b.op).End > 0
 	case "event":
 		done = r.recordDone(b.op)
 	case "flag":
@@ -84,11 +85,11 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	delete(r.registered, b.unregister)
 	i := th.cur
 	t := now + ns(r.cost.SyncCallNs)
-	if b.kind == "flag" || b.kind == "gpuflag" || r.ops[i].Op == trace.HostAccess {
+	if b.kind == "flag" || b.kind == "gpuflag" || r.op(i).Op == trace.HostAccess {
 		t = now // a thread polling host memory, or doing its own loads and stores: no HIP call returns
 	}
 	if b.kind != "op" {
-		r.Results[i].Start, r.Results[i].End = r.Results[i].Issue, t
+		r.res(i).Start, r.res(i).End = r.res(i).Issue, t
 	}
 	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}, th})
 }

@@ -47,3 +47,13 @@ func waitsOnFlags(ops []trace.Op) bool {
 	}
 	return false
 }
+
+// RunStream replays a streamed trace (hip.Runtime.LoadStream): retire
+// gets each operation's result, in order, once it is final.
+func (n *Node) RunStream(src hip.OpSource, ranks []int, retire func(*hip.OpResult) error) error {
+	n.Runtime.LoadStream(src, ranks, retire)
+	if err := n.Engine.Run(); err != nil {
+		return err
+	}
+	return n.Runtime.FinishStream()
+}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"io"
 	"strconv"
 	"strings"
@@ -11,27 +10,13 @@ import (
 // the order given. Fields are quoted by encoding/csv rules and values are
 // formatted by FormatValue, so the output is deterministic.
 func WriteCSV(w io.Writer, rows []Row) error {
-	if _, err := io.WriteString(w, Header+"\n"); err != nil {
-		return err
-	}
-	cw := csv.NewWriter(w)
+	cw := NewCSVWriter(w)
 	for _, r := range rows {
-		rec := []string{
-			r.Workload,
-			r.Case,
-			r.Src,
-			r.Dst,
-			strconv.FormatInt(r.Bytes, 10),
-			r.Metric,
-			FormatValue(r.Value),
-			r.Unit,
-		}
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Write(r); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Close()
 }
 
 // FormatValue formats v with four decimals and trims trailing zeros and a

@@ -2,9 +2,7 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
-	"math"
 )
 
 // jsonRow fixes the key order of WriteJSON and carries the rounded value.
@@ -25,25 +23,11 @@ type jsonRow struct {
 // four decimals exactly as WriteCSV prints it. An empty slice writes "[]".
 // NaN and infinite values are an error since JSON cannot hold them.
 func WriteJSON(w io.Writer, rows []Row) error {
-	out := make([]jsonRow, 0, len(rows))
-	for i, r := range rows {
-		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			return fmt.Errorf("report: row %d (%s/%s/%s): value %v is not a JSON number",
-				i, r.Workload, r.Case, r.Metric, r.Value)
+	jw := NewJSONWriter(w)
+	for _, r := range rows {
+		if err := jw.Write(r); err != nil {
+			return err
 		}
-		out = append(out, jsonRow{
-			Workload: r.Workload,
-			Case:     r.Case,
-			Src:      r.Src,
-			Dst:      r.Dst,
-			Bytes:    r.Bytes,
-			Metric:   r.Metric,
-			Value:    json.Number(FormatValue(r.Value)),
-			Unit:     r.Unit,
-		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return jw.Close()
 }

@@ -44,6 +44,14 @@ func Buffers(ops []Op) map[string]Buffer {
 	return bufs
 }
 
+// Allocates is the buffer op allocates, if it is a named allocation.
+func (o *Op) Allocates() (Buffer, bool) {
+	if !o.IsAlloc() || o.Buf == "" {
+		return Buffer{}, false
+	}
+	return o.placed(), true
+}
+
 // buffer is the buffer an allocation op makes (GCD and NUMA not filled in).
 func (o *Op) buffer() Buffer {
 	host := o.Op == HostMalloc || o.Op == MallocPageable || o.Op == MallocManaged
@@ -195,19 +203,34 @@ func setFields(o *Op) []string {
 // memcpy_async of it does not block). Every sum and product is checked
 // without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
-	c := checker{
+	c := newChecker(n, setRanks(ops), hostWaiters(ops), newMPIState(ops))
+	if e := c.ops(ops, 0, name); e != nil {
+		return e
+	}
+	return c.finish(name)
+}
+
+func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs mpiState) *checker {
+	return &checker{
 		gcds: n.GCDs, numa: n.NUMADomains, nodes: newNodeMap(n),
 		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
 		bufs:   map[string]allocated{},
 		events: map[eventKey]bool{},
 		flags: flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, byGPU: map[string]bool{},
-			setters: setRanks(ops), hosts: hostWaiters(ops)},
-		msgs: newMPIState(ops),
+			setters: setters, hosts: hosts},
+		msgs: msgs,
 		coll: newRCCLState(),
 	}
+}
+
+// ops checks ops, the trace's ops from index first on, in order.
+func (c *checker) ops(ops []Op, first int, name string) *Error {
 	for i := range ops {
-		c.line, c.rank = LineOf(ops, i), ops[i].Rank
+		c.line, c.rank = ops[i].Line, ops[i].Rank
+		if c.line <= 0 {
+			c.line = first + i + 1 // a generated op: its position (LineOf)
+		}
 		if e := c.op(&ops[i]); e != nil {
 			e.File, e.Line = name, c.line
 			return e
@@ -219,6 +242,12 @@ func Check(ops []Op, n Limits, name string) error {
 			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: c.line, rank: o.Rank}
 		}
 	}
+	return nil
+}
+
+// finish checks what only the trace's end settles: flags never set,
+// messages never matched, collectives left open.
+func (c *checker) finish(name string) error {
 	if e := c.flags.unset(name); e != nil {
 		return e
 	}

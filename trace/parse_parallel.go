@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"sync"
 )
 
 // Traces parse on every core: one goroutine reads lines in batches,
@@ -24,14 +25,15 @@ type parseBatch struct {
 	done  chan struct{}
 }
 
-// parse is Parse with room for capacity ops (the ops expected) before
-// any is moved.
-func parse(r io.Reader, name string, capacity int) ([]Op, error) {
+// parseBatches parses r on every core. The batches come out in line
+// order, each once decoded; a batch with an error is the last. stop ends
+// the parse early and returns once the reader is done with r.
+func parseBatches(r io.Reader, name string) (batches <-chan *parseBatch, stop func()) {
 	workers := runtime.GOMAXPROCS(0)
 	todo := make(chan *parseBatch, 2*workers)
 	inOrder := make(chan *parseBatch, 2*workers)
-	stop, readerDone := make(chan struct{}), make(chan struct{})
-	defer func() { close(stop); <-readerDone }() // the reader is done with r when this returns
+	decoded := make(chan *parseBatch, 2*workers)
+	quit, readerDone := make(chan struct{}), make(chan struct{})
 	for range workers {
 		go func() {
 			for b := range todo {
@@ -39,6 +41,20 @@ func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 			}
 		}()
 	}
+	go func() { // batches wait in order for their decoding
+		defer close(decoded)
+		for b := range inOrder {
+			<-b.done
+			select {
+			case decoded <- b:
+			case <-quit:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
 	go func() { // the reader
 		defer close(readerDone)
 		defer close(todo)
@@ -48,7 +64,7 @@ func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 		send := func() bool {
 			select {
 			case inOrder <- b:
-			case <-stop:
+			case <-quit:
 				return false
 			}
 			todo <- b
@@ -81,13 +97,25 @@ func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 			}
 		}
 	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() { close(quit) })
+		<-readerDone
+	}
+	return decoded, stop
+}
+
+// parse is Parse with room for capacity ops (the ops expected) before
+// any is moved.
+func parse(r io.Reader, name string, capacity int) ([]Op, error) {
+	batches, stop := parseBatches(r, name)
+	defer stop()
 	// Ops are large: past the room expected they are gathered in chunks
 	// and copied once at the end, not moved each time a slice doubles.
 	ops := make([]Op, 0, max(1, capacity))
 	var chunks [][]Op
 	total := 0
-	for b := range inOrder {
-		<-b.done
+	for b := range batches {
 		if b.err != nil {
 			return nil, b.err
 		}

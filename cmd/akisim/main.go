@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -83,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			err = ferr
 		}
 	}
+	out.discard()
 	switch {
 	case err == nil:
 		return 0
@@ -170,11 +172,58 @@ func startProfile(path string) (stop func() error, err error) {
 }
 
 // stdoutBuffer holds what a command prints until it has succeeded: a
-// failed run prints nothing, never a part.
+// failed run prints nothing, never a part. Past spillBytes (a long trace's
+// rows) it holds them in a temporary file, not in memory.
 type stdoutBuffer struct {
-	bytes.Buffer
-	w    io.Writer
-	sent bool
+	buf   bytes.Buffer
+	w     io.Writer
+	sent  bool
+	spill *os.File      // nil until the buffer outgrows spillBytes
+	bw    *bufio.Writer // to spill
+	err   error         // the spill file's first error
+	clean func()        // removes the spill file
+}
+
+// spillBytes is what stdout holds in memory.
+var spillBytes = 32 << 20
+
+func (s *stdoutBuffer) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.spill == nil && s.buf.Len()+len(p) > spillBytes {
+		f, err := os.CreateTemp("", "akisim-stdout-*")
+		if err != nil {
+			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errText(err))
+			return 0, s.err
+		}
+		s.spill, s.clean, s.bw = f, removeAtExit(f.Name()), bufio.NewWriterSize(f, 1<<16)
+		if _, err := s.bw.Write(s.buf.Bytes()); err != nil {
+			s.err = err
+			return 0, err
+		}
+		s.buf = bytes.Buffer{}
+	}
+	if s.spill != nil {
+		n, err := s.bw.Write(p)
+		if err != nil {
+			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errText(err))
+		}
+		return n, s.err
+	}
+	return s.buf.Write(p)
+}
+
+func (s *stdoutBuffer) WriteString(p string) (int, error) { return s.Write([]byte(p)) }
+
+// discard drops what was held (a failed run).
+func (s *stdoutBuffer) discard() {
+	if s.spill != nil {
+		s.spill.Close()
+		s.clean()
+		s.spill = nil
+	}
+	s.buf.Reset()
 }
 
 // flush writes the buffer to stdout, once.
@@ -183,7 +232,24 @@ func (s *stdoutBuffer) flush() error {
 		return nil
 	}
 	s.sent = true
-	if _, err := s.w.Write(s.Bytes()); err != nil {
+	if s.spill == nil {
+		if _, err := s.w.Write(s.buf.Bytes()); err != nil {
+			return fmt.Errorf("stdout: %v", errText(err))
+		}
+		return nil
+	}
+	defer s.discard()
+	err := s.err
+	if err == nil {
+		err = s.bw.Flush()
+	}
+	if err == nil {
+		_, err = s.spill.Seek(0, io.SeekStart)
+	}
+	if err == nil {
+		_, err = io.Copy(s.w, s.spill)
+	}
+	if err != nil {
 		return fmt.Errorf("stdout: %v", errText(err))
 	}
 	return nil

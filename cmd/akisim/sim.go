@@ -25,9 +25,10 @@ var simulate = workloads.Execute
 // input is what a run reads, each file once: the config and its bases
 // (kept to re-resolve them with a trace's environment) and the trace.
 type input struct {
-	src  *config.Source
-	node *config.Node
-	ops  []trace.Op
+	src    *config.Source
+	node   *config.Node
+	ops    []trace.Op
+	stream *trace.Stream // a trace read a chunk at a time (stream.go), instead of ops
 }
 
 // loadConfig finds, reads and resolves the node config; its errors are
@@ -62,6 +63,9 @@ func readConfig(o *options) (*input, error) {
 func readInput(o *options) (*input, error) {
 	in, err := readConfig(o)
 	if err != nil || o.tracePath == "" {
+		return in, err
+	}
+	if in.stream, err = openStream(o, in); err != nil || in.stream != nil {
 		return in, err
 	}
 	if in.ops, err = trace.ReadFile(o.tracePath); err != nil {
@@ -124,14 +128,19 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
-	rs, err := runs(o, in)
-	if err != nil {
-		return err
+	if in.stream != nil {
+		defer in.stream.Close()
 	}
-	// Traces and built-in workloads pass the same checks (Execute checks
-	// again), here so that bad input exits 2 before any output is opened.
-	if err := workloads.Check(in.node, rs); err != nil {
-		return bad("%v", err)
+	var rs []workloads.Run
+	if in.stream == nil {
+		if rs, err = runs(o, in); err != nil {
+			return err
+		}
+		// Traces and built-in workloads pass the same checks (Execute checks
+		// again), here so that bad input exits 2 before any output is opened.
+		if err := workloads.Check(in.node, rs); err != nil {
+			return bad("%v", err)
+		}
 	}
 	fileMu.Lock() // a signal now finds the temporary files registered for removal
 	out, err := openOutputs(o)
@@ -147,7 +156,12 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if o.timeline != "" {
 		opts = append(opts, workloads.WithTimeline())
 	}
-	res, err := simulate(in.node, rs, opts...)
+	var res *workloads.Result
+	if in.stream != nil { // a streamed trace is checked as it runs
+		res, err = simulateStream(o, in, out, stdout)
+	} else {
+		res, err = simulate(in.node, rs, opts...)
+	}
 	var te *trace.Error
 	if errors.As(err, &te) { // a trace that deadlocks is bad input too
 		return bad("%v", err)
@@ -155,8 +169,11 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
-	if err := write(o, in.node, res, stdout); err != nil {
-		return err
+	rowsSent := in.stream != nil && (o.format == "csv" || o.format == "json") // stdout has them already
+	if !rowsSent {
+		if err := write(o, in.node, res, stdout); err != nil {
+			return err
+		}
 	}
 	fileMu.Lock()
 	err = out.write(o, in.node, res)
@@ -184,6 +201,7 @@ type outputs struct {
 	timeline     *outFile // nil when the timeline goes into the outdir
 	timelineName string   // its name there
 	rocprof      *outFile // -rocprof: the run as rocprofv3 JSON
+	streamed     bool     // the outdir's results files were written as the run went (stream.go)
 }
 
 // outdirFiles are the files a run writes into its outdir.
@@ -255,7 +273,8 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
 	for _, f := range files {
-		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" {
+		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" ||
+			out.streamed && (f.name == "results.csv" || f.name == "results.json") {
 			continue
 		}
 		if err := out.dir.write(f.name, f.fn); err != nil {
