@@ -2,13 +2,12 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // A RowWriter writes rows one at a time, as a long run produces them, in
@@ -62,7 +61,7 @@ func NewJSONWriter(w io.Writer) RowWriter {
 
 type jsonRows struct {
 	bw  *bufio.Writer
-	buf bytes.Buffer
+	buf []byte
 	n   int
 }
 
@@ -71,15 +70,25 @@ func (j *jsonRows) Write(r Row) error {
 		return fmt.Errorf("report: row %d (%s/%s/%s): value %v is not a JSON number",
 			j.n, r.Workload, r.Case, r.Metric, r.Value)
 	}
-	j.buf.Reset()
-	enc := json.NewEncoder(&j.buf)
-	enc.SetEscapeHTML(false) // a case like "a<b&c" stays readable
-	enc.SetIndent("  ", "  ")
-	if err := enc.Encode(jsonRow{Workload: r.Workload, Case: r.Case, Src: r.Src, Dst: r.Dst, Bytes: r.Bytes,
-		Metric: r.Metric, Value: json.Number(FormatValue(r.Value)), Unit: r.Unit}); err != nil {
-		return err
-	}
-	b := bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
+	b := j.buf[:0] // as an encoder indenting by two spaces under a two-space prefix writes it
+	b = append(b, "{\n    \"workload\": "...)
+	b = appendJSONString(b, r.Workload)
+	b = append(b, ",\n    \"case\": "...)
+	b = appendJSONString(b, r.Case)
+	b = append(b, ",\n    \"src\": "...)
+	b = appendJSONString(b, r.Src)
+	b = append(b, ",\n    \"dst\": "...)
+	b = appendJSONString(b, r.Dst)
+	b = append(b, ",\n    \"bytes\": "...)
+	b = strconv.AppendInt(b, r.Bytes, 10)
+	b = append(b, ",\n    \"metric\": "...)
+	b = appendJSONString(b, r.Metric)
+	b = append(b, ",\n    \"value\": "...)
+	b = append(b, FormatValue(r.Value)...)
+	b = append(b, ",\n    \"unit\": "...)
+	b = appendJSONString(b, r.Unit)
+	b = append(b, "\n  }"...)
+	j.buf = b
 	sep := ",\n  "
 	if j.n == 0 {
 		sep = "[\n  "
@@ -97,4 +106,48 @@ func (j *jsonRows) Close() error {
 	}
 	j.bw.WriteString(end)
 	return j.bw.Flush()
+}
+
+// appendJSONString appends s as encoding/json writes a string with HTML
+// escaping off: quotes, backslashes and control characters escaped, bad
+// UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c >= 0x20 && c != '"' && c != '\\':
+				b = append(b, c)
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\b':
+				b = append(b, '\\', 'b')
+			case c == '\f':
+				b = append(b, '\\', 'f')
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }

@@ -14,8 +14,9 @@ func TestRowWritersMatchWholeOutput(t *testing.T) {
 	rows := []Row{
 		{Workload: "trace", Case: "line3:a<b&c>", Src: "GCD0", Dst: "NUMA1", Bytes: 1 << 20, Metric: "bandwidth", Value: 37.51234, Unit: "GB/s"},
 		{Workload: "trace", Case: `line4:"quoted", comma`, Metric: "return", Value: 1e-5, Unit: "us"},
+		{Workload: "trace", Case: "line5:\t\x01é\u2028\xff", Src: "numa0", Bytes: -1, Metric: "m", Value: -2.5, Unit: "u"},
 	}
-	for _, n := range []int{0, 1, 2} {
+	for n := range len(rows) + 1 {
 		var whole bytes.Buffer
 		enc := json.NewEncoder(&whole)
 		enc.SetEscapeHTML(false)
@@ -50,4 +51,22 @@ func TestRowWritersMatchWholeOutput(t *testing.T) {
 	if err := jw.Write(Row{Value: math.NaN()}); err == nil {
 		t.Error("NaN written as JSON")
 	}
+}
+
+// appendJSONString writes what encoding/json writes for a string.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "line3:a<b&c>", "tab\there\n\"q\"\\", "\x00\x01\x1f\x7f", "é€\u2028\u2029", "bad\xff\xfeutf8", "\b\f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendJSONString(nil, s)) + "\n"; got != want.String() {
+			t.Errorf("%q: got %s want %s", s, got, want.String())
+		}
+	})
 }

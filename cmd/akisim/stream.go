@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -61,13 +62,13 @@ func (s *streamedFile) close() error {
 // stdout (csv, json) and to the outdir's results files as they come; the
 // result keeps the rows only for stdout's other formats.
 func simulateStream(o *options, in *input, out *outputs, stdout *stdoutBuffer) (*workloads.Result, error) {
-	var writers []report.RowWriter
+	csvTo, jsonTo := []io.Writer{}, []io.Writer{} // each format is written once, to all its places
 	keep := false
 	switch o.format {
 	case "csv":
-		writers = append(writers, report.NewCSVWriter(stdout))
+		csvTo = append(csvTo, stdout)
 	case "json":
-		writers = append(writers, report.NewJSONWriter(stdout))
+		jsonTo = append(jsonTo, stdout)
 	default:
 		keep = true
 	}
@@ -78,21 +79,26 @@ func simulateStream(o *options, in *input, out *outputs, stdout *stdoutBuffer) (
 		}
 	}()
 	if out.dir != nil {
-		for _, f := range []struct {
-			name string
-			mk   func(w *bufio.Writer) report.RowWriter
-		}{
-			{"results.csv", func(w *bufio.Writer) report.RowWriter { return report.NewCSVWriter(w) }},
-			{"results.json", func(w *bufio.Writer) report.RowWriter { return report.NewJSONWriter(w) }},
-		} {
-			sf, err := out.dir.create(f.name)
+		for _, name := range []string{"results.csv", "results.json"} {
+			sf, err := out.dir.create(name)
 			if err != nil {
 				return nil, err
 			}
 			files = append(files, sf)
-			writers = append(writers, f.mk(sf.bw))
+			if name == "results.csv" {
+				csvTo = append(csvTo, sf.bw)
+			} else {
+				jsonTo = append(jsonTo, sf.bw)
+			}
 		}
 		out.streamed = true
+	}
+	var writers []report.RowWriter
+	if len(csvTo) > 0 {
+		writers = append(writers, report.NewCSVWriter(io.MultiWriter(csvTo...)))
+	}
+	if len(jsonTo) > 0 {
+		writers = append(writers, report.NewJSONWriter(io.MultiWriter(jsonTo...)))
 	}
 	var rows []report.Row
 	res, err := workloads.ExecuteStream(in.node, o.tracePath, in.stream, func(r report.Row) error {
