@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -178,5 +179,41 @@ func TestImportWhatIf(t *testing.T) {
 	base, slow := span(), span("-set", "gcd.hbm_bandwidth_gbps=400")
 	if base <= 0 || slow < 1.5*base {
 		t.Errorf("vector_add: %.2f us at 1.6 TB/s, %.2f us at 400 GB/s", base, slow)
+	}
+}
+
+// An imported peer copy is modelled: widening or narrowing its bundle
+// changes it as the model's own p2p benchmark says for that pair.
+func TestImportWhatIfPeerCopy(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.jsonl")
+	if code, _, errs := akisim(t, "import", "rocprof", "profile/testdata/rocprofv3-json", "-o", out); code != 0 {
+		t.Fatal(errs)
+	}
+	bandwidth := func(match string, args ...string) float64 {
+		code, stdout, errs := akisim(t, append(args, "-format", "csv")...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.Contains(l, match) && strings.Contains(l, ",bandwidth,") {
+				f := strings.Split(l, ",")
+				v, _ := strconv.ParseFloat(f[len(f)-2], 64)
+				return v
+			}
+		}
+		t.Fatalf("no %s bandwidth row in\n%s", match, stdout)
+		return 0
+	}
+	var copies []float64
+	for _, set := range []string{"xgmi.bundle[0-1].lanes=4", "xgmi.bundle[0-1].lanes=1"} {
+		c := bandwidth("memcpy_peer_async,gcd0,gcd1", "-trace", out, "-set", set)
+		p := bandwidth("unidirectional,gcd0,gcd1", "-workload", "p2p", "-cases", "unidirectional", "-set", set)
+		if math.Abs(c-p) > 0.05*p {
+			t.Errorf("%s: the imported 32 MiB peer copy at %.1f GB/s, the model's p2p for GCD 0 -> 1 at %.1f", set, c, p)
+		}
+		copies = append(copies, c)
+	}
+	if copies[1] > 0.85*copies[0] {
+		t.Errorf("one link (%.1f GB/s) is not slower than four (%.1f GB/s)", copies[1], copies[0])
 	}
 }
