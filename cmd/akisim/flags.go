@@ -21,6 +21,7 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 type options struct {
 	command    string // "run", "validate", "configs" or "routes"
 	version    bool
+	quiet      bool // no progress on stderr
 	config     string
 	sets       setFlags
 	envs       setFlags
@@ -77,7 +78,7 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
-	if len(args) > 0 && (args[0] == "import" || args[0] == "compare") { // their own arguments (import.go, compare.go)
+	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep") { // their own arguments (import.go, compare.go, sweep.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
 	}
@@ -89,7 +90,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, sweep, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}
@@ -97,6 +98,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	var cases string
 	fs := flag.NewFlagSet("akisim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&o.version, "version", false, "print the module version and VCS revision, and exit")
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")

@@ -143,6 +143,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
 		return runCompare(o.importArgs, out)
+	case "sweep":
+		return runSweep(o.importArgs, o.stderr)
 	}
 	return runSim(o, out)
 }

@@ -9,9 +9,17 @@ import (
 )
 
 // failedError means validation ran and some point is out of tolerance.
-type failedError struct{ n int }
+type failedError struct {
+	n    int
+	what string // what failed ("" : validate's points outside tolerance)
+}
 
-func (e *failedError) Error() string { return fmt.Sprintf("%d points outside tolerance", e.n) }
+func (e *failedError) Error() string {
+	if e.what == "" {
+		return fmt.Sprintf("%d points outside tolerance", e.n)
+	}
+	return fmt.Sprintf("%d %s", e.n, e.what)
+}
 
 func runValidate(o *options, w io.Writer) error {
 	c, err := loadConfig(o)
@@ -53,7 +61,7 @@ func runValidate(o *options, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n%d points, %d passed, %d failed, %d known gaps\n", len(pts), len(pts)-failed-gaps, failed, gaps)
 	if failed > 0 {
-		return &failedError{failed}
+		return &failedError{n: failed}
 	}
 	return nil
 }

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/akisim/akisim/report"
+)
+
+// akisim sweep runs one workload or trace at every point of the cartesian
+// product of -set, -env and -config lists, each point an akisim run with
+// its own outdir, and merges the points' rows into one results.csv whose
+// first columns are the swept keys. Points already finished are skipped;
+// a failed point is reported and the others go on.
+
+// sweepAxis is one swept flag: its values, in the order given.
+type sweepAxis struct {
+	flag   string   // "set", "env" or "config"
+	key    string   // the config key, variable name, or "config"
+	column string   // its column in the merged results
+	values []string // one per point along this axis
+}
+
+// sweepPoint is one run of a sweep.
+type sweepPoint struct {
+	index  int
+	values []string // one per axis
+	args   []string // the point's akisim arguments, without -outdir
+	id     string   // its folder under points/: a hash of args
+}
+
+// sweep is a parsed akisim sweep command line.
+type sweep struct {
+	outdir  string
+	jobs    int
+	quiet   bool
+	slurm   bool
+	sbatch  []string // sbatch options passed through
+	axes    []sweepAxis
+	fixed   []string // the arguments every point gets (the workload and its flags)
+	points  []sweepPoint
+	stderr  io.Writer
+	binary  string // the akisim each point runs
+	logsDir string
+}
+
+// sweepFlags are the flags sweep takes for itself; the others go to every
+// point.
+var sweepFlags = map[string]bool{"outdir": true, "jobs": true, "quiet": true, "slurm": true, "sbatch": true,
+	"partition": true, "time": true, "account": true, "set": true, "env": true, "config": true}
+
+// parseSweep reads sweep's command line.
+func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
+	s := &sweep{jobs: runtime.NumCPU(), stderr: stderr}
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !sweepFlags[name] {
+			s.fixed = append(s.fixed, a)
+			continue
+		}
+		if name == "quiet" || name == "slurm" {
+			if hasValue {
+				b, err := strconv.ParseBool(value)
+				if err != nil {
+					return nil, bad("sweep -%s: %q is not true or false", name, value)
+				}
+				*map[string]*bool{"quiet": &s.quiet, "slurm": &s.slurm}[name] = b
+			} else {
+				*map[string]*bool{"quiet": &s.quiet, "slurm": &s.slurm}[name] = true
+			}
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, bad("sweep -%s: needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		seen[name] = true
+		switch name {
+		case "outdir":
+			s.outdir = value
+		case "jobs":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				return nil, bad("sweep -jobs: %q is not a number of processes (at least 1)", value)
+			}
+			s.jobs = n
+		case "sbatch":
+			s.sbatch = append(s.sbatch, value)
+		case "partition", "time", "account":
+			s.sbatch = append(s.sbatch, "--"+name+"="+value)
+		case "config":
+			if s.axisOf("config") >= 0 {
+				return nil, bad("sweep -config: given twice (list the configs in one -config, comma separated)")
+			}
+			vals, err := list("sweep -config", value)
+			if err != nil {
+				return nil, err
+			}
+			s.axes = append(s.axes, sweepAxis{flag: "config", key: "config", column: "config", values: vals})
+		default: // set, env
+			key, vals, ok := strings.Cut(value, "=")
+			if !ok || key == "" {
+				return nil, bad("sweep -%s %q: want KEY=V1,V2,...", name, value)
+			}
+			column := key
+			if name == "env" {
+				column = "env." + key
+			}
+			if s.axisOf(column) >= 0 {
+				return nil, bad("sweep -%s %s: given twice (list its values in one flag, comma separated)", name, key)
+			}
+			values, err := list("sweep -"+name+" "+key, vals)
+			if err != nil {
+				return nil, err
+			}
+			s.axes = append(s.axes, sweepAxis{flag: name, key: key, column: column, values: values})
+		}
+	}
+	if s.outdir == "" {
+		return nil, bad("sweep: -outdir DIR is required (the points' runs and the merged results go there)")
+	}
+	if s.slurm && seen["jobs"] {
+		return nil, bad("sweep -jobs: does not apply with -slurm (Slurm runs the points)")
+	}
+	if !s.slurm && len(s.sbatch) > 0 {
+		return nil, bad("sweep -sbatch, -partition, -time, -account: only with -slurm")
+	}
+	for _, a := range s.fixed {
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && (n == "force" || n == "timeline" || n == "rocprof") {
+			return nil, bad("sweep: -%s does not apply to a sweep's points", n)
+		}
+	}
+	s.makePoints()
+	return s, nil
+}
+
+// axisOf is the index of the axis with column c, or -1.
+func (s *sweep) axisOf(c string) int {
+	for k, ax := range s.axes {
+		if ax.column == c {
+			return k
+		}
+	}
+	return -1
+}
+
+// makePoints lists the product of the axes, the first axis slowest.
+func (s *sweep) makePoints() {
+	n := 1
+	for _, ax := range s.axes {
+		n *= len(ax.values)
+	}
+	for i := range n {
+		p := sweepPoint{index: i}
+		rest := i
+		stride := n
+		for _, ax := range s.axes {
+			stride /= len(ax.values)
+			v := ax.values[rest/stride]
+			rest %= stride
+			p.values = append(p.values, v)
+		}
+		// the axes' flags first, in axis order, then the fixed ones: a
+		// fixed -set after a swept one would override it, as on one run
+		for k, ax := range s.axes {
+			switch ax.flag {
+			case "config":
+				p.args = append(p.args, "-config", p.values[k])
+			case "set":
+				p.args = append(p.args, "-set", ax.key+"="+p.values[k])
+			case "env":
+				p.args = append(p.args, "-env", ax.key+"="+p.values[k])
+			}
+		}
+		p.args = append(p.args, s.fixed...)
+		h := sha256.Sum256([]byte(strings.Join(p.args, "\x00")))
+		p.id = hex.EncodeToString(h[:6])
+		s.points = append(s.points, p)
+	}
+}
+
+// label names a point by its swept values, for messages.
+func (s *sweep) label(p sweepPoint) string {
+	parts := make([]string, len(s.axes))
+	for k, ax := range s.axes {
+		parts[k] = ax.column + "=" + p.values[k]
+	}
+	if len(parts) == 0 {
+		return "the only point"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (s *sweep) pointDir(p sweepPoint) string { return filepath.Join(s.outdir, "points", p.id) }
+func (s *sweep) logPath(p sweepPoint) string  { return filepath.Join(s.logsDir, p.id+".log") }
+
+// done says whether a point's run finished (its outdir was committed).
+func (s *sweep) done(p sweepPoint) bool {
+	_, err := os.Stat(filepath.Join(s.pointDir(p), marker))
+	return err == nil
+}
+
+// check runs each point's command line through akisim's own checks, so a
+// bad flag or config value exits 2 before any point runs.
+func (s *sweep) check() error {
+	for _, p := range s.points {
+		o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
+		if err != nil {
+			return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		}
+		if o.command != "run" {
+			return bad("sweep: akisim %s is not a run to sweep", o.command)
+		}
+		if _, err := loadConfig(o); err != nil {
+			return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		}
+	}
+	return nil
+}
+
+// runSweep is akisim sweep.
+func runSweep(args []string, stderr io.Writer) error {
+	s, err := parseSweep(args, stderr)
+	if err != nil {
+		return err
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.binary, err = os.Executable(); err != nil {
+		return fmt.Errorf("sweep: the akisim binary to run: %v", err)
+	}
+	s.logsDir = filepath.Join(s.outdir, "logs")
+	for _, d := range []string{filepath.Join(s.outdir, "points"), s.logsDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return bad("sweep -outdir %s: %v", s.outdir, errText(err))
+		}
+	}
+	var todo []sweepPoint
+	for _, p := range s.points {
+		if !s.done(p) {
+			todo = append(todo, p)
+		}
+	}
+	if skipped := len(s.points) - len(todo); !s.quiet {
+		fmt.Fprintf(stderr, "akisim sweep: %d points, %d done already (skipped), %d to run\n", len(s.points), skipped, len(todo))
+	}
+	var failures []string
+	if s.slurm {
+		failures, err = s.runSlurm(todo)
+	} else {
+		failures = s.runLocal(todo)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.merge(); err != nil {
+		return err
+	}
+	for _, f := range failures {
+		fmt.Fprintln(stderr, "akisim sweep:", f)
+	}
+	if len(failures) > 0 {
+		return &failedError{n: len(failures), what: "sweep points failed"}
+	}
+	return nil
+}
+
+// merge writes outdir/results.csv: the swept keys, then each finished
+// point's rows; points in product order.
+func (s *sweep) merge() error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := []string{}
+	for _, ax := range s.axes {
+		header = append(header, ax.column)
+	}
+	header = append(header, strings.Split(report.Header, ",")...)
+	w.Write(header)
+	for _, p := range s.points {
+		if !s.done(p) {
+			continue
+		}
+		f, err := os.Open(filepath.Join(s.pointDir(p), "results.csv"))
+		if err != nil {
+			return fmt.Errorf("sweep: point %d (%s): %v", p.index, s.label(p), errText(err))
+		}
+		r := csv.NewReader(f)
+		recs, err := r.ReadAll()
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("sweep: point %d (%s): results.csv: %v", p.index, s.label(p), err)
+		}
+		for _, rec := range recs[min(1, len(recs)):] { // after its header
+			w.Write(append(append([]string{}, p.values...), rec...))
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	path := filepath.Join(s.outdir, "results.csv")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("sweep: %s: %v", path, errText(err))
+	}
+	return os.Rename(tmp, path)
+}
+
+// pointArgs is the point's full command line.
+func (s *sweep) pointArgs(p sweepPoint) []string {
+	return append(append([]string{}, p.args...), "-outdir", s.pointDir(p), "-format", "csv", "-quiet")
+}
+
+// lastLine is a log's last non-empty line, for a failure's message.
+func lastLine(path string) string {
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
