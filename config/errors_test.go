@@ -304,6 +304,9 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"xgmi.bundle[4].lanes=1"}, `-set xgmi.bundle[4].lanes=1: xgmi.bundle has 4 elements, no [4]`},
 		{[]string{"xgmi.bundle[99999999999999999999].lanes=1"}, `-set xgmi.bundle[99999999999999999999].lanes=1: bad index in "bundle[99999999999999999999]"`},
 		{[]string{"gcd[1].count=1"}, `-set gcd[1].count=1: gcd is not an array, it takes no [1]`},
+		{[]string{"xgmi.nope[*].lanes=1"}, `-set xgmi.nope[*].lanes=1: bad key "xgmi.nope" before [*]: want an array's dotted path, like xgmi.bundle[*].lanes`},
+		{[]string{"gcd.count[*]=1"}, `-set gcd.count[*]=1: gcd.count is not an array, it takes no [*]`},
+		{[]string{"xgmi.bundle[*].lanes=x"}, `-set xgmi.bundle[*].lanes=x: xgmi.bundle[0].lanes: cannot parse VALUE as TOML: expected value but found "x" instead`},
 		{[]string{"host.gcd_numa[0-1]=1"}, `-set host.gcd_numa[0-1]=1: host.gcd_numa is not a bundle list, it takes no GCD pair [0-1]`},
 		{[]string{"xgmi.bundle[0-3].gcds=[0,2]"}, `-set xgmi.bundle[0-3].gcds=[0,2]: no bundle joins GCD 0 and GCD 3 (only lanes can add one)`},
 		// Bad values.

@@ -315,6 +315,17 @@ func TestSet(t *testing.T) {
 			t.Errorf("%d bundles, want 12", len(n.XGMI.Bundles))
 		}
 	})
+	t.Run("every bundle", func(t *testing.T) {
+		n := load(t, "xgmi.bundle[*].lanes=1")
+		if len(n.XGMI.Bundles) != 12 {
+			t.Fatalf("%d bundles, want 12", len(n.XGMI.Bundles))
+		}
+		for i, b := range n.XGMI.Bundles {
+			if b.Lanes != 1 {
+				t.Errorf("bundle[%d] = %+v", i, b)
+			}
+		}
+	})
 	t.Run("add bundle", func(t *testing.T) {
 		n := load(t, "xgmi.bundle[0-3].lanes=1")
 		if len(n.XGMI.Bundles) != 13 || n.XGMI.Bundles[12] != (Bundle{[2]int{0, 3}, 1}) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -35,8 +36,44 @@ type setter struct {
 }
 
 // apply applies sets[i] to n. It returns a one-line *Error on failure.
+// A key with [*] (xgmi.bundle[*].lanes=2) sets every element in turn.
 func (st *setter) apply(n *Node, i int) error {
 	kv := st.sets[i]
+	if pre, post, ok := strings.Cut(kv, "[*]"); ok && !strings.Contains(pre, "=") {
+		count, err := arrayLen(n, pre)
+		if err != nil {
+			return &Error{Set: kv, Msg: err.Error()}
+		}
+		for k := range count {
+			if err := st.applyOne(n, fmt.Sprintf("%s[%d]%s", pre, k, post), i); err != nil {
+				err.(*Error).Set = kv
+				return err
+			}
+		}
+		return nil
+	}
+	return st.applyOne(n, kv, i)
+}
+
+// arrayLen is the length of the array at the dotted key path (no
+// selectors) in n.
+func arrayLen(n *Node, path string) (int, error) {
+	cur := reflect.ValueOf(n).Elem()
+	for _, seg := range strings.Split(path, ".") {
+		f, ok := fieldByKey(cur.Type(), seg)
+		if cur.Kind() != reflect.Struct || !ok {
+			return 0, fmt.Errorf("bad key %q before [*]: want an array's dotted path, like xgmi.bundle[*].lanes", path)
+		}
+		cur = cur.Field(f.index)
+	}
+	if cur.Kind() != reflect.Slice && cur.Kind() != reflect.Array {
+		return 0, fmt.Errorf("%s is not an array, it takes no [*]", path)
+	}
+	return cur.Len(), nil
+}
+
+// applyOne applies the override kv (written as sets[i]) to n.
+func (st *setter) applyOne(n *Node, kv string, i int) error {
 	fail := func(key, format string, args ...any) error {
 		d := &decoder{}
 		d.fail(key, format, args...)

@@ -78,7 +78,7 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
-	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep") { // their own arguments (import.go, compare.go, sweep.go)
+	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
 	}
@@ -90,7 +90,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, sweep, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, sweep, plot, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}
@@ -228,10 +228,14 @@ func (o *options) check(given map[string]bool, word string) error {
 
 // list splits a comma-separated flag value; empty items and repeats are
 // errors (a repeated case or size would run and report twice).
-func list(flagName, v string) ([]string, error) {
+func list(flagName, v string, split ...func(string) []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range strings.Split(v, ",") {
+	items := strings.Split(v, ",")
+	if len(split) > 0 && split[0] != nil {
+		items = split[0](v)
+	}
+	for _, s := range items {
 		s = strings.TrimSpace(s)
 		switch {
 		case s == "":

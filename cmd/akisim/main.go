@@ -145,6 +145,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runCompare(o.importArgs, out)
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
+	case "plot":
+		return runPlot(o.importArgs, out, o.stderr)
 	}
 	return runSim(o, out)
 }

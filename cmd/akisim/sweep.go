@@ -106,7 +106,7 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			if s.axisOf("config") >= 0 {
 				return nil, bad("sweep -config: given twice (list the configs in one -config, comma separated)")
 			}
-			vals, err := list("sweep -config", value)
+			vals, err := list("sweep -config", value, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -123,7 +123,7 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			if s.axisOf(column) >= 0 {
 				return nil, bad("sweep -%s %s: given twice (list its values in one flag, comma separated)", name, key)
 			}
-			values, err := list("sweep -"+name+" "+key, vals)
+			values, err := list("sweep -"+name+" "+key, vals, splitValues)
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +175,12 @@ func (s *sweep) makePoints() {
 			p.values = append(p.values, v)
 		}
 		// the axes' flags first, in axis order, then the fixed ones: a
-		// fixed -set after a swept one would override it, as on one run
+		// fixed -set after a swept one would override it, as on one run.
+		// A workload named as a word (akisim rccl ...) stays first.
+		fixed := s.fixed
+		if len(fixed) > 0 && !strings.HasPrefix(fixed[0], "-") {
+			p.args, fixed = append(p.args, fixed[0]), fixed[1:]
+		}
 		for k, ax := range s.axes {
 			switch ax.flag {
 			case "config":
@@ -186,7 +191,7 @@ func (s *sweep) makePoints() {
 				p.args = append(p.args, "-env", ax.key+"="+p.values[k])
 			}
 		}
-		p.args = append(p.args, s.fixed...)
+		p.args = append(p.args, fixed...)
 		h := sha256.Sum256([]byte(strings.Join(p.args, "\x00")))
 		p.id = hex.EncodeToString(h[:6])
 		s.points = append(s.points, p)
@@ -331,4 +336,30 @@ func lastLine(path string) string {
 	b, _ := os.ReadFile(path)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// splitValues splits a swept -set's values at the commas outside brackets
+// and quotes: host.gcd_numa=[3,3,1,1,0,0,2,2],[0,0,1,1,2,2,3,3] is two.
+func splitValues(v string) []string {
+	var out []string
+	depth, quote, start := 0, byte(0), 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/akisim/akisim/figure"
+)
+
+// runPlot is akisim plot PATH -o FILE.svg|png, or -outdir DIR for the
+// default figures of the results at PATH (a run's or a sweep's outdir, or
+// a results CSV).
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("akisim plot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var s figure.Spec
+	var out, outdir string
+	where := setFlags{}
+	fs.StringVar(&out, "o", "", "the figure's file: .svg or .png")
+	fs.StringVar(&outdir, "outdir", "", "write the default figures of the results (SVG) into DIR")
+	fs.StringVar(&s.Kind, "kind", "", "matrix (src x dst heat map), size (value against size, log2), or sweep (value against a swept key); default: what the rows suit")
+	fs.StringVar(&s.Workload, "workload", "", "only rows of this workload")
+	fs.StringVar(&s.Case, "case", "", "only rows of this case (or any of a list; a matrix: default the first)")
+	fs.StringVar(&s.Src, "src", "", "only rows from this endpoint (gcd0, numa1, ...; a comma-separated list: any of them)")
+	fs.StringVar(&s.Dst, "dst", "", "only rows to this endpoint (or any of a list)")
+	fs.StringVar(&s.Metric, "metric", "", "the metric drawn (default bandwidth where there is one)")
+	fs.Int64Var(&s.Bytes, "bytes", 0, "only rows of this size")
+	fs.StringVar(&s.X, "x", "", "sweep: the swept key on the x axis (default the first)")
+	fs.Var(&where, "where", "a sweep's rows where KEY=VALUE (repeatable)")
+	var path string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		path, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return bad("plot: %v", err)
+	}
+	if fs.NArg() > 0 || path == "" {
+		return bad("plot: want akisim plot PATH (-o FILE.svg|png | -outdir DIR) [filters]: PATH is a run's or sweep's outdir or a results CSV")
+	}
+	if (out == "") == (outdir == "") {
+		return bad("plot: give one of -o FILE and -outdir DIR")
+	}
+	for _, w := range where {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			return bad("plot -where %q: want KEY=VALUE", w)
+		}
+		if s.Where == nil {
+			s.Where = map[string]string{}
+		}
+		s.Where[k] = v
+	}
+	t, err := figure.Open(path)
+	if err != nil {
+		return bad("plot: %v", errText(err))
+	}
+	if out != "" {
+		if ext := strings.ToLower(filepath.Ext(out)); ext != ".svg" && ext != ".png" {
+			return bad("plot -o %s: want a .svg or .png file", out)
+		}
+		p, err := figure.Draw(t, s)
+		if err != nil {
+			return bad("plot: %v", err)
+		}
+		if err := figure.Save(p, out); err != nil {
+			return fmt.Errorf("plot -o %s: %v", out, errText(err))
+		}
+		return nil
+	}
+	if err := os.MkdirAll(outdir, 0o755); err != nil {
+		return bad("plot -outdir %s: %v", outdir, errText(err))
+	}
+	figs := figure.Defaults(t)
+	if len(figs) == 0 {
+		return bad("plot: %s: no default figure fits these rows; draw one with -o and filters", path)
+	}
+	for _, f := range figs {
+		p, err := figure.Draw(t, f.Spec)
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(outdir, f.Name+".svg")
+		if err := figure.Save(p, file); err != nil {
+			return fmt.Errorf("plot: %s: %v", file, errText(err))
+		}
+		fmt.Fprintln(stdout, file)
+	}
+	return nil
+}

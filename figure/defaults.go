@@ -1,0 +1,62 @@
+package figure
+
+import (
+	"strings"
+)
+
+// Named is a figure to write and its file's name (without extension).
+type Named struct {
+	Name string
+	Spec Spec
+}
+
+// Defaults are the figures a results table is usually looked at as: for
+// p2p each case's matrix; for workloads with sizes, value against size
+// per workload (per case where one figure would hold too many lines);
+// for a sweep, each metric against the first swept key where the lines
+// fit in one figure.
+func Defaults(t *Table) []Named {
+	var out []Named
+	for _, w := range distinct(t.Rows, func(r Row) string { return r.Workload }) {
+		rows := keep(t.Rows, func(r Row) bool { return r.Workload == w })
+		if len(t.Keys) > 0 {
+			for _, m := range distinct(rows, func(r Row) string { return r.Metric }) {
+				s := Spec{Kind: Sweep, Filter: Filter{Workload: w, Metric: m}}
+				if _, err := Draw(t, s); err == nil {
+					out = append(out, Named{w + "-" + m + "-by-" + safe(t.Keys[0]), s})
+				}
+			}
+			continue
+		}
+		if Auto(t, rows) == Matrix {
+			for _, c := range distinct(rows, func(r Row) string { return r.Case }) {
+				out = append(out, Named{w + "-" + safe(c), Spec{Kind: Matrix, Filter: Filter{Workload: w, Case: c}}})
+			}
+			continue
+		}
+		m, _ := firstMetric(rows, "")
+		whole := Spec{Kind: Size, Filter: Filter{Workload: w, Metric: m}}
+		if _, err := Draw(t, whole); err == nil {
+			out = append(out, Named{w + "-" + m, whole})
+			continue
+		}
+		for _, c := range distinct(rows, func(r Row) string { return r.Case }) {
+			s := Spec{Kind: Size, Filter: Filter{Workload: w, Case: c, Metric: m}}
+			if _, err := Draw(t, s); err == nil {
+				out = append(out, Named{w + "-" + safe(c) + "-" + m, s})
+			}
+		}
+	}
+	return out
+}
+
+// safe makes a name fit a file name.
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}

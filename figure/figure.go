@@ -1,0 +1,257 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Kinds of figure.
+const (
+	Matrix = "matrix" // src x dst heat map, values written in the cells (p2pBandwidthLatencyTest's matrices)
+	Size   = "size"   // value against bytes on a log2 axis, a line per case and pair (the seeds' E1 figures)
+	Sweep  = "sweep"  // value against a swept key, a line per case, pair and other keys
+)
+
+// Spec says what to draw.
+type Spec struct {
+	Kind   string // Matrix, Size, Sweep; "" picks one (Auto)
+	Filter        // the rows drawn
+	Bytes  int64  // only rows of this size (0: any)
+	X      string // Sweep: the swept key on the x axis ("" : the first)
+}
+
+// maxLines is the most lines a figure draws: past it a legend is unreadable.
+const maxLines = 16
+
+// Auto is the kind of figure rows suit: a sweep's key, sizes, or a
+// matrix of pairs.
+func Auto(t *Table, rows []Row) string {
+	if len(t.Keys) > 0 {
+		return Sweep
+	}
+	sizes := map[string]map[int64]bool{}
+	for _, r := range rows {
+		k := r.Case + "\x00" + r.Src + "\x00" + r.Dst + "\x00" + r.Metric
+		if sizes[k] == nil {
+			sizes[k] = map[int64]bool{}
+		}
+		sizes[k][r.Bytes] = true
+		if len(sizes[k]) > 1 {
+			return Size
+		}
+	}
+	return Matrix
+}
+
+// Draw makes the figure s of table t.
+func Draw(t *Table, s Spec) (*plot.Plot, error) {
+	rows, err := t.Select(s.Filter)
+	if err != nil {
+		return nil, err
+	}
+	if s.Bytes > 0 {
+		kept := rows[:0:0]
+		for _, r := range rows {
+			if r.Bytes == s.Bytes {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no rows match %s", t.File, s.describe())
+	}
+	kind := s.Kind
+	if kind == "" {
+		kind = Auto(t, rows)
+	}
+	switch kind {
+	case Matrix:
+		return drawMatrix(t, rows, s)
+	case Size:
+		return drawSize(t, rows, s)
+	case Sweep:
+		return drawSweep(t, rows, s)
+	}
+	return nil, fmt.Errorf("-kind: unknown figure %q (want matrix, size or sweep)", kind)
+}
+
+// describe words a spec's filter for messages.
+func (s Spec) describe() string {
+	var parts []string
+	for _, f := range []struct{ name, v string }{{"workload", s.Workload}, {"case", s.Case}, {"src", s.Src}, {"dst", s.Dst}, {"metric", s.Metric}} {
+		if f.v != "" {
+			parts = append(parts, "-"+f.name+" "+f.v)
+		}
+	}
+	for k, v := range s.Where {
+		parts = append(parts, "-where "+k+"="+v)
+	}
+	if s.Bytes > 0 {
+		parts = append(parts, "-bytes "+strconv.FormatInt(s.Bytes, 10))
+	}
+	if len(parts) == 0 {
+		return "(no filter)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// firstMetric picks the metric drawn: the one asked for, else bandwidth
+// if the rows have it, else the first they have; the rows of it returned.
+func firstMetric(rows []Row, asked string) (string, []Row) {
+	m := asked
+	if m == "" {
+		m = rows[0].Metric
+		for _, r := range rows {
+			if r.Metric == "bandwidth" {
+				m = "bandwidth"
+				break
+			}
+		}
+	}
+	var out []Row
+	for _, r := range rows {
+		if r.Metric == m {
+			out = append(out, r)
+		}
+	}
+	return m, out
+}
+
+// line is one drawn series.
+type line struct {
+	label string
+	xy    plotter.XYs
+}
+
+// addLines draws lines with distinct colours and glyphs, and a legend.
+func addLines(p *plot.Plot, lines []line) error {
+	for i, l := range lines {
+		lp, sp, err := plotter.NewLinePoints(l.xy)
+		if err != nil {
+			return err
+		}
+		lp.Color = plotutil.Color(i)
+		lp.Width = vg.Points(1.5)
+		sp.Color = plotutil.Color(i)
+		sp.Shape = plotutil.Shape(i)
+		p.Add(lp, sp)
+		if l.label != "" {
+			p.Legend.Add(l.label, lp, sp)
+		}
+	}
+	p.Add(plotter.NewGrid())
+	if p.Y.Min > 0 { // from zero: a difference looks as large as it is
+		p.Y.Min = 0
+	}
+	p.Legend.Top, p.Legend.Left = false, false // bottom right: rising curves leave it empty
+	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(4), vg.Points(4)
+	return nil
+}
+
+// labeller names a row's series by the fields that differ among rows.
+func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
+	vary := func(f func(Row) string) bool { return len(distinct(rows, f)) > 1 }
+	workload, cs := vary(func(r Row) string { return r.Workload }), vary(func(r Row) string { return r.Case })
+	pair := vary(func(r Row) string { return r.Src + "\x00" + r.Dst })
+	size := skipKey >= 0 && vary(func(r Row) string { return strconv.FormatInt(r.Bytes, 10) }) // a sweep: a line per size
+	var keyIdx []int
+	for k := range keys {
+		if k != skipKey && vary(func(r Row) string { return r.Point[k] }) {
+			keyIdx = append(keyIdx, k)
+		}
+	}
+	return func(r Row) string {
+		var parts []string
+		if workload {
+			parts = append(parts, r.Workload)
+		}
+		if cs {
+			parts = append(parts, r.Case)
+		}
+		if pair {
+			parts = append(parts, r.Src+"→"+r.Dst)
+		}
+		for _, k := range keyIdx {
+			parts = append(parts, keys[k]+"="+r.Point[k])
+		}
+		if size {
+			parts = append(parts, sizeName(float64(r.Bytes)))
+		}
+		return strings.Join(parts, " ")
+	}
+}
+
+// title is the figure's title: what the rows are.
+func title(rows []Row, metric string) string {
+	ws := distinct(rows, func(r Row) string { return r.Workload })
+	cs := distinct(rows, func(r Row) string { return r.Case })
+	ps := distinct(rows, func(r Row) string { return r.Src + "→" + r.Dst })
+	t := strings.Join(ws, ", ")
+	if len(cs) == 1 {
+		t += " " + cs[0]
+	}
+	if len(ps) == 1 {
+		t += " " + ps[0]
+	}
+	return t + ": " + metric
+}
+
+// axisLabel is a metric with its unit.
+func axisLabel(metric string, rows []Row) string {
+	if u := rows[0].Unit; u != "" {
+		return metric + " (" + u + ")"
+	}
+	return metric
+}
+
+// sizeName prints bytes as a power-of-two size where it is one.
+func sizeName(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	for i := len(units) - 1; i > 0; i-- {
+		if u := math.Pow(1024, float64(i)); b >= u && math.Mod(b, u) == 0 {
+			return strconv.FormatFloat(b/u, 'f', -1, 64) + " " + units[i]
+		}
+	}
+	return strconv.FormatFloat(b, 'f', -1, 64) + " B"
+}
+
+// log2Ticks marks powers of two, labelled as sizes, thinned to about ten.
+type log2Ticks struct{}
+
+func (log2Ticks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := math.Floor(math.Log2(min)), math.Ceil(math.Log2(max))
+	step := math.Max(1, math.Ceil((hi-lo)/10))
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Pow(2, e)
+		if v < min || v > max {
+			continue
+		}
+		label := ""
+		if math.Mod(e-lo, step) == 0 {
+			label = sizeName(v)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+	}
+	return ticks
+}
+
+// newPlot is a plot with akisim's common look.
+func newPlot(titleText string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = titleText
+	p.BackgroundColor = color.White
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.X.Tick.Label.Font.Size = vg.Points(8)
+	p.Y.Tick.Label.Font.Size = vg.Points(8)
+	return p
+}

@@ -1,0 +1,178 @@
+package figure
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// p2pCSV is an 8-GCD p2p result with two cases: the values name their
+// cells, so a drawn label can be traced to its pair.
+func p2pCSV() string {
+	var b strings.Builder
+	b.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
+	for _, c := range []string{"unidirectional", "latency"} {
+		for s := range 8 {
+			for d := range 8 {
+				m, u := "bandwidth", "GB/s"
+				if c == "latency" {
+					m, u = "latency", "us"
+				}
+				fmt.Fprintf(&b, "p2p,%s,gcd%d,gcd%d,1000,%s,%d.%d,%s\n", c, s, d, m, 10+s, d, u)
+			}
+		}
+	}
+	return b.String()
+}
+
+func read(t *testing.T, csv string) *Table {
+	t.Helper()
+	tab, err := Read(strings.NewReader(csv), "results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+func render(t *testing.T, tab *Table, s Spec, ext string) []byte {
+	t.Helper()
+	p, err := Draw(tab, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f"+ext)
+	if err := Save(p, path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestMatrix(t *testing.T) {
+	tab := read(t, p2pCSV())
+	if k := Auto(tab, tab.Rows); k != Matrix {
+		t.Fatalf("auto kind %s, want matrix", k)
+	}
+	svg := string(render(t, tab, Spec{}, ".svg"))
+	// the first case's cells, each labelled with its value; not the other case's title
+	for _, want := range []string{"<svg", "p2p unidirectional: bandwidth", "destination GCD", "source GCD", ">10.0<", ">17.7<", ">13.5<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("matrix SVG lacks %q", want)
+		}
+	}
+	if strings.Contains(svg, "latency") {
+		t.Error("the unidirectional matrix shows the latency case")
+	}
+	if again := string(render(t, tab, Spec{}, ".svg")); again != svg {
+		t.Error("the same rows draw different SVG")
+	}
+	img, err := png.Decode(bytes.NewReader(render(t, tab, Spec{Filter: Filter{Case: "latency"}}, ".png")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 300 {
+		t.Errorf("PNG of %v", b)
+	}
+	// a pair with two sizes is not a matrix cell
+	dup := read(t, p2pCSV()+"p2p,unidirectional,gcd0,gcd1,2000,bandwidth,5,GB/s\n")
+	if _, err := Draw(dup, Spec{Kind: Matrix, Filter: Filter{Case: "unidirectional"}}); err == nil || !strings.Contains(err.Error(), "-bytes") {
+		t.Errorf("two sizes of one pair: %v", err)
+	}
+	if _, err := Draw(dup, Spec{Kind: Matrix, Filter: Filter{Case: "unidirectional"}, Bytes: 1000}); err != nil {
+		t.Errorf("-bytes 1000: %v", err)
+	}
+}
+
+func TestSizeFigure(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
+	for _, c := range []string{"PinnedToGPU", "GPUToPinned"} {
+		for e := 8; e <= 30; e += 2 {
+			fmt.Fprintf(&b, "commscope,%s,numa0,gcd0,%d,bandwidth,%d,GB/s\n", c, 1<<e, e)
+			fmt.Fprintf(&b, "commscope,%s,numa0,gcd0,%d,time,%d,us\n", c, 1<<e, 2*e)
+		}
+	}
+	tab := read(t, b.String())
+	if k := Auto(tab, tab.Rows); k != Size {
+		t.Fatalf("auto kind %s, want size", k)
+	}
+	svg := string(render(t, tab, Spec{}, ".svg"))
+	for _, want := range []string{"commscope numa0→gcd0: bandwidth", "bandwidth (GB/s)", "PinnedToGPU", "GPUToPinned", ">256 B<", ">2 KiB<", ">1 MiB<", ">512 MiB<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("size SVG lacks %q", want)
+		}
+	}
+	if svg := string(render(t, tab, Spec{Filter: Filter{Metric: "time"}}, ".svg")); !strings.Contains(svg, "time (us)") {
+		t.Error("-metric time does not draw time")
+	}
+	// too many lines for one legend
+	var many strings.Builder
+	many.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
+	for s := range 20 {
+		for _, n := range []int{1024, 2048} {
+			fmt.Fprintf(&many, "w,c,gcd%d,gcd0,%d,bandwidth,1,GB/s\n", s, n)
+		}
+	}
+	if _, err := Draw(read(t, many.String()), Spec{}); err == nil || !strings.Contains(err.Error(), "20 lines") {
+		t.Errorf("20 lines: %v", err)
+	}
+}
+
+func TestSweepFigure(t *testing.T) {
+	csv := "lanes,sdma,workload,case,src,dst,bytes,metric,value,unit\n"
+	for _, l := range []int{1, 2, 4} {
+		for _, s := range []string{"widest", "fewest"} {
+			csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd0,gcd2,100,bandwidth,%d,GB/s\n", l, s, 30+l)
+			csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd0,gcd1,100,bandwidth,50,GB/s\n", l, s)
+		}
+	}
+	tab := read(t, csv)
+	if strings.Join(tab.Keys, ",") != "lanes,sdma" {
+		t.Fatalf("keys %v", tab.Keys)
+	}
+	svg := string(render(t, tab, Spec{Filter: Filter{Src: "gcd0", Dst: "gcd2"}}, ".svg"))
+	for _, want := range []string{"p2p unidirectional gcd0→gcd2: bandwidth", ">lanes<", "sdma=widest", "sdma=fewest"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("sweep SVG lacks %q", want)
+		}
+	}
+	svg = string(render(t, tab, Spec{X: "sdma", Filter: Filter{Src: "gcd0", Dst: "gcd2", Where: map[string]string{"lanes": "1"}}}, ".svg"))
+	if !strings.Contains(svg, ">widest<") || !strings.Contains(svg, ">fewest<") {
+		t.Error("a categorical key's values are not its ticks")
+	}
+	if _, err := Draw(tab, Spec{X: "nope"}); err == nil || !strings.Contains(err.Error(), "-x nope") {
+		t.Errorf("-x nope: %v", err)
+	}
+	if _, err := Draw(tab, Spec{Filter: Filter{Where: map[string]string{"nope": "1"}}}); err == nil {
+		t.Error("-where of an unknown key draws")
+	}
+	names := []string{}
+	for _, f := range Defaults(tab) {
+		names = append(names, f.Name)
+	}
+	if strings.Join(names, " ") != "p2p-bandwidth-by-lanes" {
+		t.Errorf("defaults %v", names)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, c := range []struct{ csv, want string }{
+		{"", "results.csv:1: no header"},
+		{"a,b\n", "does not end with akisim's columns"},
+		{"workload,case,src,dst,bytes,metric,value,unit\n", "no rows"},
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,x,bandwidth,1,GB/s\n", "results.csv:2: bytes"},
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,1,bandwidth,fast,GB/s\n", "results.csv:2: value"},
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0\n", "results.csv:2:"},
+	} {
+		if _, err := Read(strings.NewReader(c.csv), "results.csv"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.csv, err, c.want)
+		}
+	}
+}
