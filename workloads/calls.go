@@ -9,7 +9,11 @@ import (
 // Option changes what Execute keeps of the runs.
 type Option func(*execOptions)
 
-type execOptions struct{ calls, timeline bool }
+type execOptions struct {
+	calls, timeline bool
+	stop            func() bool                              // asked to stop early (WithStop)
+	progress        func(done, total int, simulated float64) // after each run (WithProgress)
+}
 
 // WithTimeline keeps the runs' copies and kernels on the engines and CUs
 // that ran them (Result.Timeline): for akisim -timeline.

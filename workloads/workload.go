@@ -56,6 +56,10 @@ type Result struct {
 	Bytes    uint64             // bytes the SDMA engines copied
 	Timeline []report.Span      // the copies and kernels on their engines (WithTimeline)
 	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
+	// Interrupted: asked to stop (WithStop) before all runs finished;
+	// Rows are those of the runs in Runs, Planned the runs asked for.
+	Interrupted bool
+	Planned     int
 }
 
 // eventCounter counts the events an engine handles.
@@ -80,15 +84,23 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 	if err := Check(c, runs); err != nil {
 		return nil, err
 	}
-	res := &Result{Stats: NewStats()}
+	res := &Result{Stats: NewStats(), Planned: len(runs)}
 	mpiP, rcclP, rcclT := mpi.FromConfig(c), rccl.ParamsFromConfig(c), rccl.FromConfig(c) // the libraries' settings, once
+	var simulated float64
 	for _, run := range runs {
+		if opt.stop != nil && opt.stop() {
+			res.Interrupted = true
+			break
+		}
 		n, err := node.Build(c)
 		if err != nil {
 			return nil, err
 		}
 		count := &eventCounter{}
 		n.Engine.AcceptHook(count)
+		if opt.stop != nil {
+			n.Engine.AcceptHook(&stopHook{stop: opt.stop})
+		}
 		// MPI and RCCL calls become what the libraries do, then the run
 		ops, err := run.Operations(), error(nil)
 		if run.Build != nil {
@@ -99,7 +111,12 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		}
 		var out []hip.OpResult
 		if err == nil {
-			out, err = n.Run(ops)
+			var stopped bool
+			stopped, err = runStoppable(func() (e error) { out, e = n.Run(ops); return e })
+			if stopped {
+				res.Interrupted = true
+				break
+			}
 		}
 		var te *trace.Error
 		if errors.As(err, &te) && te.File == "" {
@@ -128,6 +145,10 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		}
 		res.Runs = append(res.Runs, run.Name)
 		res.Stats.Add(run.Name, n)
+		simulated += float64(n.Engine.CurrentTime())
+		if opt.progress != nil {
+			opt.progress(len(res.Runs), len(runs), simulated)
+		}
 		res.Events += count.n
 		for _, g := range n.GCDs {
 			for _, e := range g.Engines() {

@@ -217,9 +217,10 @@ func TestBinaryConcurrentRuns(t *testing.T) {
 	noScratch(t, parent)
 }
 
-// SIGTERM while simulating or while writing the files leaves no outdir,
-// or the previous run whole, and no temporary files; at the latest moment,
-// the new run whole.
+// SIGTERM while simulating leaves the runs that finished, with a note
+// that the run was interrupted; while writing the files, no outdir or the
+// previous run whole; never temporary files; at the latest moment, the
+// new run whole.
 func TestBinarySIGTERM(t *testing.T) {
 	parent := t.TempDir()
 	args := []string{"-workload", "stream", "-sizes", "1048576,16777216,67108864", "-outdir"}
@@ -277,6 +278,7 @@ func TestBinarySIGTERM(t *testing.T) {
 			if code != 0 || !same(got, ref) {
 				t.Errorf("%s (not signalled): exit %d, %d files", ph.name, code, len(got))
 			}
+		case code == 128+15 && strings.Contains(got[noteFile], "interrupted by SIGTERM") && got["results.csv"] != "":
 		case code == 128+15 && (got == nil && previous == nil || previous != nil && same(got, previous)):
 		case same(got, ref): // the signal came during the commit
 		default:
@@ -299,4 +301,44 @@ func tmpFiles(parent, out string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// Interrupting a long commscope run after a few seconds leaves the rows
+// measured so far in the outdir, a note saying so, and exit 130 (143 for
+// SIGTERM); stdout has the same rows.
+func TestBinaryInterruptKeepsRows(t *testing.T) {
+	parent := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := "out-" + sig.String()
+		cmd := exec.Command(binary(t), "commscope", "-format", "csv", "-outdir", out)
+		cmd.Dir = parent
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 128+int(sig) || !strings.Contains(stderr.String(), "interrupted by "+signalName(int(sig))) {
+			t.Fatalf("%v: exit %d: %s", sig, code, stderr.String())
+		}
+		got := snapshot(t, filepath.Join(parent, out))
+		rows := strings.Count(got["results.csv"], "\n") - 1
+		if rows < 2 || rows%2 != 0 { // each finished benchmark: bandwidth and time
+			t.Errorf("%v: %d rows", sig, rows)
+		}
+		if got["results.csv"] != stdout.String() {
+			t.Errorf("%v: stdout is not the outdir's rows", sig)
+		}
+		note := got[noteFile]
+		if !strings.Contains(note, "interrupted by "+signalName(int(sig))) || !strings.Contains(note, fmt.Sprintf("%d of ", rows/2)) {
+			t.Errorf("%v: note %q for %d rows", sig, note, rows)
+		}
+	}
+	noScratch(t, parent)
 }

@@ -48,6 +48,10 @@ func trapSignals() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-ch
+		if n, ok := s.(syscall.Signal); ok && graceful.Load() {
+			interrupt.Store(int32(n)) // the simulation stops and keeps its rows (progress.go)
+			s = <-ch                  // a second signal ends akisim at once
+		}
 		stopping.Store(true)
 		fileMu.Lock() // a write or commit under way finishes; none starts after
 		code := 128 + 15
@@ -79,7 +83,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	var ue *usageError
 	var fe *failedError
-	if err == nil || errors.As(err, &fe) {
+	var ie *interruptedError
+	if err == nil || errors.As(err, &fe) || errors.As(err, &ie) {
 		if ferr := out.flush(); err == nil {
 			err = ferr
 		}
@@ -90,6 +95,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 0
 	case errors.As(err, &fe):
 		return 1
+	case errors.As(err, &ie):
+		fmt.Fprintln(stderr, "akisim:", err)
+		return 128 + ie.signal
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 2

@@ -149,7 +149,8 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	defer out.close()
-	var opts []workloads.Option
+	pr := newProgress(o.stderr, o.quiet)
+	opts := []workloads.Option{workloads.WithStop(stopAsked), workloads.WithProgress(pr.runDone)}
 	if o.rocprof != "" {
 		opts = append(opts, workloads.WithCalls())
 	}
@@ -157,11 +158,14 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		opts = append(opts, workloads.WithTimeline())
 	}
 	var res *workloads.Result
+	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
 		res, err = simulateStream(o, in, out, stdout)
 	} else {
 		res, err = simulate(in.node, rs, opts...)
 	}
+	graceful.Store(false)
+	pr.end()
 	var te *trace.Error
 	if errors.As(err, &te) { // a trace that deadlocks is bad input too
 		return bad("%v", err)
@@ -192,7 +196,13 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		select {} // the signal's handler removes the files and exits
 	}
 	defer fileMu.Unlock()
-	return out.commit()
+	if err := out.commit(); err != nil {
+		return err
+	}
+	if res.Interrupted {
+		return &interruptedError{signal: int(interrupt.Load())}
+	}
+	return nil
 }
 
 // outputs are a run's files besides stdout.
@@ -205,7 +215,10 @@ type outputs struct {
 }
 
 // outdirFiles are the files a run writes into its outdir.
-var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "commscope.json", marker}
+var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "commscope.json", noteFile, marker}
+
+// noteFile is where an outdir says its run is incomplete (interrupted).
+const noteFile = "note.txt"
 
 // openOutputs checks -outdir and -timeline before anything is simulated.
 // A timeline whose folder is the outdir becomes one of its files.
@@ -270,10 +283,11 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
 		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
 		{out.timelineName, timeline},
+		{noteFile, func(w io.Writer) error { _, err := io.WriteString(w, interruptNote(res)); return err }},
 		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
 	for _, f := range files {
-		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" ||
+		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" || f.name == noteFile && !res.Interrupted ||
 			out.streamed && (f.name == "results.csv" || f.name == "results.json") {
 			continue
 		}

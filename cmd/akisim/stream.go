@@ -111,7 +111,7 @@ func simulateStream(o *options, in *input, out *outputs, stdout *stdoutBuffer) (
 			rows = append(rows, r)
 		}
 		return nil
-	})
+	}, workloads.WithStop(stopAsked))
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestProgressLines(t *testing.T) {
+	old := statusEvery
+	defer func() { statusEvery = old }()
+	var b bytes.Buffer
+	statusEvery = time.Hour
+	p := newProgress(&b, false)
+	p.runDone(1, 4, 1e-3)
+	if b.Len() != 0 {
+		t.Errorf("a short run printed %q", b.String())
+	}
+	statusEvery = 0
+	p.runDone(2, 4, 2.5e-3)
+	p.runDone(4, 4, 4e-3)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "akisim: 2/4 runs, 2.5 ms simulated, ") || !strings.Contains(lines[1], "4/4 runs") ||
+		!strings.HasSuffix(lines[1], "about 0s left") {
+		t.Errorf("status lines %q", lines)
+	}
+	b.Reset()
+	p.terminal, p.last = true, time.Time{} // a bar redraws at most ten times a second
+	p.runDone(3, 4, 3)
+	p.end()
+	if s := b.String(); !strings.HasPrefix(s, "\r[######################........] 3/4 runs, 3 s simulated") || !strings.HasSuffix(s, "\x1b[K\n") {
+		t.Errorf("bar %q", s)
+	}
+	if q := newProgress(&b, true); q != nil {
+		t.Error("-quiet reports progress")
+	}
+	var nilP *progress
+	nilP.runDone(1, 1, 1) // quiet: nothing, no panic
+	nilP.end()
+}

@@ -1,0 +1,53 @@
+package workloads
+
+import (
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// A long run can be stopped early (a signal): the runs that finished keep
+// their rows, the run under way is dropped, and Result.Interrupted says so.
+
+// WithStop has Execute check stop between runs and, every few thousand
+// events, within one; once it says true the run under way is dropped and
+// Execute returns the runs that finished.
+func WithStop(stop func() bool) Option { return func(o *execOptions) { o.stop = stop } }
+
+// WithProgress has Execute call progress after each run with the runs done,
+// the runs in all and the simulated seconds so far.
+func WithProgress(progress func(done, total int, simulated float64)) Option {
+	return func(o *execOptions) { o.progress = progress }
+}
+
+// errStopped unwinds a run that was asked to stop from inside its engine.
+type errStopped struct{}
+
+// stopHook checks stop every stopEvery events and unwinds the engine's
+// Run when it says true (Akita's engine has no way to end a Run early).
+type stopHook struct {
+	stop func() bool
+	n    uint64
+}
+
+const stopEvery = 4096
+
+func (h *stopHook) Func(ctx sim.HookCtx) {
+	if ctx.Pos != sim.HookPosBeforeEvent {
+		return
+	}
+	if h.n++; h.n%stopEvery == 0 && h.stop() {
+		panic(errStopped{})
+	}
+}
+
+// runStoppable runs f, turning a stop from inside it into stopped.
+func runStoppable(f func() error) (stopped bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(errStopped); !ok {
+				panic(p)
+			}
+			stopped = true
+		}
+	}()
+	return false, f()
+}
