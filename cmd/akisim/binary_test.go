@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 
 // binary builds akisim once per test run, stamped with its VCS revision
 // when the toolchain can (-buildvcs=auto overrides a GOFLAGS=-buildvcs=false).
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "akisim-bin-"); built.err != nil {

@@ -9,9 +9,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/akisim/akisim/report"
 )
@@ -51,6 +54,20 @@ type sweep struct {
 	stderr  io.Writer
 	binary  string // the akisim each point runs
 	logsDir string
+	started func(c *exec.Cmd, running bool) // a point's process started or ended (runLocal)
+	tookMu  sync.Mutex
+	times   map[string]time.Duration // wall time of the points run now, by id (local)
+	ran     map[string]bool          // the points run now, by id
+}
+
+// took records a point's wall time.
+func (s *sweep) took(p sweepPoint, d time.Duration) {
+	s.tookMu.Lock()
+	defer s.tookMu.Unlock()
+	if s.times == nil {
+		s.times, s.ran = map[string]time.Duration{}, map[string]bool{}
+	}
+	s.times[p.id], s.ran[p.id] = d, true
 }
 
 // sweepFlags are the flags sweep takes for itself; the others go to every
@@ -213,26 +230,53 @@ func (s *sweep) label(p sweepPoint) string {
 func (s *sweep) pointDir(p sweepPoint) string { return filepath.Join(s.outdir, "points", p.id) }
 func (s *sweep) logPath(p sweepPoint) string  { return filepath.Join(s.logsDir, p.id+".log") }
 
-// done says whether a point's run finished (its outdir was committed).
+// done says whether a point's run finished: its outdir was committed and
+// is not an interrupted run's.
 func (s *sweep) done(p sweepPoint) bool {
 	_, err := os.Stat(filepath.Join(s.pointDir(p), marker))
-	return err == nil
+	_, note := os.Stat(filepath.Join(s.pointDir(p), noteFile))
+	return err == nil && os.IsNotExist(note)
 }
 
 // check runs each point's command line through akisim's own checks, so a
-// bad flag or config value exits 2 before any point runs.
+// bad flag or config value exits 2 before any point runs; on every core,
+// the first bad point by index reported.
 func (s *sweep) check() error {
-	for _, p := range s.points {
-		o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
+	errs := make([]error, len(s.points))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = s.checkPoint(s.points[i])
+			}
+		}()
+	}
+	for i := range s.points {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+			return err
 		}
-		if o.command != "run" {
-			return bad("sweep: akisim %s is not a run to sweep", o.command)
-		}
-		if _, err := loadConfig(o); err != nil {
-			return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
-		}
+	}
+	return nil
+}
+
+func (s *sweep) checkPoint(p sweepPoint) error {
+	o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
+	if err != nil {
+		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+	}
+	if o.command != "run" {
+		return bad("sweep: akisim %s is not a run to sweep", o.command)
+	}
+	if _, err := loadConfig(o); err != nil {
+		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	return nil
 }
@@ -276,8 +320,14 @@ func runSweep(args []string, stderr io.Writer) error {
 	if err := s.merge(); err != nil {
 		return err
 	}
+	if err := s.writePoints(); err != nil {
+		return err
+	}
 	for _, f := range failures {
 		fmt.Fprintln(stderr, "akisim sweep:", f)
+	}
+	if sig := interrupt.Load(); sig != 0 {
+		return &interruptedError{signal: int(sig)}
 	}
 	if len(failures) > 0 {
 		return &failedError{n: len(failures), what: "sweep points failed"}
@@ -326,9 +376,45 @@ func (s *sweep) merge() error {
 	return os.Rename(tmp, path)
 }
 
-// pointArgs is the point's full command line.
+// writePoints writes outdir/points.csv: each point's index, folder, swept
+// values, whether it finished, and its wall time when it ran now.
+func (s *sweep) writePoints() error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	head := []string{"point", "folder"}
+	for _, ax := range s.axes {
+		head = append(head, ax.column)
+	}
+	w.Write(append(head, "status", "seconds"))
+	for _, p := range s.points {
+		var status string
+		switch done := s.done(p); {
+		case done && s.ran[p.id]:
+			status = "done"
+		case done:
+			status = "done before"
+		case s.ran[p.id] && stopAsked():
+			status = "interrupted"
+		case s.ran[p.id]:
+			status = "failed"
+		default:
+			status = "not run"
+		}
+		secs := ""
+		if d, ok := s.times[p.id]; ok {
+			secs = strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+		}
+		rec := append([]string{strconv.Itoa(p.index), filepath.Join("points", p.id)}, p.values...)
+		w.Write(append(rec, status, secs))
+	}
+	w.Flush()
+	return os.WriteFile(filepath.Join(s.outdir, "points.csv"), buf.Bytes(), 0o644)
+}
+
+// pointArgs is the point's full command line: -force, since a point run
+// again replaces what an interrupted run of it left.
 func (s *sweep) pointArgs(p sweepPoint) []string {
-	return append(append([]string{}, p.args...), "-outdir", s.pointDir(p), "-format", "csv", "-quiet")
+	return append(append([]string{}, p.args...), "-outdir", s.pointDir(p), "-force", "-format", "csv", "-quiet")
 }
 
 // lastLine is a log's last non-empty line, for a failure's message.

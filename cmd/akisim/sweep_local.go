@@ -5,14 +5,52 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 )
 
 // runLocal runs the points as akisim processes, s.jobs at a time, and
 // returns a line for each that failed.
+// A signal stops the sweep: no point starts after it, the points running
+// get it too (and keep what they finished, marked incomplete, so a rerun
+// runs them again), and the finished points are merged.
 func (s *sweep) runLocal(todo []sweepPoint) []string {
 	var mu sync.Mutex
 	var failures []string
+	running := map[*exec.Cmd]bool{}
+	s.started = func(c *exec.Cmd, on bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !on {
+			delete(running, c)
+			return
+		}
+		running[c] = true
+		if sig := interrupt.Load(); sig != 0 {
+			c.Process.Signal(syscall.Signal(sig))
+		}
+	}
+	graceful.Store(true)
+	defer graceful.Store(false)
+	watchDone := make(chan struct{})
+	defer close(watchDone)
+	go func() { // pass a signal on to the points running
+		for {
+			select {
+			case <-watchDone:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if sig := interrupt.Load(); sig != 0 {
+				mu.Lock()
+				for c := range running {
+					c.Process.Signal(syscall.Signal(sig))
+				}
+				mu.Unlock()
+				return
+			}
+		}
+	}()
 	done, start := 0, time.Now()
 	next := make(chan sweepPoint)
 	var wg sync.WaitGroup
@@ -21,6 +59,9 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		go func() {
 			defer wg.Done()
 			for p := range next {
+				if stopAsked() {
+					continue // stopped: the points left wait for a rerun
+				}
 				msg := s.runPoint(p)
 				mu.Lock()
 				done++
@@ -36,7 +77,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		}()
 	}
 	for _, p := range todo {
-		if stopping.Load() {
+		if stopAsked() {
 			break
 		}
 		next <- p
@@ -55,9 +96,15 @@ func (s *sweep) runPoint(p sweepPoint) string {
 	defer log.Close()
 	cmd := exec.Command(s.binary, s.pointArgs(p)...)
 	cmd.Stdout, cmd.Stderr = log, log
-	err = cmd.Run()
-	if err == nil {
-		return ""
+	start := time.Now()
+	if err = cmd.Start(); err == nil {
+		s.started(cmd, true)
+		err = cmd.Wait()
+		s.started(cmd, false)
+	}
+	s.took(p, time.Since(start))
+	if err == nil || stopAsked() {
+		return "" // interrupted: not a failure, it runs again next time
 	}
 	return fmt.Sprintf("point %d (%s) failed (%v): %s; log %s", p.index, s.label(p), err, lastLine(s.logPath(p)), s.logPath(p))
 }

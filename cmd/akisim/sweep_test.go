@@ -5,7 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -134,6 +136,83 @@ func TestSweepBadInput(t *testing.T) {
 		oneLine(t, exe(t, dir, nil, nil, c.args...), 2, c.want)
 		if _, err := os.Stat(filepath.Join(dir, "D")); err == nil {
 			t.Errorf("%v: made the outdir", c.args)
+		}
+	}
+}
+
+// A signal stops a sweep: no point starts after it, the running points
+// keep what they finished (marked incomplete) and exit 130; a rerun runs
+// them again and merges every point.
+func TestSweepInterruptResumes(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sweep", "-set", "xgmi.bundle[*].lanes=1,2,4", "-workload", "commscope", "-filter", "PinnedToGPU", "-outdir", "D", "-jobs", "2"}
+	cmd := exec.Command(binary(t), args...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("interrupted sweep: %v: %s", err, stderr.String())
+	}
+	points, _ := os.ReadFile(filepath.Join(dir, "D", "points.csv"))
+	if !strings.Contains(string(points), ",interrupted,") || !strings.Contains(string(points), ",not run,") {
+		t.Errorf("points.csv after the signal:\n%s", points)
+	}
+	r := exe(t, dir, nil, nil, args...)
+	if r.code != 0 || !strings.Contains(r.stderr, "3 points, 0 done already (skipped), 3 to run") {
+		t.Fatalf("rerun: exit %d: %s", r.code, r.stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "D", "results.csv"))
+	one, _ := os.ReadFile(filepath.Join(dir, "D", "points", strings.Split(strings.Split(string(points), "\n")[1], ",")[1][len("points/"):], "results.csv"))
+	if rows, per := strings.Count(string(b), "\n")-1, strings.Count(string(one), "\n")-1; per < 10 || rows != 3*per {
+		t.Errorf("merged %d rows, %d per point", rows, per)
+	}
+}
+
+// BenchmarkSweep100 runs a sweep of 100 small points (a peer copy at 100
+// link speeds) with -jobs 2 and reports its wall time against the sum of
+// the points' own (points.csv): issue 11 wants at most 60%, both cores
+// busy.
+func BenchmarkSweep100(b *testing.B) {
+	speeds := make([]string, 100)
+	for i := range speeds {
+		speeds[i] = strconv.Itoa(20 + i)
+	}
+	trace, _ := filepath.Abs(filepath.Join("..", "..", "traces", "peer-0-to-1.jsonl"))
+	bin := binary(b)
+	for range b.N {
+		dir := b.TempDir()
+		start := time.Now()
+		cmd := exec.Command(bin, "sweep", "-set", "xgmi.lane_bandwidth_gbps="+strings.Join(speeds, ","), "-trace", trace,
+			"-outdir", filepath.Join(dir, "D"), "-jobs", "2", "-quiet")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		wall := time.Since(start).Seconds()
+		points, _ := os.ReadFile(filepath.Join(dir, "D", "points.csv"))
+		sum, n := 0.0, 0
+		for _, l := range strings.Split(strings.TrimSpace(string(points)), "\n")[1:] {
+			f := strings.Split(l, ",")
+			s, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err != nil || f[len(f)-2] != "done" {
+				b.Fatalf("point %q", l)
+			}
+			sum += s
+			n++
+		}
+		if n != 100 {
+			b.Fatalf("%d points", n)
+		}
+		b.ReportMetric(wall, "wall-s")
+		b.ReportMetric(sum, "sum-of-points-s")
+		b.ReportMetric(wall/sum, "wall/sum")
+		if wall > 0.6*sum {
+			b.Errorf("wall %.2f s is %.0f%% of the points' %.2f s (at most 60%%)", wall, 100*wall/sum, sum)
 		}
 	}
 }
