@@ -2,6 +2,7 @@ package profile
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,23 +113,58 @@ func TestImportJSON(t *testing.T) {
 	}
 }
 
-// TestImportRocpd: the rocpd sample gives the kernels and copies the JSON
-// one does (the JSON's 7.0 API records also name streams and events).
+// TestImportRocpd: the rocpd sample gives the trace the JSON one does:
+// its calls' arguments (rocpd_arg) name their streams, as pointers matched
+// to the records' stream handles through the launches, and their events.
 func TestImportRocpd(t *testing.T) {
 	p, ops := imported(t, ReadRocpd, "testdata/rocprofv3-rocpd")
-	_, want := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
+	jp, want := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
 	if p.Report.Kernels != 2 || p.Report.Copies != 3 {
 		t.Errorf("report %v, want 2 kernels and 3 copies", p.Report.Lines())
 	}
 	var a, b bytes.Buffer
-	if err := trace.Write(&a, deviceWork(ops)); err != nil {
+	if err := trace.Write(&a, ops); err != nil {
 		t.Fatal(err)
 	}
-	if err := trace.Write(&b, deviceWork(want)); err != nil {
+	if err := trace.Write(&b, want); err != nil {
 		t.Fatal(err)
 	}
 	if a.String() != b.String() {
 		t.Errorf("rocpd's trace:\n%s\nJSON's:\n%s", a.String(), b.String())
+	}
+	if !slices.Equal(p.Report.Lines(), jp.Report.Lines()) {
+		t.Errorf("rocpd's report %v, JSON's %v", p.Report.Lines(), jp.Report.Lines())
+	}
+	if count(ops, trace.StreamWait) != 1 || count(ops, trace.EventRecord) != 1 || count(ops, trace.StreamSync) != 1 {
+		t.Errorf("the rocpd trace lacks the stream wait, event record or stream sync:\n%s", a.String())
+	}
+}
+
+// A rocpd database without rocpd_arg (or with calls on streams no work
+// was launched on) still imports: such calls stay approximated, or get a
+// stream of their own.
+func TestImportRocpdWithoutArgs(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/rocprofv3-rocpd/node01/4242_results.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "1_results.db")
+	os.WriteFile(path, data, 0o644)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP VIEW rocpd_arg`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	p, ops := imported(t, ReadRocpd, path)
+	if count(ops, trace.StreamWait) != 0 || p.Report.Approximated["hipStreamSynchronize waits for all of its device's work (the records do not name the stream or event)"] != 1 {
+		t.Errorf("without arguments: report %v", p.Report.Lines())
+	}
+	if !nullPointer("(nil)") || !nullPointer("0") || nullPointer("0x3c4d") {
+		t.Error("null pointers")
 	}
 }
 

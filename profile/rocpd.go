@@ -20,7 +20,7 @@ import (
 // rocpd_memory_copy.size is the copy's bytes.
 
 // rocpdQueries are the import's reads, each against the views.
-var rocpdQueries = struct{ agents, kernels, copies, regions string }{
+var rocpdQueries = struct{ agents, kernels, copies, regions, hasArgs, args string }{
 	agents: `SELECT id, type FROM rocpd_info_agent ORDER BY id`,
 	kernels: `SELECT k.pid, k.agent_id, k.queue_id, k.stream_id, k.start, k.end,
 		k.workgroup_size_x * k.workgroup_size_y * k.workgroup_size_z, k.grid_size_x * k.grid_size_y * k.grid_size_z,
@@ -32,6 +32,10 @@ var rocpdQueries = struct{ agents, kernels, copies, regions string }{
 	regions: `SELECT r.pid, r.tid, r.start, r.end, n.string, COALESCE(e.stack_id, r.id), COALESCE(cat.string, '')
 		FROM rocpd_region r JOIN rocpd_string n ON n.id = r.name_id LEFT JOIN rocpd_event e ON e.id = r.event_id
 		LEFT JOIN rocpd_string cat ON cat.id = e.category_id ORDER BY r.pid, r.start, r.id`,
+	hasArgs: `SELECT COUNT(*) FROM sqlite_master WHERE name = 'rocpd_arg'`,
+	args: `SELECT r.pid, COALESCE(e.stack_id, r.id), a.name, a.value
+		FROM rocpd_region r JOIN rocpd_arg a ON a.event_id = r.event_id LEFT JOIN rocpd_event e ON e.id = r.event_id
+		WHERE a.name IN ('stream', 'event') ORDER BY r.pid, r.start, r.id, a.position`,
 }
 
 // ReadRocpd reads rocpd databases: a *_results.db file, or every one under
@@ -100,7 +104,8 @@ func (p *Profile) readRocpd(file string, pids map[int64]int) error {
 	}
 	var tid int64
 	var category string
-	return r.each("rocpd_region", rocpdQueries.regions, []any{&pid, &tid, &start, &end, &name, &corr, &category}, func() error {
+	first := len(p.Calls)
+	err = r.each("rocpd_region", rocpdQueries.regions, []any{&pid, &tid, &start, &end, &name, &corr, &category}, func() error {
 		if !strings.HasPrefix(category, "HIP_") { // HSA, markers, RCCL: not HIP calls
 			return nil
 		}
@@ -110,6 +115,86 @@ func (p *Profile) readRocpd(file string, pids map[int64]int) error {
 		p.Calls = append(p.Calls, Call{Process: proc(pid), Thread: uint64(tid), Corr: uint64(corr), Name: name, Start: start, End: end})
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return r.callArgs(p, first, proc)
+}
+
+// callArgs reads the stream and event arguments of the calls from
+// p.Calls[first:] (rocpd_arg) into them, as 7.0's JSON gives them. rocpd
+// has the stream a call names only as its hipStream_t pointer, while
+// kernels and copies carry the SDK's stream handle (a number it gives
+// each stream, stream.cpp): a pointer is matched to a handle through the
+// launches and copies made by calls naming it; a null pointer is the null
+// stream; a pointer no work was launched on gets a handle of its own.
+func (r rocpdReader) callArgs(p *Profile, first int, proc func(int64) int) error {
+	var n int64
+	if err := r.each("rocpd_arg", rocpdQueries.hasArgs, []any{&n}, func() error { return nil }); err != nil || n == 0 {
+		return err // an older database without arguments: the calls stay approximated
+	}
+	type key struct {
+		proc int
+		corr uint64
+	}
+	streamArg, eventArg := map[key]string{}, map[key]string{}
+	var pid, corr int64
+	var name, value string
+	err := r.each("rocpd_arg", rocpdQueries.args, []any{&pid, &corr, &name, &value}, func() error {
+		k := key{proc(pid), uint64(corr)}
+		if name == "stream" {
+			streamArg[k] = value
+		} else {
+			eventArg[k] = value
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	handle := map[[2]string]uint64{} // (process, pointer) -> stream handle
+	learn := func(proc int, corr, stream uint64) {
+		if v, ok := streamArg[key{proc, corr}]; ok {
+			handle[[2]string{fmt.Sprint(proc), v}] = stream
+		}
+	}
+	for _, k := range p.Kernels {
+		learn(k.Process, k.Corr, k.Stream)
+	}
+	for _, c := range p.Copies {
+		learn(c.Process, c.Corr, c.Stream)
+	}
+	own := uint64(1) << 63 // handles for streams no work was launched on
+	for i := first; i < len(p.Calls); i++ {
+		c := &p.Calls[i]
+		k := key{c.Process, c.Corr}
+		if v, ok := streamArg[k]; ok {
+			h, known := handle[[2]string{fmt.Sprint(c.Process), v}]
+			switch {
+			case known:
+			case nullPointer(v):
+				h = 0
+			default:
+				h = own
+				own++
+				handle[[2]string{fmt.Sprint(c.Process), v}] = h
+			}
+			c.Stream, c.HasStream = h, true
+		}
+		if v, ok := eventArg[k]; ok {
+			c.Event = v
+		}
+	}
+	return nil
+}
+
+// nullPointer says whether an argument's text is a null pointer.
+func nullPointer(v string) bool {
+	switch strings.TrimSpace(v) {
+	case "", "0", "0x0", "(nil)", "nullptr", "NULL":
+		return true
+	}
+	return false
 }
 
 // rocpdReader runs the import's queries on one database.

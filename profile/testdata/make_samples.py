@@ -124,6 +124,7 @@ tables={
  'rocpd_info_kernel_symbol':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, code_object_id INT, kernel_name TEXT, display_name TEXT, kernel_object INT, kernarg_segment_size INT, kernarg_segment_alignment INT, group_segment_size INT, private_segment_size INT, sgpr_count INT, arch_vgpr_count INT, accum_vgpr_count INT, extdata JSONB DEFAULT '{}'",
  'rocpd_event':"id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, category_id INT, stack_id INT, parent_stack_id INT, correlation_id INT, call_stack JSONB DEFAULT '{}', line_info JSONB DEFAULT '{}', extdata JSONB DEFAULT '{}'",
  'rocpd_region':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, tid INT, start BIGINT, end BIGINT, name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
+ 'rocpd_arg':"id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, event_id INT, position INT, type TEXT, name TEXT, value TEXT, extdata JSONB DEFAULT '{}'",
  'rocpd_kernel_dispatch':"id INTEGER PRIMARY KEY, guid TEXT, nid INT, pid INT, tid INT, agent_id INT NOT NULL, kernel_id INT NOT NULL, dispatch_id INT NOT NULL, queue_id INT NOT NULL, stream_id INT NOT NULL, start BIGINT, end BIGINT, private_segment_size INT, group_segment_size INT, workgroup_size_x INT NOT NULL, workgroup_size_y INT NOT NULL, workgroup_size_z INT NOT NULL, grid_size_x INT NOT NULL, grid_size_y INT NOT NULL, grid_size_z INT NOT NULL, region_name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
  'rocpd_memory_copy':"id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT, nid INT, pid INT, tid INT, start BIGINT, end BIGINT, name_id INT, dst_agent_id INT, dst_address INT, src_agent_id INT, src_address INT, size INT NOT NULL, queue_id INT, stream_id INT, region_name_id INT, event_id INT, extdata JSONB DEFAULT '{}'",
 }
@@ -143,9 +144,23 @@ for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
     db.execute(f'INSERT INTO rocpd_info_kernel_symbol{U} (id,guid,nid,pid,code_object_id,kernel_name,display_name) VALUES (?,?,?,?,?,?,?)',(i+1,G,1,4242,1,'_Z'+str(i),n))
 def event(cat, corr):
     return db.execute(f'INSERT INTO rocpd_event{U} (guid,category_id,stack_id,parent_stack_id,correlation_id) VALUES (?,?,?,?,?)',(G,sid(cat),corr,0,0)).lastrowid
+# the calls' arguments (rocpd_arg), as the SDK renders them: a stream is
+# its hipStream_t pointer, not the handle records carry (stream.cpp
+# numbers streams), so the import matches pointers to handles through the
+# launches and copies each call made
+ptr={0xA1:'0x1a2b',0xB2:'0x3c4d',0:'0'}
+argnames={'hipMemcpyAsync':['dst','src','sizeBytes','kind','stream'],'hipLaunchKernel':['function_address','numBlocks','dimBlocks','args','sharedMemBytes','stream'],
+  'hipEventRecord':['event','stream'],'hipMemcpyPeerAsync':['dst','dstDeviceId','src','srcDevice','sizeBytes','stream'],'hipStreamWaitEvent':['stream','event','flags'],
+  'hipStreamSynchronize':['stream'],'hipMemcpy':['dst','src','sizeBytes','kind']}
+rlaunches=[0xA1,0xB2]
 for (c,n,s,e) in hip:
     ev=event('HIP_RUNTIME_API_EXT',c)
     db.execute(f'INSERT INTO rocpd_region{U} (id,guid,nid,pid,tid,start,end,name_id,event_id) VALUES (?,?,?,?,?,?,?,?,?)',(c,G,1,4242,4242,s,e,sid(n),ev))
+    st=streams.get(n)
+    if n=='hipLaunchKernel': st=rlaunches.pop(0)
+    for pos,a in enumerate(argnames.get(n,[])):
+        typ,val={'stream':('hipStream_t',ptr.get(st,'0')),'event':('hipEvent_t','0x5e00')}.get(a,('int','0'))
+        db.execute(f'INSERT INTO rocpd_arg{U} (guid,event_id,position,type,name,value) VALUES (?,?,?,?,?,?)',(G,ev,pos,typ,a,val))
 for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
     ev=event('KERNEL_DISPATCH',c)
     db.execute(f'INSERT INTO rocpd_kernel_dispatch{U} (id,guid,nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,start,end,private_segment_size,group_segment_size,workgroup_size_x,workgroup_size_y,workgroup_size_z,grid_size_x,grid_size_y,grid_size_z,event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
