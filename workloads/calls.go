@@ -3,6 +3,7 @@ package workloads
 import (
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/profile"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -13,6 +14,7 @@ type execOptions struct {
 	calls, timeline bool
 	stop            func() bool                              // asked to stop early (WithStop)
 	progress        func(done, total int, simulated float64) // after each run (WithProgress)
+	rows            func([]report.Row) error                 // each run's rows as they come (WithRows)
 }
 
 // WithTimeline keeps the runs' copies and kernels on the engines and CUs

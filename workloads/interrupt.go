@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"github.com/akisim/akisim/report"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -17,6 +18,10 @@ func WithStop(stop func() bool) Option { return func(o *execOptions) { o.stop = 
 func WithProgress(progress func(done, total int, simulated float64)) Option {
 	return func(o *execOptions) { o.progress = progress }
 }
+
+// WithRows hands each run's rows to rows as the run ends, in run order,
+// instead of keeping them in Result.Rows; its error stops Execute.
+func WithRows(rows func([]report.Row) error) Option { return func(o *execOptions) { o.rows = rows } }
 
 // errStopped unwinds a run that was asked to stop from inside its engine.
 type errStopped struct{}

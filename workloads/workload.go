@@ -134,7 +134,13 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 				rp.events[o.Event], _ = n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
 			}
 		}
-		res.Rows = append(res.Rows, run.Rows(rp)...)
+		if rows := run.Rows(rp); opt.rows != nil {
+			if err := opt.rows(rows); err != nil {
+				return nil, err
+			}
+		} else {
+			res.Rows = append(res.Rows, rows...)
+		}
 		if opt.timeline {
 			res.Timeline = append(res.Timeline, spans(run.Name, out)...)
 		}

@@ -157,10 +157,23 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if o.timeline != "" {
 		opts = append(opts, workloads.WithTimeline())
 	}
+	ro, err := openRowOutputs(o, out, stdout)
+	if err != nil {
+		return err
+	}
+	defer ro.close()
+	opts = append(opts, workloads.WithRows(func(rows []report.Row) error {
+		for _, r := range rows {
+			if err := ro.add(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 	var res *workloads.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
-		res, err = simulateStream(o, in, out, stdout)
+		res, err = simulateStream(o, in, ro)
 	} else {
 		res, err = simulate(in.node, rs, opts...)
 	}
@@ -173,8 +186,10 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
-	rowsSent := in.stream != nil && (o.format == "csv" || o.format == "json") // stdout has them already
-	if !rowsSent {
+	if err := ro.finish(o, res); err != nil {
+		return err
+	}
+	if o.format != "csv" && o.format != "json" { // else stdout has the rows already
 		if err := write(o, in.node, res, stdout); err != nil {
 			return err
 		}

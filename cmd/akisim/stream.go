@@ -58,33 +58,39 @@ func (s *streamedFile) close() error {
 	return err
 }
 
-// simulateStream replays the streamed trace of in, writing its rows to
-// stdout (csv, json) and to the outdir's results files as they come; the
-// result keeps the rows only for stdout's other formats.
-func simulateStream(o *options, in *input, out *outputs, stdout *stdoutBuffer) (*workloads.Result, error) {
-	csvTo, jsonTo := []io.Writer{}, []io.Writer{} // each format is written once, to all its places
-	keep := false
+// rowOutputs write rows as a run makes them: to stdout (csv, json) and
+// to the outdir's results files, each format encoded once for all its
+// places; rows are kept too where an output needs them all (stdout's
+// other formats, the outdir's commscope.json).
+type rowOutputs struct {
+	writers []report.RowWriter
+	files   []*streamedFile
+	keep    bool
+	rows    []report.Row
+	n       int // rows written
+}
+
+// openRowOutputs opens the row outputs of a run: stdout's, and the
+// outdir's results files (which out.write then leaves alone).
+func openRowOutputs(o *options, out *outputs, stdout *stdoutBuffer) (*rowOutputs, error) {
+	ro := &rowOutputs{}
+	var csvTo, jsonTo []io.Writer
 	switch o.format {
 	case "csv":
 		csvTo = append(csvTo, stdout)
 	case "json":
 		jsonTo = append(jsonTo, stdout)
 	default:
-		keep = true
+		ro.keep = true
 	}
-	var files []*streamedFile
-	defer func() {
-		for _, f := range files {
-			f.f.Close() // closed again after close(): harmless
-		}
-	}()
 	if out.dir != nil {
 		for _, name := range []string{"results.csv", "results.json"} {
 			sf, err := out.dir.create(name)
 			if err != nil {
+				ro.close()
 				return nil, err
 			}
-			files = append(files, sf)
+			ro.files = append(ro.files, sf)
 			if name == "results.csv" {
 				csvTo = append(csvTo, sf.bw)
 			} else {
@@ -92,39 +98,64 @@ func simulateStream(o *options, in *input, out *outputs, stdout *stdoutBuffer) (
 			}
 		}
 		out.streamed = true
+		ro.keep = ro.keep || o.workload == "commscope" // commscope.json
 	}
-	var writers []report.RowWriter
 	if len(csvTo) > 0 {
-		writers = append(writers, report.NewCSVWriter(io.MultiWriter(csvTo...)))
+		ro.writers = append(ro.writers, report.NewCSVWriter(io.MultiWriter(csvTo...)))
 	}
 	if len(jsonTo) > 0 {
-		writers = append(writers, report.NewJSONWriter(io.MultiWriter(jsonTo...)))
+		ro.writers = append(ro.writers, report.NewJSONWriter(io.MultiWriter(jsonTo...)))
 	}
-	var rows []report.Row
-	res, err := workloads.ExecuteStream(in.node, o.tracePath, in.stream, func(r report.Row) error {
-		for _, w := range writers {
-			if err := w.Write(r); err != nil {
+	return ro, nil
+}
+
+// add writes a row.
+func (ro *rowOutputs) add(r report.Row) error {
+	for _, w := range ro.writers {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+	}
+	if ro.keep {
+		ro.rows = append(ro.rows, r)
+	}
+	ro.n++
+	return nil
+}
+
+// finish ends the outputs and puts the kept rows in res.
+func (ro *rowOutputs) finish(o *options, res *workloads.Result) error {
+	if ro.n == 0 { // rows the run kept instead of handing on (a replaced simulate)
+		for _, r := range res.Rows {
+			if err := ro.add(r); err != nil {
 				return err
 			}
 		}
-		if keep {
-			rows = append(rows, r)
-		}
-		return nil
-	}, workloads.WithStop(stopAsked))
-	if err != nil {
-		return nil, err
 	}
-	for _, w := range writers {
+	for _, w := range ro.writers {
 		if err := w.Close(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	for _, f := range files {
+	for _, f := range ro.files {
 		if err := f.close(); err != nil {
-			return nil, fmt.Errorf("-outdir %s: %v", o.outdir, errText(err))
+			return fmt.Errorf("-outdir %s: %v", o.outdir, errText(err))
 		}
 	}
-	res.Rows = rows
-	return res, nil
+	ro.files = nil
+	res.Rows = ro.rows
+	return nil
+}
+
+// close closes files left open (a failed run; the outdir goes).
+func (ro *rowOutputs) close() {
+	for _, f := range ro.files {
+		f.f.Close()
+	}
+}
+
+// simulateStream replays the streamed trace of in, its rows to ro as they
+// come.
+func simulateStream(o *options, in *input, ro *rowOutputs) (*workloads.Result, error) {
+	return workloads.ExecuteStream(in.node, o.tracePath, in.stream, ro.add, workloads.WithStop(stopAsked))
 }
