@@ -34,6 +34,10 @@ type OpResult struct {
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
 	Begin      sim.VTimeInSec // a kernel's workgroups were dispatched (a profiler's start); 0 otherwise
 	Engine     string         // SDMA engine that ran a copy
+	// AccessEnd: for a kernel, when each of its accesses (in Access
+	// order) was all moved, as the last block touching it would clock it;
+	// nil for recorded and library kernels.
+	AccessEnd []sim.VTimeInSec
 }
 
 // Runtime is the HIP runtime as an Akita component on the host.
@@ -364,11 +368,12 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		var id int
 		var start, begin sim.VTimeInSec
+		var streamEnds []sim.VTimeInSec
 		switch d := msg.(type) {
 		case *sdma.CopyDone:
 			id, start = d.ID, d.Start
 		case *gcd.KernelDone:
-			id, start, begin = d.ID, d.Start, d.Begin
+			id, start, begin, streamEnds = d.ID, d.Start, d.Begin, d.StreamEnds
 		}
 		if m := r.migrating[id]; m != nil {
 			r.migrateHop(now, m)
@@ -380,6 +385,9 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		res := r.res(id)
 		res.Start, res.End, res.Begin = start, now, begin
+		if res.Op.Op == trace.Kernel && len(res.Op.Channels) == 0 && len(streamEnds) == len(res.Op.Access) {
+			res.AccessEnd = accessEnds(res.Op.Access, streamEnds)
+		}
 		if res.Op.Op == trace.EventRecord { // its marker reached: recorded
 			t := now + ns(r.cost.EventRecordNs)
 			r.events[eventKey{res.Op.Rank, res.Op.Event}] = t
@@ -406,6 +414,27 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 	}
 	r.unblock(now)
+}
+
+// accessEnds orders a kernel's stream ends (its reads, then its writes,
+// as memStreams made them) by access.
+func accessEnds(access []trace.Access, streamEnds []sim.VTimeInSec) []sim.VTimeInSec {
+	reads := 0
+	for _, a := range access {
+		if a.Mode != "write" {
+			reads++
+		}
+	}
+	out := make([]sim.VTimeInSec, len(access))
+	r, w := 0, reads
+	for i, a := range access {
+		if a.Mode == "write" {
+			out[i], w = streamEnds[w], w+1
+		} else {
+			out[i], r = streamEnds[r], r+1
+		}
+	}
+	return out
 }
 
 // NotifyPortFree retries held commands.

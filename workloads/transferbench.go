@@ -310,11 +310,36 @@ type tbTimes struct {
 // threads' span per transfer, the events around a GPU executor's kernel,
 // and the main thread's clock.
 func (tb TransferBench) times(x tbTest, r *Replay) tbTimes {
-	at := map[string]*struct{ issue, start, end sim.VTimeInSec }{}
+	type span struct {
+		issue, start, end sim.VTimeInSec
+		accessEnd         []sim.VTimeInSec
+	}
+	at := map[string]*span{}
 	for _, res := range r.Ops {
 		if res.Op.Label != "" {
-			at[res.Op.Label] = &struct{ issue, start, end sim.VTimeInSec }{res.Issue, res.Start, res.End}
+			at[res.Op.Label] = &span{res.Issue, res.Start, res.End, res.AccessEnd}
 		}
+	}
+	// TransferBench times a transfer by its own blocks' clocks: one that
+	// shares a GPU executor's kernel ends when its blocks' last bytes do,
+	// earlier than the kernel's last by this much.
+	earlier := func(th tbThread, k int, kern *span) float64 {
+		if th.exe.exe != 'G' || kern == nil || kern.accessEnd == nil {
+			return 0
+		}
+		first := 0
+		for _, i := range th.transfers[:k] {
+			first += len(x.access(i))
+		}
+		n := len(x.access(th.transfers[k]))
+		var mine, last sim.VTimeInSec
+		for j, e := range kern.accessEnd {
+			last = max(last, e)
+			if j >= first && j < first+n {
+				mine = max(mine, e)
+			}
+		}
+		return float64(last - mine)
 	}
 	threads := x.threads()
 	es := tbExecutors(x.line.Transfers)
@@ -322,18 +347,18 @@ func (tb TransferBench) times(x tbTest, r *Replay) tbTimes {
 	for it := tb.Warmups; it < tb.Warmups+tb.Iterations; it++ {
 		t.cpu += float64(at[tbLabel(it, 0, "stop")].issue - at[tbLabel(it, 0, "start")].issue)
 		for _, th := range threads {
-			var span float64
+			var sp float64
 			switch th.exe.exe {
 			case 'G': // the blocks' clocks: from the first start to the last store made visible (__threadfence_system)
-				span = float64(r.events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].start)
+				sp = float64(r.events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].start)
 			case 'D':
-				span = r.Elapsed(tbLabel(it, th.rank, "begin"), tbLabel(it, th.rank, "end"))
+				sp = r.Elapsed(tbLabel(it, th.rank, "begin"), tbLabel(it, th.rank, "end"))
 			case 'C':
 				s := at[tbLabel(it, th.rank, "cpu")]
-				span = float64(s.end - s.start)
+				sp = float64(s.end - s.start)
 			}
-			for _, i := range th.transfers {
-				t.transfer[i] += span
+			for k, i := range th.transfers {
+				t.transfer[i] += sp - earlier(th, k, at[tbLabel(it, th.rank, "kernel")])
 			}
 			if th.exe.exe == 'G' {
 				t.exe[slices.IndexFunc(es, func(e tbExecutor) bool { return e.exe == 'G' && e.index == th.exe.index })] +=

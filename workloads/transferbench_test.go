@@ -149,3 +149,23 @@ func TestTransferBenchTransfersRunTogether(t *testing.T) {
 		t.Errorf("executor's sum %.3f, want its one transfer's bandwidth", s)
 	}
 }
+
+// Transfers sharing a GPU executor's kernel are timed by their own blocks'
+// clocks, as TransferBench does: a small transfer beside a large one ends
+// first, the large one takes the kernel's time, and one transfer alone is
+// timed as before.
+func TestTransferBenchSharedExecutorTimesEachTransfer(t *testing.T) {
+	got := tbRows(t, "-2 (G0->G0->G1 4 1M) (G0->G0->G0 4 16M)\n-1 (G0->G0->G2 4 16M)\n")
+	small := got["test1/GPU00/transfer00/G0->GPU00:004->G1 time"]
+	large := got["test1/GPU00/transfer01/G0->GPU00:004->G0 time"]
+	exe := got["test1/GPU00 time"]
+	if !(small > 0 && small < 0.8*large) {
+		t.Errorf("1 MiB beside 16 MiB on one kernel: %.4f ms and %.4f ms; want the small one done well before", small, large)
+	}
+	if large > exe || large < 0.9*exe {
+		t.Errorf("the large transfer %.4f ms, its executor %.4f ms: want the kernel's time", large, exe)
+	}
+	if alone, exe2 := got["test2/GPU00/transfer00/G0->GPU00:004->G2 time"], got["test2/GPU00 time"]; alone > exe2 || alone < 0.9*exe2 {
+		t.Errorf("one transfer: %.4f ms, its executor %.4f ms", alone, exe2)
+	}
+}

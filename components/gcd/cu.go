@@ -72,12 +72,14 @@ type cuState struct {
 	id         int // the first CU
 	span       int // CUs simulated as one (at least 1)
 	workgroups int64
-	base       []int64 // per stream (reads then writes): first address of this CU's share
-	bytes      []int64 // per stream: bytes of this CU's share
-	total      int64   // bytes of the largest stream
-	issued     int64   // of total, issued
-	inFlight   int64   // of total, issued and not finished
-	open       int     // steps in flight
+	base       []int64        // per stream (reads then writes): first address of this CU's share
+	bytes      []int64        // per stream: bytes of this CU's share
+	total      int64          // bytes of the largest stream
+	issued     int64          // of total, issued
+	inFlight   int64          // of total, issued and not finished
+	open       int            // steps in flight
+	lastAck    sim.VTimeInSec // its steps' last acknowledgement so far
+	doneAt     sim.VTimeInSec // its share was all moved and acknowledged
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -504,7 +506,9 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	cu.open--
 	k := cu.run
 	k.lastAck = max(k.lastAck, s.ackEnd)
+	cu.lastAck = max(cu.lastAck, s.ackEnd)
 	if cu.open == 0 && cu.issued == cu.total {
+		cu.doneAt = max(now, cu.lastAck)
 		if k.left--; k.left == 0 {
 			c.finish(max(now, k.lastAck), k)
 		}
@@ -543,10 +547,27 @@ func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any) {
 
 // done signals command k's completion and starts what may run now.
 func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
-	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, Begin: max(k.begin, k.start), End: now})
+	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, Begin: max(k.begin, k.start), End: now, StreamEnds: k.streamEnds()})
 	c.busy[k.cmd.Queue] = false
 	c.running--
 	c.startNext(now, false)
+}
+
+// streamEnds is when each of the kernel's memory streams (reads, then
+// writes) was all moved: the last of the CUs that had a share of it.
+func (k *kernelRun) streamEnds() []sim.VTimeInSec {
+	if len(k.cus) == 0 || k.parent != nil {
+		return nil
+	}
+	ends := make([]sim.VTimeInSec, len(k.cus[0].bytes))
+	for _, cu := range k.cus {
+		for j, b := range cu.bytes {
+			if b > 0 {
+				ends[j] = max(ends[j], cu.doneAt)
+			}
+		}
+	}
+	return ends
 }
 
 // releaseTag marks the flush request of a release command, acquireTag

@@ -84,6 +84,11 @@ type KernelDone struct {
 	ID         int
 	Start, End sim.VTimeInSec
 	Begin      sim.VTimeInSec // workgroups dispatched: Start plus the wake-up and launch
+	// StreamEnds: when each memory stream of the command (Reads, then
+	// Writes) was all moved and acknowledged, by the last CU with a share
+	// of it (a benchmark's per-block clocks); nil for recorded and phased
+	// kernels.
+	StreamEnds []sim.VTimeInSec
 }
 
 // Meta returns the message meta data.
