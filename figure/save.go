@@ -3,6 +3,7 @@ package figure
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -12,12 +13,18 @@ import (
 // Formats are the file types Save writes, by extension.
 var Formats = []string{".svg", ".png"}
 
-// Save writes p to path, its format by path's extension (.svg or .png),
-// 16 x 12 cm (a matrix 16 x 14).
-func Save(p *plot.Plot, path string) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".svg" && ext != ".png" {
+// CheckPath says whether path names a file type Save writes.
+func CheckPath(path string) error {
+	if ext := strings.ToLower(filepath.Ext(path)); !slices.Contains(Formats, ext) {
 		return fmt.Errorf("%s: want a .svg or .png file", path)
+	}
+	return nil
+}
+
+// Save writes p to path, 16 x 13 cm, its format by path's extension.
+func Save(p *plot.Plot, path string) error {
+	if err := CheckPath(path); err != nil {
+		return err
 	}
 	return p.Save(16*vg.Centimeter, 13*vg.Centimeter, path)
 }

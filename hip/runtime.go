@@ -34,9 +34,9 @@ type OpResult struct {
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
 	Begin      sim.VTimeInSec // a kernel's workgroups were dispatched (a profiler's start); 0 otherwise
 	Engine     string         // SDMA engine that ran a copy
-	// AccessEnd: for a kernel, when each of its accesses (in Access
-	// order) was all moved, as the last block touching it would clock it;
-	// nil for recorded and library kernels.
+	// AccessEnd: for a kernel whose accesses are given to some of its
+	// workgroups, when each (in Access order) was all moved, as the last
+	// block touching it would clock it; nil otherwise.
 	AccessEnd []sim.VTimeInSec
 }
 

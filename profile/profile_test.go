@@ -168,17 +168,6 @@ func TestImportRocpdWithoutArgs(t *testing.T) {
 	}
 }
 
-// deviceWork is a trace's allocations, kernels and copies.
-func deviceWork(ops []trace.Op) []trace.Op {
-	var out []trace.Op
-	for _, o := range ops {
-		if o.Op == trace.Kernel || o.IsCopy() || o.IsAlloc() {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // TestImportCSV: both CSV versions bring the kernels; the copies, which
 // the CSV has no sizes for, are dropped and counted.
 func TestImportCSV(t *testing.T) {

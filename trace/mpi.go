@@ -58,8 +58,11 @@ type mpiState struct {
 	colls   map[int][]collCall // rank -> its collectives so far
 }
 
-func newMPIState(ops []Op) mpiState {
-	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}, ranks: Ranks(ops), colls: map[int][]collCall{}}
+func newMPIState(ops []Op) mpiState { return newMPIStateOf(Ranks(ops)) }
+
+// newMPIStateOf is the state before a trace whose ranks are known.
+func newMPIStateOf(ranks []int) mpiState {
+	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}, ranks: ranks, colls: map[int][]collCall{}}
 }
 
 // RequestKey names a request: request handles belong to a process, so

@@ -49,8 +49,7 @@ func OpenStream(path string, n Limits) (*Stream, error) {
 	}
 	batches, stop := parseBatches(f, path)
 	s := &Stream{ranks: ranks, out: make(chan streamChunk, 4), stop: stop, file: f}
-	c := newChecker(n, map[string][]int{}, map[string]bool{}, mpiState{pending: map[RequestKey]int{}, queues: Matcher{},
-		ranks: ranks, colls: map[int][]collCall{}})
+	c := newChecker(n, map[string][]int{}, map[string]bool{}, newMPIStateOf(ranks)) // no flags, no MPI: nothing looked ahead for
 	go func() {
 		defer close(s.out)
 		for b := range batches {

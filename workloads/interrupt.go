@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"github.com/akisim/akisim/report"
-	"github.com/sarchlab/akita/v3/sim"
 )
 
 // A long run can be stopped early (a signal): the runs that finished keep
@@ -26,23 +25,8 @@ func WithRows(rows func([]report.Row) error) Option { return func(o *execOptions
 // errStopped unwinds a run that was asked to stop from inside its engine.
 type errStopped struct{}
 
-// stopHook checks stop every stopEvery events and unwinds the engine's
-// Run when it says true (Akita's engine has no way to end a Run early).
-type stopHook struct {
-	stop func() bool
-	n    uint64
-}
-
+// stopEvery is how many events a run handles between checks of its stop.
 const stopEvery = 4096
-
-func (h *stopHook) Func(ctx sim.HookCtx) {
-	if ctx.Pos != sim.HookPosBeforeEvent {
-		return
-	}
-	if h.n++; h.n%stopEvery == 0 && h.stop() {
-		panic(errStopped{})
-	}
-}
 
 // runStoppable runs f, turning a stop from inside it into stopped.
 func runStoppable(f func() error) (stopped bool, err error) {

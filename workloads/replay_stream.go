@@ -5,7 +5,6 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
-	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -19,15 +18,10 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	for _, o := range opts {
 		o(&opt)
 	}
-	stats := NewStats() // host time counts from here, as in Execute
-	n, err := node.Build(c)
+	res := &Result{Stats: NewStats(), Planned: 1} // host time counts from here, as in Execute
+	n, count, err := newNode(c, opt)
 	if err != nil {
 		return nil, err
-	}
-	count := &eventCounter{}
-	n.Engine.AcceptHook(count)
-	if opt.stop != nil {
-		n.Engine.AcceptHook(&stopHook{stop: opt.stop})
 	}
 	t := traceRows{bufs: map[string]trace.Buffer{}}
 	var rows []report.Row
@@ -49,16 +43,10 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Stats: stats, Runs: []string{name}, Events: count.n, Planned: 1}
 	if stopped { // the rows of the ops that finished went to sink already
-		res.Runs, res.Interrupted = nil, true
+		res.Interrupted, res.Events = true, count.n
 		return res, nil
 	}
-	res.Stats.Add(name, n)
-	for _, g := range n.GCDs {
-		for _, e := range g.Engines() {
-			res.Bytes += e.BytesCopied
-		}
-	}
+	res.ran(name, n, count)
 	return res, nil
 }

@@ -62,12 +62,44 @@ type Result struct {
 	Planned     int
 }
 
-// eventCounter counts the events an engine handles.
-type eventCounter struct{ n uint64 }
+// eventCounter counts the events an engine handles and, every
+// stopEvery, asks stop (when set) whether to end the run: then it unwinds
+// the engine's Run (Akita's engine has no way to end a Run early).
+type eventCounter struct {
+	n    uint64
+	stop func() bool
+}
 
 func (c *eventCounter) Func(ctx sim.HookCtx) {
-	if ctx.Pos == sim.HookPosBeforeEvent {
-		c.n++
+	if ctx.Pos != sim.HookPosBeforeEvent {
+		return
+	}
+	if c.n++; c.stop != nil && c.n%stopEvery == 0 && c.stop() {
+		panic(errStopped{})
+	}
+}
+
+// newNode builds a fresh node from c for one run, counting its events.
+func newNode(c *config.Node, opt execOptions) (*node.Node, *eventCounter, error) {
+	n, err := node.Build(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	count := &eventCounter{stop: opt.stop}
+	n.Engine.AcceptHook(count)
+	return n, count, nil
+}
+
+// ran adds a finished run on node n to the result: its name, statistics,
+// events and the bytes its SDMA engines copied.
+func (res *Result) ran(name string, n *node.Node, count *eventCounter) {
+	res.Runs = append(res.Runs, name)
+	res.Stats.Add(name, n)
+	res.Events += count.n
+	for _, g := range n.GCDs {
+		for _, e := range g.Engines() {
+			res.Bytes += e.BytesCopied
+		}
 	}
 }
 
@@ -92,14 +124,9 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 			res.Interrupted = true
 			break
 		}
-		n, err := node.Build(c)
+		n, count, err := newNode(c, opt)
 		if err != nil {
 			return nil, err
-		}
-		count := &eventCounter{}
-		n.Engine.AcceptHook(count)
-		if opt.stop != nil {
-			n.Engine.AcceptHook(&stopHook{stop: opt.stop})
 		}
 		// MPI and RCCL calls become what the libraries do, then the run
 		ops, err := run.Operations(), error(nil)
@@ -149,17 +176,10 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 			rec.Source = run.Name
 			res.Recorded = append(res.Recorded, rec)
 		}
-		res.Runs = append(res.Runs, run.Name)
-		res.Stats.Add(run.Name, n)
+		res.ran(run.Name, n, count)
 		simulated += float64(n.Engine.CurrentTime())
 		if opt.progress != nil {
 			opt.progress(len(res.Runs), len(runs), simulated)
-		}
-		res.Events += count.n
-		for _, g := range n.GCDs {
-			for _, e := range g.Engines() {
-				res.Bytes += e.BytesCopied
-			}
 		}
 	}
 	return res, nil

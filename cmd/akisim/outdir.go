@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -261,22 +260,15 @@ var createFile = func(path string) (file, error) {
 // writeFile writes path through fn; a regular file (sync) is synced to
 // disk, a device or pipe is not.
 func writeFile(path string, sync bool, fn func(io.Writer) error) error {
-	f, err := createFile(path)
+	f, err := openWriter(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	err = fn(bw)
-	if err == nil {
-		err = bw.Flush()
+	if err := fn(f.bw); err != nil {
+		f.f.Close()
+		return err
 	}
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return f.close(sync)
 }
 
 func syncDir(dir string) error {

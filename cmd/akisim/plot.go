@@ -62,8 +62,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return bad("plot: %v", errText(err))
 	}
 	if out != "" {
-		if ext := strings.ToLower(filepath.Ext(out)); ext != ".svg" && ext != ".png" {
-			return bad("plot -o %s: want a .svg or .png file", out)
+		if err := figure.CheckPath(out); err != nil {
+			return bad("plot -o %v", err)
 		}
 		p, err := figure.Draw(t, s)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -31,7 +32,8 @@ func openStream(o *options, in *input) (*trace.Stream, error) {
 // noStreaming reads every trace whole (tests compare both ways).
 var noStreaming bool
 
-// streamedFile is an outdir file written a row at a time.
+// streamedFile is a file being written through a buffer: an output file
+// whole (writeFile), or an outdir file a row at a time.
 type streamedFile struct {
 	f  file
 	bw *bufio.Writer
@@ -39,17 +41,27 @@ type streamedFile struct {
 
 // create opens name in the run's folder, to be written as the run goes.
 func (d *outdir) create(name string) (*streamedFile, error) {
-	f, err := createFile(d.tmp + "/" + name)
+	f, err := openWriter(filepath.Join(d.tmp, name))
 	if err != nil {
 		return nil, fmt.Errorf("-outdir %s: %s: %v", d.arg, name, errText(err))
+	}
+	return f, nil
+}
+
+// openWriter creates path for buffered writing.
+func openWriter(path string) (*streamedFile, error) {
+	f, err := createFile(path)
+	if err != nil {
+		return nil, err
 	}
 	return &streamedFile{f: f, bw: bufio.NewWriterSize(f, 1<<16)}, nil
 }
 
-// close flushes the file and syncs it to disk.
-func (s *streamedFile) close() error {
+// close flushes the file, syncs it to disk if asked (a regular file; a
+// device or pipe is not) and closes it.
+func (s *streamedFile) close(sync bool) error {
 	err := s.bw.Flush()
-	if err == nil {
+	if err == nil && sync {
 		err = s.f.Sync()
 	}
 	if cerr := s.f.Close(); err == nil {
@@ -138,7 +150,7 @@ func (ro *rowOutputs) finish(o *options, res *workloads.Result) error {
 		}
 	}
 	for _, f := range ro.files {
-		if err := f.close(); err != nil {
+		if err := f.close(true); err != nil {
 			return fmt.Errorf("-outdir %s: %v", o.outdir, errText(err))
 		}
 	}

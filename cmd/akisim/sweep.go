@@ -64,9 +64,6 @@ type sweep struct {
 func (s *sweep) took(p sweepPoint, d time.Duration) {
 	s.tookMu.Lock()
 	defer s.tookMu.Unlock()
-	if s.times == nil {
-		s.times, s.ran = map[string]time.Duration{}, map[string]bool{}
-	}
 	s.times[p.id], s.ran[p.id] = d, true
 }
 
@@ -77,7 +74,7 @@ var sweepFlags = map[string]bool{"outdir": true, "jobs": true, "quiet": true, "s
 
 // parseSweep reads sweep's command line.
 func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
-	s := &sweep{jobs: runtime.NumCPU(), stderr: stderr}
+	s := &sweep{jobs: runtime.NumCPU(), stderr: stderr, times: map[string]time.Duration{}, ran: map[string]bool{}}
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -87,14 +84,16 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			continue
 		}
 		if name == "quiet" || name == "slurm" {
+			b, err := true, error(nil)
 			if hasValue {
-				b, err := strconv.ParseBool(value)
-				if err != nil {
+				if b, err = strconv.ParseBool(value); err != nil {
 					return nil, bad("sweep -%s: %q is not true or false", name, value)
 				}
-				*map[string]*bool{"quiet": &s.quiet, "slurm": &s.slurm}[name] = b
+			}
+			if name == "quiet" {
+				s.quiet = b
 			} else {
-				*map[string]*bool{"quiet": &s.quiet, "slurm": &s.slurm}[name] = true
+				s.slurm = b
 			}
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // The Slurm executor submits the points left as one job array (sbatch
@@ -42,9 +41,6 @@ func (s *sweep) runSlurm(todo []sweepPoint) ([]string, error) {
 		fmt.Fprintf(s.stderr, "akisim sweep: Slurm job %s ran %d points\n", job, len(todo))
 	}
 	var failures []string
-	if s.ran == nil {
-		s.times, s.ran = map[string]time.Duration{}, map[string]bool{}
-	}
 	for k, p := range todo {
 		s.ran[p.id] = true
 		if s.done(p) {

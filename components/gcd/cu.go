@@ -554,9 +554,14 @@ func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
 }
 
 // streamEnds is when each of the kernel's memory streams (reads, then
-// writes) was all moved: the last of the CUs that had a share of it.
+// writes) was all moved: the last of the CUs that had a share of it. Only
+// streams given to some of the workgroups end apart from the kernel; a
+// kernel without such streams gets nil (no allocation per kernel).
 func (k *kernelRun) streamEnds() []sim.VTimeInSec {
-	if len(k.cus) == 0 || k.parent != nil {
+	ranged := func(ms []MemStream) bool {
+		return slices.ContainsFunc(ms, func(m MemStream) bool { return m.End > 0 })
+	}
+	if len(k.cus) == 0 || k.parent != nil || !ranged(k.cmd.Reads) && !ranged(k.cmd.Writes) {
 		return nil
 	}
 	ends := make([]sim.VTimeInSec, len(k.cus[0].bytes))

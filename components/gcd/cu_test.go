@@ -222,3 +222,29 @@ func TestStreamWorkgroups(t *testing.T) {
 		t.Errorf("one workgroup's CU moves it all in %g s, the whole grid in %g: want about 4x as long", one, whole)
 	}
 }
+
+// A stream given to some workgroups ends when the CUs running them are
+// done: a small stream beside a large one ends first (a benchmark's
+// per-block clocks); a kernel whose streams span the grid reports none.
+func TestStreamEnds(t *testing.T) {
+	e, _, q := cuRig(8, 2, 64<<10, 1600, 500)
+	k := &KernelCmd{ID: 1, Workgroups: 8,
+		Reads: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 1 << 20, First: 0, End: 4},
+			{Mem: fabric.Memory{Index: 0}, Addr: 1 << 30, Bytes: 64 << 20, First: 4, End: 8}},
+		Writes: []MemStream{{Mem: fabric.Memory{Index: 0}, Addr: 1 << 40, Bytes: 1 << 20, First: 0, End: 4},
+			{Mem: fabric.Memory{Index: 0}, Addr: 1<<40 + 1<<30, Bytes: 64 << 20, First: 4, End: 8}}}
+	runKernel(t, e, q, k)
+	d := q.Got[0].(*KernelDone)
+	if len(d.StreamEnds) != 4 {
+		t.Fatalf("stream ends %v, want one per stream", d.StreamEnds)
+	}
+	small, large := max(d.StreamEnds[0], d.StreamEnds[2]), max(d.StreamEnds[1], d.StreamEnds[3])
+	if !(small > d.Start && small < large/4 && large <= d.End) {
+		t.Errorf("1 MiB ends at %g s, 64 MiB at %g s, the kernel at %g s", small, large, d.End)
+	}
+	e, _, q = cuRig(8, 2, 64<<10, 1600, 500)
+	runKernel(t, e, q, copyKernel(1, 8, 1<<20))
+	if ends := q.Got[0].(*KernelDone).StreamEnds; ends != nil {
+		t.Errorf("a kernel over the whole grid reports stream ends %v", ends)
+	}
+}

@@ -86,8 +86,9 @@ type KernelDone struct {
 	Begin      sim.VTimeInSec // workgroups dispatched: Start plus the wake-up and launch
 	// StreamEnds: when each memory stream of the command (Reads, then
 	// Writes) was all moved and acknowledged, by the last CU with a share
-	// of it (a benchmark's per-block clocks); nil for recorded and phased
-	// kernels.
+	// of it (a benchmark's per-block clocks); nil unless some stream is
+	// given to some of the workgroups only (MemStream.End), and for
+	// recorded and phased kernels.
 	StreamEnds []sim.VTimeInSec
 }
 
