@@ -31,6 +31,12 @@ type Point struct {
 	// Gap, when set, says why the model does not reproduce this claim yet:
 	// the point is reported but does not fail the run.
 	Gap string
+	// Check marks a point no constant was fitted to: a published measurement
+	// kept apart from calibration. The others are the points the calibrated
+	// keys of configs/*.toml name as fitted to.
+	Check bool
+	// Source names where a check point's published value comes from.
+	Source string
 }
 
 // Error is the relative error of the simulated value.
