@@ -90,6 +90,15 @@ func NewSource(file string, data []byte, builtin fs.FS) (*Source, error) {
 	}
 }
 
+// Files are the config's files, base-most first: each one's name and text
+// (validate reads the calibrated tags of their comments).
+func (s *Source) Files() (names, texts []string) {
+	for _, l := range s.layers {
+		names, texts = append(names, l.file), append(texts, l.text)
+	}
+	return names, texts
+}
+
 // decode parses the layer's TOML into generic data.
 func (l *layer) decode() (map[string]any, error) {
 	var raw map[string]any

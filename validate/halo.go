@@ -14,7 +14,7 @@ import (
 // (mpi-pack); as the field count grows 1..16 it grows least of acm's
 // kernels.
 func haloPoints(c *config.Node) ([]Point, error) {
-	const exp = "Halo packing (seed 001)"
+	const exp = haloPackExperiment
 	h := workloads.Halo{Bench: "pack", Radius: 4, Strategies: []string{"mpi-pack", "acm-pack", "acm-pack-packed", "acm-pack-batched"},
 		NUMA: c.Host.GCDNUMA[0], QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 1}
 	var pts []Point
@@ -66,7 +66,7 @@ func haloTimes(c *config.Node, h workloads.Halo) (map[string]float64, error) {
 // hierarchical decomposition beats mpi-default clearly (taken as 1.5x)
 // on an elongated grid (4096x2048x128, the earlier scripts' shape).
 func haloExchangePoints(c *config.Node) ([]Point, error) {
-	const exp = "Halo exchange (seed 001)"
+	const exp = haloExchangeExperiment
 	eight := *c
 	eight.Network.Nodes = 8
 	h := workloads.Halo{Bench: "exchange", Radius: 4, Fields: []int{1}, Procs: 64, Levels: halo.LUMILevels,
@@ -135,3 +135,8 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 		Simulated: spread(halo.Hierarchical) / min(spread(halo.MPIDefault), spread(halo.Custom)), Published: 1, AtMost: true, Unit: "x"})
 	return pts, nil
 }
+
+const (
+	haloPackExperiment     = "Halo packing (seed 001)"
+	haloExchangeExperiment = "Halo exchange (seed 001)"
+)

@@ -21,7 +21,7 @@ func netPoints(c *config.Node) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	const exp = "Slingshot (LUMI R values)"
+	const exp = netExperiment
 	pts := []Point{
 		{Experiment: exp, Name: "osu_bw GCD 0 -> 8 (two nodes), 4 MiB", Simulated: bw, Published: 23.82, Tolerance: 0.10, Unit: "GB/s"},
 		{Experiment: exp, Name: "osu_latency GCD 0 -> 8 (two nodes), 8 B", Simulated: lat, Published: 2.5, Tolerance: 0.20, Unit: "us"},
@@ -51,3 +51,5 @@ func netPoints(c *config.Node) ([]Point, error) {
 	}
 	return pts, nil
 }
+
+const netExperiment = "Slingshot (LUMI R values)"

@@ -93,10 +93,120 @@ func ParseReference(path string, r io.Reader) (Reference, error) {
 	return ref, sc.Err()
 }
 
-// Run simulates every experiment on the node and returns its points.
-func Run(c *config.Node, ref Reference) ([]Point, error) {
+// Kind selects the points Run runs: every one, only calibration or only check points.
+type Kind string
+
+const (
+	All        Kind = ""
+	Calibrated Kind = "calibrated"
+	Checks     Kind = "check"
+)
+
+// experiment is a Point.Experiment a group gives and the publication its
+// values come from.
+type experiment struct{ name, source string }
+
+// group is experiments that run together; experiments lists every
+// Experiment its points name.
+type group struct {
+	experiments []experiment
+	run         func(c *config.Node, ref Reference) ([]Point, error)
+}
+
+const seed = "seed paper 000 (Infinity Fabric on MI250X)"
+
+func groups() []group {
+	gs := []group{
+		{[]experiment{{"E4 bandwidth", seed + " Figure 6(c)"}, {"E4 latency", seed + " Figure 6(b)"}}, p2pPoints},
+		{[]experiment{{"E1 pinned H2D", seed + " Figures 2, 3"}, {"E2 NUMA placement", seed + " section 4 (NUMA)"},
+			{"E5 hipMemcpy size sweep", seed + " Figure 7"}}, copyPoints},
+		{[]experiment{{"E1 managed migration", seed + " Figures 2, 3"}, {"E1 managed zero-copy", seed + " Figures 2, 3"}}, noRef(managedPoints)},
+		{[]experiment{{"E2 NUMA placement", seed + " section 4 (NUMA)"}}, noRef(numaPoints)},
+		{[]experiment{{"E6 local STREAM", seed + " section 5 (STREAM on local memory)"}, {"E6 peer STREAM", seed + " Figures 8, 9"}}, noRef(e6Points)},
+		{[]experiment{{"E3 host STREAM", seed + " Figures 4, 5"}}, noRef(e3Points)},
+		{[]experiment{{"E7 MPI over SDMA", seed + " Figure 10"}, {"E7 MPI without SDMA", seed + " Figure 10"}}, mpiPoints},
+		{[]experiment{{"E8 RCCL 2 GCDs", seed + " Figure 12, section 6"}, {"E8 RCCL vs MPI", seed + " Figure 11, section 6"},
+			{"E8 RCCL 7 -> 8 GCDs", seed + " Figure 12, section 6"}}, noRef(e8Points)},
+		{[]experiment{{netExperiment, "LUMI ReFrame checks (shared/docs/comm.md, R values)"}}, noRef(netPoints)},
+		{[]experiment{{haloPackExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloPoints)},
+		{[]experiment{{haloExchangeExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloExchangePoints)},
+	}
+	return append(gs, checkGroups()...)
+}
+
+func noRef(f func(*config.Node) ([]Point, error)) func(*config.Node, Reference) ([]Point, error) {
+	return func(c *config.Node, _ Reference) ([]Point, error) { return f(c) }
+}
+
+// Run simulates the experiments of kind only on the node and returns
+// their points, each marked calibration or check by cal (the config's
+// calibrated keys) and given its source. A group with no experiment of
+// kind only is not run.
+func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, error) {
+	if err := cal.Known(); err != nil {
+		return nil, err
+	}
 	var pts []Point
-	// E4: p2pBandwidthLatencyTest, every off-diagonal pair.
+	for _, g := range groups() {
+		if !g.wanted(cal, only) {
+			continue
+		}
+		ps, err := g.run(c, ref)
+		if err != nil {
+			return nil, err
+		}
+		if ps, err = g.classify(ps, cal, only); err != nil {
+			return nil, err
+		}
+		pts = append(pts, ps...)
+	}
+	return pts, nil
+}
+
+// want says whether experiment exp is of kind only under cal.
+func want(exp string, cal *Calibration, only Kind) bool {
+	return only == All || (only == Calibrated) == cal.Calibrated(exp)
+}
+
+// wanted says whether some experiment of g is of kind only.
+func (g group) wanted(cal *Calibration, only Kind) bool {
+	for _, e := range g.experiments {
+		if want(e.name, cal, only) {
+			return true
+		}
+	}
+	return false
+}
+
+// classify keeps the points of g of kind only, marks each calibration or
+// check and gives it its experiment's source; a point naming an
+// experiment g does not list is an error.
+func (g group) classify(ps []Point, cal *Calibration, only Kind) ([]Point, error) {
+	source := map[string]string{}
+	for _, e := range g.experiments {
+		source[e.name] = e.source
+	}
+	var kept []Point
+	for _, p := range ps {
+		src, ok := source[p.Experiment]
+		if !ok {
+			return nil, fmt.Errorf("validate: point %q names experiment %q, which its group does not list", p.Name, p.Experiment)
+		}
+		if !want(p.Experiment, cal, only) {
+			continue
+		}
+		p.Check = !cal.Calibrated(p.Experiment)
+		if p.Source == "" {
+			p.Source = src
+		}
+		kept = append(kept, p)
+	}
+	return kept, nil
+}
+
+// p2pPoints are E4: p2pBandwidthLatencyTest, every off-diagonal pair.
+func p2pPoints(c *config.Node, ref Reference) ([]Point, error) {
+	var pts []Point
 	p := workloads.DefaultP2P(c.GCD.Count)
 	p.Cases = []string{"unidirectional", "latency"}
 	res, err := workloads.Execute(c, p.Runs())
@@ -123,9 +233,14 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		pts = append(pts, Point{Experiment: exp, Name: "GCD " + src + " -> " + dst,
 			Simulated: r.Value, Published: pub, Tolerance: tol, Unit: r.Unit})
 	}
-	// E1: pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0 (28.3 GB/s).
-	// E2: the same from every NUMA domain, to GCD 0 and GCD 4: no loss.
-	// E5: hipMemcpy GCD 0 -> 1, 2, 6 keeps the E4 plateau at large sizes.
+	return pts, nil
+}
+
+// copyPoints are E1 (pinned host-to-device copy of 1 GiB, GCD 0, NUMA 0:
+// 28.3 GB/s), E2 (the same from every NUMA domain to GCD 0 and GCD 4: no
+// loss) and E5 (hipMemcpy GCD 0 -> 1, 2, 6 keeps the E4 plateau at large sizes).
+func copyPoints(c *config.Node, ref Reference) ([]Point, error) {
+	var pts []Point
 	rows, err := commScope(c, `^Comm_hipMemcpyAsync_(PinnedToGPU/[0-9]+/[04]|GPUToGPU/0/[126])/log2\(N\):30/`)
 	if err != nil {
 		return nil, err
@@ -150,14 +265,6 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 		pub := ref[[3]string{"bandwidth", src, dst}]
 		pts = append(pts, Point{Experiment: "E5 hipMemcpy size sweep", Name: "GCD " + src + " -> " + dst + ", 1 GiB",
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
-	}
-	mpi := func(c *config.Node) ([]Point, error) { return mpiPoints(c, ref) }
-	for _, more := range []func(*config.Node) ([]Point, error){managedPoints, numaPoints, kernelPoints, mpi, e8Points, netPoints, haloPoints, haloExchangePoints} {
-		p, err := more(c)
-		if err != nil {
-			return nil, err
-		}
-		pts = append(pts, p...)
 	}
 	return pts, nil
 }
@@ -208,9 +315,8 @@ func stream(c *config.Node, gcds []int, alloc string, bytes int64) (float64, err
 	return res.Rows[0].Value, nil
 }
 
-// kernelPoints are E6 (STREAM copy on GCD 0, local and on peers 1, 2, 6)
-// and E3 (host STREAM on 1, 2, 4 and 8 GCDs).
-func kernelPoints(c *config.Node) ([]Point, error) {
+// e6Points are E6: STREAM copy on GCD 0, local and on peers 1, 2, 6.
+func e6Points(c *config.Node) ([]Point, error) {
 	var pts []Point
 	local, err := stream(c, []int{0}, "local", 8<<30)
 	if err != nil {
@@ -234,7 +340,13 @@ func kernelPoints(c *config.Node) ([]Point, error) {
 		pts = append(pts, Point{Experiment: "E6 peer STREAM", Name: fmt.Sprintf("GCD 0 on GCD %d (%d lanes), %% of %.0f GB/s", peer, lanes, peak),
 			Simulated: 100 * bw / peak, Published: 43.5, Tolerance: 3 / 43.5, Unit: "%"})
 	}
-	// E3: host arrays (8 GB in the paper; 1 GiB here reaches the same plateau).
+	return pts, nil
+}
+
+// e3Points are E3: host STREAM on 1, 2, 4 and 8 GCDs, host arrays (8 GB in
+// the paper; 1 GiB here reaches the same plateau).
+func e3Points(c *config.Node) ([]Point, error) {
+	var pts []Point
 	one, err := stream(c, []int{0}, "host", 1<<30)
 	if err != nil {
 		return nil, err

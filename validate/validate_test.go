@@ -3,6 +3,8 @@ package validate
 import (
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/config"
 )
 
 func TestSeedReference(t *testing.T) {
@@ -53,5 +55,43 @@ func TestAtMostPoint(t *testing.T) {
 		if got := c.p.Pass(); got != c.pass {
 			t.Errorf("%+v: pass %v, want %v", c.p, got, c.pass)
 		}
+	}
+}
+
+// E8's numbers are two-sided claims and its orderings compare with 1; the
+// "lower bounds" (bytes and latencies no run can beat) are not points.
+func TestE8Claims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs E8's collectives")
+	}
+	c, err := config.Load("../configs/frontier-node.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := e8Points(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbers := 0
+	for _, p := range pts {
+		twoSided := !p.AtMost && !p.AtLeast && p.Tolerance > 0
+		order := (p.AtMost || p.AtLeast) && p.Published == 1 && p.Unit == "x"
+		switch {
+		case strings.Contains(p.Experiment, "lower bound"):
+			t.Errorf("%s: a physical bound is an invariant, not a point", p.Name)
+		case p.Experiment == "E8 RCCL 2 GCDs" && !twoSided:
+			t.Errorf("%s: the seed's 17.4 us is a number: two-sided", p.Name)
+		case !twoSided && !order:
+			t.Errorf("%s: neither two-sided nor an ordering", p.Name)
+		}
+		if p.Experiment == "E8 RCCL 2 GCDs" {
+			numbers++
+			if p.Gap != "" && !strings.Contains(p.Gap, "issue 22") {
+				t.Errorf("%s: its gap does not name the issue that owns RCCL's fixed costs", p.Name)
+			}
+		}
+	}
+	if numbers != 3 {
+		t.Errorf("%d 2-GCD all-to-all points, want AllReduce, ReduceScatter and AllGather", numbers)
 	}
 }

@@ -52,6 +52,7 @@ type options struct {
 	datatype   string
 	halo       haloFlags
 	nodes      int
+	only       string          // validate: "", "calibrated" or "check"
 	given      map[string]bool // the flags the command line gave
 	stderr     io.Writer       // where diagnostics beside the results go
 }
@@ -71,7 +72,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "cpuprofile", "memprofile"},
+	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile"},
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
@@ -125,6 +126,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
 	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
+	fs.StringVar(&o.only, "only", "", "validate: run only the calibration points (calibrated) or only the check points (check)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (allocations, and what is live at the end) to FILE")
 	if err := fs.Parse(args); err != nil {
@@ -175,6 +177,9 @@ func (o *options) check(given map[string]bool, word string) error {
 		}
 		return nil
 	}
+	if given["only"] && o.command == "validate" && o.only != "calibrated" && o.only != "check" {
+		return bad("-only: unknown kind %q (want calibrated or check)", o.only)
+	}
 	if allowed, ok := commandFlags[o.command]; ok {
 		for _, name := range slices.Sorted(maps.Keys(given)) {
 			if !slices.Contains(allowed, name) {
@@ -182,6 +187,9 @@ func (o *options) check(given map[string]bool, word string) error {
 			}
 		}
 		return nil
+	}
+	if given["only"] {
+		return bad("-only: applies to akisim validate only")
 	}
 	switch o.format {
 	case "text", "csv", "json", "gbench":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +107,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	os.WriteFile(badConfig, append([]byte("bogus = 1\n"), good...), 0o644)
 	aFile := filepath.Join(dir, "file")
 	os.WriteFile(aFile, nil, 0o644)
+	typoTag := filepath.Join(dir, "typo.toml")
+	os.WriteFile(typoTag, []byte("base = \"frontier-node.toml\"\n[gcd]\nreorder_ns = 390 # calibrated [E4 latncy]: a typo\n"), 0o644)
 	notOurs := filepath.Join(dir, "notours")
 	os.MkdirAll(notOurs, 0o755)
 	os.WriteFile(filepath.Join(notOurs, "thesis.tex"), nil, 0o644)
@@ -175,6 +178,11 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-version", "-cases", "latency"}, "-version: takes no command and no other flag"},
 		{[]string{"validate", "-format", "csv"}, "-format: does not apply to akisim validate"},
 		{[]string{"validate", "-outdir", dir}, "-outdir: does not apply to akisim validate"},
+		{[]string{"validate", "-only", "fitted"}, `-only: unknown kind "fitted" (want calibrated or check)`},
+		{[]string{"validate", "-only", ""}, `-only: unknown kind ""`},
+		{[]string{"-only", "check"}, "-only: applies to akisim validate only"},
+		{[]string{"configs", "-only", "check"}, "-only: does not apply to akisim configs"},
+		{[]string{"validate", "-config", typoTag}, typoTag + `:3: gcd.reorder_ns: calibrated against "E4 latncy", which no validate point has`},
 		{[]string{"configs", "-config", "lumi-node.toml"}, "-config: does not apply to akisim configs"},
 		// Output paths, checked before simulating.
 		{[]string{"-outdir", filepath.Join(aFile, "out")}, "-outdir " + filepath.Join(aFile, "out") + ": not a directory"},
@@ -202,7 +210,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	}
 	// Nothing was written: no new outdir, no temporary files, the user's
 	// folder and the previous run untouched.
-	if got := names(t, dir); got != "bad.jsonl bad.toml file notours previous" {
+	if got := names(t, dir); got != "bad.jsonl bad.toml file notours previous typo.toml" {
 		t.Errorf("bad input left files: %v", got)
 	}
 	if got := names(t, notOurs); got != "thesis.tex" || !isRun(previous) {
@@ -362,7 +370,57 @@ func TestValidatePasses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("validate failed (exit %d): %s\n%s", code, errs, out)
 	}
-	if !strings.Contains(out, "E4 latency") || !strings.Contains(out, "E1 pinned H2D") || !strings.Contains(out, " 0 failed") {
+	if !strings.Contains(out, "E4 latency") || !strings.Contains(out, "E1 pinned H2D") {
 		t.Errorf("validate output lacks its experiments:\n%s", out)
+	}
+	totals := validateTotals(t, out)
+	if len(totals) != 2 || totals["calibration"][0] == 0 || totals["check"][0] < 30 {
+		t.Errorf("totals %v, want calibration and check, at least 30 check points", totals)
+	}
+	for kind, n := range totals {
+		if n[2] != 0 {
+			t.Errorf("%s: %d failed", kind, n[2])
+		}
+	}
+}
+
+// validateTotals reads validate's total lines: per kind, its points,
+// passed, failed and known gaps.
+func validateTotals(t *testing.T, out string) map[string][4]int {
+	t.Helper()
+	totals := map[string][4]int{}
+	for _, line := range strings.Split(out, "\n") {
+		var kind string
+		var n [4]int
+		if k, _, ok := strings.Cut(line, ": "); ok && (k == "calibration" || k == "check") {
+			kind = k
+			if _, err := fmt.Sscanf(line[len(k)+2:], "%d points, %d passed, %d failed, %d known gaps", &n[0], &n[1], &n[2], &n[3]); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			if n[1]+n[2]+n[3] != n[0] {
+				t.Errorf("%q: the counts do not add up", line)
+			}
+			totals[kind] = n
+		}
+	}
+	return totals
+}
+
+// -only check runs the check points alone: every row is a check row and
+// only the check total is printed.
+func TestValidateOnlyCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the check experiments")
+	}
+	code, out, errs := akisim(t, "validate", "-only", "check")
+	if code != 0 {
+		t.Fatalf("validate -only check failed (exit %d): %s\n%s", code, errs, out)
+	}
+	totals := validateTotals(t, out)
+	if _, ok := totals["calibration"]; ok || totals["check"][0] < 30 {
+		t.Errorf("totals %v, want only check, at least 30 points", totals)
+	}
+	if strings.Contains(out, " calibrated ") || strings.Contains(out, "E4 latency") {
+		t.Errorf("-only check printed calibration rows:\n%s", out)
 	}
 }
