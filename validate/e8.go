@@ -32,8 +32,9 @@ var e8Ops = []struct {
 // e8TwoPass is the seed's only E8 number (us): two of E4's smallest p2p
 // latency (8.7 us), which RCCL's all-to-all collectives on 2 GCDs come
 // close to. Its one-pass and two-pass "lower bounds" on every collective
-// are bytes and latencies no run can beat: the -check invariants hold them
-// (no resource moves more than its peak times the run), not validate.
+// are physical limits, not points: a collective's data crosses at least
+// one (two) p2p hops, and no resource moves more than its peak times the
+// run (a -check invariant), so no run could fail them.
 const e8TwoPass = 17.4
 
 // e8Points are E8's claims: the 2-GCD all-to-all latencies (two-sided),

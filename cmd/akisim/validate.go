@@ -40,6 +40,12 @@ func runValidate(o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return printPoints(w, pts, validate.Kind(o.only))
+}
+
+// printPoints writes validate's table, its gaps, the check points' sources
+// and a total per kind (only the kind run, if only is set).
+func printPoints(w io.Writer, pts []validate.Point, only validate.Kind) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "experiment\tkind\tpoint\tsimulated\tpublished\terror\ttolerance\tresult\t")
 	var cals, checks tally
@@ -88,7 +94,7 @@ func runValidate(o *options, w io.Writer) error {
 		name string
 		t    tally
 	}{{"calibration", cals}, {"check", checks}} {
-		if o.only == "" || (o.only == "check") == (k.name == "check") {
+		if only == validate.All || (only == validate.Checks) == (k.name == "check") {
 			fmt.Fprintf(w, "%s: %d points, %d passed, %d failed, %d known gaps\n", k.name,
 				k.t.points, k.t.points-k.t.failed-k.t.gaps, k.t.failed, k.t.gaps)
 		}
