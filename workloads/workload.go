@@ -155,6 +155,11 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		if afterRun != nil {
 			afterRun(n, run, out)
 		}
+		if opt.checking() {
+			if err := checkRun(run.Name, n, tallyOps(n, out)); err != nil {
+				return nil, err
+			}
+		}
 		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
 		for _, o := range ops {
 			if _, seen := rp.events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
