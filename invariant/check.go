@@ -151,7 +151,7 @@ func (c *checker) flags(n *node.Node, t *Tally) {
 		switch {
 		case !r.FlagSet(f):
 			c.fail(Stores, "flag "+f, "set by an op but not set at the end of the run")
-		case !t.hostWaits[f]:
+		case !t.hostWaits[f] && !t.traced[f]:
 			c.fail(FlagsSet, "flag "+f, "set but never waited on")
 		}
 	}

@@ -19,13 +19,14 @@ type Tally struct {
 	cu         map[string]uint64 // bytes the kernels and blits name, by the compute units that ran them
 	hostSets   map[string]bool   // host flags the ops set, and those they wait for
 	hostWaits  map[string]bool
-	gpuStores  map[string]int // stores the ops make to each GPU flag
-	gpuWaits   map[string]int // the highest count a wait asks of each
+	traced     map[string]bool // flags the run's own trace names (Trace)
+	gpuStores  map[string]int  // stores the ops make to each GPU flag
+	gpuWaits   map[string]int  // the highest count a wait asks of each
 }
 
 // NewTally starts a run's tally; line is the GCDs' line size in bytes.
 func NewTally(line int64) *Tally {
-	return &Tally{line: line, cu: map[string]uint64{}, hostSets: map[string]bool{}, hostWaits: map[string]bool{},
+	return &Tally{line: line, cu: map[string]uint64{}, hostSets: map[string]bool{}, hostWaits: map[string]bool{}, traced: map[string]bool{},
 		gpuStores: map[string]int{}, gpuWaits: map[string]int{}}
 }
 
@@ -35,6 +36,25 @@ func (t *Tally) Ops(out []hip.OpResult) *Tally {
 		t.Add(&out[i])
 	}
 	return t
+}
+
+// Trace notes the flags a run's own trace (before the libraries expanded
+// its calls) names: a trace may set a flag nobody waits for, while a flag
+// a library made is part of its protocol and must be waited on.
+func (t *Tally) Trace(ops []trace.Op) *Tally {
+	for i := range ops {
+		t.TraceOp(&ops[i])
+	}
+	return t
+}
+
+// TraceOp notes the flags one op of the run's own trace names.
+func (t *Tally) TraceOp(op *trace.Op) {
+	for _, f := range []string{op.Flag, op.SetFlag, op.WaitFlag} {
+		if f != "" {
+			t.traced[f] = true
+		}
+	}
 }
 
 // Add tallies one finished op.

@@ -6,6 +6,7 @@ import (
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
 )
 
 // WithCheck has Execute and ExecuteStream check the model's invariants
@@ -33,7 +34,8 @@ func checkRun(name string, n *node.Node, t *invariant.Tally) error {
 	return nil
 }
 
-// tallyOps tallies a run's finished ops for its check.
-func tallyOps(n *node.Node, out []hip.OpResult) *invariant.Tally {
-	return invariant.NewTally(n.Config.GCD.LineBytes).Ops(out)
+// tallyOps tallies a run's finished ops, whose trace (before the
+// libraries expanded it) is traced, for its check.
+func tallyOps(n *node.Node, traced []trace.Op, out []hip.OpResult) *invariant.Tally {
+	return invariant.NewTally(n.Config.GCD.LineBytes).Trace(traced).Ops(out)
 }

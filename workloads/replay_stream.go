@@ -32,7 +32,8 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	}
 	stopped, err := runStoppable(func() error {
 		return n.RunStream(src, src.Ranks(), func(o *hip.OpResult) error {
-			if tally != nil {
+			if tally != nil { // a streamed trace has no library calls: its flags are its own
+				tally.TraceOp(o.Op)
 				tally.Add(o)
 			}
 			rows = t.add(rows[:0], *o, false)
