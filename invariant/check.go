@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/akisim/akisim/components/xgmi"
 	"github.com/akisim/akisim/node"
@@ -98,7 +99,7 @@ func (c *checker) resources(n *node.Node) {
 			c.resource(e.Name()+".datapath", e.DatapathBusy(), e.BytesCopied, cf.NIC.PCIe.BandwidthGBps*1e9)
 		}
 		if x.Bridged() != x.Writes() {
-			c.fail(Delivers, x.Hub.Name(), "passed %d writes from the network into its node, %d acknowledged", x.Bridged(), x.Writes())
+			c.fail(Delivers, strings.TrimSuffix(x.Hub.Name(), ".Hub"), "passed %d writes from the network into its node, %d acknowledged", x.Bridged(), x.Writes())
 		}
 	}
 	for _, b := range n.Bundles {
@@ -127,14 +128,14 @@ func (c *checker) bytes(n *node.Node, t *Tally) {
 	if sdma != want {
 		c.fail(SDMABytes, "SDMA engines", "copied %d bytes, the copies they ran and managed migrations hold %d", sdma, want)
 	}
-	var nic uint64
-	for _, x := range n.NICs {
+	for id, x := range n.NICs {
+		var nic uint64
 		for _, e := range x.Engines {
 			nic += e.BytesCopied
 		}
-	}
-	if nic != t.nic {
-		c.fail(NICBytes, "NIC DMA engines", "copied %d bytes, the commands they ran hold %d", nic, t.nic)
+		if nic != t.nic[id] {
+			c.fail(NICBytes, strings.TrimSuffix(x.Hub.Name(), ".Hub"), "its DMA engines copied %d bytes, the commands they ran hold %d", nic, t.nic[id])
+		}
 	}
 	for _, g := range n.GCDs {
 		if got, want := g.CUs.BytesRead+g.CUs.BytesWritten, t.cu[g.CUs.Name()]; got != want {

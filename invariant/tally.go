@@ -15,7 +15,8 @@ type Tally struct {
 	line       int64             // bytes the memory moves per access (gcd.line_bytes)
 	unfinished []string          // the first ops with GPU work that never ended
 	missed     int               // how many
-	sdma, nic  uint64            // bytes of the copies SDMA engines ran, of the NICs' commands
+	sdma       uint64            // bytes of the copies SDMA engines ran
+	nic        map[int]uint64    // bytes of each NIC's commands, by global NIC id
 	cu         map[string]uint64 // bytes the kernels and blits name, by the compute units that ran them
 	hostSets   map[string]bool   // host flags the ops set, and those they wait for
 	hostWaits  map[string]bool
@@ -26,7 +27,7 @@ type Tally struct {
 
 // NewTally starts a run's tally; line is the GCDs' line size in bytes.
 func NewTally(line int64) *Tally {
-	return &Tally{line: line, cu: map[string]uint64{}, hostSets: map[string]bool{}, hostWaits: map[string]bool{}, traced: map[string]bool{},
+	return &Tally{line: line, cu: map[string]uint64{}, nic: map[int]uint64{}, hostSets: map[string]bool{}, hostWaits: map[string]bool{}, traced: map[string]bool{},
 		gpuStores: map[string]int{}, gpuWaits: map[string]int{}}
 }
 
@@ -68,7 +69,7 @@ func (t *Tally) Add(o *hip.OpResult) {
 	}
 	switch {
 	case op.NIC != nil:
-		t.nic += uint64(op.Bytes)
+		t.nic[*op.NIC] += uint64(op.Bytes)
 	case op.IsCopy() && strings.Contains(o.Engine, "SDMA"):
 		t.sdma += uint64(op.Bytes)
 	case op.IsCopy() && o.Engine != "":
