@@ -1,6 +1,7 @@
 package hip
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -56,4 +57,28 @@ func (r *Runtime) gpuFlag(name string) *gcd.Flag {
 		r.gpuFlags[name] = f
 	}
 	return f
+}
+
+// FlagSet says whether host flag name was set in the run.
+func (r *Runtime) FlagSet(name string) bool { return r.flags[name] }
+
+// GPUFlags are the GPU flags the run used, by name.
+func (r *Runtime) GPUFlags() map[string]*gcd.Flag { return r.gpuFlags }
+
+// Unfinished describes what the host threads and streams still hold once
+// the run is over: a thread with calls left or blocked, a stream with
+// queued or in-flight work. Empty when everything ran.
+func (r *Runtime) Unfinished() []string {
+	var out []string
+	for _, th := range r.procs {
+		if th.next < len(th.ops) || th.blocked != nil {
+			out = append(out, fmt.Sprintf("rank %d: %d calls left", th.rank, len(th.ops)-th.next))
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.streams)) {
+		if s := r.streams[id]; len(s.queue) > 0 || s.inflight > 0 {
+			out = append(out, fmt.Sprintf("rank %d stream %d: %d queued, %d in flight", s.rank, s.id, len(s.queue), s.inflight))
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/trace"
@@ -36,6 +37,9 @@ func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []trace.
 	res, err := n.Run(x)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, v := range invariant.Check(n, invariant.NewTally(c.GCD.LineBytes).Trace(ops).Ops(res)) {
+		t.Error(v)
 	}
 	return res, x, n
 }

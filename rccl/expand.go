@@ -163,7 +163,9 @@ func (x *expander) commInit(o *trace.Op) error {
 		numa := x.p.NUMA[g]
 		x.emit(o, trace.Op{Op: trace.HostMalloc, Buf: work, NUMA: &numa, Bytes: workFifoBytes})
 	}
-	x.emit(o, trace.Op{Op: trace.FlagSet, Flag: c.ready})
+	if c.nodes > 1 { // only proxy threads, which serve the network, wait for it
+		x.emit(o, trace.Op{Op: trace.FlagSet, Flag: c.ready})
+	}
 	x.comms[o.Comm] = c
 	return nil
 }

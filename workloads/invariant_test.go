@@ -1,83 +1,18 @@
 package workloads
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/trace"
-	"github.com/sarchlab/akita/v3/sim"
 )
-
-// invariants checks what must hold after any run, whatever the workload:
-// every operation completed; no resource was busy longer than the run or
-// moved more than its peak over the run; every byte a link took in it
-// delivered; SDMA engines copied exactly the bytes of the copies they ran;
-// the L2 never served more than it was given.
-func invariants(n *node.Node, out []hip.OpResult) []string {
-	var bad []string
-	fail := func(f string, a ...any) { bad = append(bad, fmt.Sprintf(f, a...)) }
-	end := n.Engine.CurrentTime()
-	const slack = 1.000001
-	for _, o := range out {
-		if o.End <= 0 && o.Op.Op != trace.Malloc && o.Op.Op != trace.HostMalloc && o.Op.Op != trace.SetEnv {
-			fail("op %d (%s) never completed", o.Index, o.Op.Op)
-		}
-	}
-	busy := func(name string, b sim.VTimeInSec, bytes uint64, bps float64) {
-		if b > end*slack {
-			fail("%s busy %g s in a %g s run", name, b, end)
-		}
-		if float64(bytes) > bps*float64(end)*slack {
-			fail("%s moved %d bytes, more than its peak allows in %g s", name, bytes, end)
-		}
-	}
-	c := n.Config
-	var copied uint64
-	for _, o := range out {
-		if o.Op.IsCopy() && strings.Contains(o.Engine, "SDMA") {
-			copied += uint64(o.Op.Bytes)
-		}
-	}
-	// and the managed-memory migrations the runtime ran on them
-	copied += n.Runtime.Managed.BytesToGPU + n.Runtime.Managed.BytesToHost
-	var engines uint64
-	for _, g := range n.GCDs {
-		busy(g.HBM.Name(), g.HBM.BusyTime(), g.HBM.BytesRead+g.HBM.BytesWrite,
-			c.GCD.HBMBandwidthGBps*c.GCD.HBMEfficiency*1e9)
-		l := g.L2
-		if l.HitBytes > l.FillBytes+l.WriteBytes {
-			fail("%s served %d bytes from the cache but was given only %d", l.Name(), l.HitBytes, l.FillBytes+l.WriteBytes)
-		}
-		for _, e := range g.Engines() {
-			engines += e.BytesCopied
-			busy(e.Name()+".datapath", e.DatapathBusy(), e.BytesCopied, c.SDMA.ClockGHz*float64(c.SDMA.BytesPerCycle)*1e9)
-		}
-	}
-	if engines != copied {
-		fail("SDMA engines copied %d bytes, the copies they ran hold %d", engines, copied)
-	}
-	for _, b := range append(n.Bundles[:len(n.Bundles):len(n.Bundles)], n.HostLinks...) {
-		for dir := 0; dir < 2; dir++ {
-			_, _, bz := b.Stats(dir)
-			if bz > end*slack {
-				fail("%s dir %d busy %g s in a %g s run", b.Name(), dir, bz, end)
-			}
-			if b.InFlight(dir) != 0 {
-				fail("%s dir %d still holds %d bytes: taken in, never delivered", b.Name(), dir, b.InFlight(dir))
-			}
-		}
-	}
-	for _, d := range n.DRAM {
-		busy(d.Name(), d.BusyTime(), d.BytesRead+d.BytesWrite,
-			float64(c.DRAM.ChannelsPerDomain)*c.DRAM.ChannelBandwidthGBps*c.DRAM.Efficiency*1e9)
-	}
-	return bad
-}
 
 func sampleTraces(t *testing.T) []Run {
 	_, file, _, _ := runtime.Caller(0)
@@ -96,6 +31,30 @@ func sampleTraces(t *testing.T) []Run {
 	return runs
 }
 
+// checked runs runs on c with the invariants checked and fails on any
+// violation or if a run of more than one node sent nothing over its
+// network (then the NIC, cable and switch checks saw no traffic).
+func checked(t *testing.T, c *config.Node, runs []Run, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	afterRun = func(n *node.Node, run Run, _ []hip.OpResult) {
+		var carried uint64
+		for _, l := range append(n.NICLinks, n.NetLinks...) {
+			_, p, _ := l.Stats(0)
+			carried += p
+		}
+		if c.Nodes() > 1 && carried == 0 {
+			t.Errorf("%s: nothing crossed the network", run.Name)
+		}
+	}
+	defer func() { afterRun = nil }()
+	if _, err := Execute(c, runs, WithCheck()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The invariants hold over every workload and every sample trace.
 func TestInvariants(t *testing.T) {
 	runs := append(granularityRuns(t), sampleTraces(t)...)
@@ -105,44 +64,79 @@ func TestInvariants(t *testing.T) {
 			runs = append(runs, r)
 		}
 	}
-	checked := 0
-	afterRun = func(n *node.Node, run Run, out []hip.OpResult) {
-		checked++
-		for _, b := range invariants(n, out) {
-			t.Errorf("%s: %s", run.Name, b)
-		}
+	checked(t, frontier(t), runs, nil)
+}
+
+// They hold over the libraries' runs too: RCCL's kernels and flags, MPI's
+// copies and flags, halo's packs and exchanges, TransferBench's
+// executors, and two nodes whose NICs, PCIe links, cables and switches
+// carry the traffic.
+func TestInvariantsLibraries(t *testing.T) {
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for _, proto := range []string{"LL", "Simple"} {
+		t.Run("rccl-"+proto, func(t *testing.T) {
+			runs, err := RCCLTests{Bench: "all_reduce_perf", GCDs: all, Sizes: []int64{1 << 10, 4 << 20},
+				Datatype: "float", Warmup: 1, Iterations: 1}.Runs()
+			checked(t, frontier(t, "env.NCCL_PROTO="+proto), runs, err)
+		})
 	}
-	defer func() { afterRun = nil }()
-	if _, err := Execute(frontier(t), runs); err != nil {
-		t.Fatal(err)
-	}
-	if checked != len(runs) {
-		t.Errorf("checked %d runs of %d", checked, len(runs))
-	}
+	t.Run("osu_bw", func(t *testing.T) {
+		runs, err := OSU{Bench: "osu_bw", GCDs: []int{0, 1}, Sizes: []int64{8, 1 << 20}, Window: 4, Iterations: 1}.Runs()
+		checked(t, frontier(t), runs, err)
+	})
+	t.Run("osu_allreduce", func(t *testing.T) {
+		runs, err := OSU{Bench: "osu_allreduce", GCDs: e8Order[:4], Sizes: []int64{4, 1 << 20}, Iterations: 1}.Runs()
+		checked(t, frontier(t), runs, err)
+	})
+	t.Run("osu_latency-2nodes", func(t *testing.T) {
+		runs, err := OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8, 1 << 20}, Iterations: 1}.Runs()
+		checked(t, frontier(t, "network.nodes=2"), runs, err)
+	})
+	t.Run("rccl-2nodes", func(t *testing.T) {
+		runs, err := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 8, 9}, Sizes: []int64{1 << 20},
+			Datatype: "float", Warmup: 1, Iterations: 1}.Runs()
+		checked(t, frontier(t, "network.nodes=2"), runs, err)
+	})
+	t.Run("halo-pack", func(t *testing.T) {
+		runs, err := haloPack(t, []int{32, 32, 32}, HaloPackLabels, 2).Runs()
+		checked(t, frontier(t), runs, err)
+	})
+	t.Run("halo-exchange-2nodes", func(t *testing.T) {
+		c := frontier(t, "network.nodes=2")
+		h := Halo{Bench: "exchange", Dims: []int{16, 16, 16}, Radius: 2, Fields: []int{1}, Strategies: []string{"mpi-he"},
+			QueryNs: c.Runtime.APICallNs, Yaksa: c.Env.EnableYaksa == 1, Warmup: 0, Samples: 1, Procs: 16,
+			Decomps: []string{halo.MPIDefault}, Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count,
+			PostNs: c.MPI.PostNs}
+		runs, err := h.Runs()
+		checked(t, c, runs, err)
+	})
+	t.Run("transferbench", func(t *testing.T) {
+		c := frontier(t)
+		runs, err := tbOn(c, parseTB(t, "2 4 (G0->G0->G1) (C0->G2->G2)\n")).Runs()
+		checked(t, c, runs, err)
+	})
 }
 
 // A deliberately broken component is caught: an HBM that moved more than
 // its peak allows, and an L2 that served bytes it never got.
 func TestInvariantsCatchABrokenComponent(t *testing.T) {
-	var found []string
-	afterRun = func(n *node.Node, run Run, out []hip.OpResult) {
+	invariant.Corrupt = func(n *node.Node) {
 		n.GCDs[0].HBM.BytesRead += 1 << 40
-		n.GCDs[0].L2.HitBytes = n.GCDs[0].L2.FillBytes + n.GCDs[0].L2.WriteBytes + 1
-		found = invariants(n, out)
+		n.GCDs[0].L2.HitBytes = n.GCDs[0].L2.ReadBytes + 1
 	}
-	defer func() { afterRun = nil }()
+	defer func() { invariant.Corrupt = nil }()
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
 		Iterations: 1, Workgroup: 128, NUMA: frontier(t).Host.GCDNUMA}
 	runs, _ := st.Runs()
-	if _, err := Execute(frontier(t), runs); err != nil {
-		t.Fatal(err)
-	}
+	_, err := Execute(frontier(t), runs, WithCheck())
 	var hbm, l2 bool
-	for _, f := range found {
-		hbm = hbm || strings.Contains(f, "HBM moved")
-		l2 = l2 || strings.Contains(f, "served")
+	if e, ok := err.(*invariant.Error); ok {
+		for _, v := range e.Violations {
+			hbm = hbm || v.Invariant == invariant.Peak && v.Component == "Node.GCD[0].HBM"
+			l2 = l2 || v.Invariant == invariant.L2Hits && v.Component == "Node.GCD[0].L2"
+		}
 	}
 	if !hbm || !l2 {
-		t.Errorf("broken HBM caught %v, broken L2 caught %v: %v", hbm, l2, found)
+		t.Errorf("broken HBM caught %v, broken L2 caught %v: %v", hbm, l2, err)
 	}
 }

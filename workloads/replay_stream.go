@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -25,8 +26,16 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	}
 	t := traceRows{bufs: map[string]trace.Buffer{}}
 	var rows []report.Row
+	var tally *invariant.Tally
+	if opt.checking() {
+		tally = invariant.NewTally(c.GCD.LineBytes)
+	}
 	stopped, err := runStoppable(func() error {
 		return n.RunStream(src, src.Ranks(), func(o *hip.OpResult) error {
+			if tally != nil { // a streamed trace has no library calls: its flags are its own
+				tally.TraceOp(o.Op)
+				tally.Add(o)
+			}
 			rows = t.add(rows[:0], *o, false)
 			for _, r := range rows {
 				if err := sink(r); err != nil {
@@ -46,6 +55,11 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	if stopped { // the rows of the ops that finished went to sink already
 		res.Interrupted, res.Events = true, count.n
 		return res, nil
+	}
+	if tally != nil {
+		if err := checkRun(name, n, tally); err != nil {
+			return nil, err
+		}
 	}
 	res.ran(name, n, count)
 	return res, nil

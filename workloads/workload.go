@@ -133,6 +133,7 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		if run.Build != nil {
 			err = trace.Check(ops, Limits(c), run.Name)
 		}
+		traced := ops
 		if err == nil {
 			ops, err = rccl.Expand(mpi.Expand(ops, mpiP), rcclP, rcclT)
 		}
@@ -154,6 +155,11 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		}
 		if afterRun != nil {
 			afterRun(n, run, out)
+		}
+		if opt.checking() {
+			if err := checkRun(run.Name, n, tallyOps(n, traced, out)); err != nil {
+				return nil, err
+			}
 		}
 		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
 		for _, o := range ops {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/workloads"
 )
 
 // These tests run the built binary: what a user types, from any folder,
@@ -26,6 +28,7 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
+	workloads.CheckAll(true) // every run of the tests checks the model's invariants, and so does the binary they build
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
@@ -42,7 +45,7 @@ func binary(t testing.TB) string {
 			return
 		}
 		built.path = filepath.Join(built.dir, "akisim")
-		out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", built.path, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-buildvcs=auto", "-ldflags", "-X main.checkBuild=on", "-o", built.path, ".").CombinedOutput()
 		if err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

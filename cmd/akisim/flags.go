@@ -22,6 +22,7 @@ type options struct {
 	command    string // "run", "validate", "configs" or "routes"
 	version    bool
 	quiet      bool // no progress on stderr
+	invariants bool // -check: check the model's invariants after every run
 	config     string
 	sets       setFlags
 	envs       setFlags
@@ -72,7 +73,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile"},
+	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile", "check"}, // validate always checks
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
@@ -100,6 +101,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("akisim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&o.invariants, "check", false, "check the model's invariants after every run (docs/model.md): a broken one is an internal error, exit 3")
 	fs.BoolVar(&o.version, "version", false, "print the module version and VCS revision, and exit")
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
@@ -255,6 +257,18 @@ func list(flagName, v string, split ...func(string) []string) ([]string, error) 
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// checkBuild, set at link time (-ldflags "-X main.checkBuild=on", as the
+// tests build akisim), turns -check on for every run.
+var checkBuild string
+
+// runOptions are the options every simulating command passes Execute.
+func (o *options) runOptions(opts ...workloads.Option) []workloads.Option {
+	if o.invariants || checkBuild == "on" {
+		opts = append(opts, workloads.WithCheck())
+	}
+	return opts
 }
 
 func bad(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

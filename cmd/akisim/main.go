@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/invariant"
 	"github.com/tebeka/atexit"
 )
 
@@ -84,6 +85,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	var ue *usageError
 	var fe *failedError
 	var ie *interruptedError
+	var ve *invariant.Error
 	if err == nil || errors.As(err, &fe) || errors.As(err, &ie) {
 		if ferr := out.flush(); err == nil {
 			err = ferr
@@ -98,6 +100,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &ie):
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 128 + ie.signal
+	case errors.As(err, &ve): // the model broke: a bug, like a panic
+		for _, v := range ve.Violations {
+			fmt.Fprintf(stderr, "akisim: internal error: %v (run %s)\n", v, ve.Run)
+		}
+		return 3
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 2

@@ -150,7 +150,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	}
 	defer out.close()
 	pr := newProgress(o.stderr, o.quiet)
-	opts := []workloads.Option{workloads.WithStop(stopAsked), workloads.WithProgress(pr.runDone)}
+	opts := o.runOptions(workloads.WithStop(stopAsked), workloads.WithProgress(pr.runDone))
 	if o.rocprof != "" {
 		opts = append(opts, workloads.WithCalls())
 	}

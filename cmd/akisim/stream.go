@@ -169,5 +169,5 @@ func (ro *rowOutputs) close() {
 // simulateStream replays the streamed trace of in, its rows to ro as they
 // come.
 func simulateStream(o *options, in *input, ro *rowOutputs) (*workloads.Result, error) {
-	return workloads.ExecuteStream(in.node, o.tracePath, in.stream, ro.add, workloads.WithStop(stopAsked))
+	return workloads.ExecuteStream(in.node, o.tracePath, in.stream, ro.add, o.runOptions(workloads.WithStop(stopAsked))...)
 }

@@ -69,3 +69,9 @@ func (f *Flag) Notify(fn func()) { f.waiters = append(f.waiters, flagWaiter{host
 func (f *Flag) wait(c *ComputeUnits, ch *chanRun) {
 	f.waiters = append(f.waiters, flagWaiter{cus: c, ch: ch})
 }
+
+// Stores is the number of stores the flag has counted.
+func (f *Flag) Stores() int { return len(f.landed) }
+
+// Waiting is the number of pollers still parked on the flag.
+func (f *Flag) Waiting() int { return len(f.waiters) }

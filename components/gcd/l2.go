@@ -46,6 +46,7 @@ type L2 struct {
 	// from writes, what it wrote back. They count every memory cached.
 	Hits, Misses, WriteBacks                        uint64
 	HitBytes, FillBytes, WriteBytes, WriteBackBytes uint64
+	ReadBytes                                       uint64 // bytes of the cached reads asked of it (each served by a hit or a fill)
 	// Of those, the requests and write-backs of non-local memory
 	// (NonCoherent requests for a peer's HBM or host DRAM).
 	NonLocalHits, NonLocalMisses, NonLocalWriteBacks uint64
@@ -166,6 +167,7 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	switch p.Kind {
 	case fabric.ReadReq:
+		c.ReadBytes += uint64(p.Size)
 		missing := c.missingLines(p.Target, p.Addr, int64(p.Size))
 		if missing == 0 {
 			c.Hits++

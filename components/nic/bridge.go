@@ -21,6 +21,7 @@ func (n *NIC) bridge(now sim.VTimeInSec, p *fabric.Packet) bool {
 	lag := p.Lag // the packet is logically here that much later
 	switch p.Kind {
 	case fabric.WriteReq:
+		n.bridged++
 		w := fabric.NewRequest(fabric.WriteReq, p.Size, p.Target, p.Route[p.Hop:], n.writer.port, nil)
 		w.Addr, w.Spread, w.Unordered = p.Addr, p.Spread, p.Unordered
 		w.Lag = lag + n.Hub.ForwardDelay // through the NIC onto its PCIe link
@@ -73,3 +74,7 @@ func (w *writer) Handle(sim.Event) error { return nil }
 // Writes is the number of writes the NIC made into its node's memory for
 // data that came in from the network (acknowledged so far).
 func (n *NIC) Writes() uint64 { return n.writer.acks }
+
+// Bridged is the number of writes from the network the NIC took in and
+// passed on into its node; once a run is over every one is acknowledged.
+func (n *NIC) Bridged() uint64 { return n.bridged }

@@ -22,6 +22,7 @@ type NIC struct {
 	Engines []*sdma.Engine // DMA engines, one command each at a time
 	writer  *writer        // its own writes of data that came in from the network
 	network map[int]bool   // hubs on its network side (its switch)
+	bridged uint64         // writes from the network passed on (Bridged)
 }
 
 // Builder builds NICs.

@@ -1,0 +1,15 @@
+package validate
+
+import (
+	"os"
+	"testing"
+
+	"github.com/akisim/akisim/workloads"
+)
+
+// Every run of the experiments' tests checks the model's invariants, as
+// akisim validate does.
+func TestMain(m *testing.M) {
+	workloads.CheckAll(true)
+	os.Exit(m.Run())
+}
