@@ -16,6 +16,16 @@ import (
 func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 	for len(s.queue) > 0 {
 		it := s.queue[0]
+		if it.unresolved {
+			if !r.flagReady(it) {
+				r.holdForFlag(s, it)
+				return // resumed by the flag (flag.go)
+			}
+			if !r.resolve(s) {
+				return
+			}
+			continue
+		}
 		switch {
 		case it.cus != nil:
 			if !r.flagReady(it) {

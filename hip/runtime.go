@@ -294,6 +294,9 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		th.blocked = &blocker{kind: "op", op: i}
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
+		if err != nil && r.awaitsPeer(op) {
+			it, err = item{op: i, unresolved: true}, nil // decided when its flag is set (dispatch)
+		}
 		if err != nil {
 			r.Err = fmt.Errorf("op %d (line %d): %v", i, op.Line, err)
 			return

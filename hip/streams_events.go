@@ -22,6 +22,10 @@ type item struct {
 	event    string
 	wait     bool
 	record   int // for a wait: the record op it waits for (-1: none)
+	// unresolved is a copy queued before another rank allocated its
+	// buffer (an MPI receive's IPC copy, posted before the sender got
+	// there): how it runs is decided once its flag is set (flag.go).
+	unresolved bool
 }
 
 type stream struct {
