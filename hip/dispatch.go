@@ -129,7 +129,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			s.acquire = true // the marker has system scope
 			r.events[eventKey{s.rank, it.event}] = t
 			r.recorded[it.op] = true
-			r.res(it.op).Start, r.res(it.op).End = t, t
+			r.res(it.op).Start, r.res(it.op).End, r.res(it.op).Done = t, t, true
 			r.eventRecorded(now)
 		}
 		s.queue = s.queue[1:]

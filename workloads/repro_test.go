@@ -117,3 +117,31 @@ func TestReproIPCCopyBeforeSenderAllocates(t *testing.T) {
 		t.Error("no row for rank 1's copy from rank 0 (gcd0 to gcd3)")
 	}
 }
+
+// Issue 21: a call that ends at time 0 (runtime.api_call_ns = 0, or a
+// flag store, which costs nothing, as a trace's first call) is done: an end
+// time of 0 once stood for "never completed", so such runs were refused
+// as calls that never return.
+func TestReproZeroCostCallsAtStart(t *testing.T) {
+	copyTrace := []trace.Op{alloc("a", 0, 1<<20), alloc("b", 1, 1<<20),
+		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: 1 << 20, Stream: 1}, {Op: trace.DeviceSync}}
+	flags := append([]trace.Op{{Op: trace.FlagSet, Flag: "f"}, {Op: trace.FlagWait, Flag: "f"}}, copyTrace...)
+	for _, c := range []struct {
+		name string
+		ops  []trace.Op
+		sets []string
+	}{
+		{"api_call_ns=0", copyTrace, []string{"runtime.api_call_ns=0"}},
+		{"api_call_ns=0, sync_call_ns=0", copyTrace, []string{"runtime.api_call_ns=0", "runtime.sync_call_ns=0"}},
+		{"flag_set first", flags, nil},
+	} {
+		res, err := Execute(frontier(t, c.sets...), []Run{TraceRun("zero.jsonl", c.ops)})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(res.Rows) == 0 {
+			t.Errorf("%s: no rows", c.name)
+		}
+	}
+}
