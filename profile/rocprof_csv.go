@@ -285,16 +285,20 @@ func (t *csvTable) times(i int) (int64, int64, error) {
 
 // product multiplies row i's columns (a grid's or workgroup's x, y, z).
 func (t *csvTable) product(i int, names ...string) (int64, error) {
-	n := int64(1)
+	var xyz []int64
 	for _, name := range names {
 		v, err := t.num(i, name)
 		if err != nil {
 			return 0, err
 		}
-		if v == 0 || v > 1<<31 {
-			return 0, fmt.Errorf("%s:%d: %s: want 1..2^31, got %d", t.file, t.line[i], name, v)
+		if v == 0 || v > 1<<32 { // the AQL packet's 32 bits per axis
+			return 0, fmt.Errorf("%s:%d: %s: want 1..2^32, got %d", t.file, t.line[i], name, v)
 		}
-		n *= int64(v)
+		xyz = append(xyz, int64(v))
+	}
+	n, err := workItems(xyz...)
+	if err != nil {
+		return 0, fmt.Errorf("%s:%d: %s: %v", t.file, t.line[i], strings.Join(names, "*"), err)
 	}
 	return n, nil
 }
