@@ -27,7 +27,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	var rows []report.Row
 	stopped, err := runStoppable(func() error {
 		return n.RunStream(src, src.Ranks(), func(o *hip.OpResult) error {
-			rows = t.add(rows[:0], *o, false)
+			rows = finite(t.add(rows[:0], *o, false))
 			for _, r := range rows {
 				if err := sink(r); err != nil {
 					return err
