@@ -151,7 +151,7 @@ func TestFileErrors(t *testing.T) {
 			name: "out of range: efficiency",
 			edit: func(t *testing.T, s string) string { return replace(t, s, "efficiency = 0.85", "efficiency = 1.2") },
 			at:   "efficiency = 1.2", key: "dram.efficiency",
-			msg: "must be in (0, 1], got 1.2",
+			msg: "must be in [0.01, 1], got 1.2",
 		},
 		{
 			name: "out of range: negative latency",
@@ -294,6 +294,8 @@ func TestSetErrors(t *testing.T) {
 		want string // whole Error()
 	}{
 		{[]string{"gcd.fp64_gflops=0"}, `-set gcd.fp64_gflops=0: must be in [0.001, 1e+06], got 0`},
+		{[]string{"dram.efficiency=1e-300"}, `-set dram.efficiency=1e-300: must be in [0.01, 1], got 1e-300`},
+		{[]string{"gcd.hbm_efficiency=1e-300"}, `-set gcd.hbm_efficiency=1e-300: must be in [0.01, 1], got 1e-300`},
 		// Bad keys.
 		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, compute_units, clock_ghz, hbm_bytes, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, cp_wake_ns, packet_fetch_ns, workgroup_slots, cu_outstanding_bytes, cu_bytes_per_clock, concurrent_kernels, l2_bytes, l2_slices, l2_bytes_per_clock, l2_latency_ns, line_bytes, tlb_entries, page_walkers, page_walk_ns, fp64_gflops)`},
 		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, sdma, xgmi, host_link, host, dram, runtime, mpi, rccl, routing, nic, network, sim, env)`},
@@ -359,7 +361,7 @@ func TestSetDoesNotTakeBlame(t *testing.T) {
 	path := writeTemp(t, text)
 	_, err := Load(path, []string{"xgmi.bundle[0-1].lanes=2", "dram.latency_ns=90"})
 	e := asError(t, err)
-	want := fmt.Sprintf("%s:%d: dram.efficiency: must be in (0, 1], got 0", path, lineOf(t, text, "efficiency = 0"))
+	want := fmt.Sprintf("%s:%d: dram.efficiency: must be in [0.01, 1], got 0", path, lineOf(t, text, "efficiency = 0"))
 	if e.Error() != want {
 		t.Errorf("\n got %s\nwant %s", e.Error(), want)
 	}

@@ -114,6 +114,7 @@ func (n *Node) validateNetwork(v *validator) {
 		if s < 0 || s >= w.SwitchesPerSet {
 			v.fail(indexKey("nic.switch", i), []string{"network.switches_per_set"},
 				"NIC %d is cabled to switch %d of its set, which has switches 0..%d", i, s, w.SwitchesPerSet-1)
+			return // validatePorts counts cables by switch
 		}
 	}
 	if w.NodesPerGroup%w.NodesPerSet != 0 {

@@ -38,3 +38,13 @@ func TestNetworkSwitchPorts(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// Issue 21: a NIC cabled to a switch its set lacks is an error on several
+// nodes too, where the ports check counts cables by switch (it panicked).
+func TestNetworkSwitchOutOfSetOnNodes(t *testing.T) {
+	_, err := Parse("node.toml", []byte(mini), []string{"network.nodes=2", "network.switches_per_set=1"})
+	want := "-set network.switches_per_set=1: nic.switch[1]: NIC 1 is cabled to switch 1 of its set, which has switches 0..0"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -29,6 +29,11 @@ const (
 	// int64 and is 16000x today's 64 GiB per GCD.
 	MinMemoryBytes = 1 << 20
 	MaxMemoryBytes = 1 << 50
+
+	// Efficiencies (gcd.hbm_efficiency, dram.efficiency): a memory
+	// sustaining under 1% of its peak is a mistake, and with the lowest
+	// bandwidths a smaller one pushes times past what float64 resolves.
+	MinEfficiency = 0.01
 )
 
 // Route policies accepted by routing.sdma, routing.kernel and routing.control.
@@ -54,7 +59,23 @@ type vErr struct {
 }
 
 type validator struct {
-	errs []vErr
+	errs   []vErr
+	bounds []Bound // every numeric range checked, in order
+}
+
+// Bound is the range a numeric key is checked against (both ends
+// allowed).
+type Bound struct {
+	Key    string
+	Lo, Hi float64
+	Int    bool
+}
+
+// Bounds lists the numeric ranges n's keys are checked against.
+func (n *Node) Bounds() []Bound {
+	v := &validator{}
+	n.validateWith(v)
+	return v.bounds
 }
 
 func (v *validator) fail(key string, related []string, format string, args ...any) {
@@ -63,6 +84,7 @@ func (v *validator) fail(key string, related []string, format string, args ...an
 
 // intRange checks lo <= x <= hi.
 func (v *validator) intRange(key string, x, lo, hi int) {
+	v.bounds = append(v.bounds, Bound{key, float64(lo), float64(hi), true})
 	if x < lo || x > hi {
 		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
 	}
@@ -70,6 +92,7 @@ func (v *validator) intRange(key string, x, lo, hi int) {
 
 // int64Range checks lo <= x <= hi.
 func (v *validator) int64Range(key string, x, lo, hi int64) {
+	v.bounds = append(v.bounds, Bound{key, float64(lo), float64(hi), true})
 	if x < lo || x > hi {
 		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
 	}
@@ -78,6 +101,7 @@ func (v *validator) int64Range(key string, x, lo, hi int64) {
 // floatRange checks lo <= x <= hi (so x is a number, not NaN or an
 // infinity).
 func (v *validator) floatRange(key string, x, lo, hi float64) {
+	v.bounds = append(v.bounds, Bound{key, lo, hi, false})
 	if !(x >= lo && x <= hi) {
 		v.fail(key, nil, "must be in [%s, %s], got %s", fmtFloat(lo), fmtFloat(hi), fmtFloat(x))
 	}
@@ -99,11 +123,8 @@ func (v *validator) powerOfTwo(key string, x int64) {
 	}
 }
 
-func (v *validator) fraction(key string, x float64) {
-	if !(x > 0 && x <= 1) {
-		v.fail(key, nil, "must be in (0, 1], got %s", fmtFloat(x))
-	}
-}
+// efficiency checks a sustained fraction of a peak: MinEfficiency..1.
+func (v *validator) efficiency(key string, x float64) { v.floatRange(key, x, MinEfficiency, 1) }
 
 func (v *validator) oneOf(key, x string, allowed ...string) {
 	for _, a := range allowed {
@@ -137,8 +158,9 @@ func (n *Node) Validate() error {
 }
 
 // validate runs every check in declaration order and returns all failures.
-func (n *Node) validate() []vErr {
-	v := &validator{}
+func (n *Node) validate() []vErr { return n.validateWith(&validator{}) }
+
+func (n *Node) validateWith(v *validator) []vErr {
 
 	if n.Name == "" {
 		v.fail("name", nil, "must not be empty")
@@ -153,7 +175,7 @@ func (n *Node) validate() []vErr {
 	v.latency("gcd.hbm_latency_ns", g.HBMLatencyNs)
 	v.latency("gcd.hub_forward_ns", g.HubForwardNs)
 	v.latency("gcd.reorder_ns", g.ReorderNs)
-	v.fraction("gcd.hbm_efficiency", g.HBMEfficiency)
+	v.efficiency("gcd.hbm_efficiency", g.HBMEfficiency)
 	v.latency("gcd.kernel_launch_ns", g.KernelLaunchNs)
 	v.latency("gcd.kernel_end_ns", g.KernelEndNs)
 	v.latency("gcd.cp_wake_ns", g.CPWakeNs)
@@ -219,7 +241,7 @@ func (n *Node) validate() []vErr {
 	d := &n.DRAM
 	v.intRange("dram.channels_per_domain", d.ChannelsPerDomain, 1, 64) // 5x a whole 12-channel socket in one domain
 	v.gbps("dram.channel_bandwidth_gbps", d.ChannelBandwidthGBps)
-	v.fraction("dram.efficiency", d.Efficiency)
+	v.efficiency("dram.efficiency", d.Efficiency)
 	v.latency("dram.latency_ns", d.LatencyNs)
 
 	r := &n.Runtime

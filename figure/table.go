@@ -7,6 +7,7 @@ package figure
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,14 +58,19 @@ func Read(r io.Reader, file string) (*Table, error) {
 		return nil, fmt.Errorf("%s:1: header %q does not end with akisim's columns %s", file, strings.Join(head, ","), report.Header)
 	}
 	t := &Table{File: file, Keys: head[:n]}
-	for line := 2; ; line++ {
+	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %v", file, pe.Line, pe.Err)
 		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		line, _ := cr.FieldPos(0) // a quoted field may span lines
 		c := rec[n:]
 		bytes, err := strconv.ParseInt(c[4], 10, 64)
 		if err != nil {

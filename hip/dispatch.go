@@ -16,6 +16,16 @@ import (
 func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 	for len(s.queue) > 0 {
 		it := s.queue[0]
+		if it.unresolved {
+			if !r.flagReady(it) {
+				r.holdForFlag(s, it)
+				return // resumed by the flag (flag.go)
+			}
+			if !r.resolve(s) {
+				return
+			}
+			continue
+		}
 		switch {
 		case it.cus != nil:
 			if !r.flagReady(it) {
@@ -119,7 +129,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			s.acquire = true // the marker has system scope
 			r.events[eventKey{s.rank, it.event}] = t
 			r.recorded[it.op] = true
-			r.res(it.op).Start, r.res(it.op).End = t, t
+			r.res(it.op).Start, r.res(it.op).End, r.res(it.op).Done = t, t, true
 			r.eventRecorded(now)
 		}
 		s.queue = s.queue[1:]

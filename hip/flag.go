@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -81,4 +82,27 @@ func (r *Runtime) Unfinished() []string {
 		}
 	}
 	return out
+}
+
+// awaitsPeer says whether a copy names a buffer not allocated yet but
+// waits for a flag not set yet: the flag's setter (the sender of an MPI
+// message) allocates the buffer before it sets the flag, which trace.Check
+// guarantees by the sender's own order.
+func (r *Runtime) awaitsPeer(op *trace.Op) bool {
+	_, src := r.bufs[op.Src]
+	_, dst := r.bufs[op.Dst]
+	return (!src || !dst) && op.WaitFlag != "" && !r.flags[op.WaitFlag]
+}
+
+// resolve decides how stream s's unresolved head copy runs, once its flag
+// is set; false (with r.Err) if its buffers are still not there.
+func (r *Runtime) resolve(s *stream) bool {
+	i := s.queue[0].op
+	it, err := r.copyItem(i, r.op(i))
+	if err != nil {
+		r.Err = fmt.Errorf("op %d (line %d): %v", i, r.op(i).Line, err)
+		return false
+	}
+	s.queue[0] = it
+	return true
 }

@@ -268,7 +268,7 @@ func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 		r.hostAccess(now, m.op)
 		return
 	case trace.Prefetch:
-		r.res(m.op).End = now
+		r.res(m.op).End, r.res(m.op).Done = now, true
 		m.s.inflight--
 	}
 	r.dispatch(now, m.s)

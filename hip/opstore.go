@@ -147,11 +147,14 @@ func (r *Runtime) FinishStream() error {
 	if r.Err != nil {
 		return r.Err
 	}
+	st := &r.store
+	if len(r.procs) == 0 && !st.srcDone {
+		r.pull() // no rank to read the source: an empty trace ends here, a rank's op is an error
+	}
 	r.retireFinal()
 	if r.Err != nil {
 		return r.Err
 	}
-	st := &r.store
 	if st.retired < st.loaded || !st.srcDone {
 		if st.retired == st.loaded { // threads stopped before the trace's end
 			return fmt.Errorf("the host threads stopped after op %d, before the trace's end", st.loaded)

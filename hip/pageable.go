@@ -222,7 +222,7 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 // pageDone ends a pageable copy: its stream goes on, and so does the host.
 func (r *Runtime) pageDone(now sim.VTimeInSec, pc *pageCopy) {
 	delete(r.paging, pc.op)
-	r.res(pc.op).End = now
+	r.res(pc.op).End, r.res(pc.op).Done = now, true
 	pc.s.inflight--
 	if pc.s.inflight == 0 {
 		r.dispatch(now, pc.s)

@@ -32,6 +32,7 @@ type OpResult struct {
 	Op         *trace.Op      // the loaded trace's op
 	Issue      sim.VTimeInSec // host called it
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
+	Done       bool           // it ended (at End, which may be 0: zero-cost calls at the start)
 	Begin      sim.VTimeInSec // a kernel's workgroups were dispatched (a profiler's start); 0 otherwise
 	Engine     string         // SDMA engine that ran a copy
 	// AccessEnd: for a kernel whose accesses are given to some of its
@@ -294,6 +295,9 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		th.blocked = &blocker{kind: "op", op: i}
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
+		if err != nil && r.awaitsPeer(op) {
+			it, err = item{op: i, unresolved: true}, nil // decided when its flag is set (dispatch)
+		}
 		if err != nil {
 			r.Err = fmt.Errorf("op %d (line %d): %v", i, op.Line, err)
 			return
@@ -355,7 +359,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.unblockThread(now, th)
 		return
 	}
-	res.Start, res.End = now, next
+	res.Start, res.End, res.Done = now, next, true
 	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}, th})
 }
 
@@ -384,7 +388,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 			continue
 		}
 		res := r.res(id)
-		res.Start, res.End, res.Begin = start, now, begin
+		res.Start, res.End, res.Begin, res.Done = start, now, begin, true
 		if res.Op.Op == trace.Kernel && len(res.Op.Channels) == 0 && len(streamEnds) == len(res.Op.Access) {
 			res.AccessEnd = accessEnds(res.Op.Access, streamEnds)
 		}

@@ -22,6 +22,10 @@ type item struct {
 	event    string
 	wait     bool
 	record   int // for a wait: the record op it waits for (-1: none)
+	// unresolved is a copy queued before another rank allocated its
+	// buffer (an MPI receive's IPC copy, posted before the sender got
+	// there): how it runs is decided once its flag is set (flag.go).
+	unresolved bool
 }
 
 type stream struct {
@@ -61,7 +65,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	done := false
 	switch b.kind {
 	case "op":
-		done = r.res(b.op).End > 0
+		done = r.res(b.op).Done
 	case "event":
 		done = r.recordDone(b.op)
 	case "flag":
@@ -89,7 +93,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 		t = now // a thread polling host memory, or doing its own loads and stores: no HIP call returns
 	}
 	if b.kind != "op" {
-		r.res(i).Start, r.res(i).End = r.res(i).Issue, t
+		r.res(i).Start, r.res(i).End, r.res(i).Done = r.res(i).Issue, t, true
 	}
 	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}, th})
 }

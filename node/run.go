@@ -18,7 +18,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 		return nil, n.Runtime.Err
 	}
 	for i, r := range n.Runtime.Results {
-		if r.End == 0 && i < len(ops) {
+		if !r.Done && i < len(ops) {
 			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
 				return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op",

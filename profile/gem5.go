@@ -89,8 +89,19 @@ func ReadGem5Trace(path string) (*Profile, error) {
 		case gem5AQL.MatchString(msg):
 			a := gem5AQL.FindStringSubmatch(msg)
 			k := get(num(a[1]))
-			k.wg = max(1, num(a[2])) * max(1, num(a[3])) * max(1, num(a[4]))
-			k.grid = max(1, num(a[5])) * max(1, num(a[6])) * max(1, num(a[7]))
+			var xyz [6]int64
+			for j := range xyz {
+				if xyz[j], err = strconv.ParseInt(a[2+j], 10, 64); err != nil {
+					return nil, fmt.Errorf("%s:%d: AQL size %q: %v", path, n, a[2+j], err)
+				}
+				xyz[j] = max(1, xyz[j])
+			}
+			if k.wg, err = workItems(xyz[:3]...); err == nil {
+				k.grid, err = workItems(xyz[3:]...)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: AQL wg size %s, grid size %s: %v", path, n, axes(xyz[:3]), axes(xyz[3:]), err)
+			}
 		case gem5Launch.MatchString(msg):
 			a := gem5Launch.FindStringSubmatch(msg)
 			k := get(num(a[2]))

@@ -1,7 +1,10 @@
 package profile
 
 import (
+	"database/sql"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,5 +62,74 @@ func TestGem5Stats(t *testing.T) {
 		if _, err := ReadGem5Stats(dir + "/stats.txt"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
+	}
+}
+
+// TestImportGridOverflow: grids whose sizes per axis multiply past int64
+// (gem5's 0xffffffff per axis, the CSV's 2^31, the JSON's and rocpd's
+// large sizes) are refused at their line, never wrapped into a small or
+// negative grid.
+func TestImportGridOverflow(t *testing.T) {
+	gem5 := testfiles.Read(t, "testdata/gem5/m5out/trace.out")
+	big := strings.Replace(gem5, "grid size (262144x1x1)", "grid size (4294967295x4294967295x4294967295)", 1)
+	huge := strings.Replace(gem5, "grid size (262144x1x1)", "grid size (99999999999999999999x1x1)", 1)
+	csv := testfiles.Read(t, "testdata/rocprofv3-csv22/node01/4242_kernel_trace.csv")
+	csvBig := strings.Replace(csv, ",256,1,1,1048576,1,1", ",256,1,1,2147483648,2147483648,2147483648", 1)
+	agentInfo := testfiles.Read(t, "testdata/rocprofv3-csv22/node01/4242_agent_info.csv")
+	js := testfiles.Read(t, "testdata/rocprofv3-json/node01/4242_results.json")
+	jsBig := strings.Replace(js, `"grid_size": {
+        "x": 1048576,
+        "y": 1,
+        "z": 1`, `"grid_size": {
+        "x": 4294967296,
+        "y": 4294967296,
+        "z": 4294967296`, 1)
+	if jsBig == js || csvBig == csv || big == gem5 {
+		t.Fatal("the samples changed: the edits found nothing to replace")
+	}
+	for _, c := range []struct {
+		read  func(string) (*Profile, error)
+		files map[string]string
+		want  string
+	}{
+		{ReadGem5Trace, map[string]string{"trace.out": big}, "trace.out:7: AQL wg size 256x1x1, grid size 4294967295x4294967295x4294967295: "},
+		{ReadGem5Trace, map[string]string{"trace.out": huge}, "trace.out:7: AQL size \"99999999999999999999\": "},
+		{ReadRocprofCSV, map[string]string{"1_agent_info.csv": agentInfo, "1_kernel_trace.csv": csvBig}, "1_kernel_trace.csv:2: Grid_Size_X*Grid_Size_Y*Grid_Size_Z: 2147483648x2147483648x2147483648 work-items: more than"},
+		{ReadRocprofJSON, map[string]string{"1_results.json": jsBig}, "grid_size: 4294967296x4294967296x4294967296 work-items: more than"},
+	} {
+		dir := testfiles.Write(t, c.files)
+		path := dir
+		if _, ok := c.files["trace.out"]; ok {
+			path = filepath.Join(dir, "trace.out")
+		}
+		_, err := c.read(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one containing %q", keys(c.files), err, c.want)
+		}
+	}
+	// rocpd: the same sizes in its dispatch table
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/rocprofv3-rocpd/node01/4242_results.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "1_results.db")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table string
+	if err := db.QueryRow(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_kernel_dispatch%'`).Scan(&table); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE ` + table + ` SET grid_size_x = 4294967295, grid_size_y = 4294967295, grid_size_z = 4294967295`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := ReadRocpd(path); err == nil || !strings.Contains(err.Error(), "4294967295x4294967295x4294967295 work-items: more than") {
+		t.Errorf("rocpd: error %v", err)
 	}
 }

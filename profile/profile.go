@@ -501,3 +501,33 @@ func (p *Profile) hasStreams() bool {
 	}
 	return false
 }
+
+// maxWorkItems is the most work-items a kernel may have (trace.Check's
+// MaxWorkgroups workgroups of MaxWorkgroup): a profile's larger grid is
+// refused before its product could wrap int64.
+const maxWorkItems = trace.MaxWorkgroups * trace.MaxWorkgroup
+
+// workItems is the product of a grid's or workgroup's sizes per axis,
+// each at least 1, refused past maxWorkItems.
+func workItems(xyz ...int64) (int64, error) {
+	n := int64(1)
+	for _, v := range xyz {
+		if v < 1 {
+			return 0, fmt.Errorf("size %d is not positive", v)
+		}
+		if n > maxWorkItems/v {
+			return 0, fmt.Errorf("%s work-items: more than a kernel may have (%d)", axes(xyz), int64(maxWorkItems))
+		}
+		n *= v
+	}
+	return n, nil
+}
+
+// axes writes sizes per axis as AxBxC.
+func axes(xyz []int64) string {
+	s := make([]string, len(xyz))
+	for i, v := range xyz {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, "x")
+}

@@ -3,6 +3,8 @@ package profile
 import (
 	"bytes"
 	"database/sql"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -228,6 +230,47 @@ func TestImportBadInput(t *testing.T) {
 		_, err := c.read(dir)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error %v, want one line containing %q", keys(c.files), err, c.want)
+		}
+	}
+}
+
+// TestImportCSVParseErrors: a malformed row in any of the CSV files the
+// imports read (a bare quote, a stray character after a closing quote, a
+// short record) is a one-line error naming file and line, never a panic.
+func TestImportCSVParseErrors(t *testing.T) {
+	const dir22 = "testdata/rocprofv3-csv22/node01/4242"
+	sample := map[string]string{}
+	for _, f := range []string{"_agent_info.csv", "_kernel_trace.csv", "_memory_copy_trace.csv", "_hip_api_trace.csv", "_counter_collection.csv"} {
+		sample["1"+f] = testfiles.Read(t, dir22+f)
+	}
+	legacy := map[string]string{}
+	for _, f := range []string{"hip_api_trace.txt", "hcc_ops_trace.txt", "results.csv"} {
+		legacy[f] = testfiles.Read(t, "testdata/rocprof-legacy/"+f)
+	}
+	bad := []struct{ row, want string }{
+		{`"KERNEL_DISPATCH"x,1`, `extraneous or missing " in quoted-field`},
+		{`a"b,1`, `bare " in non-quoted-field`},
+		{`"KERNEL_DISPATCH",1`, "wrong number of fields"},
+		{`"unterminated`, `extraneous or missing " in quoted-field`},
+	}
+	for _, set := range []struct {
+		read  func(string) (*Profile, error)
+		files map[string]string
+	}{{ReadRocprofCSV, sample}, {ReadRocprofLegacy, legacy}} {
+		for name, body := range set.files {
+			if !strings.HasSuffix(name, ".csv") {
+				continue
+			}
+			lines := strings.Count(strings.TrimSuffix(body, "\n"), "\n") + 2 // the bad row's line
+			for _, b := range bad {
+				files := maps.Clone(set.files)
+				files[name] = body + b.row + "\n"
+				_, err := set.read(testfiles.Write(t, files))
+				want := fmt.Sprintf("%s:%d: ", name, lines)
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), b.want) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("%s ending %s: error %v, want one line with %q and %q", name, b.row, err, want, b.want)
+				}
+			}
 		}
 	}
 }

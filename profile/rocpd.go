@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"cmp"
 	"database/sql"
 	"fmt"
 	"os"
@@ -23,7 +24,7 @@ import (
 var rocpdQueries = struct{ agents, kernels, copies, regions, hasArgs, args string }{
 	agents: `SELECT id, type FROM rocpd_info_agent ORDER BY id`,
 	kernels: `SELECT k.pid, k.agent_id, k.queue_id, k.stream_id, k.start, k.end,
-		k.workgroup_size_x * k.workgroup_size_y * k.workgroup_size_z, k.grid_size_x * k.grid_size_y * k.grid_size_z,
+		k.workgroup_size_x, k.workgroup_size_y, k.workgroup_size_z, k.grid_size_x, k.grid_size_y, k.grid_size_z,
 		COALESCE(s.display_name, s.kernel_name, ''), COALESCE(e.stack_id, 0)
 		FROM rocpd_kernel_dispatch k LEFT JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id
 		LEFT JOIN rocpd_event e ON e.id = k.event_id ORDER BY k.pid, k.start, k.id`,
@@ -76,10 +77,18 @@ func (p *Profile) readRocpd(file string, pids map[int64]int) error {
 	known := func(id int64) bool {
 		return slices.ContainsFunc(p.Agents, func(a Agent) bool { return a.ID == uint64(id) })
 	}
-	var pid, agent, queue, stream, start, end, wg, grid, corr int64
+	var pid, agent, queue, stream, start, end, corr int64
+	var wgXYZ, gridXYZ [3]int64
 	var name string
-	err = r.each("rocpd_kernel_dispatch", rocpdQueries.kernels, []any{&pid, &agent, &queue, &stream, &start, &end, &wg, &grid, &name, &corr}, func() error {
-		if !known(agent) || end < start || wg < 1 || grid < 1 {
+	err = r.each("rocpd_kernel_dispatch", rocpdQueries.kernels, []any{&pid, &agent, &queue, &stream, &start, &end,
+		&wgXYZ[0], &wgXYZ[1], &wgXYZ[2], &gridXYZ[0], &gridXYZ[1], &gridXYZ[2], &name, &corr}, func() error {
+		wg, werr := workItems(wgXYZ[:]...)
+		grid, gerr := workItems(gridXYZ[:]...)
+		if err := cmp.Or(werr, gerr); err != nil {
+			return fmt.Errorf("%s: rocpd_kernel_dispatch: a dispatch on agent %d from %d to %d ns: workgroup %s, grid %s: %v",
+				file, agent, start, end, axes(wgXYZ[:]), axes(gridXYZ[:]), err)
+		}
+		if !known(agent) || end < start {
 			return fmt.Errorf("%s: rocpd_kernel_dispatch: a dispatch on agent %d from %d to %d ns with %d work-items in workgroups of %d is not a kernel of this node",
 				file, agent, start, end, grid, wg)
 		}

@@ -80,7 +80,7 @@ func readCSV(file string, need ...string) (*csvTable, error) {
 	r.ReuseRecord = false
 	head, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s:1: no CSV header: %v", file, err)
+		return nil, csvError(file, 1, "no CSV header", err)
 	}
 	t := &csvTable{file: file, col: map[string]int{}}
 	for i, h := range head {
@@ -96,14 +96,33 @@ func readCSV(file string, need ...string) (*csvTable, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", file, err)
+			return nil, csvError(file, 0, "", err)
 		}
+		// FieldPos is asked only of a record read whole: after a parse
+		// error the reader holds no positions for it.
+		line, _ := r.FieldPos(0)
 		t.rows = append(t.rows, rec)
 		t.line = append(t.line, line)
 	}
 	return t, nil
+}
+
+// csvError names the file and the line an encoding/csv error found (line
+// when the error carries none), with what before its message.
+func csvError(file string, line int, what string, err error) error {
+	msg := err.Error()
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		line, msg = pe.Line, pe.Err.Error()
+	}
+	if what != "" {
+		msg = what + ": " + msg
+	}
+	if line <= 0 {
+		return fmt.Errorf("%s: %s", file, msg)
+	}
+	return fmt.Errorf("%s:%d: %s", file, line, msg)
 }
 
 // get is row i's column name ("" if the header has none).
@@ -266,16 +285,20 @@ func (t *csvTable) times(i int) (int64, int64, error) {
 
 // product multiplies row i's columns (a grid's or workgroup's x, y, z).
 func (t *csvTable) product(i int, names ...string) (int64, error) {
-	n := int64(1)
+	var xyz []int64
 	for _, name := range names {
 		v, err := t.num(i, name)
 		if err != nil {
 			return 0, err
 		}
-		if v == 0 || v > 1<<31 {
-			return 0, fmt.Errorf("%s:%d: %s: want 1..2^31, got %d", t.file, t.line[i], name, v)
+		if v == 0 || v > 1<<32 { // the AQL packet's 32 bits per axis
+			return 0, fmt.Errorf("%s:%d: %s: want 1..2^32, got %d", t.file, t.line[i], name, v)
 		}
-		n *= int64(v)
+		xyz = append(xyz, int64(v))
+	}
+	n, err := workItems(xyz...)
+	if err != nil {
+		return 0, fmt.Errorf("%s:%d: %s: %v", t.file, t.line[i], strings.Join(names, "*"), err)
 	}
 	return n, nil
 }

@@ -186,9 +186,13 @@ func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
 		if r.End < r.Start {
 			return fmt.Errorf("%s: end_timestamp before start_timestamp", where("kernel_dispatch", i))
 		}
-		wg, grid := d.Workgroup.X*max(1, d.Workgroup.Y)*max(1, d.Workgroup.Z), d.Grid.X*max(1, d.Grid.Y)*max(1, d.Grid.Z)
-		if wg < 1 || grid < 1 {
-			return fmt.Errorf("%s: workgroup_size and grid_size must be positive", where("kernel_dispatch", i))
+		wg, err := workItems(d.Workgroup.X, max(1, d.Workgroup.Y), max(1, d.Workgroup.Z))
+		if err != nil {
+			return fmt.Errorf("%s: workgroup_size: %v", where("kernel_dispatch", i), err)
+		}
+		grid, err := workItems(d.Grid.X, max(1, d.Grid.Y), max(1, d.Grid.Z))
+		if err != nil {
+			return fmt.Errorf("%s: grid_size: %v", where("kernel_dispatch", i), err)
 		}
 		p.Kernels = append(p.Kernels, Kernel{Process: proc, Corr: r.Corr.Internal, Agent: a, Queue: d.Queue.Handle, Stream: r.Stream.Handle,
 			Name: names[d.KernelID], Start: r.Start, End: r.End, Grid: grid, Workgroup: wg})

@@ -158,7 +158,7 @@ func legacyGrids(file string) (map[int64][2]int64, error) {
 				return nil, err
 			}
 		}
-		if v[0] == 0 || v[1] == 0 || v[1] > 1024 {
+		if v[0] == 0 || v[0] > maxWorkItems || v[1] == 0 || v[1] > 1024 {
 			return nil, fmt.Errorf("%s:%d: grd %d and wgr %d are not a kernel's grid and workgroup", file, t.line[i], v[0], v[1])
 		}
 		out[int64(v[2])] = [2]int64{int64(v[0]), int64(v[1])}

@@ -77,6 +77,16 @@ func (o *Op) Type() string {
 	return o.Datatype
 }
 
+// Reduction is the op's reduction, "sum" when a reducing collective
+// leaves it out (RCCL's and rccl-tests' default), so a rank that leaves it
+// out matches one that writes it.
+func (o *Op) Reduction() string {
+	if o.RedOp == "" && o.Reduces() {
+		return "sum"
+	}
+	return o.RedOp
+}
+
 // Comm is a communicator Check has seen created.
 type Comm struct {
 	Name  string
@@ -238,7 +248,7 @@ func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
 			continue
 		}
 		q := calls[r][k].op
-		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Type() == o.Type() && q.RedOp == o.RedOp &&
+		same := q.Op == o.Op && q.Bytes == o.Bytes && q.Type() == o.Type() && q.Reduction() == o.Reduction() &&
 			(q.Root == nil) == (o.Root == nil) && (q.Root == nil || *q.Root == *o.Root)
 		if !same {
 			return errf("op", "collective %d of communicator %q on rank %d (%s) does not match rank %d's on line %d (%s)",
@@ -252,8 +262,8 @@ func (c *checker) matchCollective(o *Op, comm *Comm, me int) *Error {
 // describeColl is a collective's kind, size, type, reduction and root.
 func describeColl(o *Op) string {
 	d := fmt.Sprintf("%s %d bytes %s", o.Op, o.Bytes, o.Type())
-	if o.RedOp != "" {
-		d += " " + o.RedOp
+	if r := o.Reduction(); r != "" {
+		d += " " + r
 	}
 	if o.Root != nil {
 		d += fmt.Sprintf(" root %d", *o.Root)

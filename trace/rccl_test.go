@@ -145,18 +145,18 @@ func TestRCCLErrors(t *testing.T) {
 		{rcclBufs + rcclCall(RCCLSend, 0, `"src":"a0","buf":"a0","bytes":64,"peer":1`), `t.jsonl:4: src: not used by rccl_send`},
 		// ranks disagreeing on a collective: kind, size, type, reduction, root
 		{rcclBufs + ar(0, `"bytes":64`) + rcclColl(RCCLReduce, 1, `"bytes":64,"root":0`),
-			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_reduce 64 bytes float root 0) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float)`},
+			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_reduce 64 bytes float sum root 0) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
 		{rcclBufs + ar(0, `"bytes":64`) + ar(1, `"bytes":128`),
-			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 128 bytes float) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float)`},
+			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 128 bytes float sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
 		{rcclBufs + ar(0, `"bytes":64,"datatype":"int32"`) + ar(1, `"bytes":64,"datatype":"float"`),
-			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes int32)`},
+			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes int32 sum)`},
 		{rcclBufs + ar(0, `"bytes":64,"redop":"sum"`) + ar(1, `"bytes":64,"redop":"max"`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float max) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
 		{rcclBufs + rcclColl(RCCLBroadcast, 0, `"bytes":64,"root":0`) + rcclColl(RCCLBroadcast, 1, `"bytes":64,"root":1`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_broadcast 64 bytes float root 1) does not match rank 0's on line 4 (rccl_broadcast 64 bytes float root 0)`},
 		// the second collective of rank 1 is compared with rank 0's second
 		{rcclBufs + ar(0, `"bytes":64`) + ar(0, `"bytes":128`) + ar(1, `"bytes":64`) + ar(1, `"bytes":64`),
-			`t.jsonl:7: op: collective 2 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float) does not match rank 0's on line 5 (rccl_all_reduce 128 bytes float)`},
+			`t.jsonl:7: op: collective 2 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float sum) does not match rank 0's on line 5 (rccl_all_reduce 128 bytes float sum)`},
 		// patterns that would hang
 		{rcclBufs + ar(0, `"bytes":64`),
 			`t.jsonl:4: op: rank 1 (GCD 1) of communicator "w" never calls this rccl_all_reduce: it would wait forever`},
@@ -200,5 +200,18 @@ func ar2(comm string, r, g int) string {
 func TestRCCLDefaultType(t *testing.T) {
 	checked(t, rcclBufs+rcclColl(RCCLAllReduce, 0, `"bytes":64`)+rcclColl(RCCLAllReduce, 1, `"bytes":64,"datatype":"float"`))
 	checkFails(t, rcclBufs+rcclColl(RCCLAllReduce, 0, `"bytes":64`)+rcclColl(RCCLAllReduce, 1, `"bytes":64,"datatype":"int32"`),
-		`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes int32) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float)`)
+		`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes int32 sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`)
+}
+
+// Issue 21: a reducing collective without redop reduces with sum, as
+// RCCL's default: it matches a rank that writes "sum" (it was refused as
+// a mismatch), and not one that writes another reduction.
+func TestRCCLDefaultRedOp(t *testing.T) {
+	for _, k := range []Kind{RCCLAllReduce, RCCLReduceScatter} {
+		checked(t, rcclBufs+rcclColl(k, 0, `"bytes":64`)+rcclColl(k, 1, `"bytes":64,"redop":"sum"`))
+		checked(t, rcclBufs+rcclColl(k, 0, `"bytes":64,"redop":"sum"`)+rcclColl(k, 1, `"bytes":64`))
+		checkFails(t, rcclBufs+rcclColl(k, 0, `"bytes":64`)+rcclColl(k, 1, `"bytes":64,"redop":"max"`),
+			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (`+string(k)+` 64 bytes float max) does not match rank 0's on line 4 (`+string(k)+` 64 bytes float sum)`)
+	}
+	checked(t, rcclBufs+rcclColl(RCCLReduce, 0, `"bytes":64,"root":1`)+rcclColl(RCCLReduce, 1, `"bytes":64,"redop":"sum","root":1`))
 }

@@ -77,9 +77,6 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 	if err := checkLabels(h.Bench, h.Strategies, h.Fields, HaloExchangeLabels, haloExchangeFields); err != nil {
 		return nil, err
 	}
-	if h.Radius < 1 {
-		return nil, fmt.Errorf("-radius: want at least 1, got %d", h.Radius)
-	}
 	if len(h.Decomps) == 0 {
 		return nil, fmt.Errorf("-decomp: want at least one decomposition")
 	}
@@ -95,6 +92,12 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 		d, err := halo.Decompose(name, h.Dims, h.Procs, h.Levels)
 		if err != nil {
 			return nil, fmt.Errorf("-decomp %s -dims %s -procs %d: %v", name, haloDims(h.Dims, ","), h.Procs, err)
+		}
+		// pack's rule on each rank's box: a halo deeper than the box
+		// would take points the neighbour does not have
+		if err := halo.CheckSegmentBox(d.Local, h.Radius); err != nil {
+			return nil, fmt.Errorf("-decomp %s -dims %s -procs %d -radius %d: local box %s: %v", name, haloDims(h.Dims, ","), h.Procs, h.Radius,
+				haloDims(d.Local, "x"), err)
 		}
 		if err := checkPadded(d.Local, h.Radius); err != nil {
 			return nil, err

@@ -108,3 +108,24 @@ func TestHaloExchangeSmallGrid(t *testing.T) {
 		}
 	}
 }
+
+// Issue 21: exchange and pack take one rule for the radius: a halo deeper
+// than the (local) box is refused by both, not run by exchange; one that
+// fits runs in both.
+func TestHaloRadiusRuleShared(t *testing.T) {
+	c := frontier(t)
+	for _, bench := range []string{"pack", "exchange"} {
+		for _, r := range []int{0, 4, 16, 17, 100} {
+			h := Halo{Bench: bench, Dims: []int{16, 16, 16}, Radius: r, Fields: []int{1}, Strategies: HaloPackLabels[:1],
+				QueryNs: c.Runtime.APICallNs, Warmup: 0, Samples: 1, Procs: 1, Decomps: []string{halo.MPIDefault},
+				Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: 8, PostNs: c.MPI.PostNs}
+			if bench == "exchange" {
+				h.Strategies = HaloExchangeLabels[:1]
+			}
+			_, err := h.Runs()
+			if fits := r >= 1 && r <= 16; (err == nil) != fits {
+				t.Errorf("%s on a 16x16x16 box, radius %d: error %v, want one only if the radius is not 1..16", bench, r, err)
+			}
+		}
+	}
+}

@@ -36,7 +36,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 				tally.TraceOp(o.Op)
 				tally.Add(o)
 			}
-			rows = t.add(rows[:0], *o, false)
+			rows = finite(t.add(rows[:0], *o, false))
 			for _, r := range rows {
 				if err := sink(r); err != nil {
 					return err

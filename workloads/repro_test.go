@@ -84,3 +84,64 @@ func TestReproStreamWaitThenRecordAgain(t *testing.T) {
 		t.Fatal("no rows")
 	}
 }
+
+// Issue 21: an MPI receive's IPC copy names the sender's buffer; the
+// receiver posts it as soon as it gets there, which may be before the
+// sender (busy with its own work) has allocated that buffer. The run must
+// wait for the sender's handle (the copy's wait_flag), not fail with
+// "copy names an unallocated buffer". Ranks 0 and 1 swap 24,853 B blocks
+// (IPC-sized, MPI_Alltoall's scattered algorithm) after rank 0 computes.
+func TestReproIPCCopyBeforeSenderAllocates(t *testing.T) {
+	const n = 24853
+	ops := []trace.Op{{Op: trace.HostCompute, ComputeNs: 200_000},
+		alloc("s0", 0, 2*n), alloc("d0", 1, 2*n),
+		{Op: trace.Malloc, Buf: "s1", GCD: intp(2), Bytes: 2 * n, Rank: 1},
+		{Op: trace.Malloc, Buf: "d1", GCD: intp(3), Bytes: 2 * n, Rank: 1},
+		{Op: trace.MPIAlltoall, Src: "s0", Dst: "d0", Bytes: n},
+		{Op: trace.MPIAlltoall, Src: "s1", Dst: "d1", Bytes: n, Rank: 1}}
+	res, err := Execute(frontier(t), []Run{TraceRun("a2a.jsonl", ops)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rank 1's copy from rank 0 starts only after rank 0's 200 us
+	found := false
+	for _, r := range res.Rows {
+		if r.Metric == "start" && r.Src == "gcd0" && r.Dst == "gcd3" {
+			found = true
+			if r.Value < 200 {
+				t.Errorf("rank 1's copy from rank 0 starts at %g us, before rank 0 allocated its buffer (200 us)", r.Value)
+			}
+		}
+	}
+	if !found {
+		t.Error("no row for rank 1's copy from rank 0 (gcd0 to gcd3)")
+	}
+}
+
+// Issue 21: a call that ends at time 0 (runtime.api_call_ns = 0, or a
+// flag store, which costs nothing, as a trace's first call) is done: an end
+// time of 0 once stood for "never completed", so such runs were refused
+// as calls that never return.
+func TestReproZeroCostCallsAtStart(t *testing.T) {
+	copyTrace := []trace.Op{alloc("a", 0, 1<<20), alloc("b", 1, 1<<20),
+		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: 1 << 20, Stream: 1}, {Op: trace.DeviceSync}}
+	flags := append([]trace.Op{{Op: trace.FlagSet, Flag: "f"}, {Op: trace.FlagWait, Flag: "f"}}, copyTrace...)
+	for _, c := range []struct {
+		name string
+		ops  []trace.Op
+		sets []string
+	}{
+		{"api_call_ns=0", copyTrace, []string{"runtime.api_call_ns=0"}},
+		{"api_call_ns=0, sync_call_ns=0", copyTrace, []string{"runtime.api_call_ns=0", "runtime.sync_call_ns=0"}},
+		{"flag_set first", flags, nil},
+	} {
+		res, err := Execute(frontier(t, c.sets...), []Run{TraceRun("zero.jsonl", c.ops)})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(res.Rows) == 0 {
+			t.Errorf("%s: no rows", c.name)
+		}
+	}
+}

@@ -167,7 +167,7 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 				rp.events[o.Event], _ = n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
 			}
 		}
-		if rows := run.Rows(rp); opt.rows != nil {
+		if rows := finite(run.Rows(rp)); opt.rows != nil {
 			if err := opt.rows(rows); err != nil {
 				return nil, err
 			}

@@ -18,13 +18,16 @@ const compareUsage = "akisim compare gem5 M5OUT [-debug FILE] [-config NODE]: M5
 // SDMA copies (its debug trace) on the matching node (gem5-mi200.toml) and
 // prints, per kernel and copy, gem5's time beside akisim's, then the
 // totals of gem5's stats.txt beside akisim's.
-func runCompare(args []string, stdout io.Writer) error {
+func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("akisim compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	debug := fs.String("debug", "", "the gem5 debug trace (default M5OUT/trace.out)")
 	cfg := fs.String("config", "gem5-mi200.toml", "the node gem5's device is matched by")
 	pos, err := parseMixed(fs, args)
 	if err != nil {
+		if help(fs, stderr, compareUsage, err) {
+			return flag.ErrHelp
+		}
 		return bad("compare: %v (%s)", err, compareUsage)
 	}
 	if len(pos) != 2 || pos[0] != "gem5" {

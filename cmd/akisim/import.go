@@ -27,6 +27,9 @@ func runImport(args []string, stderr io.Writer) error {
 	cfg := fs.String("config", "frontier-node.toml", "the node the trace must fit (its GCDs and NUMA domains)")
 	pos, err := parseMixed(fs, args)
 	if err != nil {
+		if help(fs, stderr, importUsage, err) {
+			return flag.ErrHelp
+		}
 		return bad("import: %v (%s)", err, importUsage)
 	}
 	if len(pos) != 2 || *out == "" {
@@ -78,6 +81,18 @@ func runImport(args []string, stderr io.Writer) error {
 
 // parseMixed parses flags and positional arguments given in any order and
 // returns the positional ones.
+// help says whether a parse error is -h or -help, and then writes the
+// command's usage and flags on stderr (the command exits 0).
+func help(fs *flag.FlagSet, stderr io.Writer, usage string, err error) bool {
+	if err != flag.ErrHelp {
+		return false
+	}
+	fmt.Fprintf(stderr, "usage: %s\n", usage)
+	fs.SetOutput(stderr)
+	fs.PrintDefaults()
+	return true
+}
+
 func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {

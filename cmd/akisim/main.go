@@ -82,6 +82,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		err = dispatch(o, out)
 	}
+	if errors.Is(err, flag.ErrHelp) { // a command's -h: its usage is on stderr
+		err = nil
+	}
 	var ue *usageError
 	var fe *failedError
 	var ie *interruptedError
@@ -157,7 +160,7 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 	case "import":
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
-		return runCompare(o.importArgs, out)
+		return runCompare(o.importArgs, out, o.stderr)
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
 	case "plot":

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,11 @@ import (
 // its own outdir, and merges the points' rows into one results.csv whose
 // first columns are the swept keys. Points already finished are skipped;
 // a failed point is reported and the others go on.
+
+// sweepUsage is akisim sweep's synopsis.
+const sweepUsage = "akisim sweep -outdir DIR [-set KEY=V1,V2,...] [-env VAR=V1,...] [-config A,B] [-jobs N] [-quiet] " +
+	"[-slurm [-partition P] [-time T] [-account A] [-sbatch ARG]] WORKLOAD-OR-TRACE FLAGS...: one akisim run per point of the " +
+	"lists' cartesian product, their rows merged into DIR/results.csv"
 
 // sweepAxis is one swept flag: its values, in the order given.
 type sweepAxis struct {
@@ -79,6 +85,10 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprintf(stderr, "usage: %s\n", sweepUsage)
+			return nil, flag.ErrHelp
+		}
 		if !strings.HasPrefix(a, "-") || !sweepFlags[name] {
 			s.fixed = append(s.fixed, a)
 			continue

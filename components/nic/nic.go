@@ -52,7 +52,8 @@ func (b Builder) WithForward(ns float64) Builder { b.forwardNs = ns; return b }
 // the completion cost (to the host seeing the event), in ns.
 func (b Builder) WithDMA(engines, outstandingBytes, txnBytes int, gbps, commandNs, eventNs float64) Builder {
 	b.engines = engines
-	b.dma = b.dma.WithTransactions(txnBytes, outstandingBytes).WithDatapath(1, int(gbps)).
+	// a byte per cycle at gbps GHz: any rate, not one truncated to whole GB/s
+	b.dma = b.dma.WithTransactions(txnBytes, outstandingBytes).WithDatapath(gbps, 1).
 		WithQueues(1).WithTimings(commandNs, 0, eventNs)
 	return b
 }
