@@ -53,6 +53,7 @@ type options struct {
 	halo       haloFlags
 	nodes      int
 	given      map[string]bool // the flags the command line gave
+	read       *input          // the config, once read (readConfig)
 	stderr     io.Writer       // where diagnostics beside the results go
 }
 

@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
 
@@ -96,13 +97,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &fe):
 		return 1
 	case errors.As(err, &ie):
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 128 + ie.signal
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 2
 	default:
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 1
 	}
 }
@@ -111,6 +112,11 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 	if o.version {
 		_, err := io.WriteString(out, versionText())
 		return err
+	}
+	if o.command == "run" || o.command == "validate" { // before any output is created
+		if err := checkRunPaths(o); err != nil {
+			return err
+		}
 	}
 	if o.cpuprofile != "" {
 		stop, perr := startProfile(o.cpuprofile)
