@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/profile"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -91,7 +92,7 @@ func runImport(args []string, stderr io.Writer) error {
 		return fmt.Errorf("-o %s: %v", *out, errText(err))
 	}
 	for _, l := range p.Report.Lines() {
-		fmt.Fprintf(stderr, "akisim import: %s\n", l)
+		fmt.Fprintf(stderr, "akisim import: %s\n", report.Printable(l)) // it may name the profile's kernels
 	}
 	return nil
 }

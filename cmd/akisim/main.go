@@ -152,11 +152,14 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 	case "configs":
 		return listConfigs(out)
 	case "routes":
-		return runRoutes(o, out)
+		if o.format == "csv" {
+			return runRoutes(o, out)
+		}
+		return asText(out, func(w io.Writer) error { return runRoutes(o, w) })
 	case "import":
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
-		return runCompare(o.importArgs, out)
+		return asText(out, func(w io.Writer) error { return runCompare(o.importArgs, w) })
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
 	case "plot":

@@ -357,8 +357,14 @@ func writeText(o *options, c *config.Node, res *workloads.Result, w io.Writer) e
 	if o.format == "gbench" {
 		return write(o, c, res, w)
 	}
+	return asText(w, func(w io.Writer) error { return write(o, c, res, w) })
+}
+
+// asText writes what fn writes to w as text with no terminal controls: a
+// text output prints names, labels and paths the user gave.
+func asText(w io.Writer, fn func(io.Writer) error) error {
 	var b strings.Builder
-	if err := write(o, c, res, &b); err != nil {
+	if err := fn(&b); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, report.PrintableText(b.String()))

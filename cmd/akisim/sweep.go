@@ -332,7 +332,7 @@ func runSweep(args []string, stderr io.Writer) error {
 		return err
 	}
 	for _, f := range failures {
-		fmt.Fprintln(stderr, "akisim sweep:", f)
+		fmt.Fprintln(stderr, "akisim sweep:", report.Printable(f)) // a point's values and its last line
 	}
 	if sig := interrupt.Load(); sig != 0 {
 		return &interruptedError{signal: int(sig)}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A user's strings (a trace label, a buffer name, a config name, a path in
+// an error) print as text: no terminal control reaches the terminal from
+// a text output or an error; csv and json keep them as their own quoting
+// does.
+func TestTextOutputEscapesControls(t *testing.T) {
+	evil := `\u001b]0;pwned\u0007\u001b[2J`
+	tr := traceFile(t, `{"op":"malloc","buf":"a","gcd":0,"bytes":4096}
+{"op":"malloc","buf":"b","gcd":1,"bytes":4096}
+{"op":"memcpy","src":"a","dst":"b","bytes":4096,"label":"`+evil+`"}
+`)
+	raw := "\x1b]0;pwned\a\x1b[2J"
+	shown := `\x1b]0;pwned\a\x1b[2J`
+	code, out, errs := akisim(t, "-trace", tr, "-quiet")
+	if code != 0 || strings.ContainsAny(out, "\x1b\a") || !strings.Contains(out, shown) {
+		t.Errorf("-format text: exit %d (%s), stdout %q: want the label escaped", code, errs, out)
+	}
+	if _, csv, _ := akisim(t, "-trace", tr, "-format", "csv"); !strings.Contains(csv, raw) {
+		t.Errorf("-format csv: %q, want the label as it is", csv)
+	}
+	if _, js, _ := akisim(t, "-trace", tr, "-format", "json"); !strings.Contains(js, `\u001b]0;pwned\u0007\u001b[2J`) {
+		t.Errorf("-format json: %q, want JSON's escapes", js)
+	}
+	// a config's name in routes' text, an error quoting input
+	b, _ := os.ReadFile("../../configs/frontier-node.toml")
+	cfg := filepath.Join(t.TempDir(), "evil.toml")
+	os.WriteFile(cfg, []byte(strings.Replace(string(b), `name = "frontier-node"`, `name = "`+evil+`"`, 1)), 0o644)
+	if code, out, errs := akisim(t, "routes", "-config", cfg); code != 0 || strings.ContainsAny(out, "\x1b\a") || !strings.Contains(out, shown) {
+		t.Errorf("routes: exit %d (%s), stdout %.200q", code, errs, out)
+	}
+	for _, args := range [][]string{
+		{"-config", raw + ".toml"},
+		{"-trace", tr + raw},
+		{"-set", "name=" + raw},
+		{"osu", "-bench", raw},
+	} {
+		code, _, errs := akisim(t, args...)
+		if code != 2 || strings.ContainsAny(errs, "\x1b\a") || !strings.Contains(errs, shown) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q: want 2 and one line, the input escaped", args, code, errs)
+		}
+	}
+}
