@@ -137,6 +137,9 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, bad("unexpected argument %q", fs.Arg(0))
 	}
+	if err := refuseEmpty(fs, ""); err != nil {
+		return nil, err
+	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	o.given = given
@@ -225,6 +228,26 @@ func (o *options) check(given map[string]bool, word string) error {
 		return bad("-force: applies to -outdir only")
 	}
 	return nil
+}
+
+// refuseEmpty refuses a string flag given an empty value (-trace "",
+// -set ""): it would silently mean the default, or nothing. prefix names
+// the command in the message ("plot ").
+func refuseEmpty(fs *flag.FlagSet, prefix string) (err error) {
+	fs.Visit(func(f *flag.Flag) {
+		empty := false
+		switch v := f.Value.(type) {
+		case *setFlags:
+			empty = slices.Contains(*v, "")
+		case flag.Getter:
+			s, ok := v.Get().(string)
+			empty = ok && s == ""
+		}
+		if empty && err == nil {
+			err = bad("%s-%s: empty value (give one, or leave the flag out)", prefix, f.Name)
+		}
+	})
+	return err
 }
 
 // list splits a comma-separated flag value; empty items and repeats are

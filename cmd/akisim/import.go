@@ -30,6 +30,9 @@ func runImport(args []string, stderr io.Writer) error {
 	if err != nil {
 		return bad("import: %v (%s)", err, importUsage)
 	}
+	if err := refuseEmpty(fs, "import "); err != nil {
+		return err
+	}
 	if len(pos) != 2 || *out == "" {
 		return bad("import: want FORMAT, PATH and -o TRACE (%s)", importUsage)
 	}

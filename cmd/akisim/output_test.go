@@ -48,3 +48,42 @@ func TestTextOutputEscapesControls(t *testing.T) {
 		}
 	}
 }
+
+// Every string flag given an empty value is refused, naming the flag: an
+// empty -trace, -outdir or -gcds would otherwise mean the default. The
+// flags come from akisim's own usage, so a new flag is covered too.
+func TestEmptyFlagValuesRefused(t *testing.T) {
+	var usage strings.Builder
+	if _, err := parse([]string{"-h"}, &usage); err == nil {
+		t.Fatal("-h parsed")
+	}
+	var runFlags []string
+	for _, l := range strings.Split(usage.String(), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "-") && (f[1] == "string" || f[1] == "value") {
+			runFlags = append(runFlags, f[0])
+		}
+	}
+	if len(runFlags) < 20 {
+		t.Fatalf("found %d string flags in the usage: %v", len(runFlags), runFlags)
+	}
+	noSimulation(t)
+	good := filepath.Join(t.TempDir(), "g.csv")
+	os.WriteFile(good, []byte("workload,case,src,dst,bytes,metric,value,unit\np2p,u,gcd0,gcd1,1,bandwidth,1,GB/s\n"), 0o644)
+	var cases [][]string
+	for _, f := range runFlags {
+		cases = append(cases, []string{f, ""})
+	}
+	for _, f := range []string{"-o", "-outdir", "-kind", "-workload", "-case", "-src", "-dst", "-metric", "-x", "-where"} {
+		cases = append(cases, []string{"plot", good, f, ""})
+	}
+	cases = append(cases, []string{"import", "rocprof", "profile/testdata/rocprofv3-json", "-o", "t.jsonl", "-config", ""},
+		[]string{"import", "rocprof", "profile/testdata/rocprofv3-json", "-o", ""},
+		[]string{"compare", "gem5", "profile/testdata/gem5", "-debug", ""},
+		[]string{"sweep", "-set", "xgmi.bundle[0-1].lanes=1,2", "-outdir", ""},
+		[]string{"sweep", "-set", "xgmi.bundle[0-1].lanes=1,2", "-outdir", "D", "-slurm", "-partition", ""},
+		[]string{"sweep", "-set", "xgmi.bundle[0-1].lanes=1,2", "-outdir", t.TempDir(), "-trace", ""})
+	for _, args := range cases {
+		flagName := args[len(args)-2]
+		wantBad(t, args, flagName+": empty value")
+	}
+}

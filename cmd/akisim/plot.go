@@ -42,6 +42,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		}
 		return bad("plot: %v", err)
 	}
+	if err := refuseEmpty(fs, "plot "); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 || path == "" {
 		return bad("plot: want akisim plot PATH (-o FILE.svg|png | -outdir DIR) [filters]: PATH is a run's or sweep's outdir or a results CSV")
 	}

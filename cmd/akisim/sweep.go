@@ -104,6 +104,9 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			i++
 			value = args[i]
 		}
+		if value == "" {
+			return nil, bad("sweep -%s: empty value (give one, or leave the flag out)", name)
+		}
 		seen[name] = true
 		switch name {
 		case "outdir":
