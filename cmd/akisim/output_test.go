@@ -87,3 +87,29 @@ func TestEmptyFlagValuesRefused(t *testing.T) {
 		wantBad(t, args, flagName+": empty value")
 	}
 }
+
+// A flag that names a config key (-nodes is network.nodes, -env NAME is
+// env.NAME): its errors name it as typed, and it conflicts with a -set of
+// the same key, in a run and in a sweep (whose labels would lie).
+func TestFlagAliasesOfConfigKeys(t *testing.T) {
+	noSimulation(t)
+	sweepDir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-env", "HSA_XNACK=7"}, "akisim: -env HSA_XNACK=7: must be 0..1, got 7"},
+		{[]string{"-env", "HSA_FOO=1"}, `akisim: -env HSA_FOO=1: unknown key "env.HSA_FOO"`},
+		{[]string{"-env", "HSA_XNACK"}, "akisim: -env HSA_XNACK: want NAME=VALUE"},
+		{[]string{"osu", "-nodes", "100000"}, "akisim: -nodes 100000: must be 1..16384, got 100000"},
+		{[]string{"osu", "-nodes", "2", "-set", "network.nodes=1"}, "-nodes 2 and -set network.nodes=1: both set network.nodes"},
+		{[]string{"-env", "HSA_XNACK=1", "-set", "env.HSA_XNACK=0"}, "-env HSA_XNACK=1 and -set env.HSA_XNACK=0: both set env.HSA_XNACK"},
+		{[]string{"-env", "HSA_XNACK=1", "-env", "HSA_XNACK=0"}, "-env HSA_XNACK=1 and -env HSA_XNACK=0: both set env.HSA_XNACK"},
+		{[]string{"sweep", "-set", "network.nodes=1,2", "osu", "-nodes", "2", "-outdir", sweepDir}, "sweep point 0 (network.nodes=1): -nodes 2 and -set network.nodes=1: both set network.nodes"},
+		{[]string{"sweep", "-env", "HSA_XNACK=0,1", "-set", "env.HSA_XNACK=1", "-outdir", sweepDir}, "env.HSA_XNACK: given twice"},
+		{[]string{"-config", "configs"}, "config configs: is a directory"},
+		{[]string{"-config", sweepDir}, "config " + sweepDir + ": is a directory"},
+	} {
+		wantBad(t, c.args, c.want)
+	}
+}

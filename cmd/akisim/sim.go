@@ -55,7 +55,7 @@ func readConfig(o *options) (*input, error) {
 	}
 	c, err := src.Node(o.sets)
 	if err != nil {
-		return nil, bad("%v", err)
+		return nil, bad("%v", o.typedError(err))
 	}
 	o.read = &input{src: src, node: c}
 	return o.read, nil
