@@ -90,9 +90,9 @@ func NewSource(file string, data []byte, builtin fs.FS) (*Source, error) {
 	}
 }
 
-// Files are the config's files, base-most first: each one's name and text
+// Layers are the config's files, base-most first: each one's name and text
 // (validate reads the calibrated tags of their comments).
-func (s *Source) Files() (names, texts []string) {
+func (s *Source) Layers() (names, texts []string) {
 	for _, l := range s.layers {
 		names, texts = append(names, l.file), append(texts, l.text)
 	}
@@ -109,12 +109,16 @@ func (l *layer) decode() (map[string]any, error) {
 }
 
 // chain names the files from the config itself down to its last base.
-func (s *Source) chain(sep string) string {
+func (s *Source) chain(sep string) string { return strings.Join(s.Files(), sep) }
+
+// Files names the config and its bases, the config first: what a run
+// reads, so that no output overwrites it.
+func (s *Source) Files() []string {
 	names := make([]string, len(s.layers))
 	for i, l := range s.layers {
 		names[len(names)-1-i] = l.file
 	}
-	return strings.Join(names, sep)
+	return names
 }
 
 // identity tells two names of one config apart from two configs.

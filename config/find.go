@@ -30,6 +30,9 @@ func Find(name string) (string, error) {
 			return n, nil
 		}
 	}
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return "", errIsDir{name}
+	}
 	if filepath.IsAbs(name) {
 		return "", notFound(name)
 	}
@@ -75,7 +78,7 @@ func Resolve(name string, builtin fs.FS) (file string, data []byte, err error) {
 		data, err := ReadFile(p)
 		return p, data, err
 	}
-	if builtin == nil || name == "" {
+	if builtin == nil || name == "" || errors.As(ferr, new(errIsDir)) {
 		return "", nil, ferr
 	}
 	// A bare name or configs/NAME, as the README spells them.
@@ -153,6 +156,13 @@ func withTOML(name string) []string {
 		return []string{name}
 	}
 	return []string{name, name + ".toml"}
+}
+
+// errIsDir is a -config naming a folder: found, but no config.
+type errIsDir struct{ name string }
+
+func (e errIsDir) Error() string {
+	return fmt.Sprintf("config %s: is a directory; name a .toml file in it", e.name)
 }
 
 func notFound(name string) error {

@@ -153,6 +153,12 @@ func TestSweepFigure(t *testing.T) {
 	if _, err := Draw(tab, Spec{Filter: Filter{Where: map[string]string{"nope": "1"}}}); err == nil {
 		t.Error("-where of an unknown key draws")
 	}
+	// a swept value that is no finite number is a name on the axis, not a
+	// point no axis can place
+	inf := read(t, "k,workload,case,src,dst,bytes,metric,value,unit\n1,w,c,gcd0,gcd1,1,bandwidth,3,GB/s\ninf,w,c,gcd0,gcd1,1,bandwidth,4,GB/s\n")
+	if svg := string(render(t, inf, Spec{}, ".svg")); !strings.Contains(svg, ">inf<") {
+		t.Error("a swept inf is not a tick of its own")
+	}
 	names := []string{}
 	for _, f := range Defaults(tab) {
 		names = append(names, f.Name)
@@ -170,6 +176,10 @@ func TestReadErrors(t *testing.T) {
 		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,x,bandwidth,1,GB/s\n", "results.csv:2: bytes"},
 		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,1,bandwidth,fast,GB/s\n", "results.csv:2: value"},
 		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0\n", "results.csv:2:"},
+		// values a figure cannot place: refused, not drawn as empty axes
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,1,bandwidth,NaN,GB/s\n", "results.csv:2: value: NaN is not a finite number"},
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,1,bandwidth,1,GB/s\np2p,c,gcd0,gcd2,1,bandwidth,+Inf,GB/s\n", "results.csv:3: value: +Inf is not a finite number"},
+		{"workload,case,src,dst,bytes,metric,value,unit\np2p,c,gcd0,gcd1,1,bandwidth,-inf,GB/s\n", "results.csv:2: value: -inf"},
 	} {
 		if _, err := Read(strings.NewReader(c.csv), "results.csv"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v; want %q", c.csv, err, c.want)

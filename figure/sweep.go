@@ -2,6 +2,7 @@ package figure
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,8 +32,8 @@ func drawSweep(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	values := distinct(rows, func(r Row) string { return r.Point[x] }) // the x axis, in sweep order
 	numeric := true
 	for _, v := range values {
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			numeric = false
+		if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			numeric = false // names along the axis: "inf" is a category, not a place
 		}
 	}
 	pos := func(v string) float64 {

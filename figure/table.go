@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,6 +80,9 @@ func Read(r io.Reader, file string) (*Table, error) {
 		v, err := strconv.ParseFloat(c[6], 64)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: value: %q is not a number", file, line, c[6])
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) { // gonum would drop the point and draw empty axes
+			return nil, fmt.Errorf("%s:%d: value: %s is not a finite number; a figure draws finite values only", file, line, c[6])
 		}
 		t.Rows = append(t.Rows, Row{Row: report.Row{Workload: c[0], Case: c[1], Src: c[2], Dst: c[3], Bytes: bytes,
 			Metric: c[5], Value: v, Unit: c[7]}, Point: rec[:n]})

@@ -7,9 +7,6 @@ import (
 	"text/tabwriter"
 )
 
-// cellReplacer keeps a cell on one line and in one column.
-var cellReplacer = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
 // WriteTable writes rows as a left-aligned text table with the columns of
 // Header, two spaces between columns and no trailing blanks. Values are
 // formatted by FormatValue; empty cells print as "-".
@@ -33,7 +30,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 			if c == "" {
 				c = "-"
 			}
-			cells[i] = cellReplacer.Replace(c)
+			cells[i] = Printable(c) // one line, one column, no terminal controls
 		}
 		if _, err := fmt.Fprintln(tw, strings.Join(cells, "\t")); err != nil {
 			return err

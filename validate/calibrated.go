@@ -152,7 +152,7 @@ func sortedKeys(m map[string]bool) []string {
 // derives from.
 func CalibrationOf(src *config.Source) (*Calibration, error) {
 	cal := &Calibration{}
-	names, texts := src.Files()
+	names, texts := src.Layers()
 	for i := range names {
 		if err := cal.Parse(names[i], texts[i]); err != nil {
 			return nil, err

@@ -83,7 +83,7 @@ func shipped(t *testing.T, name string) (*Calibration, []string, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, texts := src.Files()
+	names, texts := src.Layers()
 	return cal, names, texts
 }
 

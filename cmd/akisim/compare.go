@@ -30,6 +30,9 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 		return bad("compare: %v (%s)", err, compareUsage)
 	}
+	if err := refuseEmpty(fs, "compare "); err != nil {
+		return err
+	}
 	if len(pos) != 2 || pos[0] != "gem5" {
 		return bad("compare: want gem5 and M5OUT (%s)", compareUsage)
 	}

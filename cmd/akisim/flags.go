@@ -7,8 +7,10 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -53,9 +55,11 @@ type options struct {
 	datatype   string
 	halo       haloFlags
 	nodes      int
-	only       string          // validate: "", "calibrated" or "check"
-	given      map[string]bool // the flags the command line gave
-	stderr     io.Writer       // where diagnostics beside the results go
+	only       string            // validate: "", "calibrated" or "check"
+	given      map[string]bool   // the flags the command line gave
+	read       *input            // the config, once read (readConfig)
+	typed      map[string]string // a -set that another flag made ("env.X=1") -> that flag as typed ("-env X=1")
+	stderr     io.Writer         // where diagnostics beside the results go
 }
 
 // workloadFlags are the flags that belong to some workloads; giving one to
@@ -140,20 +144,17 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, bad("unexpected argument %q", fs.Arg(0))
 	}
+	if err := refuseEmpty(fs, ""); err != nil {
+		return nil, err
+	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	o.given = given
 	if err := o.check(given, word); err != nil {
 		return nil, err
 	}
-	if given["nodes"] {
-		if o.nodes < 1 {
-			return nil, bad("-nodes: must be at least 1, got %d", o.nodes)
-		}
-		o.sets = append(o.sets, fmt.Sprintf("network.nodes=%d", o.nodes))
-	}
-	for _, e := range o.envs {
-		o.sets = append(o.sets, "env."+e) // the environment is part of the resolved config
+	if err := o.aliasSets(given); err != nil {
+		return nil, err
 	}
 	if o.workload == "p2p" {
 		var err error
@@ -169,6 +170,64 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		}
 	}
 	return o, nil
+}
+
+// aliasSets turns the flags that name config keys (-nodes is
+// network.nodes, -env NAME is env.NAME) into -set overrides, remembering
+// how each was typed for its errors. A flag and a -set of the same key
+// conflict: one would silently win (and a sweep's labels would lie).
+func (o *options) aliasSets(given map[string]bool) error {
+	o.typed = map[string]string{}
+	alias := map[string]string{} // key -> the flag as typed
+	var sets []string
+	add := func(key, value, typed string) error {
+		if prev, ok := alias[key]; ok {
+			return bad("%s and %s: both set %s; give one", prev, typed, key)
+		}
+		alias[key] = typed
+		sets = append(sets, key+"="+value)
+		o.typed[key+"="+value] = typed
+		return nil
+	}
+	if given["nodes"] {
+		if o.nodes < 1 {
+			return bad("-nodes: must be at least 1, got %d", o.nodes)
+		}
+		if err := add("network.nodes", strconv.Itoa(o.nodes), fmt.Sprintf("-nodes %d", o.nodes)); err != nil {
+			return err
+		}
+	}
+	for _, e := range o.envs { // the environment is part of the resolved config
+		name, value, ok := strings.Cut(e, "=")
+		if !ok {
+			return bad("-env %s: want NAME=VALUE", e)
+		}
+		if err := add("env."+strings.TrimSpace(name), value, "-env "+e); err != nil {
+			return err
+		}
+	}
+	for _, set := range o.sets {
+		key, _, _ := strings.Cut(set, "=")
+		if typed, ok := alias[strings.TrimSpace(key)]; ok {
+			return bad("%s and -set %s: both set %s; give one", typed, set, strings.TrimSpace(key))
+		}
+	}
+	o.sets = append(o.sets, sets...)
+	return nil
+}
+
+// typedError names, in a config error about an override another flag
+// made, that flag as the user typed it (-env X=1, not -set env.X=1).
+func (o *options) typedError(err error) error {
+	var ce *config.Error
+	if !errors.As(err, &ce) || o.typed[ce.Set] == "" {
+		return err
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "-set "+ce.Set); ok {
+		return errors.New(o.typed[ce.Set] + rest)
+	}
+	return err
 }
 
 // check finds flags that do not apply to what the command line asks for.
@@ -234,6 +293,26 @@ func (o *options) check(given map[string]bool, word string) error {
 		return bad("-force: applies to -outdir only")
 	}
 	return nil
+}
+
+// refuseEmpty refuses a string flag given an empty value (-trace "",
+// -set ""): it would silently mean the default, or nothing. prefix names
+// the command in the message ("plot ").
+func refuseEmpty(fs *flag.FlagSet, prefix string) (err error) {
+	fs.Visit(func(f *flag.Flag) {
+		empty := false
+		switch v := f.Value.(type) {
+		case *setFlags:
+			empty = slices.Contains(*v, "")
+		case flag.Getter:
+			s, ok := v.Get().(string)
+			empty = ok && s == ""
+		}
+		if empty && err == nil {
+			err = bad("%s-%s: empty value (give one, or leave the flag out)", prefix, f.Name)
+		}
+	})
+	return err
 }
 
 // list splits a comma-separated flag value; empty items and repeats are

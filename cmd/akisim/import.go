@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/profile"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -32,12 +33,23 @@ func runImport(args []string, stderr io.Writer) error {
 		}
 		return bad("import: %v (%s)", err, importUsage)
 	}
+	if err := refuseEmpty(fs, "import "); err != nil {
+		return err
+	}
 	if len(pos) != 2 || *out == "" {
 		return bad("import: want FORMAT, PATH and -o TRACE (%s)", importUsage)
 	}
 	format, path := pos[0], pos[1]
-	c, err := loadConfig(&options{config: *cfg})
+	co := &options{config: *cfg}
+	c, err := loadConfig(co)
 	if err != nil {
+		return err
+	}
+	ins, _ := co.runPaths(co.read.src.Files())
+	for _, f := range profileFiles(path) {
+		ins = append(ins, pathArg{flag: "import PATH", path: f})
+	}
+	if err := checkPaths(ins, []pathArg{{flag: "-o", path: *out}}); err != nil {
 		return err
 	}
 	var p *profile.Profile
@@ -65,18 +77,50 @@ func runImport(args []string, stderr io.Writer) error {
 	if err := trace.Write(&b, ops); err != nil {
 		return err
 	}
-	tmp := *out + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	// beside it, then renamed: a failed write leaves the old file (and no
+	// other file: the name is new)
+	f, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
+	if err != nil {
 		return bad("-o %s: %v", *out, errText(err))
 	}
-	if err := os.Rename(tmp, *out); err != nil {
-		os.Remove(tmp)
-		return bad("-o %s: %v", *out, errText(err))
+	_, err = f.Write(b.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), *out)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("-o %s: %v", *out, errText(err))
 	}
 	for _, l := range p.Report.Lines() {
-		fmt.Fprintf(stderr, "akisim import: %s\n", l)
+		fmt.Fprintf(stderr, "akisim import: %s\n", report.Printable(l)) // it may name the profile's kernels
 	}
 	return nil
+}
+
+// profileFiles are the files an import of path may read: path itself, or
+// the profiler's files (.db, .json, .csv, .txt) in the folder and the
+// folders in it.
+func profileFiles(path string) []string {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return []string{path}
+	}
+	var out []string
+	for _, pat := range []string{"*", filepath.Join("*", "*")} {
+		m, _ := filepath.Glob(filepath.Join(path, pat))
+		for _, f := range m {
+			switch filepath.Ext(f) {
+			case ".db", ".json", ".csv", ".txt":
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // parseMixed parses flags and positional arguments given in any order and

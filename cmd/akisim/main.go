@@ -32,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
 
@@ -101,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &fe):
 		return 1
 	case errors.As(err, &ie):
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 128 + ie.signal
 	case errors.As(err, &ve): // the model broke: a bug, like a panic
 		for _, v := range ve.Violations {
@@ -109,10 +110,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 		return 3
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 2
 	default:
-		fmt.Fprintln(stderr, "akisim:", err)
+		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 1
 	}
 }
@@ -121,6 +122,11 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 	if o.version {
 		_, err := io.WriteString(out, versionText())
 		return err
+	}
+	if o.command == "run" || o.command == "validate" { // before any output is created
+		if err := checkRunPaths(o); err != nil {
+			return err
+		}
 	}
 	if o.cpuprofile != "" {
 		stop, perr := startProfile(o.cpuprofile)
@@ -156,11 +162,14 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 	case "configs":
 		return listConfigs(out)
 	case "routes":
-		return runRoutes(o, out)
+		if o.format == "csv" {
+			return runRoutes(o, out)
+		}
+		return asText(out, func(w io.Writer) error { return runRoutes(o, w) })
 	case "import":
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
-		return runCompare(o.importArgs, out, o.stderr)
+		return asText(out, func(w io.Writer) error { return runCompare(o.importArgs, w, o.stderr) })
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
 	case "plot":

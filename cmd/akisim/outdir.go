@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
 
@@ -20,17 +22,25 @@ import (
 // version.txt starts with "akisim ") and -force is given; a folder akisim
 // did not write is never replaced.
 //
-// Concurrent runs: the check and the swap happen while holding an flock on
-// the outdir's parent folder (the folder, not a lock file, so nothing is
-// left beside the outdir), so two runs into one outdir commit one after the
-// other; the second finds the first's run and is refused, or replaces it
-// whole with -force. A run killed by SIGINT or SIGTERM removes its
-// temporary folder (atexit); a commit under way finishes first (fileMu).
+// Whether the outdir may be replaced is decided once, before simulating;
+// after that only an I/O error fails the run. What appeared in the outdir
+// meanwhile (a file, another run's commit without -force) is not deleted:
+// the commit moves it aside to NAME.before-PID and says so on stderr.
+//
+// Concurrent runs: the swap happens while holding an flock on the outdir's
+// parent folder (the folder, not a lock file, so nothing is left beside the
+// outdir), so two runs into one outdir commit one after the other; with
+// -force the later replaces the earlier's run whole. A run killed by
+// SIGINT or SIGTERM removes its temporary folder (atexit); a commit under
+// way finishes first (fileMu).
 type outdir struct {
 	arg     string // -outdir as given, for messages
 	path    string // absolute, symbolic links resolved
 	tmp     string // the run's files until commit: .NAME.tmp-PID-RANDOM beside path
 	force   bool
+	seen    fs.FileInfo // the folder found at the path when the run decided; nil if none
+	names   []string    // what it held then
+	stderr  io.Writer   // where the commit says what it kept aside
 	cleanup func()
 }
 
@@ -58,9 +68,12 @@ func openOutdir(arg string, force bool) (*outdir, error) {
 	if parent == abs {
 		return nil, bad("-outdir %s: the root folder cannot be an outdir", arg)
 	}
-	d := &outdir{arg: arg, path: abs, force: force}
-	if _, err := d.state(); err != nil {
+	d := &outdir{arg: arg, path: abs, force: force, stderr: io.Discard}
+	if err := d.state(); err != nil {
 		return nil, err
+	}
+	if d.seen, err = os.Stat(abs); err == nil {
+		d.names = folderNames(abs)
 	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, bad("-outdir %s: %v", arg, errText(err))
@@ -77,42 +90,34 @@ func openOutdir(arg string, force bool) (*outdir, error) {
 	return d, nil
 }
 
-type outdirState int
-
-const (
-	absent outdirState = iota
-	empty
-	previousRun
-)
-
-// state says what is at the outdir's path now, and refuses what must not
-// be replaced.
-func (d *outdir) state() (outdirState, error) {
+// state refuses an outdir that must not be replaced: a file, a folder
+// akisim did not write, a previous run without -force.
+func (d *outdir) state() error {
 	st, err := os.Stat(d.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return absent, nil
+		return nil
 	case err != nil:
-		return 0, bad("-outdir %s: %v", d.arg, errText(err))
+		return bad("-outdir %s: %v", d.arg, errText(err))
 	case !st.IsDir():
-		return 0, bad("-outdir %s: is a file, not a folder", d.arg)
+		return bad("-outdir %s: is a file, not a folder", d.arg)
 	}
 	f, err := os.Open(d.path)
 	if err != nil {
-		return 0, bad("-outdir %s: %v", d.arg, errText(err))
+		return bad("-outdir %s: %v", d.arg, errText(err))
 	}
 	names, _ := f.Readdirnames(1)
 	f.Close()
 	if len(names) == 0 {
-		return empty, nil
+		return nil
 	}
 	if !isRun(d.path) {
-		return 0, bad("-outdir %s: holds files akisim did not write (no %s from a run); give a new or empty folder", d.arg, marker)
+		return bad("-outdir %s: holds files akisim did not write (no %s from a run); give a new or empty folder", d.arg, marker)
 	}
 	if !d.force {
-		return 0, bad("-outdir %s: holds a previous run; give -force to replace it", d.arg)
+		return bad("-outdir %s: holds a previous run; give -force to replace it", d.arg)
 	}
-	return previousRun, nil
+	return nil
 }
 
 // isRun reports whether dir holds an akisim run.
@@ -135,7 +140,8 @@ func (d *outdir) write(name string, fn func(io.Writer) error) error {
 	return nil
 }
 
-// commit puts the run's folder in place of the outdir.
+// commit puts the run's folder in place of the outdir, as decided when
+// the run opened it.
 func (d *outdir) commit() error {
 	if err := syncDir(d.tmp); err != nil {
 		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
@@ -146,11 +152,12 @@ func (d *outdir) commit() error {
 		return fmt.Errorf("-outdir %s: lock %s: %v", d.arg, parent, errText(err))
 	}
 	defer unlock()
-	state, err := d.state() // again: another run may have committed meanwhile
-	if err != nil {
-		return err
-	}
-	if state == previousRun {
+	if _, err := os.Lstat(d.path); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(d.tmp, d.path); err != nil {
+			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		}
+	} else {
+		// os.Rename refuses to replace a folder, even an empty one: move it aside first
 		old := d.tmp + ".old"
 		if err := os.Rename(d.path, old); err != nil {
 			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
@@ -159,19 +166,49 @@ func (d *outdir) commit() error {
 			os.Rename(old, d.path)
 			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
 		}
-		os.RemoveAll(old)
-	} else {
-		if state == empty {
-			os.Remove(d.path) // os.Rename refuses to replace a folder, even an empty one
-		}
-		if err := os.Rename(d.tmp, d.path); err != nil {
-			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
-		}
+		d.dispose(old)
 	}
 	if err := syncDir(parent); err != nil {
 		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
 	}
 	return nil
+}
+
+// dispose removes the folder the commit replaced if it is what the run
+// decided to replace: the folder it saw, holding the same names, or with
+// -force another run committed meanwhile. Anything else appeared during
+// the run and is kept beside the outdir.
+func (d *outdir) dispose(old string) {
+	st, err := os.Stat(old)
+	unchanged := err == nil && d.seen != nil && os.SameFile(st, d.seen) && slices.Equal(folderNames(old), d.names)
+	anotherRun := err == nil && d.force && isRun(old) && (d.seen == nil || !os.SameFile(st, d.seen))
+	if unchanged || anotherRun {
+		os.RemoveAll(old)
+		return
+	}
+	kept := fmt.Sprintf("%s.before-%d", d.path, os.Getpid())
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(kept); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		kept = fmt.Sprintf("%s.before-%d-%d", d.path, os.Getpid(), i)
+	}
+	if err := os.Rename(old, kept); err != nil {
+		kept = old
+	}
+	fmt.Fprintf(d.stderr, "akisim: -outdir %s: changed during the run; what it held then is kept in %s\n", d.arg, report.Printable(kept))
+}
+
+// folderNames lists a folder's entries, sorted.
+func folderNames(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	slices.Sort(names)
+	return names
 }
 
 // close removes the temporary folder if the run did not commit it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/figure"
+	"github.com/akisim/akisim/report"
 )
 
 // runPlot is akisim plot PATH -o FILE.svg|png, or -outdir DIR for the
@@ -41,6 +42,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		}
 		return bad("plot: %v", err)
 	}
+	if err := refuseEmpty(fs, "plot "); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 || path == "" {
 		return bad("plot: want akisim plot PATH (-o FILE.svg|png | -outdir DIR) [filters]: PATH is a run's or sweep's outdir or a results CSV")
 	}
@@ -61,9 +65,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return bad("plot: %v", errText(err))
 	}
+	ins := []pathArg{{flag: "plot PATH", path: t.File}}
 	if out != "" {
 		if err := figure.CheckPath(out); err != nil {
 			return bad("plot -o %v", err)
+		}
+		if err := checkPaths(ins, []pathArg{{flag: "plot -o", path: out}}); err != nil {
+			return err
 		}
 		p, err := figure.Draw(t, s)
 		if err != nil {
@@ -74,12 +82,19 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(outdir, 0o755); err != nil {
-		return bad("plot -outdir %s: %v", outdir, errText(err))
-	}
 	figs := figure.Defaults(t)
 	if len(figs) == 0 {
 		return bad("plot: %s: no default figure fits these rows; draw one with -o and filters", path)
+	}
+	var outs []pathArg
+	for _, f := range figs {
+		outs = append(outs, pathArg{flag: "plot -outdir", path: filepath.Join(outdir, f.Name+".svg")})
+	}
+	if err := checkPaths(ins, outs); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(outdir, 0o755); err != nil {
+		return bad("plot -outdir %s: %v", outdir, errText(err))
 	}
 	for _, f := range figs {
 		p, err := figure.Draw(t, f.Spec)
@@ -90,7 +105,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		if err := figure.Save(p, file); err != nil {
 			return fmt.Errorf("plot: %s: %v", file, errText(err))
 		}
-		fmt.Fprintln(stdout, file)
+		fmt.Fprintln(stdout, report.Printable(file))
 	}
 	return nil
 }

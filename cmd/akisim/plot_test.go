@@ -74,6 +74,8 @@ func TestPlotBadInput(t *testing.T) {
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "r.csv")
 	os.WriteFile(csv, []byte("workload,case,src,dst,bytes,metric,value,unit\np2p,u,gcd0,gcd1,1,bandwidth,x,GB/s\n"), 0o644)
+	nan := filepath.Join(dir, "nan.csv")
+	os.WriteFile(nan, []byte("workload,case,src,dst,bytes,metric,value,unit\np2p,u,gcd0,gcd1,1,bandwidth,1,GB/s\np2p,u,gcd0,gcd2,1,bandwidth,NaN,GB/s\n"), 0o644)
 	good := filepath.Join(dir, "g.csv")
 	os.WriteFile(good, []byte("workload,case,src,dst,bytes,metric,value,unit\np2p,u,gcd0,gcd1,1,bandwidth,1,GB/s\n"), 0o644)
 	for _, c := range []struct {
@@ -85,6 +87,8 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", good, "-o", "x.pdf"}, "want a .svg or .png file"},
 		{[]string{"plot", filepath.Join(dir, "missing"), "-o", "x.svg"}, "no such file"},
 		{[]string{"plot", csv, "-o", "x.svg"}, "r.csv:2: value"},
+		{[]string{"plot", nan, "-o", "x.svg"}, "nan.csv:3: value: NaN is not a finite number"},
+		{[]string{"plot", nan, "-outdir", filepath.Join(dir, "figs")}, "nan.csv:3: value: NaN"},
 		{[]string{"plot", good, "-o", "x.svg", "-kind", "pie"}, "unknown figure"},
 		{[]string{"plot", good, "-o", "x.svg", "-case", "nope"}, "no rows match -case nope"},
 		{[]string{"plot", good, "-o", "x.svg", "-where", "k"}, "want KEY=VALUE"},

@@ -42,6 +42,9 @@ func loadConfig(o *options) (*config.Node, error) {
 }
 
 func readConfig(o *options) (*input, error) {
+	if o.read != nil { // checkRunPaths read it
+		return o.read, nil
+	}
 	file, data, err := config.Resolve(o.config, configs.FS)
 	if err != nil {
 		return nil, bad("%v", err)
@@ -52,9 +55,10 @@ func readConfig(o *options) (*input, error) {
 	}
 	c, err := src.Node(o.sets)
 	if err != nil {
-		return nil, bad("%v", err)
+		return nil, bad("%v", o.typedError(err))
 	}
-	return &input{src: src, node: c}, nil
+	o.read = &input{src: src, node: c}
+	return o.read, nil
 }
 
 // readInput reads the config and the trace, if any, and applies the
@@ -190,7 +194,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	if o.format != "csv" && o.format != "json" { // else stdout has the rows already
-		if err := write(o, in.node, res, stdout); err != nil {
+		if err := writeText(o, in.node, res, stdout); err != nil {
 			return err
 		}
 	}
@@ -222,11 +226,11 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 
 // outputs are a run's files besides stdout.
 type outputs struct {
-	dir          *outdir
-	timeline     *outFile // nil when the timeline goes into the outdir
-	timelineName string   // its name there
-	rocprof      *outFile // -rocprof: the run as rocprofv3 JSON
-	streamed     bool     // the outdir's results files were written as the run went (stream.go)
+	dir      *outdir
+	timeline *outFile          // nil when not given or written into the outdir
+	rocprof  *outFile          // -rocprof: the run as rocprofv3 JSON; nil likewise
+	inDir    map[string]string // -timeline or -rocprof directly in the outdir: its name there
+	streamed bool              // the outdir's results files were written as the run went (stream.go)
 }
 
 // outdirFiles are the files a run writes into its outdir.
@@ -235,36 +239,36 @@ var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config
 // noteFile is where an outdir says its run is incomplete (interrupted).
 const noteFile = "note.txt"
 
-// openOutputs checks -outdir and -timeline before anything is simulated.
-// A timeline whose folder is the outdir becomes one of its files.
+// openOutputs checks -outdir, -timeline and -rocprof before anything is
+// simulated. A timeline or profile whose folder is the outdir becomes one
+// of its files (checkPaths refused one deeper inside it).
 func openOutputs(o *options) (*outputs, error) {
-	out := &outputs{}
+	out := &outputs{inDir: map[string]string{}}
 	var err error
 	if o.outdir != "" {
 		if out.dir, err = openOutdir(o.outdir, o.force); err != nil {
 			return nil, err
 		}
+		out.dir.stderr = o.stderr
 	}
-	if o.rocprof != "" {
-		if out.rocprof, err = openOutFile("-rocprof", o.rocprof); err != nil {
-			out.close()
-			return nil, err
+	open := func(flagName, arg string) (*outFile, error) {
+		if arg == "" {
+			return nil, nil
 		}
-	}
-	if o.timeline == "" {
-		return out, nil
-	}
-	if abs, aerr := filepath.Abs(o.timeline); out.dir != nil && aerr == nil && filepath.Dir(abs) == out.dir.path {
-		out.timelineName = filepath.Base(abs)
-		for _, f := range outdirFiles {
-			if f == out.timelineName {
-				out.close()
-				return nil, bad("-timeline %s: the outdir's own %s", o.timeline, f)
+		if out.dir != nil && filepath.Dir(locate(arg).path) == locate(o.outdir).path {
+			name := filepath.Base(arg)
+			if slices.Contains(outdirFiles, name) {
+				return nil, bad("%s %s: the outdir's own %s", flagName, arg, name)
 			}
+			out.inDir[flagName] = name
+			return nil, nil
 		}
-		return out, nil
+		return openOutFile(flagName, arg)
 	}
-	if out.timeline, err = openOutFile("-timeline", o.timeline); err != nil {
+	if out.rocprof, err = open("-rocprof", o.rocprof); err == nil {
+		out.timeline, err = open("-timeline", o.timeline)
+	}
+	if err != nil {
 		out.close()
 		return nil, err
 	}
@@ -274,8 +278,9 @@ func openOutputs(o *options) (*outputs, error) {
 // write writes every output file into its temporary place.
 func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) error {
 	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
+	rocprof := func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }
 	if out.rocprof != nil {
-		if err := out.rocprof.write(func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }); err != nil {
+		if err := out.rocprof.write(rocprof); err != nil {
 			return err
 		}
 	}
@@ -297,7 +302,8 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 		{"config.json", c.WriteJSON},
 		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
 		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
-		{out.timelineName, timeline},
+		{out.inDir["-timeline"], timeline},
+		{out.inDir["-rocprof"], rocprof},
 		{noteFile, func(w io.Writer) error { _, err := io.WriteString(w, interruptNote(res)); return err }},
 		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
@@ -342,6 +348,27 @@ func (out *outputs) close() {
 	if out.dir != nil {
 		out.dir.close()
 	}
+}
+
+// writeText writes the text layouts (and gbench's JSON) to w; a text
+// layout prints what the user gave (labels, names, paths) with no terminal
+// controls.
+func writeText(o *options, c *config.Node, res *workloads.Result, w io.Writer) error {
+	if o.format == "gbench" {
+		return write(o, c, res, w)
+	}
+	return asText(w, func(w io.Writer) error { return write(o, c, res, w) })
+}
+
+// asText writes what fn writes to w as text with no terminal controls: a
+// text output prints names, labels and paths the user gave.
+func asText(w io.Writer, fn func(io.Writer) error) error {
+	var b strings.Builder
+	if err := fn(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, report.PrintableText(b.String()))
+	return err
 }
 
 func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error {

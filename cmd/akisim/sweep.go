@@ -114,6 +114,9 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			i++
 			value = args[i]
 		}
+		if value == "" {
+			return nil, bad("sweep -%s: empty value (give one, or leave the flag out)", name)
+		}
 		seen[name] = true
 		switch name {
 		case "outdir":
@@ -166,7 +169,7 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 		return nil, bad("sweep -sbatch, -partition, -time, -account: only with -slurm")
 	}
 	for _, a := range s.fixed {
-		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && (n == "force" || n == "timeline" || n == "rocprof") {
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && (n == "force" || n == "timeline" || n == "rocprof" || n == "cpuprofile" || n == "memprofile") { // one file for every point
 			return nil, bad("sweep: -%s does not apply to a sweep's points", n)
 		}
 	}
@@ -287,6 +290,15 @@ func (s *sweep) checkPoint(p sweepPoint) error {
 	if _, err := loadConfig(o); err != nil {
 		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
+	// the point's own files, then the sweep's: its merged results, its
+	// list of points and its logs
+	ins, outs := o.runPaths(o.read.src.Files())
+	outs = append(outs, pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "results.csv")},
+		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "points.csv")},
+		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "logs"), replaced: true})
+	if err := checkPaths(ins, outs); err != nil {
+		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+	}
 	return nil
 }
 
@@ -333,7 +345,7 @@ func runSweep(args []string, stderr io.Writer) error {
 		return err
 	}
 	for _, f := range failures {
-		fmt.Fprintln(stderr, "akisim sweep:", f)
+		fmt.Fprintln(stderr, "akisim sweep:", report.Printable(f)) // a point's values and its last line
 	}
 	if sig := interrupt.Load(); sig != 0 {
 		return &interruptedError{signal: int(sig)}

@@ -51,7 +51,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 			}
 		}
 	}()
-	done, start := 0, time.Now()
+	done, stopped, start := 0, 0, time.Now()
 	next := make(chan sweepPoint)
 	var wg sync.WaitGroup
 	for range min(s.jobs, max(1, len(todo))) {
@@ -64,12 +64,21 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 				}
 				msg := s.runPoint(p)
 				mu.Lock()
-				done++
-				if msg != "" {
+				switch {
+				case msg != "":
+					done++
 					failures = append(failures, msg)
+				case s.done(p):
+					done++
+				default: // a signal stopped it: it runs again next time
+					stopped++
 				}
 				if !s.quiet {
-					fmt.Fprintf(s.stderr, "akisim sweep: %d/%d points run, %d failed, %s\n", done, len(todo), len(failures),
+					note := ""
+					if stopped > 0 {
+						note = fmt.Sprintf(", %d interrupted", stopped)
+					}
+					fmt.Fprintf(s.stderr, "akisim sweep: %d/%d points run, %d failed%s, %s\n", done, len(todo), len(failures), note,
 						time.Since(start).Round(time.Second))
 				}
 				mu.Unlock()

@@ -163,6 +163,11 @@ func TestSweepInterruptResumes(t *testing.T) {
 	if !strings.Contains(string(points), ",interrupted,") || !strings.Contains(string(points), ",not run,") {
 		t.Errorf("points.csv after the signal:\n%s", points)
 	}
+	// the progress counts the points that finished, not those stopped
+	runs := regexp.MustCompile(`(\d+)/3 points run`).FindAllStringSubmatch(stderr.String(), -1)
+	if len(runs) == 0 || runs[len(runs)-1][1] != strconv.Itoa(strings.Count(string(points), ",done,")) {
+		t.Errorf("progress %v, points.csv:\n%s", runs, points)
+	}
 	r := exe(t, dir, nil, nil, args...)
 	if r.code != 0 || !strings.Contains(r.stderr, "3 points, 0 done already (skipped), 3 to run") {
 		t.Fatalf("rerun: exit %d: %s", r.code, r.stderr)
