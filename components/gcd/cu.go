@@ -80,6 +80,7 @@ type cuState struct {
 	open       int            // steps in flight
 	lastAck    sim.VTimeInSec // its steps' last acknowledgement so far
 	doneAt     sim.VTimeInSec // its share was all moved and acknowledged
+	computed   sim.VTimeInSec // when the compute of its steps so far is done
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -412,13 +413,20 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	k := cu.run
 	// the step's share of the CU's workgroups, of which up to slots run at
-	// once: a lone workgroup takes its whole compute time
+	// once: a lone workgroup takes its whole compute time. The workgroups
+	// compute through their data in order, so steps in flight together
+	// overlap their memory, not their compute: a step computes after the
+	// one before it (compute_ns is a workgroup's time, however many steps).
 	share := 1.0
 	if cu.total > 0 {
 		share = float64(s.to-s.from) / float64(cu.total)
 	}
 	wgs := float64(cu.workgroups)
-	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots*max(1, cu.span))))
+	t := now
+	if d := fabric.Ns(k.cmd.ComputeNs * share * wgs / min(wgs, float64(c.slots*max(1, cu.span)))); d > 0 {
+		t = max(now, cu.computed) + d
+		cu.computed = t
+	}
 	// the wavefronts work on data as it streams in: results stream out as
 	// long after the first as the reads' last byte followed theirs
 	s.spread = max(0, s.lastIn-now)

@@ -127,6 +127,36 @@ func TestLoneWorkgroupComputeTime(t *testing.T) {
 	}
 }
 
+// compute_ns is one workgroup's compute however its data is stepped: a
+// lone workgroup reading 4 MiB (many steps in flight at once) computes for
+// compute_ns, overlapping its memory, at every step size; workgroups that
+// fill every slot of every CU take it once, twice as many twice.
+func TestWorkgroupComputeOverSteps(t *testing.T) {
+	const c = 1e6 // ns: far longer than the memory
+	read := func(wgs int64, txn int) float64 {
+		e, _, q := cuRig(4, 4, txn, 1600, 500)
+		return runKernel(t, e, q, &KernelCmd{ID: 1, Workgroups: wgs, ComputeNs: c,
+			Reads: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 4 << 20}}})
+	}
+	memory := func(wgs int64) float64 { // the same kernel's time without compute
+		e, _, q := cuRig(4, 4, 4096, 1600, 500)
+		return runKernel(t, e, q, &KernelCmd{ID: 1, Workgroups: wgs,
+			Reads: []MemStream{{Mem: fabric.Memory{Index: 0}, Bytes: 4 << 20}}})
+	}
+	for _, x := range []struct {
+		wgs   int64
+		times float64 // compute_ns the kernel takes
+	}{{1, 1}, {4 * 16, 1}, {2 * 4 * 16, 2}} {
+		for _, txn := range []int{4096, 65536} {
+			got, want := read(x.wgs, txn), x.times*c*1e-9
+			if got < want || got > want+memory(x.wgs) {
+				t.Errorf("%d workgroups, %d B steps: %g s, want %g s plus at most the memory's %g s",
+					x.wgs, txn, got, want, memory(x.wgs))
+			}
+		}
+	}
+}
+
 // Arrays that fit in the L2 are served from it the second time; arrays
 // larger than it stream from HBM every time, written back as they go.
 func TestL2HitsAndWriteBacks(t *testing.T) {
