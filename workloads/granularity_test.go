@@ -16,7 +16,8 @@ import (
 // granularityRuns are small versions of every kind of traffic: SDMA peer
 // copies on a quad, a single and a 3-hop route, their latency, host copies
 // both ways, host loads, a mid-sized copy (where transaction size would show as
-// pipeline fill), and STREAM local, peer and host, in and out of the L2.
+// pipeline fill), kernels that compute as long as they move memory, and
+// STREAM local, peer and host, in and out of the L2.
 func granularityRuns(t *testing.T) []Run {
 	p := DefaultP2P(8)
 	p.Bytes, p.Repeat = 32<<20, 2
@@ -40,6 +41,14 @@ func granularityRuns(t *testing.T) []Run {
 	for _, th := range []int{1, 64} {
 		runs = append(runs, TraceRun(fmt.Sprintf("host-load-%d", th), []trace.Op{alloc("d", 2, 16<<20),
 			{Op: trace.HostAccess, NUMA: &numa, Threads: th, Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 16 << 20}}}}))
+	}
+	// kernels whose compute per workgroup matches their memory time, one
+	// workgroup and a full GCD's slots: how compute combines with steps
+	for _, wgs := range []int64{1, 1760} {
+		runs = append(runs, TraceRun(fmt.Sprintf("compute-%d", wgs), []trace.Op{alloc("d", 0, 64<<20), alloc("e", 0, 64<<20),
+			{Op: trace.Kernel, Name: "k", GCD: intp(0), Grid: 256 * wgs, Workgroup: 256, ComputeNs: 50e3 * float64(1+wgs/1000),
+				Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 64 << 20}, {Buf: "e", Mode: "write", Bytes: 64 << 20}}},
+			{Op: trace.DeviceSync}}))
 	}
 	for _, st := range []Stream{
 		{GCDs: []int{0}, Alloc: "local", Sizes: []int64{2 << 20, 16 << 20, 128 << 20}},
