@@ -42,3 +42,32 @@ func TestNICPutAcrossNodes(t *testing.T) {
 }
 
 func intp(v int) *int { return &v }
+
+// A NIC reports a transfer when its last byte has gone through, whatever
+// the transaction size: the report of a 64 KiB put is as late with one
+// transaction as with sixteen, and no earlier than the bytes take on the
+// network link.
+func TestNICReportsTheLastByte(t *testing.T) {
+	const bytes = 64 << 10
+	var lands []float64
+	for _, txn := range []string{"4096", "65536"} {
+		n := build(t, "frontier-node.toml", "network.nodes=2", "sim.nic_transaction_bytes="+txn)
+		nic, far := 0, 4
+		res, err := n.Run([]trace.Op{
+			{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: bytes},
+			{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: bytes},
+			{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: bytes, Stream: 1, NIC: &nic, RecvNIC: &far, LandFlag: "land"},
+			{Op: trace.FlagWait, Flag: "land"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lands = append(lands, float64(res[3].End-res[2].Issue))
+	}
+	if d := lands[1] - lands[0]; d > 1e-9 || d < -1e-9 {
+		t.Errorf("put reported after %g s with 4 KiB transactions, %g s with 64 KiB", lands[0], lands[1])
+	}
+	if wire := float64(bytes) / 25e9; lands[1] < wire {
+		t.Errorf("put reported after %g s, before its bytes cross the 25 GB/s link (%g s)", lands[1], wire)
+	}
+}

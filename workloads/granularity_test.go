@@ -3,16 +3,21 @@ package workloads
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
 
 // granularityRuns are small versions of every kind of traffic: SDMA peer
 // copies on a quad, a single and a 3-hop route, their latency, host copies
 // both ways, host loads, a mid-sized copy (where transaction size would show as
-// pipeline fill), and STREAM local, peer and host, in and out of the L2.
+// pipeline fill), kernels that compute as long as they move memory, and
+// STREAM local, peer and host, in and out of the L2.
 func granularityRuns(t *testing.T) []Run {
 	p := DefaultP2P(8)
 	p.Bytes, p.Repeat = 32<<20, 2
@@ -37,6 +42,14 @@ func granularityRuns(t *testing.T) []Run {
 		runs = append(runs, TraceRun(fmt.Sprintf("host-load-%d", th), []trace.Op{alloc("d", 2, 16<<20),
 			{Op: trace.HostAccess, NUMA: &numa, Threads: th, Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 16 << 20}}}}))
 	}
+	// kernels whose compute per workgroup matches their memory time, one
+	// workgroup and a full GCD's slots: how compute combines with steps
+	for _, wgs := range []int64{1, 1760} {
+		runs = append(runs, TraceRun(fmt.Sprintf("compute-%d", wgs), []trace.Op{alloc("d", 0, 64<<20), alloc("e", 0, 64<<20),
+			{Op: trace.Kernel, Name: "k", GCD: intp(0), Grid: 256 * wgs, Workgroup: 256, ComputeNs: 50e3 * float64(1+wgs/1000),
+				Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 64 << 20}, {Buf: "e", Mode: "write", Bytes: 64 << 20}}},
+			{Op: trace.DeviceSync}}))
+	}
 	for _, st := range []Stream{
 		{GCDs: []int{0}, Alloc: "local", Sizes: []int64{2 << 20, 16 << 20, 128 << 20}},
 		{GCDs: []int{0}, Alloc: "1", Sizes: []int64{16 << 20}},
@@ -53,51 +66,94 @@ func granularityRuns(t *testing.T) []Run {
 	return runs
 }
 
-// Every [sim] knob is simulation granularity: over its allowed range no
-// result may move by more than 1% from the default's.
+// netRuns are two-node runs between GCD 0 of each node: MPI latency and
+// bandwidth at eager, rendezvous and bulk sizes, where the NIC's DMA
+// transactions, the PCIe and network links and the NIC's reports all count.
+func netRuns(t *testing.T) []Run {
+	var runs []Run
+	for _, bench := range []string{"osu_latency", "osu_bw"} {
+		r, err := OSU{Bench: bench, GCDs: []int{0, 8}, Sizes: []int64{8, 65536, 1 << 20}, Window: 64, Iterations: 1}.Runs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r...)
+	}
+	return runs
+}
+
+// simKnobs are the documented ranges of every [sim] key on the Frontier
+// configs (README "Granularity", configs/frontier-node.toml): values swept,
+// the lowest and highest of them the range's ends, and the values just past
+// each end, which the config must refuse.
+var simKnobs = []struct {
+	key          string
+	values       []string
+	below, above string
+}{
+	// at most sdma.outstanding_bytes
+	{"sim.sdma_transaction_bytes", []string{"4096", "16384", "262144", "1048576"}, "2048", "2097152"},
+	// at most xgmi.credit_bytes and host_link.credit_bytes (4 MiB)
+	{"sim.cu_transaction_bytes", []string{"4096", "16384", "262144", "1048576", "4194304"}, "2048", "8388608"},
+	{"sim.core_transaction_bytes", []string{"4096", "16384", "262144", "1048576", "4194304"}, "2048", "8388608"},
+	// at most nic.pcie.credit_bytes (64 KiB)
+	{"sim.nic_transaction_bytes", []string{"4096", "8192", "16384", "32768", "65536"}, "2048", "131072"},
+	// at most config.MaxL2BlockBytes
+	{"sim.l2_block_bytes", []string{"4096", "8192"}, "2048", "16384"},
+	{"sim.early_booking", []string{"0", "0.25", "1"}, "-0.01", "1.01"},
+}
+
+// The documented ranges are the ones the config accepts, and they name
+// every [sim] key.
+func TestSimRangesAreTheAcceptedOnes(t *testing.T) {
+	keys := map[string]bool{}
+	for _, k := range simKnobs {
+		keys[k.key] = true
+		for _, v := range append([]string{k.below, k.above}, k.values...) {
+			_, err := config.Load(filepath.Join("..", "configs", "frontier-node.toml"), []string{k.key + "=" + v})
+			if inside := v != k.below && v != k.above; inside != (err == nil) {
+				t.Errorf("%s=%s: in the documented range %v, config error %v", k.key, v, inside, err)
+			}
+		}
+	}
+	st := reflect.TypeOf(config.Sim{})
+	for i := range st.NumField() {
+		if key := "sim." + st.Field(i).Tag.Get("toml"); !keys[key] {
+			t.Errorf("%s has no documented range swept here", key)
+		}
+	}
+}
+
+// Every [sim] knob is simulation granularity: over its documented range no
+// result may move by more than 1% from the default's, on one node and on two.
 func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sweeps every granularity knob")
 	}
-	runs := granularityRuns(t)
-	base, err := Execute(frontier(t), runs)
-	if err != nil {
-		t.Fatal(err)
+	runs, net := granularityRuns(t), netRuns(t)
+	const twoNodes = "network.nodes=2"
+	execute := func(sets ...string) []report.Row {
+		res, err := Execute(frontier(t, sets...), runs)
+		if err != nil {
+			t.Fatalf("%v: %v", sets, err)
+		}
+		streamBelowHBM(t, strings.Join(sets, " "), res)
+		two, err := Execute(frontier(t, append(sets, twoNodes)...), net)
+		if err != nil {
+			t.Fatalf("%v on two nodes: %v", sets, err)
+		}
+		return append(res.Rows, two.Rows...)
 	}
-	streamBelowHBM(t, "default", base)
-	sizes := []string{"4096", "16384", "262144", "1048576"}
-	for _, knob := range []struct {
-		key    string
-		values []string
-		known  string // a dependence not fixed yet: measured and logged, not asserted
-	}{
-		{"sim.sdma_transaction_bytes", sizes, ""},
-		{"sim.cu_transaction_bytes", sizes, ""},
-		{"sim.core_transaction_bytes", sizes, ""},
-		{"sim.l2_block_bytes", []string{"4096"}, ""}, // at most 8 KiB (config.MaxL2BlockBytes)
-		{"sim.early_booking", []string{"0", "0.25", "1"}, ""},
-	} {
+	base := execute()
+	for _, knob := range simKnobs {
 		for _, v := range knob.values {
 			set := knob.key + "=" + v
-			res, err := Execute(frontier(t, set), runs)
-			if err != nil {
-				t.Fatalf("%s: %v", set, err)
-			}
-			streamBelowHBM(t, set, res)
-			for i, r := range res.Rows {
-				b := base.Rows[i]
+			for i, r := range execute(set) {
+				b := base[i]
 				if d := math.Abs(r.Value-b.Value) / b.Value; d > 0.01 {
-					report := t.Errorf
-					if knob.known != "" {
-						report = t.Logf
-					}
-					report("%s: %s %s %s->%s %d B: %.4g %s, default %.4g (%.2f%%)", set, r.Workload, r.Case,
+					t.Errorf("%s: %s %s %s->%s %d B: %.4g %s, default %.4g (%.2f%%)", set, r.Workload, r.Case,
 						r.Src, r.Dst, r.Bytes, r.Value, r.Unit, b.Value, 100*d)
 				}
 			}
-		}
-		if knob.known != "" {
-			t.Logf("%s: known dependence, not asserted: %s", knob.key, knob.known)
 		}
 	}
 }

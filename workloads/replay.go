@@ -95,7 +95,9 @@ func (t *traceRows) add(rows []report.Row, o hip.OpResult, last bool) []report.R
 		}
 		row(g, "", n, "start", us(float64(o.Start)), "us")
 		row(g, "", n, "end", us(float64(o.End)), "us")
-		row(g, "", n, "bandwidth", gbps(float64(n), float64(o.End-o.Start)), "GB/s")
+		if n > 0 { // a kernel held at its recorded time, or one that only waits, moves no bytes
+			row(g, "", n, "bandwidth", gbps(float64(n), float64(o.End-o.Start)), "GB/s")
+		}
 	case o.Op.Op == trace.Prefetch: // the host waits: start and end of the migration
 		d := "host"
 		if g, _ := trace.PrefetchGCD(o.Op.Dst); g >= 0 {

@@ -80,6 +80,8 @@ type cuState struct {
 	open       int            // steps in flight
 	lastAck    sim.VTimeInSec // its steps' last acknowledgement so far
 	doneAt     sim.VTimeInSec // its share was all moved and acknowledged
+	compute    fabric.Server  // its workgroups' compute, as a rate over its bytes
+	computed   sim.VTimeInSec // a share without memory: when its compute is done
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -408,20 +410,34 @@ func (c *ComputeUnits) stream(cu *cuState, now, at sim.VTimeInSec, size int, spr
 }
 
 // compute runs the step's share of workgroup compute, then its writes.
+//
+// The CU's workgroups compute through their data in order, up to slots
+// of them at once: their compute is a rate, the CU's bytes over its
+// workgroups' compute time (a lone workgroup takes all of compute_ns).
+// The data streams through it like through any resource: it starts on a
+// step's first byte, serves the steps in turn, and results stream out as
+// they are computed. Steps in flight together overlap their memory, not
+// their compute, and the time does not depend on how large the steps are.
 func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	k := cu.run
-	// the step's share of the CU's workgroups, of which up to slots run at
-	// once: a lone workgroup takes its whole compute time
-	share := 1.0
-	if cu.total > 0 {
-		share = float64(s.to-s.from) / float64(cu.total)
-	}
 	wgs := float64(cu.workgroups)
-	t := now + fabric.Ns(k.cmd.ComputeNs*share*wgs/min(wgs, float64(c.slots*max(1, cu.span))))
+	d := fabric.Ns(k.cmd.ComputeNs * wgs / min(wgs, float64(c.slots*max(1, cu.span))))
 	// the wavefronts work on data as it streams in: results stream out as
 	// long after the first as the reads' last byte followed theirs
 	s.spread = max(0, s.lastIn-now)
+	t := now
+	switch {
+	case d <= 0:
+	case cu.total == 0: // compute alone, nothing to stream
+		t = max(now, cu.computed) + d
+		cu.computed = t
+	default:
+		if cu.compute.BytesPerSec == 0 {
+			cu.compute.BytesPerSec = float64(cu.total) / float64(d)
+		}
+		t, s.spread = cu.compute.Stream(now, now, int(s.to-s.from), s.spread)
+	}
 	if t > now {
 		c.at(t, phaseWrite, s, nil)
 		return

@@ -317,8 +317,8 @@ func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
 	p.Respond(kind, p.Size)
 	if kind == fabric.ReadRsp {
 		p.Lag, p.Spread = first+c.latency-now, spread
-	} else { // a write is acknowledged once its last byte is in
-		p.Lag = first + spread + c.latency - now
+	} else { // a write is acknowledged as its bytes come in: the last Spread after the first
+		p.Lag, p.Spread = first+c.latency-now, spread
 	}
 	c.top.Send(now, p)
 }

@@ -93,7 +93,8 @@ func (h *Hub) Route(now sim.VTimeInSec, p *fabric.Packet) { h.route(now, p) }
 
 func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	if p.Notice != nil && p.NoticeHub == h.ID {
-		p.Notice(now + p.Lag)
+		// the packet's last byte passes Spread after its first
+		p.Notice(now + p.Lag + p.Spread)
 		p.Notice = nil
 	}
 	if h.Bridge != nil && overLink(p) && h.Bridge(now, p) {
