@@ -86,8 +86,18 @@ func (c *checker) resources(n *node.Node) {
 		}
 		// a line may be hit many times once filled, so hits are bounded by
 		// the reads asked, and every byte asked is a hit or a fill
+		// the CUs, each issuing at most cu_bytes_per_clock x clock
+		cuBps := float64(g.CUs.Count()*cf.GCD.CUBytesPerClock) * cf.GCD.ClockGHz * 1e9
+		c.resource(g.CUs.Name(), g.CUs.PipeBusy(), g.CUs.BytesRead+g.CUs.BytesWritten, cuBps)
+		c.resource(g.L2.Name(), g.L2.Busy(), g.L2.HitBytes+g.L2.WriteBytes, // what it serves itself: hits and writes
+			float64(cf.GCD.L2Slices*cf.GCD.L2BytesPerClock)*cf.GCD.ClockGHz*1e9)
 		if l := g.L2; l.HitBytes > l.ReadBytes || l.ReadBytes > l.HitBytes+l.FillBytes {
 			c.fail(L2Hits, l.Name(), "asked %d bytes, served %d from the cache and filled %d", l.ReadBytes, l.HitBytes, l.FillBytes)
+		}
+	}
+	for _, k := range n.AllCores {
+		if b := k.PipeBusy(); b > c.end*slack {
+			c.fail(Busy, k.Name(), "busy %g s in a %g s run", float64(b), float64(c.end))
 		}
 	}
 	for _, d := range n.DRAM {

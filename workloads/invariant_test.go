@@ -140,3 +140,44 @@ func TestInvariantsCatchABrokenComponent(t *testing.T) {
 		t.Errorf("broken HBM caught %v, broken L2 caught %v: %v", hbm, l2, err)
 	}
 }
+
+// The peak invariant is the physical bound of a collective ("bytes over
+// peak bandwidth") on every resource it crosses: claimed a thousand times
+// slower after the run, the xGMI bundles, HBM, NIC PCIe links, NIC DMA
+// engines and network cables an RCCL all_reduce over two nodes used each
+// break it.
+func TestPeakCoversACollective(t *testing.T) {
+	invariant.Corrupt = func(n *node.Node) {
+		c := *n.Config
+		c.XGMI.LaneBandwidthGBps /= 1000
+		c.GCD.HBMBandwidthGBps /= 1000
+		c.NIC.PCIe.BandwidthGBps /= 1000
+		c.Network.Link.BandwidthGBps /= 1000
+		n.Config = &c
+	}
+	defer func() { invariant.Corrupt = nil }()
+	runs, err := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 8, 9, 10, 11}, Sizes: []int64{4 << 20},
+		Datatype: "float", Warmup: 0, Iterations: 1}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Execute(frontier(t, "network.nodes=2"), runs, WithCheck())
+	e, ok := err.(*invariant.Error)
+	if !ok {
+		t.Fatalf("want violations, got %v", err)
+	}
+	kinds := []string{".XGMI[", ".HBM", ".PCIe dir", ".DMA[0].datapath", "Network.Cable["}
+	broke := map[string]bool{}
+	for _, v := range e.Violations {
+		if v.Invariant == invariant.Peak {
+			for _, kind := range kinds {
+				broke[kind] = broke[kind] || strings.Contains(v.Component, kind)
+			}
+		}
+	}
+	for _, kind := range kinds {
+		if !broke[kind] {
+			t.Errorf("no %s resource broke its peak: %v", kind, e)
+		}
+	}
+}

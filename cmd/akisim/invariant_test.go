@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,5 +52,25 @@ func TestCheckCatchesBrokenLinkNICAndFlag(t *testing.T) {
 		if !strings.HasPrefix(l, "akisim: internal error: invariant ") {
 			t.Errorf("stderr line %q is not a violation", l)
 		}
+	}
+}
+
+// -check is a flag of the runs: a sweep hands it to every point, and
+// validate takes it (it always checks).
+func TestCheckReachesEveryRun(t *testing.T) {
+	s, err := parseSweep([]string{"-set", "xgmi.lane_bandwidth_gbps=25,50", "-check", "-workload", "p2p", "-outdir", "D"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.points) != 2 {
+		t.Fatalf("%d points, want 2", len(s.points))
+	}
+	for _, p := range s.points {
+		if !slices.Contains(p.args, "-check") {
+			t.Errorf("point %v lacks -check", p.args)
+		}
+	}
+	if _, err := parse([]string{"validate", "-check"}, io.Discard); err != nil {
+		t.Errorf("validate -check: %v", err)
 	}
 }

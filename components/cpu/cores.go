@@ -46,6 +46,9 @@ func (c *Cores) BytesRead() uint64 { return c.cus.BytesRead }
 // BytesWritten is the bytes the cores wrote, to any memory.
 func (c *Cores) BytesWritten() uint64 { return c.cus.BytesWritten }
 
+// PipeBusy is the longest any core's memory pipe was busy.
+func (c *Cores) PipeBusy() sim.VTimeInSec { return c.cus.PipeBusy() }
+
 // CoresBuilder builds the host's cores.
 type CoresBuilder struct {
 	engine   sim.Engine

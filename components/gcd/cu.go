@@ -640,3 +640,12 @@ func (c *ComputeUnits) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryA
 
 // Count is the number of CUs.
 func (c *ComputeUnits) Count() int { return c.n }
+
+// PipeBusy is the longest any CU's memory pipe was busy.
+func (c *ComputeUnits) PipeBusy() sim.VTimeInSec {
+	var b sim.VTimeInSec
+	for i := range c.pipes {
+		b = max(b, c.pipes[i].Busy)
+	}
+	return b
+}

@@ -495,3 +495,6 @@ func (c *L2) Resident() int64 {
 	}
 	return int64(n) * c.line
 }
+
+// Busy is the time the cache's bandwidth spent serving hits and writes.
+func (c *L2) Busy() sim.VTimeInSec { return c.bandwidth.Busy }
