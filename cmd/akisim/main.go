@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/tebeka/atexit"
 )
 
@@ -87,6 +88,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	var ue *usageError
 	var fe *failedError
 	var ie *interruptedError
+	var le *limit.Error
 	if err == nil || errors.As(err, &fe) || errors.As(err, &ie) {
 		if ferr := out.flush(); err == nil {
 			err = ferr
@@ -101,6 +103,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &ie):
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 128 + ie.signal
+	case errors.As(err, &le): // checked before allocating: neither bad input nor a bug
+		fmt.Fprintln(stderr, "akisim: resource limit:", le)
+		return 4
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "akisim:", err)
 		return 2
