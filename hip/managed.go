@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -75,9 +76,13 @@ type ManagedStats struct {
 }
 
 // managedAlloc records a new managed buffer: every block in host DRAM.
-func (r *Runtime) managedAlloc(b trace.Buffer) {
+func (r *Runtime) managedAlloc(b trace.Buffer) error {
+	blocks := (b.Bytes + managedBlock - 1) / managedBlock
+	if err := limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), limit.Product(blocks, 8)); err != nil {
+		return err
+	}
 	r.allocate(b)
-	at := make([]int, (b.Bytes+managedBlock-1)/managedBlock)
+	at := make([]int, blocks)
 	for i := range at {
 		at[i] = hostSide
 	}
@@ -85,6 +90,7 @@ func (r *Runtime) managedAlloc(b trace.Buffer) {
 		r.managed = map[string]*managedBuf{}
 	}
 	r.managed[b.Name] = &managedBuf{at: at, dev: map[int]int64{}}
+	return nil
 }
 
 // managedAt is where byte off of managed buffer buf is now.

@@ -280,7 +280,10 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.allocate(trace.Buffer{Name: op.Buf, Host: true, Pageable: op.Op == trace.MallocPageable, NUMA: *op.NUMA, Bytes: op.Bytes,
 			Coarse: op.NonCoherent})
 	case trace.MallocManaged:
-		r.managedAlloc(trace.Buffer{Name: op.Buf, Host: true, Managed: true, NUMA: *op.NUMA, Bytes: op.Bytes})
+		if err := r.managedAlloc(trace.Buffer{Name: op.Buf, Host: true, Managed: true, NUMA: *op.NUMA, Bytes: op.Bytes}); err != nil {
+			r.Err = fmt.Errorf("op %d (line %d): %w", i, op.Line, err)
+			return
+		}
 	case trace.MemAdvise: // an ioctl that sets the range's attributes
 		r.advise(op)
 	case trace.HostRegister: // the host locks the pages itself (register.go)

@@ -19,6 +19,7 @@ import (
 	"github.com/akisim/akisim/components/xgmi"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -50,6 +51,9 @@ type Node struct {
 
 // Build makes the node (or cluster) of a validated config.
 func Build(c *config.Node) (*Node, error) {
+	if err := limit.Memory(fmt.Sprintf("the simulated machine (%d nodes of %d GCDs)", c.Nodes(), c.GCD.Count), buildBytes(c)); err != nil {
+		return nil, err
+	}
 	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
 		switchLinks: map[[2]int]linkDir{}, paths: map[[2]int][][]int{}}
 	routes, err := NewRoutes(c)
@@ -235,4 +239,21 @@ func linkBuilder(e sim.Engine, l config.Link, early float64) xgmi.Builder {
 
 func wireLink(h *hub.Hub, neighbour int, linkPort sim.Port) {
 	fabric.Wire(h.LinkPort(neighbour), linkPort)
+}
+
+// nodeBytes is what one node's components take beside their TLB and L2
+// tables: measured, a Frontier node takes 0.75 MB (akisim -set
+// network.nodes=1024 peaks at 764 MB); 1 MiB leaves room.
+const nodeBytes = 1 << 20
+
+// buildBytes is about the memory Build takes for c: per node its
+// components and, per GCD, its TLB's and L2's hash tables (up to 4 slots
+// of 16 bytes per entry or block, blockmap.go).
+func buildBytes(c *config.Node) int64 {
+	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes))
+	perNode := limit.Product(perGCD, int64(c.GCD.Count)) + nodeBytes
+	if perNode < 0 {
+		return -1
+	}
+	return limit.Product(perNode, int64(c.Nodes()))
 }

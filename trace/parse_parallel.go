@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
+	"unsafe"
+
+	"github.com/akisim/akisim/internal/limit"
 )
 
 // Traces parse on every core: one goroutine reads lines in batches,
@@ -118,6 +122,11 @@ func parse(r io.Reader, name string, capacity int) ([]Op, error) {
 	for b := range batches {
 		if b.err != nil {
 			return nil, b.err
+		}
+		if next := total + len(b.ops); next>>16 != total>>16 { // each 64 Ki ops: they and their copy at the end fit
+			if err := limit.Memory(fmt.Sprintf("%s: a trace of %d ops and more", name, next), limit.Product(int64(next), 2*int64(unsafe.Sizeof(Op{})))); err != nil {
+				return nil, err
+			}
 		}
 		total += len(b.ops)
 		if chunks == nil && len(ops)+len(b.ops) <= cap(ops) {

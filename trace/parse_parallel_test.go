@@ -3,11 +3,14 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/internal/limit"
 )
 
 // longTrace is a trace of n op lines with comments and blank lines among
@@ -72,5 +75,16 @@ func TestParallelParseAgrees(t *testing.T) {
 		if bad == 0 && len(want) < 4*parseBatchLines {
 			t.Errorf("only %d ops", len(want))
 		}
+	}
+}
+
+// Issue 21: a trace whose ops do not fit in the memory available is a
+// resource limit found as it is read, not Go's out-of-memory death.
+func TestParseOpsMemoryLimit(t *testing.T) {
+	t.Setenv("AKISIM_MEMORY_BYTES", "10000000") // 10 MB: less than 64 Ki ops and their copy
+	_, err := Parse(strings.NewReader(strings.Repeat(`{"op":"device_sync"}`+"\n", 1<<16+1)), "big.jsonl")
+	var le *limit.Error
+	if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), "big.jsonl: a trace of 6553") {
+		t.Errorf("error %v, want a resource limit naming the trace", err)
 	}
 }

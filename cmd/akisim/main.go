@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
@@ -90,6 +91,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	var fe *failedError
 	var ie *interruptedError
 	var ve *invariant.Error
+	var le *limit.Error
 	if err == nil || errors.As(err, &fe) || errors.As(err, &ie) {
 		if ferr := out.flush(); err == nil {
 			err = ferr
@@ -109,6 +111,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintf(stderr, "akisim: internal error: %v (run %s)\n", v, ve.Run)
 		}
 		return 3
+	case errors.As(err, &le): // checked before allocating: neither bad input nor a bug
+		fmt.Fprintln(stderr, "akisim: resource limit:", le)
+		return 4
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "akisim:", report.Printable(err.Error())) // an error may quote input
 		return 2

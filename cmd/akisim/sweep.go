@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/report"
 )
 
@@ -173,7 +174,9 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 			return nil, bad("sweep: -%s does not apply to a sweep's points", n)
 		}
 	}
-	s.makePoints()
+	if err := s.makePoints(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -187,16 +190,24 @@ func (s *sweep) axisOf(c string) int {
 	return -1
 }
 
-// makePoints lists the product of the axes, the first axis slowest.
-func (s *sweep) makePoints() {
-	n := 1
+// makePoints lists the product of the axes, the first axis slowest,
+// once it knows their memory fits (each point holds its arguments).
+func (s *sweep) makePoints() error {
+	n, perPoint := int64(1), int64(256)
 	for _, ax := range s.axes {
-		n *= len(ax.values)
+		n = limit.Product(max(0, n), int64(len(ax.values)))
+		perPoint += int64(len(ax.key)) + 64
 	}
-	for i := range n {
+	for _, a := range s.fixed {
+		perPoint += int64(len(a)) + 16
+	}
+	if err := limit.Memory(fmt.Sprintf("a sweep of %d axes' product (%d points)", len(s.axes), n), limit.Product(max(0, n), perPoint)); err != nil {
+		return err
+	}
+	for i := range int(n) {
 		p := sweepPoint{index: i}
 		rest := i
-		stride := n
+		stride := int(n)
 		for _, ax := range s.axes {
 			stride /= len(ax.values)
 			v := ax.values[rest/stride]
@@ -225,6 +236,7 @@ func (s *sweep) makePoints() {
 		p.id = hex.EncodeToString(h[:6])
 		s.points = append(s.points, p)
 	}
+	return nil
 }
 
 // label names a point by its swept values, for messages.

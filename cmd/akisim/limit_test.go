@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Issue 21: what does not fit in memory is found before it is allocated
+// and is a resource limit, exit 4 with one line, not Go's out-of-memory
+// death (exit 2, as bad input): the simulated machine, a trace's managed
+// buffer's block table, a sweep's points (a trace's ops: trace's tests).
+func TestResourceLimitExitsFour(t *testing.T) {
+	t.Setenv("AKISIM_MEMORY_BYTES", "50000000") // 50 MB
+	var v []string
+	for i := range 1000 {
+		v = append(v, strconv.Itoa(i+1))
+	}
+	vals := strings.Join(v, ",")
+	managed := traceFile(t, `{"op":"malloc_managed","buf":"m","numa":0,"bytes":1125899906842624}`+"\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-trace", "/dev/null", "-set", "network.nodes=1024"}, "the simulated machine (1024 nodes of 8 GCDs) needs up to"},
+		{[]string{"-trace", managed, "-set", "host.numa_bytes=1125899906842624"}, "malloc_managed of 1125899906842624 bytes"},
+		{[]string{"sweep", "-outdir", t.TempDir() + "/s", "-set", "gcd.count=" + vals, "-set", "host.cores=" + vals, "-set", "gcd.compute_units=" + vals, "-trace", "/dev/null"},
+			"a sweep of 3 axes' product (1000000000 points)"},
+	} {
+		code, stdout, stderr := akisim(t, c.args...)
+		if code != 4 || !strings.HasPrefix(stderr, "akisim: resource limit: ") || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("akisim %.100s: exit %d, stdout %.80q, stderr %q: want 4 and one line with %q", strings.Join(c.args, " "), code, stdout, stderr, c.want)
+		}
+	}
+}
