@@ -72,7 +72,7 @@ var stopping atomic.Bool
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "akisim: internal error: %v\n%s", p, debug.Stack())
+			fmt.Fprintf(stderr, "akisim: internal error: %s\n%s", report.Printable(fmt.Sprint(p)), debug.Stack())
 			code = 3
 		}
 	}()

@@ -213,3 +213,25 @@ func TestSweepOutputsNeverOverwriteInputs(t *testing.T) {
 		t.Error("a sweep overwrote its input")
 	}
 }
+
+// Devices and pipes destroy no file when written: /dev/null may take two
+// outputs, a trace may come from /dev/stdin while a profile goes to
+// /dev/stdout; a file not yet there is compared by its resolved path.
+func TestCheckPathsSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	ok := [][2][]pathArg{
+		{nil, {{flag: "-timeline", path: "/dev/null"}, {flag: "-rocprof", path: "/dev/null"}}},
+		{{{flag: "-trace", path: "/dev/stdin"}}, {{flag: "-rocprof", path: "/dev/stdout"}}},
+		{{{flag: "-trace", path: filepath.Join(dir, "a")}}, {{flag: "-timeline", path: filepath.Join(dir, "b")}}},
+	}
+	for _, c := range ok {
+		if err := checkPaths(c[0], c[1]); err != nil {
+			t.Errorf("%v -> %v: %v", c[0], c[1], err)
+		}
+	}
+	missing := filepath.Join(dir, "new", "x.json")
+	err := checkPaths(nil, []pathArg{{flag: "-timeline", path: missing}, {flag: "-rocprof", path: filepath.Join(dir, "new", ".", "x.json")}})
+	if err == nil || !strings.Contains(err.Error(), "name the same file") {
+		t.Errorf("two outputs at one new path: %v", err)
+	}
+}

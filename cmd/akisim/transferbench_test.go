@@ -91,8 +91,8 @@ func TestTransferBenchBadInput(t *testing.T) {
 		{[]string{"-workload", "transferbench", "-cfg", bad}, bad + ":2: transfer 0: G9: the node has GPUs 0..7"},
 		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-sizes", "1X"}, "-sizes: want bytes per transfer"},
 		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-sizes", "6"}, "a multiple of 4 bytes"},
-		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "GFX_BLOCK_SIZE=100"}, "env.GFX_BLOCK_SIZE"},
-		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "NUM_ITERATIONS=0"}, "env.NUM_ITERATIONS"},
+		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "GFX_BLOCK_SIZE=100"}, "-env GFX_BLOCK_SIZE=100: must be a multiple of 64"},
+		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "NUM_ITERATIONS=0"}, "-env NUM_ITERATIONS=0: must be 1..1048576"},
 		{[]string{"-workload", "p2p", "-cfg", tbExample}, "-cfg: applies to -workload transferbench only"},
 	}
 	for _, c := range cases {
