@@ -113,8 +113,11 @@ func TestOutputNeverOverwritesInput(t *testing.T) {
 func TestRocprofInOutdirSurvives(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
+	if code, _, errs := akisim(t, smallStream("-outdir", out)...); code != 0 { // a previous run, which -force replaces
+		t.Fatal(errs)
+	}
 	prof, tl := filepath.Join(out, "prof.json"), filepath.Join(out, "tl.json")
-	code, _, errs := akisim(t, "-trace", "traces/peer-0-to-1.jsonl", "-outdir", out, "-rocprof", prof, "-timeline", tl, "-quiet")
+	code, _, errs := akisim(t, "-force", "-trace", "traces/peer-0-to-1.jsonl", "-outdir", out, "-rocprof", prof, "-timeline", tl, "-quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
