@@ -83,6 +83,7 @@ bandwidth_gbps = 36
 flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 17
+response_overhead_bytes = 17
 request_bytes = 17
 credit_bytes = 4194304
 
@@ -170,6 +171,7 @@ bandwidth_gbps = 50
 flight_latency_ns = 200
 packet_payload_bytes = 256
 packet_overhead_bytes = 24
+response_overhead_bytes = 24
 request_bytes = 24
 credit_bytes = 65536
 
@@ -189,6 +191,7 @@ bandwidth_gbps = 25
 flight_latency_ns = 100
 packet_payload_bytes = 2048
 packet_overhead_bytes = 64
+response_overhead_bytes = 64
 request_bytes = 64
 credit_bytes = 1048576
 

@@ -159,9 +159,12 @@ type Link struct {
 	BandwidthGBps       float64 `toml:"bandwidth_gbps"` // per direction
 	FlightLatencyNs     float64 `toml:"flight_latency_ns"`
 	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`
-	PacketOverheadBytes int     `toml:"packet_overhead_bytes"`
-	RequestBytes        int     `toml:"request_bytes"`
-	CreditBytes         int     `toml:"credit_bytes"`
+	PacketOverheadBytes int     `toml:"packet_overhead_bytes"` // of a packet that carries its address (a write)
+	// ResponseOverheadBytes is the overhead of a read-data packet, whose
+	// header needs no address
+	ResponseOverheadBytes int `toml:"response_overhead_bytes"`
+	RequestBytes          int `toml:"request_bytes"`
+	CreditBytes           int `toml:"credit_bytes"`
 }
 
 // Host describes the CPU side: NUMA domains and which GCD hangs off which.

@@ -195,6 +195,7 @@ func (n *Node) validate() []vErr {
 	v.gbps("host_link.bandwidth_gbps", l.BandwidthGBps)
 	v.latency("host_link.flight_latency_ns", l.FlightLatencyNs)
 	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes, l.CreditBytes)
+	v.intRange("host_link.response_overhead_bytes", l.ResponseOverheadBytes, 0, 1<<16)
 
 	h := &n.Host
 	v.intRange("host.numa_domains", h.NUMADomains, 1, MaxNUMADomains)
