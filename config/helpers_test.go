@@ -114,11 +114,22 @@ host_page_bytes = 4096
 event_release = "system"
 staging_bytes = 1052672
 pin_min_bytes = 1048576
-pin_chunk_bytes = 134217728
 pin_ns = 20000
 pin_page_ns = 100
 managed_fault_ns = 10000
 managed_page_ns = 1300
+prefetch_ns = 7000
+rocm = "5.7"
+
+[[runtime.release]]
+rocm = "5.3"
+pin_chunk_bytes = 33554432
+fault_pending_ns = 2000000
+
+[[runtime.release]]
+rocm = "5.7"
+pin_chunk_bytes = 134217728
+fault_pending_ns = 2000000
 
 [mpi]
 post_ns = 1000
