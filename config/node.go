@@ -222,8 +222,8 @@ type Runtime struct {
 // and -set overrides it is runtime.release[i] (file order), or
 // runtime.release[*] for every release.
 type Release struct {
-	ROCm          string  `toml:"rocm"`            // the release, e.g. "5.3"
-	PinChunkBytes int64   `toml:"pin_chunk_bytes"` // ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once
+	ROCm          string `toml:"rocm"`            // the release, e.g. "5.3"
+	PinChunkBytes int64  `toml:"pin_chunk_bytes"` // ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once
 	// FaultPendingNs is the KFD's duplicate-fault window: a GPU retry fault
 	// on a range validated less than this long ago is dropped (the wave
 	// retries); 0 when the driver has no such window.

@@ -236,8 +236,8 @@ func (n *Node) validate() []vErr {
 	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
 	v.int64Range("runtime.host_page_bytes", r.HostPageBytes, 4096, 1<<30) // x86-64 base page to a 1 GiB huge page
 	v.powerOfTwo("runtime.host_page_bytes", r.HostPageBytes)
-	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30)    // a page up to 1 GiB: the buffer is allocated once per GCD
-	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)        // 0: pin every copy; 1 TiB: stage every copy
+	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30) // a page up to 1 GiB: the buffer is allocated once per GCD
+	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)     // 0: pin every copy; 1 TiB: stage every copy
 	v.latency("runtime.pin_ns", r.PinNs)
 	v.latency("runtime.pin_page_ns", r.PinPageNs)
 	v.latency("runtime.managed_fault_ns", r.ManagedFaultNs)
