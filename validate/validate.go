@@ -152,7 +152,7 @@ func Run(c *config.Node, ref Reference) ([]Point, error) {
 			Simulated: r.Value, Published: pub, Tolerance: 0.05, Unit: r.Unit})
 	}
 	mpi := func(c *config.Node) ([]Point, error) { return mpiPoints(c, ref) }
-	for _, more := range []func(*config.Node) ([]Point, error){managedPoints, numaPoints, kernelPoints, mpi, e8Points, netPoints, haloPoints, haloExchangePoints} {
+	for _, more := range []func(*config.Node) ([]Point, error){managedPoints, numaPoints, kernelPoints, mpi, e8Points, netPoints, haloPoints, haloExchangePoints, hostMemPoints} {
 		p, err := more(c)
 		if err != nil {
 			return nil, err
