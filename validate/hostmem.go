@@ -46,7 +46,7 @@ var frontierPoints = []hostMemPoint{
 	{"Frontier first touch", "hipManaged_HostToGPUWriteDst", 12, "time", 1867, 0.10, true, ""},
 	{"Frontier first touch", "hipManaged_HostToGPUWriteDst", 16, "time", 1871, 0.10, true, ""},
 	{"Frontier first touch", "hipManaged_HostToGPUWriteDst", 20, "time", 1909, 0.10, true, ""},
-	{"Frontier prefetch to owner", "prefetch_managed_GPUToGPU", 10, "time", 8.882, 0.10, false, ""},
+	{"Frontier prefetch round trip", "prefetch_managed_GPUToGPU", 10, "time", 8.882, 0.10, false, ""},
 	{"Frontier prefetch to owner", "prefetch_managed_GPUToGPU", 20, "time", 9.099, 0.10, true, ""},
 	{"Frontier prefetch to owner", "prefetch_managed_GPUToGPU", 30, "time", 9.367, 0.10, true, ""},
 	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 22, "bandwidth", 22.67, 0.10, true,
