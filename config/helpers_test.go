@@ -83,6 +83,7 @@ bandwidth_gbps = 36
 flight_latency_ns = 500
 packet_payload_bytes = 64
 packet_overhead_bytes = 17
+response_overhead_bytes = 17
 request_bytes = 17
 credit_bytes = 4194304
 
@@ -113,11 +114,22 @@ host_page_bytes = 4096
 event_release = "system"
 staging_bytes = 1052672
 pin_min_bytes = 1048576
-pin_chunk_bytes = 134217728
 pin_ns = 20000
 pin_page_ns = 100
 managed_fault_ns = 10000
 managed_page_ns = 1300
+prefetch_ns = 7000
+rocm = "5.7"
+
+[[runtime.release]]
+rocm = "5.3"
+pin_chunk_bytes = 33554432
+fault_pending_ns = 2000000
+
+[[runtime.release]]
+rocm = "5.7"
+pin_chunk_bytes = 134217728
+fault_pending_ns = 2000000
 
 [mpi]
 post_ns = 1000
@@ -170,6 +182,7 @@ bandwidth_gbps = 50
 flight_latency_ns = 200
 packet_payload_bytes = 256
 packet_overhead_bytes = 24
+response_overhead_bytes = 24
 request_bytes = 24
 credit_bytes = 65536
 
@@ -189,6 +202,7 @@ bandwidth_gbps = 25
 flight_latency_ns = 100
 packet_payload_bytes = 2048
 packet_overhead_bytes = 64
+response_overhead_bytes = 64
 request_bytes = 64
 credit_bytes = 1048576
 

@@ -152,7 +152,12 @@ func (n *Node) tree() *object {
 	for _, f := range fieldsOf(v.Type()) {
 		if !hardware[f.name] {
 			fv := v.Field(f.index)
-			root.add(fv.Type().Name(), f.name).set(leaves(fv))
+			o := root.add(fv.Type().Name(), f.name).set(leaves(fv))
+			if f.name == "runtime" { // each ROCm release's entry, in file order
+				for i, rel := range n.Runtime.Releases {
+					o.add("Release", fmt.Sprintf("release%d", i)).set(leaves(reflect.ValueOf(rel)))
+				}
+			}
 		}
 	}
 

@@ -159,9 +159,12 @@ type Link struct {
 	BandwidthGBps       float64 `toml:"bandwidth_gbps"` // per direction
 	FlightLatencyNs     float64 `toml:"flight_latency_ns"`
 	PacketPayloadBytes  int     `toml:"packet_payload_bytes"`
-	PacketOverheadBytes int     `toml:"packet_overhead_bytes"`
-	RequestBytes        int     `toml:"request_bytes"`
-	CreditBytes         int     `toml:"credit_bytes"`
+	PacketOverheadBytes int     `toml:"packet_overhead_bytes"` // of a packet that carries its address (a write)
+	// ResponseOverheadBytes is the overhead of a read-data packet, whose
+	// header needs no address
+	ResponseOverheadBytes int `toml:"response_overhead_bytes"`
+	RequestBytes          int `toml:"request_bytes"`
+	CreditBytes           int `toml:"credit_bytes"`
 }
 
 // Host describes the CPU side: NUMA domains and which GCD hangs off which.
@@ -197,16 +200,45 @@ type Runtime struct {
 
 	// Copies from or to pageable (malloc) memory, as ROCclr makes them
 	// (hip/pageable.go).
-	StagingBytes  int64   `toml:"staging_bytes"`   // a staged chunk: CPU memcpy into a pinned bounce buffer, then SDMA
-	PinMinBytes   int64   `toml:"pin_min_bytes"`   // copies up to this size are staged; larger ones pin the user pages
-	PinChunkBytes int64   `toml:"pin_chunk_bytes"` // the most bytes pinned and copied at once
-	PinNs         float64 `toml:"pin_ns"`          // host time of one lock and unlock of user pages
-	PinPageNs     float64 `toml:"pin_page_ns"`     // host time per 4 KiB page locked and unlocked
+	StagingBytes int64   `toml:"staging_bytes"` // a staged chunk: CPU memcpy into a pinned bounce buffer, then SDMA
+	PinMinBytes  int64   `toml:"pin_min_bytes"` // copies up to this size are staged; larger ones pin the user pages
+	PinNs        float64 `toml:"pin_ns"`        // host time of one lock and unlock of user pages
+	PinPageNs    float64 `toml:"pin_page_ns"`   // host time per 4 KiB page locked and unlocked
 
 	// Managed memory (hip/managed.go): the KFD driver's work to migrate one
 	// 2 MiB block besides its SDMA copy.
 	ManagedFaultNs float64 `toml:"managed_fault_ns"` // a GPU page fault: delivery, range lookup, retry
 	ManagedPageNs  float64 `toml:"managed_page_ns"`  // per 4 KiB page migrated: collect, unmap, DMA map, GPU PTE, TLB flush share
+	PrefetchNs     float64 `toml:"prefetch_ns"`      // a hipMemPrefetchAsync's round trip: ROCr's async thread, the KFD ioctl and its range walk
+
+	// ROCm is the release whose runtime and driver behaviour the run
+	// models: one of Releases (hip reads it through Runtime.Release).
+	ROCm     string    `toml:"rocm"`
+	Releases []Release `toml:"release"`
+}
+
+// Release is what one ROCm release (its ROCclr and the amdgpu driver
+// shipped with it) does differently; runtime.rocm picks one. In key paths
+// and -set overrides it is runtime.release[i] (file order), or
+// runtime.release[*] for every release.
+type Release struct {
+	ROCm          string `toml:"rocm"`            // the release, e.g. "5.3"
+	PinChunkBytes int64  `toml:"pin_chunk_bytes"` // ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once
+	// FaultPendingNs is the KFD's duplicate-fault window: a GPU retry fault
+	// on a range validated less than this long ago is dropped (the wave
+	// retries); 0 when the driver has no such window.
+	FaultPendingNs float64 `toml:"fault_pending_ns"`
+}
+
+// Release is the selected release, runtime.rocm's entry of
+// runtime.release (validation makes sure there is one).
+func (r *Runtime) Release() Release {
+	for _, rel := range r.Releases {
+		if rel.ROCm == r.ROCm {
+			return rel
+		}
+	}
+	return Release{ROCm: r.ROCm}
 }
 
 // NIC describes the node's network interfaces (HPE Slingshot-11 NICs,

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Limits of the checks. Every numeric value has a range: generous for
@@ -217,6 +219,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.gbps("host_link.bandwidth_gbps", l.BandwidthGBps)
 	v.latency("host_link.flight_latency_ns", l.FlightLatencyNs)
 	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes, l.CreditBytes)
+	v.intRange("host_link.response_overhead_bytes", l.ResponseOverheadBytes, 0, 1<<16)
 
 	h := &n.Host
 	v.intRange("host.numa_domains", h.NUMADomains, 1, MaxNUMADomains)
@@ -255,13 +258,14 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
 	v.int64Range("runtime.host_page_bytes", r.HostPageBytes, 4096, 1<<30) // x86-64 base page to a 1 GiB huge page
 	v.powerOfTwo("runtime.host_page_bytes", r.HostPageBytes)
-	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30)    // a page up to 1 GiB: the buffer is allocated once per GCD
-	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)        // 0: pin every copy; 1 TiB: stage every copy
-	v.int64Range("runtime.pin_chunk_bytes", r.PinChunkBytes, 4096, 1<<40) // at least a page
+	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30) // a page up to 1 GiB: the buffer is allocated once per GCD
+	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)     // 0: pin every copy; 1 TiB: stage every copy
 	v.latency("runtime.pin_ns", r.PinNs)
 	v.latency("runtime.pin_page_ns", r.PinPageNs)
 	v.latency("runtime.managed_fault_ns", r.ManagedFaultNs)
 	v.latency("runtime.managed_page_ns", r.ManagedPageNs)
+	v.latency("runtime.prefetch_ns", r.PrefetchNs)
+	n.validateReleases(v)
 
 	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
 	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
@@ -544,4 +548,23 @@ func (n *Node) validateRCCL(v *validator) {
 		v.fail("env.NCCL_BUFFSIZE", nil, "must be a multiple of %d (rccl.steps slots of whole 64-byte lines), got %d", line, e.NCCLBuffSize)
 	}
 	v.oneOf("env.NCCL_DEBUG", e.NCCLDebug, "", "VERSION", "WARN", "INFO", "TRACE")
+}
+
+// validateReleases checks every ROCm release entry and that runtime.rocm
+// names one of them.
+func (n *Node) validateReleases(v *validator) {
+	r := &n.Runtime
+	var names []string
+	for i, rel := range r.Releases {
+		key := indexKey("runtime.release", i)
+		if rel.ROCm == "" || slices.Contains(names, rel.ROCm) {
+			v.fail(key+".rocm", nil, "must name a release once, got %q", rel.ROCm)
+		}
+		names = append(names, rel.ROCm)
+		v.int64Range(key+".pin_chunk_bytes", rel.PinChunkBytes, 4096, 1<<40) // at least a page
+		v.latency(key+".fault_pending_ns", rel.FaultPendingNs)
+	}
+	if !slices.Contains(names, r.ROCm) {
+		v.fail("runtime.rocm", []string{"runtime.release"}, "unknown ROCm release %q (runtime.release has %s)", r.ROCm, strings.Join(names, ", "))
+	}
 }

@@ -45,11 +45,11 @@ func TestHostLoadIsLatencyBound(t *testing.T) {
 }
 
 // More threads load in parallel, one core each, until the host link's
-// payload bandwidth is the limit.
+// payload bandwidth for read data (its header has no address) is the limit.
 func TestHostLoadThreadsSaturateTheHostLink(t *testing.T) {
 	one, n := hostLoad(t, 1)
 	l := n.Config.HostLink
-	link := l.BandwidthGBps * float64(l.PacketPayloadBytes) / float64(l.PacketPayloadBytes+l.PacketOverheadBytes)
+	link := l.BandwidthGBps * float64(l.PacketPayloadBytes) / float64(l.PacketPayloadBytes+l.ResponseOverheadBytes)
 	for _, th := range []int{2, 4, 8} {
 		if got, _ := hostLoad(t, th); math.Abs(got/(one*float64(th))-1) > 0.01 {
 			t.Errorf("%d threads load at %.3f GB/s, want %d x %.3f", th, got, th, one)

@@ -19,7 +19,10 @@ import (
 //   - HSA_XNACK=1: a kernel touching a 2 MiB block (KFD granularity 9,
 //     clipped to the buffer) not resident on its GCD faults; the driver
 //     handles the faults of a range one block at a time (a fault on a block
-//     being restored is dropped as a duplicate): runtime.managed_fault_ns,
+//     being restored is dropped as a duplicate, and so is one on a block
+//     mapped on a GCD less than the release's fault_pending_ns ago, the
+//     KFD's validate_timestamp window: the wave retries until it ends):
+//     runtime.managed_fault_ns,
 //     then runtime.managed_page_ns per 4 KiB page, then an SDMA copy of the
 //     block over the host link (its 2 MiB GART piece); a block on another
 //     GCD goes through host DRAM first (svm_migrate_vram_to_vram), two
@@ -37,8 +40,9 @@ const hostSide = -1
 
 // managedBuf is a managed buffer's residency.
 type managedBuf struct {
-	at  []int         // per 2 MiB block: the GCD holding it, or hostSide
-	dev map[int]int64 // its address on each GCD it has been migrated to
+	at    []int            // per 2 MiB block: the GCD holding it, or hostSide
+	valid []sim.VTimeInSec // per block: when the driver last mapped it on a GCD (KFD validate_timestamp)
+	dev   map[int]int64    // its address on each GCD it has been migrated to
 }
 
 // blockMove is one block's way to a new place: a hop over SDMA, or two
@@ -55,8 +59,9 @@ type migration struct {
 	op    int
 	s     *stream // a prefetch's stream; nil for a kernel's faults
 	moves []blockMove
-	hops  [][2]int // the current block's hops still to copy: from, to
-	paid  bool     // the driver's per-page work for the next hop is done
+	hops  [][2]int       // the current block's hops still to copy: from, to
+	paid  bool           // the driver's per-page work for the next hop is done
+	lead  sim.VTimeInSec // time before the first block: a prefetch's round trip through ROCr and the ioctl
 }
 
 // migrateEvent resumes a migration after the driver's work on a block.
@@ -68,6 +73,7 @@ type migrateEvent struct {
 // ManagedStats counts what managed memory did.
 type ManagedStats struct {
 	Faults        uint64 // GPU faults handled (one per block)
+	FaultWaits    uint64 // of them, faults first dropped as duplicates: their block was mapped within the release's fault_pending_ns
 	BlocksToGPU   uint64 // blocks migrated into a GCD's HBM
 	BlocksToHost  uint64 // blocks migrated back to host DRAM
 	BytesToGPU    uint64 // bytes SDMA moved over the host link into HBM
@@ -78,7 +84,7 @@ type ManagedStats struct {
 // managedAlloc records a new managed buffer: every block in host DRAM.
 func (r *Runtime) managedAlloc(b trace.Buffer) error {
 	blocks := (b.Bytes + managedBlock - 1) / managedBlock
-	if err := limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), limit.Product(blocks, 8)); err != nil {
+	if err := limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), limit.Product(blocks, 16)); err != nil {
 		return err
 	}
 	r.allocate(b)
@@ -89,7 +95,11 @@ func (r *Runtime) managedAlloc(b trace.Buffer) error {
 	if r.managed == nil {
 		r.managed = map[string]*managedBuf{}
 	}
-	r.managed[b.Name] = &managedBuf{at: at, dev: map[int]int64{}}
+	never := make([]sim.VTimeInSec, len(at))
+	for i := range never { // a new range is not "just restored": its first fault is served
+		never[i] = -ns(r.rel.FaultPendingNs)
+	}
+	r.managed[b.Name] = &managedBuf{at: at, valid: never, dev: map[int]int64{}}
 	return nil
 }
 
@@ -176,10 +186,13 @@ func (r *Runtime) prefetchStart(now sim.VTimeInSec, s *stream, i int) {
 		}
 	}
 	s.inflight++
-	m := &migration{op: i, s: s, moves: moves}
+	// ROCr's async-handler thread makes the KFD ioctl and signals back
+	// (runtime.prefetch_ns); the KFD does not re-validate a range that
+	// does not move, so a prefetch to where the pages are costs only that.
+	m := &migration{op: i, s: s, moves: moves, lead: ns(r.cost.PrefetchNs)}
 	if len(moves) == 0 { // ends after dispatch has taken it off the stream
 		r.migrating[i] = m
-		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now, H: r}, m})
+		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + m.lead, H: r}, m})
 		return
 	}
 	r.migrate(now, m)
@@ -200,13 +213,21 @@ func (r *Runtime) migrate(now sim.VTimeInSec, m *migration) {
 	default: // GCD to GCD through host DRAM
 		m.hops = [][2]int{{from, hostSide}, {hostSide, mv.to}}
 	}
-	cost := 0.0
+	at := now + m.lead
+	m.lead = 0
 	if mv.fault {
-		cost = r.cost.ManagedFaultNs
+		// The driver drops a retry fault on a block it mapped less than
+		// the release's fault_pending_ns ago as a duplicate of the fault
+		// that mapped it; the wave keeps retrying until the window ends.
+		if open := r.managed[mv.buf].valid[mv.block] + ns(r.rel.FaultPendingNs); open > at {
+			at = open
+			r.Managed.FaultWaits++
+		}
+		at += ns(r.cost.ManagedFaultNs)
 		r.Managed.Faults++
 	}
 	m.paid = false
-	r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
+	r.engine.Schedule(&migrateEvent{fabric.EventAt{T: at, H: r}, m})
 }
 
 // blockBytes is the size of a block: 2 MiB, the last one clipped to the buffer.
@@ -226,6 +247,9 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	mv := m.moves[0]
 	if len(m.hops) == 0 {
 		r.managed[mv.buf].at[mv.block] = mv.to
+		if mv.to != hostSide { // svm_range_validate_and_map maps it on the GCD
+			r.managed[mv.buf].valid[mv.block] = now
+		}
 		m.moves = m.moves[1:]
 		r.migrate(now, m)
 		return

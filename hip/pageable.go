@@ -22,7 +22,7 @@ import (
 //     ROCclr's system pool is), then an SDMA copy between the staging
 //     buffer and the GCD, and the host waits for it before the next chunk:
 //     no double buffering (device-to-host: SDMA first, then memcpy).
-//   - above it (pinHostMemory): in chunks of runtime.pin_chunk_bytes, the
+//   - above it (pinHostMemory): in chunks of the release's pin_chunk_bytes, the
 //     user pages are locked (runtime.pin_ns + runtime.pin_page_ns per
 //     4 KiB page, unlocking included), copied by SDMA straight from or to
 //     them, and unlocked; with direct dispatch every call pins again.
@@ -107,7 +107,7 @@ func (r *Runtime) pageChunk(pc *pageCopy) {
 	left := r.op(pc.op).Bytes - pc.done
 	switch {
 	case !pc.staged:
-		pc.chunk, pc.steps = min(r.cost.PinChunkBytes, left), []pageStep{stepPin, stepDMA}
+		pc.chunk, pc.steps = min(r.rel.PinChunkBytes, left), []pageStep{stepPin, stepDMA}
 		r.Pageable.PinnedChunks++
 		r.Pageable.PinnedBytes += uint64(pc.chunk)
 	case pc.toGPU:

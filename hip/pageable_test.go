@@ -115,12 +115,12 @@ func TestPageablePinnedAboveThreshold(t *testing.T) {
 	}
 }
 
-// A copy larger than runtime.pin_chunk_bytes pins, copies and unpins
+// A copy larger than the release's pin_chunk_bytes pins, copies and unpins
 // chunk by chunk.
 func TestPageablePinChunks(t *testing.T) {
 	const size = 5 * mib
 	ops := append([]trace.Op{pageable("h", 1, size), device("d", 2, size)}, timed("d", "h", size)...)
-	_, n := run(t, []string{"runtime.pin_chunk_bytes=2097152"}, ops)
+	_, n := run(t, []string{"runtime.release[*].pin_chunk_bytes=2097152"}, ops)
 	if p := n.Runtime.Pageable; p.PinnedChunks != 3 || p.PinnedBytes != size {
 		t.Errorf("pinned %d chunks (%d B), want 3 (%d B)", p.PinnedChunks, p.PinnedBytes, size)
 	}

@@ -48,6 +48,7 @@ type Runtime struct {
 	fabric.Senders
 
 	cost     config.Runtime
+	rel      config.Release // runtime.rocm's release
 	env      config.Env
 	devices  []Device
 	ctrl     map[*sdma.Engine]*fabric.Sender
@@ -111,7 +112,7 @@ type thread struct {
 // cores are each node's host cores, in node order: a cluster's devices
 // are its nodes' GCDs, node by node.
 func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
-	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, env: env,
+	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, rel: cost.Release(), env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {

@@ -234,6 +234,7 @@ func linkBuilder(e sim.Engine, l config.Link, early float64) xgmi.Builder {
 		WithLaneBandwidth(l.BandwidthGBps).
 		WithFlightLatency(l.FlightLatencyNs).
 		WithPacket(l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes).
+		WithResponseOverhead(l.ResponseOverheadBytes).
 		WithCredits(l.CreditBytes, early)
 }
 

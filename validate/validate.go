@@ -130,6 +130,7 @@ func groups() []group {
 		{[]experiment{{netExperiment, "LUMI ReFrame checks (shared/docs/comm.md, R values)"}}, noRef(netPoints)},
 		{[]experiment{{haloPackExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloPoints)},
 		{[]experiment{{haloExchangeExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloExchangePoints)},
+		{hostMemExperiments(), noRef(hostMemPoints)},
 	}
 	return append(gs, checkGroups()...)
 }

@@ -168,9 +168,9 @@ func TestBandwidthBoundKernelIgnoresMLP(t *testing.T) {
 	near(t, "triad with 4x the bytes in flight per CU", eight, two, 0.02)
 	c := frontier(t)
 	// triad reads two host arrays and writes one: the DDR4 domain carries all
-	// three, the host link's GCD-bound direction the two reads
+	// three, the host link's GCD-bound direction the two reads' data
 	domain := float64(c.DRAM.ChannelsPerDomain) * c.DRAM.ChannelBandwidthGBps * c.DRAM.Efficiency
-	link := 1.5 * c.HostLink.BandwidthGBps * 64 / float64(64+c.HostLink.PacketOverheadBytes)
+	link := 1.5 * c.HostLink.BandwidthGBps * 64 / float64(64+c.HostLink.ResponseOverheadBytes)
 	near(t, "host triad (bound by DDR4 or host link)", two, min(domain, link), 0.03)
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,10 +17,12 @@ import (
 )
 
 // listConfigs is `akisim configs`: the configs built into the binary, each
-// with its name value and the first line of its header comment.
+// with its name value, the ROCm release it models and the first line of
+// its header comment; then what each ROCm release changes.
 func listConfigs(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "config\tname\tdescription")
+	fmt.Fprintln(tw, "config\tname\trocm\tdescription")
+	var first *config.Node
 	for _, file := range config.Builtin(configs.FS) {
 		data, err := fs.ReadFile(configs.FS, file)
 		if err != nil {
@@ -30,7 +34,49 @@ func listConfigs(w io.Writer) error {
 		if _, err := toml.Decode(string(data), &head); err != nil {
 			head.Name = "?"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", file, head.Name, description(string(data)))
+		rocm := "?"
+		if src, err := config.NewSource(file, data, configs.FS); err == nil {
+			if n, err := src.Node(nil); err == nil {
+				rocm = n.Runtime.ROCm
+				if first == nil {
+					first = n
+				}
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", file, head.Name, rocm, description(string(data)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if first == nil {
+		return nil
+	}
+	return listReleases(w, first.Runtime.Releases)
+}
+
+// listReleases writes what each ROCm release (runtime.rocm) sets: one row
+// per release, one column per key of [[runtime.release]].
+func listReleases(w io.Writer, rels []config.Release) error {
+	fmt.Fprintln(w, "\nROCm releases (-set runtime.rocm=R); each sets:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	t := reflect.TypeOf(config.Release{})
+	var cells []string
+	for i := range t.NumField() {
+		cells = append(cells, t.Field(i).Tag.Get("toml"))
+	}
+	fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	for _, r := range rels {
+		v := reflect.ValueOf(r)
+		cells = cells[:0]
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.Kind() == reflect.Float64 {
+				cells = append(cells, strconv.FormatFloat(f.Float(), 'f', -1, 64))
+				continue
+			}
+			cells = append(cells, fmt.Sprint(f.Interface()))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }

@@ -333,7 +333,14 @@ func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
 func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeInSec) {
 	k := cu.run
 	for cu.issued < cu.total {
-		n := min(c.txnBytes, cu.total-cu.issued, k.max*int64(max(1, cu.span))-cu.inFlight)
+		window := k.max * int64(max(1, cu.span))
+		n := min(c.txnBytes, cu.total-cu.issued, window-cu.inFlight)
+		if cu.total > window {
+			// more work than the window holds: a step never fills it, so
+			// the next one's requests go out while a step's data streams
+			// in, as the hardware's lines do
+			n = min(n, max(c.line, window/2))
+		}
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
 			return
 		}
