@@ -179,7 +179,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"validate", "-format", "csv"}, "-format: does not apply to akisim validate"},
 		{[]string{"validate", "-outdir", dir}, "-outdir: does not apply to akisim validate"},
 		{[]string{"validate", "-only", "fitted"}, `-only: unknown kind "fitted" (want calibrated or check)`},
-		{[]string{"validate", "-only", ""}, `-only: unknown kind ""`},
+		{[]string{"validate", "-only", ""}, `-only: empty value`},
 		{[]string{"-only", "check"}, "-only: applies to akisim validate only"},
 		{[]string{"configs", "-only", "check"}, "-only: does not apply to akisim configs"},
 		{[]string{"validate", "-config", typoTag}, typoTag + `:3: gcd.reorder_ns: calibrated against "E4 latncy", which no validate point has`},
