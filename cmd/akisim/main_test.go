@@ -369,7 +369,9 @@ func TestValidatePasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration experiments")
 	}
-	code, out, errs := akisim(t, "validate", "-only", "calibrated")
+	t.Parallel() // the built binary, so that the two kinds run side by side on two cores
+	r := exe(t, "../..", nil, nil, "validate", "-only", "calibrated")
+	code, out, errs := r.code, r.stdout, r.stderr
 	if code != 0 {
 		t.Fatalf("validate failed (exit %d): %s\n%s", code, errs, out)
 	}
@@ -413,7 +415,9 @@ func TestValidateOnlyCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the check experiments")
 	}
-	code, out, errs := akisim(t, "validate", "-only", "check")
+	t.Parallel() // the built binary, so that the two kinds run side by side on two cores
+	r := exe(t, "../..", nil, nil, "validate", "-only", "check")
+	code, out, errs := r.code, r.stdout, r.stderr
 	if code != 0 {
 		t.Fatalf("validate -only check failed (exit %d): %s\n%s", code, errs, out)
 	}
