@@ -77,6 +77,9 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 	if err := checkLabels(h.Bench, h.Strategies, h.Fields, HaloExchangeLabels, haloExchangeFields); err != nil {
 		return nil, err
 	}
+	if h.Radius < 1 {
+		return nil, fmt.Errorf("-radius: want at least 1, got %d", h.Radius)
+	}
 	if len(h.Decomps) == 0 {
 		return nil, fmt.Errorf("-decomp: want at least one decomposition")
 	}
