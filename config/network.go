@@ -87,7 +87,7 @@ func (n *Node) validateNetwork(v *validator) {
 	}
 	v.gbps("nic.pcie.bandwidth_gbps", c.PCIe.BandwidthGBps)
 	v.latency("nic.pcie.flight_latency_ns", c.PCIe.FlightLatencyNs)
-	n.validateWire(v, "nic.pcie", c.PCIe.PacketPayloadBytes, c.PCIe.PacketOverheadBytes, c.PCIe.RequestBytes, c.PCIe.CreditBytes)
+	n.validateWire(v, "nic.pcie", c.PCIe.PacketPayloadBytes, c.PCIe.PacketOverheadBytes, c.PCIe.ResponseOverheadBytes, c.PCIe.RequestBytes, c.PCIe.CreditBytes)
 	v.intRange("nic.pcie.response_overhead_bytes", c.PCIe.ResponseOverheadBytes, 0, 1<<16)
 	v.latency("nic.forward_ns", c.ForwardNs)
 	v.intRange("nic.outstanding_bytes", c.OutstandingBytes, 64, 1<<30) // each in-flight transaction is a packet
@@ -99,7 +99,7 @@ func (n *Node) validateNetwork(v *validator) {
 	v.intRange("network.nodes", w.Nodes, 1, MaxNodes)
 	v.gbps("network.link.bandwidth_gbps", w.Link.BandwidthGBps)
 	v.latency("network.link.flight_latency_ns", w.Link.FlightLatencyNs)
-	n.validateWire(v, "network.link", w.Link.PacketPayloadBytes, w.Link.PacketOverheadBytes, w.Link.RequestBytes, w.Link.CreditBytes)
+	n.validateWire(v, "network.link", w.Link.PacketPayloadBytes, w.Link.PacketOverheadBytes, w.Link.ResponseOverheadBytes, w.Link.RequestBytes, w.Link.CreditBytes)
 	v.intRange("network.link.response_overhead_bytes", w.Link.ResponseOverheadBytes, 0, 1<<16)
 	v.latency("network.switch_ns", w.SwitchNs)
 	v.latency("network.global_ns", w.GlobalNs)

@@ -190,7 +190,9 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int64Range("gcd.l2_bytes", g.L2Bytes, 0, 1<<30)                         // 128x MI250X's 8 MiB; residency is tracked per line
 	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)                          // 32x MI250X's 32 channels
 	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)         // 512x a channel's 128 B per clock
-	v.latency("gcd.l2_latency_ns", g.L2LatencyNs)
+	// At least 1 ns: an L2 answering at 0 answers inside the request's own
+	// event, and -check saw a CU count one step's bytes twice there.
+	v.floatRange("gcd.l2_latency_ns", g.L2LatencyNs, 1, MaxLatencyNs)
 	v.int64Range("gcd.line_bytes", g.LineBytes, 16, 4096) // 16 B (a dwordx4) to a 4 KiB page: a random access moves line/element times its bytes
 	v.powerOfTwo("gcd.line_bytes", g.LineBytes)           // memory systems split addresses at powers of two
 	v.intRange("gcd.tlb_entries", g.TLBEntries, 1, 1<<20) // 128x the 8192 assumed for MI250X; entries are map slots
@@ -211,14 +213,14 @@ func (n *Node) validateWith(v *validator) []vErr {
 	x := &n.XGMI
 	v.gbps("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
 	v.latency("xgmi.flight_latency_ns", x.FlightLatencyNs)
-	n.validateWire(v, "xgmi", x.PacketPayloadBytes, x.PacketOverheadBytes, x.RequestBytes, x.CreditBytes)
+	n.validateWire(v, "xgmi", x.PacketPayloadBytes, x.PacketOverheadBytes, x.ResponseOverheadBytes, x.RequestBytes, x.CreditBytes)
 	v.intRange("xgmi.response_overhead_bytes", x.ResponseOverheadBytes, 0, 1<<16)
 	n.validateBundles(v)
 
 	l := &n.HostLink
 	v.gbps("host_link.bandwidth_gbps", l.BandwidthGBps)
 	v.latency("host_link.flight_latency_ns", l.FlightLatencyNs)
-	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.RequestBytes, l.CreditBytes)
+	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.ResponseOverheadBytes, l.RequestBytes, l.CreditBytes)
 	v.intRange("host_link.response_overhead_bytes", l.ResponseOverheadBytes, 0, 1<<16)
 
 	h := &n.Host
@@ -309,11 +311,18 @@ func (n *Node) validateWith(v *validator) []vErr {
 // validateWire checks a link's packet sizes and credits; pre is "xgmi" or
 // "host_link". Links charge wire packets arithmetically, so these bound
 // products, not event counts.
-func (n *Node) validateWire(v *validator, pre string, payload, overhead, request, credit int) {
+func (n *Node) validateWire(v *validator, pre string, payload, overhead, response, request, credit int) {
 	v.intRange(pre+".packet_payload_bytes", payload, 1, 1<<16)   // 64 KiB: far above any link protocol's packet
 	v.intRange(pre+".packet_overhead_bytes", overhead, 0, 1<<16) // likewise
 	v.intRange(pre+".request_bytes", request, 1, 1<<16)          // likewise
 	v.intRange(pre+".credit_bytes", credit, 64, 1<<30)           // each credited packet in flight is held in memory
+	// A read request is a header: never more wire than the data packet it
+	// asks for. Larger, the request direction would be the busier one,
+	// which the links' read path does not wait on.
+	if payload >= 1 && request > payload+response {
+		v.fail(pre+".request_bytes", []string{pre + ".packet_payload_bytes", pre + ".response_overhead_bytes"},
+			"must be at most a read-data packet (packet_payload_bytes + response_overhead_bytes = %d), got %d", payload+response, request)
+	}
 }
 
 // Granularity limits: below a few KiB a big copy needs millions of events;
