@@ -22,7 +22,8 @@ func TestConfigRangeEdgesRun(t *testing.T) {
 	for _, edge := range [][]string{
 		{"sdma.host_engines=16", "sdma.xgmi_engines=16", "sdma.queues_per_engine=64", "gcd.compute_units=1024",
 			"gcd.workgroup_slots=256", "host.cores=1024", "gcd.l2_bytes=1073741824", "gcd.line_bytes=16",
-			"xgmi.packet_payload_bytes=1", "xgmi.request_bytes=65536", "runtime.blit_workgroup_bytes=1"},
+			"xgmi.packet_payload_bytes=1", "xgmi.request_bytes=11", // 11: the read-data packet of a 1 B payload
+			"runtime.blit_workgroup_bytes=1"},
 		{"sdma.host_engines=1", "sdma.xgmi_engines=1", "sdma.queues_per_engine=1", "gcd.compute_units=1",
 			"gcd.workgroup_slots=1", "host.cores=1", "gcd.line_bytes=4096", "xgmi.lane_bandwidth_gbps=0.001",
 			"gcd.hbm_latency_ns=1e9", "dram.channel_bandwidth_gbps=0.001", "gcd.clock_ghz=0.001"},
