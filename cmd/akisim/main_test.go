@@ -369,12 +369,7 @@ func TestValidatePasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the calibration experiments")
 	}
-	t.Parallel() // the built binary, so that the two kinds run side by side on two cores
-	r := exe(t, "../..", nil, nil, "validate", "-only", "calibrated")
-	code, out, errs := r.code, r.stdout, r.stderr
-	if code != 0 {
-		t.Fatalf("validate failed (exit %d): %s\n%s", code, errs, out)
-	}
+	out := validateKind(t, "calibrated")
 	if !strings.Contains(out, "E4 latency") || !strings.Contains(out, "E1 pinned H2D") {
 		t.Errorf("validate output lacks its experiments:\n%s", out)
 	}
@@ -385,6 +380,18 @@ func TestValidatePasses(t *testing.T) {
 	if strings.Contains(out, " check ") {
 		t.Errorf("-only calibrated printed check rows:\n%s", out)
 	}
+}
+
+// validateKind runs validate -only kind with the built binary, beside the
+// other kind's test (two cores), and wants it to pass.
+func validateKind(t *testing.T, kind string) string {
+	t.Helper()
+	t.Parallel()
+	r := exe(t, "../..", nil, nil, "validate", "-only", kind)
+	if r.code != 0 {
+		t.Fatalf("validate -only %s failed (exit %d): %s\n%s", kind, r.code, r.stderr, r.stdout)
+	}
+	return r.stdout
 }
 
 // validateTotals reads validate's total lines: per kind, its points,
@@ -415,12 +422,7 @@ func TestValidateOnlyCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the check experiments")
 	}
-	t.Parallel() // the built binary, so that the two kinds run side by side on two cores
-	r := exe(t, "../..", nil, nil, "validate", "-only", "check")
-	code, out, errs := r.code, r.stdout, r.stderr
-	if code != 0 {
-		t.Fatalf("validate -only check failed (exit %d): %s\n%s", code, errs, out)
-	}
+	out := validateKind(t, "check")
 	totals := validateTotals(t, out)
 	if _, ok := totals["calibration"]; ok || totals["check"][0] < 30 || totals["check"][2] != 0 {
 		t.Errorf("totals %v, want only check, at least 30 points, none failed", totals)
