@@ -62,7 +62,7 @@ func (t *Tally) TraceOp(op *trace.Op) {
 func (t *Tally) Add(o *hip.OpResult) {
 	op := o.Op
 	work := op.IsCopy() || op.Op == trace.Kernel || op.Op == trace.Prefetch || op.Op == trace.HostAccess
-	if work && o.End <= 0 {
+	if work && !o.Done {
 		if t.missed++; len(t.unfinished) < 3 {
 			t.unfinished = append(t.unfinished, fmt.Sprintf("op %d (%s)", o.Index, op.Op))
 		}

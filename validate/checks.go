@@ -14,10 +14,12 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1, as the measurement was.
+// HSA_XNACK=1 and rocm as that ROCm release ("": the config's), as the
+// measurement was.
 type checkRun struct {
 	commScope string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
 	xnack     bool
+	rocm      string
 	osu       string
 	gcds      []int
 	nodes     int
@@ -45,7 +47,7 @@ func pearson(family string, dst, log2 int, gbps float64, gap string) checkPoint 
 	name := fmt.Sprintf("Comm_%s/0/%d/log2(N):%d", family, dst, log2)
 	return checkPoint{experiment: pearsonRepo, name: name,
 		source: "cwpearson/frontier-gpu-bandwidth (commit f63e1bf0) results/" + family + ".json, median",
-		run:    checkRun{commScope: name, xnack: true}, published: gbps, tolerance: 0.10, unit: "GB/s", gap: gap}
+		run:    checkRun{commScope: name, xnack: true, rocm: frontierRelease}, published: gbps, tolerance: 0.10, unit: "GB/s", gap: gap}
 }
 
 // Where the model misses this node's copies.
@@ -159,6 +161,9 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 	n := *c
 	if r.xnack {
 		n.Env.XNACK = 1
+	}
+	if r.rocm != "" {
+		n.Runtime.ROCm = r.rocm
 	}
 	if r.commScope != "" {
 		rows, err := commScope(&n, "^"+regexp.QuoteMeta(r.commScope)+"/")
