@@ -160,6 +160,11 @@ func (r *Runtime) FinishStream() error {
 			return fmt.Errorf("the host threads stopped after op %d, before the trace's end", st.loaded)
 		}
 		op := r.op(st.retired)
+		if r.res(st.retired).Done { // its call returned, its stream's work never ended
+			if err := r.Stalled(); err != nil {
+				return err
+			}
+		}
 		if len(r.procs) > 1 {
 			return &trace.Error{Line: op.Line, Field: "op",
 				Msg: "this call never returns: what it waits for never comes (host threads waiting for each other)"}

@@ -27,6 +27,9 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 			return nil, fmt.Errorf("op %d (line %d, %s) never completed", i, ops[i].Line, ops[i].Op)
 		}
 	}
+	if err := n.Runtime.Stalled(); err != nil {
+		return nil, err // every call returned, but an async op's work never ended
+	}
 	return n.Runtime.Results, nil
 }
 
