@@ -19,8 +19,10 @@ import (
 // completion event.
 func (r *Runtime) AddNICs(nics [][]*sdma.Engine, hubs []int, numaPerNode int, eventNs float64) {
 	r.nics, r.nicHubs, r.numaPer, r.nicEvent = nics, hubs, numaPerNode, ns(eventNs)
+	r.nicSlots = make([][]*slot, len(nics))
 	for k, list := range nics {
 		for i, e := range list {
+			r.nicSlots[k] = append(r.nicSlots[k], &slot{engine: e, nic: k + 1})
 			var p sim.Port
 			p, r.ctrl[e] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("NIC[%d].Queue[%d]", k, i))
 			fabric.Wire(p, e.CtrlPort)
@@ -28,19 +30,22 @@ func (r *Runtime) AddNICs(nics [][]*sdma.Engine, hubs []int, numaPerNode int, ev
 	}
 }
 
-// nicSlot is the DMA engine of NIC k a stream's RDMA copies go to: each
-// stream keeps one, streams spread over the NIC's engines.
-func (r *Runtime) nicSlot(stream, k int) *slot {
-	key := [3]int{stream, k, 2}
-	if e, ok := r.pick[key]; ok {
-		return e
+// nicEngine is the DMA engine of NIC k a stream's next RDMA copy goes to:
+// behind the stream's copies still in flight, on their engine, keeping
+// their order; else the engine with the fewest commands sent and not done
+// (the lowest on a tie), as the NIC starts a command on an engine that is
+// free rather than on one fixed per stream.
+func (r *Runtime) nicEngine(s *stream, k int) *slot {
+	if last, ok := s.last.(*slot); ok && s.inflight > 0 && last.nic == k+1 {
+		return last
 	}
-	list := r.nics[k]
-	n := r.rr[[2]int{k, 2}]
-	r.rr[[2]int{k, 2}] = n + 1
-	sl := &slot{engine: list[n%len(list)]}
-	r.pick[key] = sl
-	return sl
+	best := r.nicSlots[k][0]
+	for _, sl := range r.nicSlots[k][1:] {
+		if r.nicLoad[sl] < r.nicLoad[best] {
+			best = sl
+		}
+	}
+	return best
 }
 
 // flagEvent sets a host flag, or raises a GPU flag, at its time.

@@ -69,6 +69,9 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			r.pageStart(now, s, it.op)
 			s.acquire = true // its chunks are SDMA copies
 		case it.engine != nil:
+			if it.engine.nic > 0 && it.engine.engine == nil {
+				it.engine = r.nicEngine(s, it.engine.nic-1)
+			}
 			if s.inflight > 0 && s.last != it.engine {
 				return
 			}
@@ -85,6 +88,10 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				doorbell = 0 // the NIC's command cost (nic.command_ns) holds it
 			}
 			r.ctrl[it.engine.engine].SendAt(now, now+doorbell, cmd)
+			if it.engine.nic > 0 {
+				r.nicLoad[it.engine]++
+				r.nicOn[it.op] = it.engine
+			}
 			s.acquire = true
 			r.res(it.op).Engine = it.engine.engine.Name()
 			s.inflight++

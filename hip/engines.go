@@ -14,6 +14,7 @@ import (
 type slot struct {
 	engine *sdma.Engine
 	queue  int
+	nic    int // NIC id + 1 for a NIC's DMA engine (0: an SDMA queue)
 }
 
 // directItem decides how a copy the GCDs can reach runs: on an SDMA queue, or as a blit kernel
@@ -27,7 +28,7 @@ func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 	case !ok1 || !ok2:
 		return item{}, fmt.Errorf("copy names an unallocated buffer")
 	case op.NIC != nil:
-		return item{op: i, engine: r.nicSlot(streamKey(op.Rank, op.Stream), *op.NIC)}, nil
+		return item{op: i, engine: &slot{nic: *op.NIC + 1}}, nil // its DMA engine is picked when it starts (nicEngine)
 	case src.Host && dst.Host:
 		return item{}, fmt.Errorf("host-to-host copies are not modelled")
 	}

@@ -55,6 +55,9 @@ type Runtime struct {
 	kctrl    map[*gcd.ComputeUnits]*fabric.Sender
 	threads  []*fabric.Sender // to each node's host cores; empty without them
 	nics     [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
+	nicSlots [][]*slot        // by global NIC id: its DMA engines as queues to send to
+	nicLoad  map[*slot]int    // a NIC DMA engine's commands sent and not done
+	nicOn    map[int]*slot    // an RDMA copy in flight: the engine it went to
 	numaPer  int              // NUMA domains per node
 	nicEvent sim.VTimeInSec   // a NIC's completion event reaching its host
 	nicHubs  []int            // by global NIC id: its hub
@@ -173,6 +176,7 @@ func (r *Runtime) reset() {
 	r.recorded = map[int]bool{}
 	r.flags, r.gpuFlags, r.flagWaiters = map[string]bool{}, map[string]*gcd.Flag{}, map[string]map[int]bool{}
 	r.pick = map[[3]int]*slot{}
+	r.nicLoad, r.nicOn = map[*slot]int{}, map[int]*slot{}
 	r.rr = map[[2]int]int{}
 	r.paging = map[int]*pageCopy{}
 	r.staging = map[int]int64{}
@@ -380,6 +384,10 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		switch d := msg.(type) {
 		case *sdma.CopyDone:
 			id, start = d.ID, d.Start
+			if sl, ok := r.nicOn[id]; ok {
+				r.nicLoad[sl]--
+				delete(r.nicOn, id)
+			}
 		case *gcd.KernelDone:
 			id, start, begin, streamEnds = d.ID, d.Start, d.Begin, d.StreamEnds
 		}

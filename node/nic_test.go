@@ -71,3 +71,35 @@ func TestNICReportsTheLastByte(t *testing.T) {
 		t.Errorf("put reported after %g s, before its bytes cross the 25 GB/s link (%g s)", lands[1], wire)
 	}
 }
+
+// A NIC command starts on a free DMA engine: with two engines, one busy
+// with a long put, a put on a third stream, issued once the second
+// stream's put is done, takes the idle engine rather than queue behind
+// the long one (an engine fixed per stream, in turn, would put it there).
+func TestNICCommandTakesAFreeEngine(t *testing.T) {
+	n := build(t, "frontier-node.toml", "network.nodes=2", "nic.engines=2")
+	nic, far := 0, 4
+	const long, short = 8 << 20, 4096
+	res, err := n.Run([]trace.Op{
+		{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: long},
+		{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: long},
+		{Op: trace.Malloc, Buf: "s", GCD: intp(1), Bytes: short},
+		{Op: trace.Malloc, Buf: "d", GCD: intp(9), Bytes: short},
+		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: long, Stream: 1, NIC: &nic, RecvNIC: &far, SetFlag: "long"},
+		{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 2, NIC: &nic, RecvNIC: &far, SetFlag: "first"},
+		{Op: trace.FlagWait, Flag: "first"},
+		{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 3, NIC: &nic, RecvNIC: &far, SetFlag: "second"},
+		{Op: trace.FlagWait, Flag: "second"},
+		{Op: trace.FlagWait, Flag: "long"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longEnd, second := res[4].End, res[7]
+	if second.End >= longEnd {
+		t.Errorf("the third stream's put ended at %g s, after the long put (%g s): it waited for a busy engine", second.End, longEnd)
+	}
+	if second.Engine == res[4].Engine {
+		t.Errorf("the third stream's put ran on %s, the long put's engine", second.Engine)
+	}
+}
