@@ -54,6 +54,7 @@ type options struct {
 	root       int
 	datatype   string
 	halo       haloFlags
+	osu        osuArgs // an OSU benchmark's own flags (osu_args.go)
 	nodes      int
 	only       string            // validate: "", "calibrated" or "check"
 	given      map[string]bool   // the flags the command line gave
@@ -84,6 +85,9 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
+	if len(args) > 0 && isOSUBenchmark(args[0]) { // OSU's own flags (osu_args.go)
+		return parseOSU(args, stderr)
+	}
 	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
