@@ -56,7 +56,7 @@ func lumiRanks(nodes int) []int {
 }
 
 // multiEngineGap is what the model lacks for four quad pairs' osu_mbw_mr.
-const multiEngineGap = "4 MiB messages moving 121 GB/s per quad pair need several copy engines per pair (2.4 x one SDMA engine's 50 GB/s): ROCr spreading a rank's async copies to one peer over its xGMI SDMA engines, or a kernel copy; the model queues one rank's IPC copies from one sender on one engine in order, as the seed's E7 claim (osu_bw at most 50 GB/s, Cray MPICH 8.1.28 on Frontier) requires; which engines this 2023 LUMI stack used is not known"
+const multiEngineGap = "4 MiB messages moving 121 GB/s per quad pair are more than one SDMA engine's 50 GB/s: the model queues one rank's IPC copies from one sender on one engine, as the seed's E7 claim (osu_bw at most 50 GB/s, Cray MPICH 8.1.28 on Frontier) requires; with blit-kernel copies (HSA_ENABLE_SDMA=0) it gives 533.6 GB/s, +10.5%. Which engine this 2023 LUMI stack copied with (blit kernels, or SDMA engines round-robin per copy) is not known"
 
 // pearson is a median of 5 repetitions in cwpearson/frontier-gpu-bandwidth
 // results/<family>.json (C. Pearson's Comm|Scope v0.12 run on a Frontier
