@@ -24,9 +24,9 @@ const (
 
 // osuTest is one benchmark: its BENCHMARK title (%s takes the accelerator)
 // and the metric its rows carry. Bandwidth tests print MB/s (1e6 B/s),
-// latency tests microseconds. Multi marks the several-pair tests, which
-// print their HEADER themselves (no accelerator name, no empty line
-// before it) and the pairs and window on a line of their own.
+// latency tests microseconds. Multi marks osu_mbw_mr, which prints its
+// HEADER itself (no accelerator name, no empty line before it), the pairs
+// and window on a line of their own, and a message-rate column.
 type osuTest struct {
 	Title  string
 	Metric string
@@ -40,7 +40,7 @@ var osuTests = map[string]osuTest{
 	"osu_bw":             {"OSU MPI%s Bandwidth Test", "bandwidth", false},
 	"osu_bibw":           {"OSU MPI%s Bi-Directional Bandwidth Test", "bandwidth", false},
 	"osu_mbw_mr":         {"OSU MPI Multiple Bandwidth / Message Rate Test", "bandwidth", true},
-	"osu_multi_lat":      {"OSU MPI Multi Latency Test", "latency", true},
+	"osu_multi_lat":      {"OSU MPI Multi Latency Test", "latency", false}, // BENCHMARK without %s: no accelerator name
 	"osu_reduce":         {"OSU MPI%s Reduce Latency Test", "latency", false},
 	"osu_bcast":          {"OSU MPI%s Broadcast Latency Test", "latency", false},
 	"osu_allreduce":      {"OSU MPI%s Allreduce Latency Test", "latency", false},
@@ -106,25 +106,23 @@ func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
 		slices.SortStableFunc(rs, func(a, b Row) int { return cmp.Compare(a.Bytes, b.Bytes) })
 		t := osuTests[k.Case]
 		if !t.Multi {
-			fmt.Fprintf(&b, "\n# %s v%s\n", fmt.Sprintf(t.Title, osuAccel), osuVersion)
+			title := t.Title
+			if strings.Contains(title, "%s") {
+				title = fmt.Sprintf(title, osuAccel)
+			}
+			fmt.Fprintf(&b, "\n# %s v%s\n", title, osuVersion)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
 			fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
 		} else {
 			fmt.Fprintf(&b, "# %s v%s\n", t.Title, osuVersion)
-			if t.Metric == "bandwidth" {
-				fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(k.Dst, "+"))/2, window)
-			}
+			fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(k.Dst, "+"))/2, window)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
-			if t.Metric == "bandwidth" {
-				fmt.Fprintf(&b, "%-*s%*s%*s\n", osuSizeWidth, "# Size", osuWidth, "MB/s", osuWidth, "Messages/s")
-			} else {
-				fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, "Latency (us)") // print_header's LAT column
-			}
+			fmt.Fprintf(&b, "%-*s%*s%*s\n", osuSizeWidth, "# Size", osuWidth, "MB/s", osuWidth, "Messages/s")
 		}
 		for _, r := range rs {
 			v, _ := osuValue(r)
 			fmt.Fprintf(&b, "%-*d%s", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
-			if t.Multi && t.Metric == "bandwidth" {
+			if t.Multi {
 				b.WriteString(cFloat(osuWidth, osuPrecision, 1e6*v/float64(r.Bytes))) // rate = 1e6 x MB/s / size
 			}
 			b.WriteString("\n")

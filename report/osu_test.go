@@ -132,7 +132,8 @@ func TestCFloat(t *testing.T) {
 
 // osu_mbw_mr prints its own header (no accelerator, no empty line first),
 // the pairs (half the run's GCDs) and window, and the message rate beside
-// MB/s; osu_multi_lat prints print_header's latency column.
+// MB/s; osu_multi_lat prints osu_latency's preamble and column, its title
+// without an accelerator name (its BENCHMARK has no %s).
 func TestWriteOSUMulti(t *testing.T) {
 	bw := Row{"osu", "osu_mbw_mr", "gcd0", "gcd0+gcd1+gcd2+gcd3", 1024, "bandwidth", 2.048, "GB/s"}
 	lat := Row{"osu", "osu_multi_lat", "gcd0", "gcd0+gcd8", 8, "latency", 3, "us"}
@@ -142,7 +143,7 @@ func TestWriteOSUMulti(t *testing.T) {
 	}
 	want := "# OSU MPI Multiple Bandwidth / Message Rate Test v7.4\n# [ pairs: 2 ] [ window size: 16 ]\n# Datatype: MPI_CHAR.\n" +
 		"# Size                  MB/s        Messages/s\n1024                 2048.00        2000000.00\n" +
-		"# OSU MPI Multi Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size          Latency (us)\n8                       3.00\n"
+		"\n# OSU MPI Multi Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n8                       3.00\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
