@@ -32,6 +32,20 @@ type Env struct {
 	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`        // 0: every GPU message is staged through host shared memory
 	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`      // messages of at least this many bytes go over IPC-mapped peer memory
 	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"` // IPC handles a rank keeps open (LRU)
+	// GTL: a copy of at most this many bytes between GPU memory and the
+	// host, or between IPC-mapped GPU buffers, is the CPU's loads and
+	// stores, not an HSA async copy
+	VSMsgCutoff int64 `toml:"GTL_HSA_VSMSG_CUTOFF_SIZE"`
+	// MPICH's collective algorithm switches in bytes (MPIR_CVAR_*, which
+	// MPICH also reads as MPICH_*; mpi/coll.go)
+	ReduceShort       int64 `toml:"MPICH_REDUCE_SHORT_MSG_SIZE"`                    // MPI_Reduce: binomial up to this, else reduce-scatter + gather
+	AllreduceShort    int64 `toml:"MPICH_ALLREDUCE_SHORT_MSG_SIZE"`                 // MPI_Allreduce: recursive doubling up to this
+	AllreduceMaxSMP   int64 `toml:"MPICH_ALLREDUCE_MAX_SMP_SIZE"`                   // SMP-aware allreduce up to this
+	ReduceScatterLong int64 `toml:"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE"` // MPI_Reduce_scatter: pairwise from here
+	AllgatherLong     int64 `toml:"MPICH_ALLGATHER_LONG_MSG_SIZE"`                  // MPI_Allgather, power-of-two ranks: recursive doubling below this total
+	AllgatherShort    int64 `toml:"MPICH_ALLGATHER_SHORT_MSG_SIZE"`                 // MPI_Allgather, other rank counts: Bruck below this total
+	AlltoallShort     int64 `toml:"MPICH_ALLTOALL_SHORT_MSG_SIZE"`                  // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
+	AlltoallMedium    int64 `toml:"MPICH_ALLTOALL_MEDIUM_MSG_SIZE"`                 // MPI_Alltoall: scattered up to this, pairwise above
 	// 1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host
 	AllreduceKernel int `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
 	// 1: MPI_Pack of a derived type on GPU memory runs yaksa's GPU pack

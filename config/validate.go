@@ -283,6 +283,16 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.intRange("env.MPICH_GPU_IPC_ENABLED", n.Env.IPCEnabled, 0, 1)
 	v.int64Range("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold, 0, 1<<40)
 	v.intRange("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", n.Env.IPCCacheMax, 1, 1<<20)
+	v.int64Range("env.GTL_HSA_VSMSG_CUTOFF_SIZE", n.Env.VSMsgCutoff, 0, 1<<40)
+	for _, t := range []struct {
+		key string
+		x   int64
+	}{{"MPICH_REDUCE_SHORT_MSG_SIZE", n.Env.ReduceShort}, {"MPICH_ALLREDUCE_SHORT_MSG_SIZE", n.Env.AllreduceShort},
+		{"MPICH_ALLREDUCE_MAX_SMP_SIZE", n.Env.AllreduceMaxSMP}, {"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE", n.Env.ReduceScatterLong},
+		{"MPICH_ALLGATHER_LONG_MSG_SIZE", n.Env.AllgatherLong}, {"MPICH_ALLGATHER_SHORT_MSG_SIZE", n.Env.AllgatherShort},
+		{"MPICH_ALLTOALL_SHORT_MSG_SIZE", n.Env.AlltoallShort}, {"MPICH_ALLTOALL_MEDIUM_MSG_SIZE", n.Env.AlltoallMedium}} {
+		v.int64Range("env."+t.key, t.x, 0, 1<<40)
+	}
 	v.intRange("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", n.Env.AllreduceKernel, 0, 1)
 	v.intRange("env.MPICH_ENABLE_YAKSA", n.Env.EnableYaksa, 0, 1)
 	v.latency("mpi.post_ns", n.MPI.PostNs)

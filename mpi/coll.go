@@ -34,21 +34,23 @@ import (
 // mpi_waitall would.
 const waitReqs trace.Kind = "mpi.wait_reqs"
 
-// Thresholds of MPICH's default algorithm selection
-// (src/mpi/coll/coll_selection.json, pmodels/mpich) and of Cray MPICH
-// (shared/docs/comm.md), in bytes of MPI_CHAR.
-const (
-	reduceShort        = 2048   // MPI_Reduce: binomial up to this, else reduce-scatter + gather
-	allreduceShort     = 8      // MPI_Allreduce: recursive doubling up to this, else reduce-scatter + allgather
-	allreduceMaxSMP    = 262144 // MPICH_ALLREDUCE_MAX_SMP_SIZE: SMP-aware (node reduce + node bcast) up to this
-	reduceScatterLong  = 524288 // MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE: pairwise from here
-	allgatherLongPow2  = 524288 // MPI_Allgather, power-of-two ranks: recursive doubling below this total
-	allgatherShortBruk = 81920  // MPI_Allgather, other rank counts: Bruck below this total
-	alltoallShort      = 256    // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
-	alltoallMedium     = 32768  // MPI_Alltoall: scattered (all at once) up to this, pairwise above
-	gpuFastCopyMax     = 4096   // staging copies up to this are CPU loads and stores (assumed, see stage)
-	bcastRadix         = 4      // MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4: a radix-4 tree for every size
-)
+// Thresholds are MPICH's default algorithm selection
+// (src/mpi/coll/coll_selection.json, pmodels/mpich) and Cray MPICH's
+// (shared/docs/comm.md), in bytes of MPI_CHAR: [env] MPICH_* keys.
+type Thresholds struct {
+	ReduceShort       int64 // MPI_Reduce: binomial up to this, else reduce-scatter + gather
+	AllreduceShort    int64 // MPI_Allreduce: recursive doubling up to this, else reduce-scatter + allgather
+	AllreduceMaxSMP   int64 // MPICH_ALLREDUCE_MAX_SMP_SIZE: SMP-aware (node reduce + node bcast) up to this
+	ReduceScatterLong int64 // MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE: pairwise from here
+	AllgatherLong     int64 // MPI_Allgather, power-of-two ranks: recursive doubling below this total
+	AllgatherShort    int64 // MPI_Allgather, other rank counts: Bruck below this total
+	AlltoallShort     int64 // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
+	AlltoallMedium    int64 // MPI_Alltoall: scattered (all at once) up to this, pairwise above
+}
+
+// bcastRadix is MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4: a
+// radix-4 tree for every size.
+const bcastRadix = 4
 
 // span is bytes of a buffer from off.
 type span struct {
@@ -269,13 +271,11 @@ func (b *builder) reduction() {
 }
 
 // stage copies between a device buffer and host memory: a blocking
-// hipMemcpy, or, up to gpuFastCopyMax bytes, the CPU's loads or stores
-// through the host mapping of device memory. Assumed for Cray MPICH from
-// upstream MPICH's MPIR_CVAR_GPU_FAST_COPY_MAX_SIZE (4096) and from its
-// measured sub-microsecond small GPU messages (a LUMI-G study's windowed
-// osu_bw, docs/model.md "MPI"; a hipMemcpy costs several microseconds).
+// hipMemcpy, or, up to GTL_HSA_VSMSG_CUTOFF_SIZE bytes, the CPU's loads or stores
+// through the host mapping of device memory (Cray GTL's blocking CPU copy,
+// OLCF's Frontier user guide; docs/model.md "MPI").
 func (b *builder) stage(dst, src span) {
-	if src.bytes <= gpuFastCopyMax {
+	if src.bytes <= b.l.p.VSMsgCutoff {
 		b.hostCopy(dst, src)
 		return
 	}

@@ -182,7 +182,7 @@ func collTrace(n int, sbytes, dbytes int64, call func(r int) trace.Op) []trace.O
 	return ops
 }
 
-var testParams = Params{IPC: true, IPCThreshold: 1024, IPCCache: 50, PostNs: 1000, IPCOpenNs: 50000, NUMA: []int{3, 3, 1, 1, 0, 0, 2, 2}}
+var testParams = Params{IPC: true, IPCThreshold: 1024, IPCCache: 50, VSMsgCutoff: 4096, Coll: Thresholds{ReduceShort: 2048, AllreduceShort: 8, AllreduceMaxSMP: 262144, ReduceScatterLong: 524288, AllgatherLong: 524288, AllgatherShort: 81920, AlltoallShort: 256, AlltoallMedium: 32768}, PostNs: 1000, IPCOpenNs: 50000, NUMA: []int{3, 3, 1, 1, 0, 0, 2, 2}}
 
 // runColl lowers ops and runs their data flow with rank r's s<r> holding
 // fill(r, byte).
@@ -224,7 +224,7 @@ func all(n int) uint64 {
 func TestCollectiveDataFlow(t *testing.T) {
 	own := func(r int, _ int64) uint64 { return bit(r, 0) }
 	for n := 2; n <= 8; n++ {
-		for _, size := range []int64{1, 8, 100, 3000, 300000, reduceScatterLong} {
+		for _, size := range []int64{1, 8, 100, 3000, 300000, testParams.Coll.ReduceScatterLong} {
 			name := fmt.Sprintf("n%d/%d", n, size)
 			t.Run("allreduce/"+name, func(t *testing.T) {
 				for _, kernel := range []bool{false, true} {
@@ -305,7 +305,7 @@ func TestCollectiveDataFlow(t *testing.T) {
 // The algorithm each call runs, by MPICH's selection.
 func TestCollectiveSelection(t *testing.T) {
 	b := func(kind trace.Kind, n int, bytes int64) *builder {
-		return &builder{l: &lowering{}, call: &trace.Op{Op: kind, Bytes: bytes}, n: n}
+		return &builder{l: &lowering{p: testParams}, call: &trace.Op{Op: kind, Bytes: bytes}, n: n}
 	}
 	for _, c := range []struct {
 		b    *builder
@@ -409,10 +409,13 @@ func TestCollectiveLeavesProgramRequests(t *testing.T) {
 	}
 	var waits []int // lines where rank 0 waits for a receiver to finish
 	x := Expand(ops, testParams)
-	own := map[string]bool{} // the fin flags of rank 0's own receives: its copies set them
+	own := map[string]bool{} // the fin flags of rank 0's own receives: its copies set them (its CPU copies by set_flag)
 	for _, o := range x {
 		if o.Rank == 0 && o.SetFlag != "" {
 			own[o.SetFlag] = true
+		}
+		if o.Rank == 0 && o.Op == trace.FlagSet {
+			own[o.Flag] = true
 		}
 	}
 	for _, o := range x {
@@ -425,13 +428,13 @@ func TestCollectiveLeavesProgramRequests(t *testing.T) {
 	}
 }
 
-// Up to gpuFastCopyMax a reduction stages with the CPU's loads and stores
+// Up to GTL_HSA_VSMSG_CUTOFF_SIZE a reduction stages with the CPU's loads and stores
 // through the host mapping, not with hipMemcpy; above it with hipMemcpy.
 func TestSmallReductionsStageByCPU(t *testing.T) {
 	for _, c := range []struct {
 		bytes  int64
 		copies int
-	}{{8, 0}, {gpuFastCopyMax, 0}, {gpuFastCopyMax + 1, 2}} {
+	}{{8, 0}, {testParams.VSMsgCutoff, 0}, {testParams.VSMsgCutoff + 1, 2}} {
 		ops := lower(collTrace(2, c.bytes, c.bytes, func(r int) trace.Op {
 			return trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: c.bytes}
 		}), testParams, "mpi.")

@@ -48,9 +48,9 @@ func (b *builder) allgatherAlgo() string {
 	total := b.call.Bytes * int64(b.n)
 	pow2 := b.n&(b.n-1) == 0
 	switch {
-	case pow2 && total < allgatherLongPow2:
+	case pow2 && total < b.l.p.Coll.AllgatherLong:
 		return "recursive doubling"
-	case !pow2 && total < allgatherShortBruk:
+	case !pow2 && total < b.l.p.Coll.AllgatherShort:
 		return "bruck"
 	}
 	return "ring"
@@ -95,9 +95,9 @@ func (b *builder) allgather() {
 // block size.
 func (b *builder) alltoallAlgo() string {
 	switch {
-	case b.n >= 8 && b.call.Bytes <= alltoallShort:
+	case b.n >= 8 && b.call.Bytes <= b.l.p.Coll.AlltoallShort:
 		return "bruck"
-	case b.call.Bytes <= alltoallMedium:
+	case b.call.Bytes <= b.l.p.Coll.AlltoallMedium:
 		return "scattered"
 	}
 	return "pairwise"
@@ -333,7 +333,7 @@ func (b *builder) gatherTo(f fold, cut cutter, steps []step, lo, hi, nr, nroot, 
 func (b *builder) reduce(root int) bool {
 	bytes := b.call.Bytes
 	f := newFold(b.n, false)
-	if bytes <= reduceShort || bytes < int64(f.pof2) {
+	if bytes <= b.l.p.Coll.ReduceShort || bytes < int64(f.pof2) {
 		return b.binomialReduce(root)
 	}
 	b.foldIn(f)
@@ -388,7 +388,7 @@ func (b *builder) binomialReduce(root int) bool {
 func (b *builder) allreduce() span {
 	bytes := b.call.Bytes
 	b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
-	if b.staged() && bytes <= allreduceMaxSMP { // SMP-aware: a node reduce, then a node broadcast
+	if b.staged() && bytes <= b.l.p.Coll.AllreduceMaxSMP { // SMP-aware: a node reduce, then a node broadcast
 		b.reduce(0)
 		b.bcastTree(0, b.whole(b.me, 'r'))
 		return b.whole(b.me, 'r')
@@ -396,7 +396,7 @@ func (b *builder) allreduce() span {
 	f := newFold(b.n, true)
 	b.foldIn(f)
 	if nr := f.newrank(b.me); nr >= 0 {
-		if bytes <= allreduceShort || bytes < int64(f.pof2) { // recursive doubling
+		if bytes <= b.l.p.Coll.AllreduceShort || bytes < int64(f.pof2) { // recursive doubling
 			for mask := 1; mask < f.pof2; mask <<= 1 {
 				p := f.index(nr ^ mask)
 				b.exchange([]xfer{{peer: p, at: b.whole(b.me, 'r')}}, []xfer{{peer: p, at: b.whole(b.me, 't'), from: b.whole(p, 'r')}})
@@ -426,7 +426,7 @@ func (b *builder) reduceScatter() span {
 		return d
 	}
 	my := cnt(me)
-	if total >= reduceScatterLong {
+	if total >= b.l.p.Coll.ReduceScatterLong {
 		b.copy(b.at(me, 'r', 0, my), b.at(me, 's', disp(me), my))
 		for i := 1; i < n; i++ {
 			src, dst := (me-i+n)%n, (me+i)%n

@@ -37,12 +37,16 @@ const IPCStream = Stream + 1<<20
 
 // Params are the library's switches and host costs.
 type Params struct {
-	IPC          bool    // MPICH_GPU_IPC_ENABLED
-	IPCThreshold int64   // MPICH_GPU_IPC_THRESHOLD: smaller messages are staged
-	IPCCache     int     // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
-	PostNs       float64 // mpi.post_ns
-	IPCOpenNs    float64 // mpi.ipc_open_ns
-	NUMA         []int   // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
+	IPC          bool  // MPICH_GPU_IPC_ENABLED
+	IPCThreshold int64 // MPICH_GPU_IPC_THRESHOLD: smaller messages are staged
+	IPCCache     int   // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
+	// VSMsgCutoff is GTL_HSA_VSMSG_CUTOFF_SIZE: a GTL copy of at most this
+	// many bytes is the CPU's loads and stores, not an HSA async copy
+	VSMsgCutoff int64
+	Coll        Thresholds // the collectives' algorithm switches (coll.go)
+	PostNs      float64    // mpi.post_ns
+	IPCOpenNs   float64    // mpi.ipc_open_ns
+	NUMA        []int      // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
 	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
 	// reduces on the GPU instead of staging through host memory (Cray's
 	// default, 0, in 8.1.17; shared/docs/comm.md).
@@ -52,7 +56,11 @@ type Params struct {
 
 // FromConfig reads the parameters of node c.
 func FromConfig(c *config.Node) Params {
-	return Params{IPC: c.Env.IPCEnabled == 1, IPCThreshold: c.Env.IPCThreshold, IPCCache: c.Env.IPCCacheMax,
+	e := &c.Env
+	return Params{IPC: e.IPCEnabled == 1, IPCThreshold: e.IPCThreshold, IPCCache: e.IPCCacheMax, VSMsgCutoff: e.VSMsgCutoff,
+		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP,
+			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
+			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
 		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
 		Net: netFromConfig(c)}
 }
@@ -70,6 +78,7 @@ type message struct {
 	send, recv side
 	bytes      int64
 	ipc        bool
+	cpuCopy    bool // an IPC message the receiver's CPU copies (at most GTL_HSA_VSMSG_CUTOFF_SIZE bytes)
 	net        bool // between nodes (net.go)
 }
 
@@ -160,6 +169,7 @@ func (x *expander) match() {
 			}
 			m.net = x.node(x.buf(m.send)) != x.node(x.buf(m.recv))
 			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
+			m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
 			if !m.ipc && !m.net {
 				pair := [2]int{k[0], k[1]}
 				x.eager[pair] = max(x.eager[pair], m.bytes)
@@ -260,17 +270,20 @@ func (x *expander) start(i int, sd side) {
 func (x *expander) recvIPC(i int, sd side, m *message) {
 	from := x.buf(m.send)
 	x.open(i, x.ops[sd.op].Rank, from)
+	if m.cpuCopy { // the receiver's own loads and stores, in its wait (finish)
+		return
+	}
 	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
 		Stream: IPCStream + x.ops[m.send.op].Rank, WaitFlag: m.flag("rts"), SetFlag: m.flag("fin")})
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or
-// dst) and the bounce buffer, made by call i's rank: up to gpuFastCopyMax
-// bytes its CPU loads or stores through the host mapping of the device
-// memory, else a blocking hipMemcpy (the rule and its source:
-// builder.stage, coll.go).
+// dst) and the bounce buffer, made by call i's rank: up to
+// GTL_HSA_VSMSG_CUTOFF_SIZE bytes its CPU loads or stores through the host
+// mapping of the device memory, else a blocking hipMemcpy (the rule and
+// its source: builder.stage, coll.go).
 func (x *expander) stageCopy(i int, dev, src string, srcOff int64, dst string, dstOff, bytes int64) {
-	if bytes > gpuFastCopyMax {
+	if bytes > x.p.VSMsgCutoff {
 		x.emit(i, trace.Op{Op: trace.Memcpy, Src: src, SrcOff: srcOff, Dst: dst, DstOff: dstOff, Bytes: bytes})
 		return
 	}
@@ -314,14 +327,20 @@ func prefix(ops []trace.Op) string {
 }
 
 // finish is what call i (a wait) does for the sides sds of requests:
-// staged and network receives complete in order on the host, then the
-// wait returns once its IPC receives' copies are done (recvIPC) and its
-// IPC and network sends are acknowledged.
+// staged, network and CPU-copied IPC receives complete in order on the
+// host (a CPU-copied one reads the sender's mapped buffer once its handle
+// has come, then tells the sender), then the wait returns once its IPC
+// receives' async copies are done (recvIPC) and its IPC and network sends
+// are acknowledged.
 func (x *expander) finish(i int, sds []side) {
 	n := len(x.out)
 	for _, sd := range sds {
 		m := x.bySide[sd]
 		switch {
+		case !sd.send && m.cpuCopy:
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
+			x.stageCopy(i, x.buf(sd), x.buf(m.send), x.off(m.send), x.buf(sd), x.off(sd), m.bytes)
+			x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
 		case sd.send || m.ipc:
 		case m.net: // the NIC's completion event
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("landed")})

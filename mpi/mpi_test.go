@@ -105,7 +105,7 @@ func TestIPCMessageIsOnePeerCopy(t *testing.T) {
 
 // Below MPICH_GPU_IPC_THRESHOLD (1024 B) a message is staged: the sender
 // copies it into a bounce buffer in host memory on its GCD's NUMA domain,
-// the receiver copies it out; no peer copy. Up to gpuFastCopyMax bytes the
+// the receiver copies it out; no peer copy. Up to GTL_HSA_VSMSG_CUTOFF_SIZE bytes the
 // CPUs copy (loads and stores through the mapping, on each GCD's domain),
 // above it hipMemcpy. With MPICH_GPU_IPC_ENABLED=0 every message is staged.
 func TestSmallMessagesAreStaged(t *testing.T) {
@@ -323,4 +323,39 @@ func TestDeviceSyncDoesNotWaitForPostedReceives(t *testing.T) {
 			trace.Op{Op: trace.MPIWaitall, Rank: r})
 	}
 	run(t, ops) // fails the test if the run never returns
+}
+
+// From MPICH_GPU_IPC_THRESHOLD up to GTL_HSA_VSMSG_CUTOFF_SIZE an IPC
+// message is the receiver's CPU copy from the sender's mapped buffer (one
+// host_access: read s, write r, on the receiver's NUMA domain), and the
+// sender's wait returns only after it (the fin flag the receiver sets);
+// above the cutoff, or with the cutoff at 0, it is an async peer copy.
+func TestIPCSmallMessagesAreCPUCopies(t *testing.T) {
+	for _, c := range []struct {
+		bytes int64
+		sets  []string
+		cpu   bool
+	}{{1024, nil, true}, {4096, nil, true}, {4097, nil, false}, {1024, []string{"env.GTL_HSA_VSMSG_CUTOFF_SIZE=0"}, false}} {
+		res, x, _ := run(t, pair(1, c.bytes), c.sets...)
+		var host, peer int
+		for _, o := range x {
+			switch o.Op {
+			case trace.HostAccess:
+				host++
+				if o.Rank != 1 || len(o.Access) != 2 || o.Access[0].Buf != "s" || o.Access[1].Buf != "r" || *o.NUMA != 3 {
+					t.Errorf("%d B %v: host_access %+v on rank %d, want rank 1 reading s into r on NUMA 3", c.bytes, c.sets, o.Access, o.Rank)
+				}
+			case trace.MemcpyPeerAsy:
+				peer++
+			}
+		}
+		if want := map[bool][2]int{true: {1, 0}, false: {0, 1}}[c.cpu]; host != want[0] || peer != want[1] {
+			t.Errorf("%d B %v: %d host copies and %d peer copies, want %v", c.bytes, c.sets, host, peer, want)
+		}
+		_, sendEnd := span(res, "send")
+		_, recvEnd := span(res, "recv")
+		if sendEnd < recvEnd && c.cpu {
+			t.Errorf("%d B: the send completed at %.2f us, before the receiver's copy at %.2f us", c.bytes, sendEnd*1e6, recvEnd*1e6)
+		}
+	}
 }

@@ -24,24 +24,29 @@ const (
 
 // osuTest is one benchmark: its BENCHMARK title (%s takes the accelerator)
 // and the metric its rows carry. Bandwidth tests print MB/s (1e6 B/s),
-// latency tests microseconds.
+// latency tests microseconds. Multi marks osu_mbw_mr, which prints its
+// HEADER itself (no accelerator name, no empty line before it), the pairs
+// and window on a line of their own, and a message-rate column.
 type osuTest struct {
 	Title  string
 	Metric string
+	Multi  bool
 }
 
 // osuTests holds the BENCHMARK macros of the 7.4 sources
 // (c/mpi/pt2pt/standard and c/mpi/collective/blocking).
 var osuTests = map[string]osuTest{
-	"osu_latency":        {"OSU MPI%s Latency Test", "latency"},
-	"osu_bw":             {"OSU MPI%s Bandwidth Test", "bandwidth"},
-	"osu_bibw":           {"OSU MPI%s Bi-Directional Bandwidth Test", "bandwidth"},
-	"osu_reduce":         {"OSU MPI%s Reduce Latency Test", "latency"},
-	"osu_bcast":          {"OSU MPI%s Broadcast Latency Test", "latency"},
-	"osu_allreduce":      {"OSU MPI%s Allreduce Latency Test", "latency"},
-	"osu_reduce_scatter": {"OSU MPI%s Reduce_scatter Latency Test", "latency"},
-	"osu_allgather":      {"OSU MPI%s Allgather Latency Test", "latency"},
-	"osu_alltoall":       {"OSU MPI%s All-to-All Personalized Exchange Latency Test", "latency"},
+	"osu_latency":        {"OSU MPI%s Latency Test", "latency", false},
+	"osu_bw":             {"OSU MPI%s Bandwidth Test", "bandwidth", false},
+	"osu_bibw":           {"OSU MPI%s Bi-Directional Bandwidth Test", "bandwidth", false},
+	"osu_mbw_mr":         {"OSU MPI Multiple Bandwidth / Message Rate Test", "bandwidth", true},
+	"osu_multi_lat":      {"OSU MPI Multi Latency Test", "latency", false}, // BENCHMARK without %s: no accelerator name
+	"osu_reduce":         {"OSU MPI%s Reduce Latency Test", "latency", false},
+	"osu_bcast":          {"OSU MPI%s Broadcast Latency Test", "latency", false},
+	"osu_allreduce":      {"OSU MPI%s Allreduce Latency Test", "latency", false},
+	"osu_reduce_scatter": {"OSU MPI%s Reduce_scatter Latency Test", "latency", false},
+	"osu_allgather":      {"OSU MPI%s Allgather Latency Test", "latency", false},
+	"osu_alltoall":       {"OSU MPI%s All-to-All Personalized Exchange Latency Test", "latency", false},
 }
 
 // osuColumn is print_only_header's column title for a metric.
@@ -69,7 +74,17 @@ func osuValue(r Row) (float64, bool) {
 // per size in increasing order, as OSU's size loop runs. Runs follow in
 // the order of their first row, so consecutive runs are separated by the
 // empty line each one starts with.
-func WriteOSU(w io.Writer, rows []Row) error {
+func WriteOSU(w io.Writer, rows []Row) error { return WriteOSUWindow(w, rows, osuWindow) }
+
+// osuWindow is OSU's default window (WINDOW_SIZE_LARGE), which osu_mbw_mr
+// prints.
+const osuWindow = 64
+
+// WriteOSUWindow is WriteOSU for runs whose window (-W) was window:
+// osu_mbw_mr prints "# [ pairs: P ] [ window size: W ]" after its title,
+// and its rows carry MB/s and the message rate (MB/s / size) in two
+// columns, as osu_mbw_mr.c prints them; pairs are half the run's ranks.
+func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
 	type run struct {
 		Case, Src, Dst string
 	}
@@ -90,12 +105,27 @@ func WriteOSU(w io.Writer, rows []Row) error {
 		rs := byRun[k]
 		slices.SortStableFunc(rs, func(a, b Row) int { return cmp.Compare(a.Bytes, b.Bytes) })
 		t := osuTests[k.Case]
-		fmt.Fprintf(&b, "\n# %s v%s\n", fmt.Sprintf(t.Title, osuAccel), osuVersion)
-		fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
-		fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
+		if !t.Multi {
+			title := t.Title
+			if strings.Contains(title, "%s") {
+				title = fmt.Sprintf(title, osuAccel)
+			}
+			fmt.Fprintf(&b, "\n# %s v%s\n", title, osuVersion)
+			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
+			fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
+		} else {
+			fmt.Fprintf(&b, "# %s v%s\n", t.Title, osuVersion)
+			fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(k.Dst, "+"))/2, window)
+			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
+			fmt.Fprintf(&b, "%-*s%*s%*s\n", osuSizeWidth, "# Size", osuWidth, "MB/s", osuWidth, "Messages/s")
+		}
 		for _, r := range rs {
 			v, _ := osuValue(r)
-			fmt.Fprintf(&b, "%-*d%s\n", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
+			fmt.Fprintf(&b, "%-*d%s", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
+			if t.Multi {
+				b.WriteString(cFloat(osuWidth, osuPrecision, 1e6*v/float64(r.Bytes))) // rate = 1e6 x MB/s / size
+			}
+			b.WriteString("\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

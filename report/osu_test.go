@@ -95,7 +95,7 @@ func TestWriteOSUBadRows(t *testing.T) {
 		want   string
 	}{
 		{func(r *Row) { r.Workload = "p2p" }, `row 2: workload "p2p" is not osu`},
-		{func(r *Row) { r.Case = "osu_mbw_mr" }, `row 2: case "osu_mbw_mr" is no OSU benchmark`},
+		{func(r *Row) { r.Case = "osu_put_latency" }, `row 2: case "osu_put_latency" is no OSU benchmark`},
 		{func(r *Row) { r.Metric = "latency" }, `row 2: osu_bw prints bandwidth, row has metric "latency"`},
 		{func(r *Row) { r.Unit = "us" }, `row 2: unit "us" is not a bandwidth unit`},
 		{func(r *Row) { r.Case, r.Metric, r.Unit = "osu_latency", "latency", "GB/s" }, `row 2: unit "GB/s" is not a latency unit`},
@@ -127,5 +127,24 @@ func TestCFloat(t *testing.T) {
 		if got := cFloat(18, 2, c.v); got != c.want {
 			t.Errorf("cFloat(%v) = %q, want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// osu_mbw_mr prints its own header (no accelerator, no empty line first),
+// the pairs (half the run's GCDs) and window, and the message rate beside
+// MB/s; osu_multi_lat prints osu_latency's preamble and column, its title
+// without an accelerator name (its BENCHMARK has no %s).
+func TestWriteOSUMulti(t *testing.T) {
+	bw := Row{"osu", "osu_mbw_mr", "gcd0", "gcd0+gcd1+gcd2+gcd3", 1024, "bandwidth", 2.048, "GB/s"}
+	lat := Row{"osu", "osu_multi_lat", "gcd0", "gcd0+gcd8", 8, "latency", 3, "us"}
+	var b bytes.Buffer
+	if err := WriteOSUWindow(&b, []Row{bw, lat}, 16); err != nil {
+		t.Fatal(err)
+	}
+	want := "# OSU MPI Multiple Bandwidth / Message Rate Test v7.4\n# [ pairs: 2 ] [ window size: 16 ]\n# Datatype: MPI_CHAR.\n" +
+		"# Size                  MB/s        Messages/s\n1024                 2048.00        2000000.00\n" +
+		"\n# OSU MPI Multi Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n8                       3.00\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
 }

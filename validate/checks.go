@@ -38,7 +38,25 @@ const (
 	pearsonRepo = "Pearson Comm|Scope, Frontier"
 	lumiScope   = "LUMI ReFrame comm_scope"
 	lumiOSU     = "LUMI ReFrame osu_allreduce"
+	lumiPairs   = "LUMI ReFrame osu_mbw_mr / osu_multi_lat"
 )
+
+// lumiRanks are LUMI's map_rank_to_gpu order (checks/microbenchmarks/mpi/
+// src/map_rank_to_gpu, "NUMA-spread"): local rank i runs on GCD
+// lumiRanks[i], so rank i and its osu_mbw_mr partner i+4 share a package
+// (a quad link) on one node; on n nodes the same order repeats per node.
+func lumiRanks(nodes int) []int {
+	var g []int
+	for n := range nodes {
+		for _, l := range []int{4, 2, 6, 0, 5, 3, 7, 1} {
+			g = append(g, 8*n+l)
+		}
+	}
+	return g
+}
+
+// multiEngineGap is what the model lacks for four quad pairs' osu_mbw_mr.
+const multiEngineGap = "4 MiB messages moving 121 GB/s per quad pair are more than one SDMA engine's 50 GB/s: the model queues one rank's IPC copies from one sender on one engine, as the seed's E7 claim (osu_bw at most 50 GB/s, Cray MPICH 8.1.28 on Frontier) requires; with blit-kernel copies (HSA_ENABLE_SDMA=0) it gives 533.6 GB/s, +10.5%. Which engine this 2023 LUMI stack copied with (blit kernels, or SDMA engines round-robin per copy) is not known"
 
 // pearson is a median of 5 repetitions in cwpearson/frontier-gpu-bandwidth
 // results/<family>.json (C. Pearson's Comm|Scope v0.12 run on a Frontier
@@ -101,6 +119,20 @@ var checkPoints = []checkPoint{
 	{experiment: lumiScope, name: "Comm_implicit_managed_GPUWrGPU_fine/0/2/log2(N):30 (single)",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/gpu/comm_scope.py (commit 542d422b) reference (from Pearson, arXiv 2302.14827)",
 		run:    checkRun{commScope: "Comm_implicit_managed_GPUWrGPU_fine/0/2/log2(N):30"}, published: 38, tolerance: 0.05, unit: "GB/s"},
+
+	// LUMI's point-to-point regression references with -d rocm D D, 4 MiB
+	// (bandwidth) and 8 B (latency); model tolerances as the two-node
+	// osu_bw and osu_latency calibration points (LUMI's own bands are
+	// +-1% and +-0.1 us).
+	{experiment: lumiPairs, name: "osu_mbw_mr 4 MiB, 2 nodes x 8 GCDs (8 pairs between the nodes)",
+		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_pt2pt_check, rocm, 95000 MB/s",
+		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(2), nodes: 2, bytes: 4 << 20}, published: 95.0, tolerance: 0.10, unit: "GB/s"},
+	{experiment: lumiPairs, name: "osu_multi_lat 8 B, 2 nodes x 8 GCDs (8 pairs between the nodes)",
+		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_pt2pt_check, rocm, 3.0 us",
+		run:    checkRun{osu: "osu_multi_lat", gcds: lumiRanks(2), nodes: 2, bytes: 8}, published: 3.0, tolerance: 0.20, unit: "us"},
+	{experiment: lumiPairs, name: "osu_mbw_mr 4 MiB, 1 node x 8 GCDs (4 quad pairs)",
+		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 259ea556, 2023-11-07) lumi_osu_pt2pt_check, rocm, 8 tasks on one node, 482735 MB/s",
+		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
 
 	// osu_allreduce, 8 GPU ranks per node, 8 B, within LUMI's own bands.
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 1 node x 8 GCDs",

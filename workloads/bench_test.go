@@ -141,6 +141,33 @@ func BenchmarkOSUBandwidth(b *testing.B) {
 	}
 }
 
+// BenchmarkOSUPointToPointSweep is a whole OSU point-to-point sweep as
+// `akisim osu_latency|osu_bw|osu_bibw -d rocm D D` runs it: each test over
+// OSU's default sizes (1 B .. 4 MiB) between GCD 0 and GCD 1, one warm-up
+// and one timed iteration (issue 22's target: at most 5 s).
+func BenchmarkOSUPointToPointSweep(b *testing.B) {
+	c := frontier(b)
+	var sizes []int64
+	for n := int64(1); n <= 4<<20; n *= 2 {
+		sizes = append(sizes, n)
+	}
+	for b.Loop() {
+		var events uint64
+		for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
+			runs, err := OSU{Bench: bench, GCDs: []int{0, 1}, Sizes: sizes, Window: 64, Iterations: 1}.Runs()
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := Execute(c, runs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += res.Events
+		}
+		b.ReportMetric(float64(events), "events")
+	}
+}
+
 // BenchmarkRCCLAllReduceSweep is rccl-tests all_reduce_perf on the 8 GCDs
 // of the Frontier node from 8 B to 1 GiB, doubling, with the CLI's default
 // iterations (akisim rccl -sizes 8:1073741824).

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -116,7 +117,10 @@ func TestMHDSplit(t *testing.T) {
 // Steps after the warm-up take the same time (the model is
 // deterministic and the step has no state), and the fully fused exchange
 // over the hierarchical placement beats MPI datatypes over MPI's default
-// on 8 GCDs of one node.
+// on 8 GCDs of one node. No barrier ends a step, so the first timed step
+// still carries the ranks' skew from the warm-up (its IPC handle opens):
+// it may differ by a few parts in a million (20 ns of 7.8 ms), the later
+// ones by rounding only.
 func TestMHDStepsAgreeAndFusedWins(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates two MHD steps on 8 GCDs")
@@ -126,7 +130,7 @@ func TestMHDStepsAgreeAndFusedWins(t *testing.T) {
 	for _, s := range MHDStrategies {
 		m := newMHD(c, []int{64, 64, 64}, 8, s, MHDDefaultDecomp[s])
 		if s == "acm-batched-he" {
-			m.Steps = 2
+			m.Steps = 3
 		}
 		runs, err := m.Runs()
 		var replay *Replay
@@ -137,14 +141,18 @@ func TestMHDStepsAgreeAndFusedWins(t *testing.T) {
 		res := mustExecute(t, c, runs, err)
 		times = append(times, res.Rows[0].Value)
 		if s == "acm-batched-he" {
-			var at [4]float64
+			var at [5]float64
 			for _, r := range replay.Ops {
 				if r.Op.Rank == 0 && strings.HasPrefix(r.Op.Label, mhdStep+".") {
 					at[r.Op.Label[len(mhdStep)+1]-'0'] = float64(r.Issue)
 				}
 			}
-			if a, b := at[2]-at[1], at[3]-at[2]; a <= 0 || (a-b)/a > 1e-9 || (b-a)/a > 1e-9 {
-				t.Errorf("timed steps take %g and %g s, want equal", a, b)
+			first, a, b := at[2]-at[1], at[3]-at[2], at[4]-at[3]
+			if a <= 0 || math.Abs(a-b)/a > 1e-9 {
+				t.Errorf("the second and third timed steps take %g and %g s, want equal", a, b)
+			}
+			if math.Abs(first-a)/a > 1e-5 {
+				t.Errorf("the first timed step takes %g s, the next %g: want within 1e-5", first, a)
 			}
 		}
 	}

@@ -24,39 +24,57 @@ import (
 // Rank 0 times on its host clock, from the first timed iteration to the
 // end. The original repeats each size 100 times (20 above 8 KiB) after a
 // warm-up; the simulator is deterministic, so one warm-up and Iterations
-// timed iterations give the same mean.
+// timed iterations give the same mean (OSU's -x sets Warmup).
 type OSU struct {
-	Bench      string  // osu_bw, osu_bibw or osu_latency
+	Bench      string  // osu_bw, osu_bibw, osu_latency, osu_mbw_mr, osu_multi_lat (osu_multi.go) or a collective (osu_coll.go)
 	GCDs       []int   // rank i runs on GCDs[i]
 	Sizes      []int64 // message sizes in bytes
 	Window     int     // messages in flight per iteration (OSU: 64)
-	Iterations int     // timed iterations after one warm-up
+	Iterations int     // timed iterations after the warm-up
+	Warmup     int     // untimed iterations before them, if WarmupSet (else one)
+	WarmupSet  bool
+}
+
+// warmups is the number of untimed iterations.
+func (o OSU) warmups() int {
+	if o.WarmupSet {
+		return o.Warmup
+	}
+	return 1
 }
 
 // OSUBenchmarks are the tests OSU replicates, in OSU's order: point to
 // point, then the collectives (osu_coll.go).
-var OSUBenchmarks = []string{"osu_latency", "osu_bw", "osu_bibw",
+var OSUBenchmarks = []string{"osu_latency", "osu_bw", "osu_bibw", "osu_mbw_mr", "osu_multi_lat",
 	"osu_reduce", "osu_bcast", "osu_allreduce", "osu_reduce_scatter", "osu_allgather", "osu_alltoall"}
 
 // Runs lists one run per size.
 func (o OSU) Runs() ([]Run, error) {
 	_, coll := osuCollectives[o.Bench]
+	multi := o.Bench == "osu_mbw_mr" || o.Bench == "osu_multi_lat"
 	switch {
 	case !slices.Contains(OSUBenchmarks, o.Bench):
 		return nil, fmt.Errorf("-bench: unknown OSU benchmark %q (want one of %s)", o.Bench, strings.Join(OSUBenchmarks, ", "))
 	case coll && len(o.GCDs) < 2:
 		return nil, fmt.Errorf("-gcds: %s runs one rank per GCD and needs at least two, got %d GCDs", o.Bench, len(o.GCDs))
-	case !coll && len(o.GCDs) != 2:
+	case multi && (len(o.GCDs) < 2 || len(o.GCDs)%2 != 0):
+		return nil, fmt.Errorf("-gcds: %s pairs rank i with rank i+n/2 and needs an even number of GCDs, got %d", o.Bench, len(o.GCDs))
+	case !coll && !multi && len(o.GCDs) != 2:
 		return nil, fmt.Errorf("-gcds: %s runs two ranks, got %d GCDs", o.Bench, len(o.GCDs))
+	case o.Iterations < 1 || o.warmups() < 0:
+		return nil, fmt.Errorf("-i %d -x %d: want at least one iteration and no negative warm-up", o.Iterations, o.warmups())
 	}
 	var runs []Run
 	for _, n := range o.Sizes {
 		if n < 1 {
 			return nil, fmt.Errorf("-sizes: message sizes must be >= 1, got %d", n)
 		}
-		if coll {
+		switch {
+		case coll:
 			runs = append(runs, o.collRun(n))
-		} else {
+		case multi:
+			runs = append(runs, o.multiRun(n))
+		default:
 			runs = append(runs, o.run(n))
 		}
 	}
@@ -88,8 +106,8 @@ func (o OSU) run(n int64) Run {
 		}
 		return trace.Op{Op: k, Buf: fmt.Sprintf("r%d", r), Bytes: bytes, Peer: intp(1 - r), Tag: tag, Req: req}
 	}
-	for it := 0; it <= o.Iterations; it++ {
-		if it == 1 { // after the warm-up
+	for it := 0; it < o.warmups()+o.Iterations; it++ {
+		if it == o.warmups() { // after the warm-up
 			call(0, trace.Op{Op: trace.HostCompute, Label: osuStart})
 		}
 		req := func(r, j int, what string) string { return fmt.Sprintf("%s%d.%d.%d", what, r, it, j) }

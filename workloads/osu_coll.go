@@ -53,9 +53,9 @@ func (o OSU) collRun(n int64) Run {
 		}
 		barrier := trace.Op{Op: trace.MPIBarrier}
 		rank = append(rank, barrier)
-		for it := 0; it <= o.Iterations; it++ {
+		for it := 0; it < o.warmups()+o.Iterations; it++ {
 			start, stop := trace.Op{Op: trace.HostCompute}, trace.Op{Op: trace.HostCompute}
-			if it > 0 { // the first is the warm-up
+			if it >= o.warmups() { // after the warm-up
 				start.Label, stop.Label = osuStart, osuStop
 			}
 			if kind == trace.MPIReduce {
@@ -74,17 +74,23 @@ func (o OSU) collRun(n int64) Run {
 		all = append(all, rank...)
 	}
 	return Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *Replay) []report.Row {
-		var sum float64 // every rank's time in timed calls
-		for _, res := range r.Ops {
-			switch res.Op.Label {
-			case osuStart:
-				sum -= float64(res.Issue)
-			case osuStop:
-				sum += float64(res.Issue)
-			}
-		}
-		lat := sum / float64(o.Iterations) / float64(np) * 1e6
+		lat := timed(r) / float64(o.Iterations) / float64(np) * 1e6
 		return []report.Row{{Workload: "osu", Case: o.Bench, Src: report.GCD(o.GCDs[0]), Dst: report.GCDs(o.GCDs), Bytes: n,
 			Metric: "latency", Value: lat, Unit: "us"}}
 	}}
+}
+
+// timed is the sum over ranks of each one's time between its osuStart and
+// osuStop readings (every rank's time in timed calls).
+func timed(r *Replay) float64 {
+	var sum float64
+	for _, res := range r.Ops {
+		switch res.Op.Label {
+		case osuStart:
+			sum -= float64(res.Issue)
+		case osuStop:
+			sum += float64(res.Issue)
+		}
+	}
+	return sum
 }

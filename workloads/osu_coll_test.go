@@ -89,7 +89,7 @@ func TestOSUCollectiveErrors(t *testing.T) {
 	}{
 		{OSU{Bench: "osu_allreduce", GCDs: []int{0}, Sizes: []int64{8}}, "-gcds: osu_allreduce runs one rank per GCD and needs at least two, got 1 GCDs"},
 		{OSU{Bench: "osu_bw", GCDs: []int{0, 1, 2}, Sizes: []int64{8}}, "-gcds: osu_bw runs two ranks, got 3 GCDs"},
-		{OSU{Bench: "osu_gather", GCDs: []int{0, 1}, Sizes: []int64{8}}, `-bench: unknown OSU benchmark "osu_gather" (want one of osu_latency, osu_bw, osu_bibw, osu_reduce, osu_bcast, osu_allreduce, osu_reduce_scatter, osu_allgather, osu_alltoall)`},
+		{OSU{Bench: "osu_gather", GCDs: []int{0, 1}, Sizes: []int64{8}}, `-bench: unknown OSU benchmark "osu_gather" (want one of osu_latency, osu_bw, osu_bibw, osu_mbw_mr, osu_multi_lat, osu_reduce, osu_bcast, osu_allreduce, osu_reduce_scatter, osu_allgather, osu_alltoall)`},
 	} {
 		if _, err := c.o.Runs(); err == nil || err.Error() != c.want {
 			t.Errorf("got %v, want %s", err, c.want)

@@ -54,6 +54,7 @@ type options struct {
 	root       int
 	datatype   string
 	halo       haloFlags
+	osu        osuArgs // an OSU benchmark's own flags (osu_args.go)
 	nodes      int
 	only       string            // validate: "", "calibrated" or "check"
 	given      map[string]bool   // the flags the command line gave
@@ -84,6 +85,9 @@ var commandFlags = map[string][]string{
 
 func parse(args []string, stderr io.Writer) (*options, error) {
 	o := &options{command: "run", stderr: stderr}
+	if len(args) > 0 && isOSUBenchmark(args[0]) { // OSU's own flags (osu_args.go)
+		return parseOSU(args, stderr)
+	}
 	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
@@ -110,7 +114,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")
 	fs.IntVar(&o.nodes, "nodes", 0, "nodes of the run: the config's node repeated N times on its network (-set network.nodes=N); global GCD ids are node*8 + local id")
-	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL, MPICH_ENABLE_YAKSA), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG), TransferBench (NUM_ITERATIONS, NUM_WARMUPS, OUTPUT_TO_CSV, GFX_BLOCK_SIZE)")
+	fs.Var(&o.envs, "env", "set an environment variable the model honours, NAME=VALUE: ROCm (HSA_ENABLE_SDMA, HSA_ENABLE_PEER_SDMA, HSA_XNACK), Cray MPICH (MPICH_GPU_IPC_ENABLED, MPICH_GPU_IPC_THRESHOLD, MPICH_GPU_IPC_CACHE_MAX_SIZE, GTL_HSA_VSMSG_CUTOFF_SIZE, MPICH_GPU_ALLREDUCE_USE_KERNEL, MPICH_ENABLE_YAKSA, the collective switches MPICH_*_MSG_SIZE), libfabric CXI (FI_CXI_RDZV_THRESHOLD, FI_CXI_RDZV_GET_MIN, FI_CXI_RDZV_EAGER_SIZE), RCCL (NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_BUFFSIZE, NCCL_DEBUG), TransferBench (NUM_ITERATIONS, NUM_WARMUPS, OUTPUT_TO_CSV, GFX_BLOCK_SIZE)")
 	fs.StringVar(&o.workload, "workload", o.workload, "built-in workload: p2p, commscope, stream, osu, rccl, halo or transferbench (default p2p without -trace)")
 	fs.StringVar(&o.tbConfig, "cfg", "", "transferbench: the TransferBench config file to run (its tests, one per line)")
 	fs.StringVar(&o.tracePath, "trace", "", "replay a JSON Lines trace (see traces/README.md); read once, so a pipe works")

@@ -381,7 +381,7 @@ func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error
 		return writeGBench(w, res)
 	}
 	if o.workload == "osu" { // OSU's own output, nothing before it
-		return report.WriteOSU(w, res.Rows)
+		return report.WriteOSUWindow(w, res.Rows, cmp.Or(o.osu.window, 64))
 	}
 	if o.workload == "rccl" { // rccl-tests' own output
 		return writeRCCLTests(w, o, c, res)
@@ -459,7 +459,11 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 
 // osuRuns builds the OSU runs from -bench, -gcds and -sizes.
 func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
-	osu := workloads.OSU{Bench: cmp.Or(o.bench, "osu_bw"), Window: 64, Iterations: 1}
+	osu := workloads.OSU{Bench: cmp.Or(o.bench, "osu_bw"), Window: cmp.Or(o.osu.window, 64), Iterations: 1,
+		Warmup: o.osu.warmup, WarmupSet: o.osu.warmupSet}
+	if o.osu.itersSet {
+		osu.Iterations = o.osu.iters
+	}
 	gcds := o.gcds
 	if gcds == "" {
 		gcds = "0,1"
