@@ -53,6 +53,7 @@ type options struct {
 	warmup     int
 	root       int
 	datatype   string
+	rcclArgs   *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
 	halo       haloFlags
 	nodes      int
 	only       string            // validate: "", "calibrated" or "check"
@@ -83,6 +84,9 @@ var commandFlags = map[string][]string{
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
+	if len(args) > 0 && isRCCLTestsBinary(args[0]) { // rccl-tests as its users type it (rccltests_args.go)
+		return parseRCCLTests(args[0], args[1:], stderr)
+	}
 	o := &options{command: "run", stderr: stderr}
 	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
