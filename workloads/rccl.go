@@ -30,11 +30,6 @@ type RCCLTests struct {
 	// Blocking (rccl-tests -z 1) waits for every stream after each
 	// collective, so no launch overlaps the one before
 	Blocking bool
-	// MaxBytes is rccl-tests' -e (0: the largest of Sizes): its buffers
-	// are that large, and each timed iteration of a smaller size uses the
-	// next slot of them (startColl's shift), so its data is not the
-	// previous iteration's.
-	MaxBytes int64
 	// GCDsPerNode, if > 0 and the GCDs span nodes, runs one process per
 	// node (rccl-tests under mpirun, -g per node): rank k drives node k's
 	// GCDs, each in its own group.
@@ -101,9 +96,6 @@ func (t RCCLTests) Runs() ([]Run, error) {
 		return nil, fmt.Errorf("-root: rank %d is outside the %d GCDs", t.Root, n)
 	}
 	elem := trace.Datatypes[t.Datatype]
-	if t.MaxBytes == 0 && len(t.Sizes) > 0 {
-		t.MaxBytes = slices.Max(t.Sizes)
-	}
 	var runs []Run
 	for _, s := range t.Sizes {
 		// rccl-tests rounds the size down to whole elements (per rank where the data is split)
@@ -119,31 +111,6 @@ func (t RCCLTests) Runs() ([]Run, error) {
 	return runs, nil
 }
 
-// slots is how many of a size's buffers fit in rccl-tests' -e-sized ones,
-// as far as the timed iterations reach (src/common.cu startColl: shift =
-// size x (iter % (maxbytes / size))).
-func (t RCCLTests) slots(size int64, timed int) int {
-	return int(max(1, min(t.MaxBytes/size, int64(timed)+1)))
-}
-
-// slotSkip starts the timed iterations one slot on when the budget cut
-// them short: rccl-tests' 20 iterations all but one run on a slot the
-// warm-up did not touch, and a shortened run should measure one of those.
-func (t RCCLTests) slotSkip(timed int) int {
-	if timed < t.Iterations {
-		return 1
-	}
-	return 0
-}
-
-// slotBuf is rank r's buffer kind ("send", "recv") for slot s.
-func slotBuf(kind string, r, s int) string {
-	if s == 0 {
-		return fmt.Sprintf("%s%d", kind, r)
-	}
-	return fmt.Sprintf("%s%d.%d", kind, r, s)
-}
-
 // Labels of the host clock readings.
 const rcclStart, rcclStop = "rccl.t_start", "rccl.t_end"
 
@@ -152,15 +119,11 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 	var ops []trace.Op
 	probe := trace.Op{Op: k, Bytes: size}
 	in, out := probe.CollectiveBytes(n)
-	warm, timed := t.iterations(size)
-	slots := t.slots(size, timed)
 	for r, g := range t.GCDs {
-		for s := range slots {
-			ops = append(ops, trace.Op{Op: trace.Malloc, Buf: slotBuf("send", r, s), GCD: intp(g), Bytes: in},
-				// in place, the receive buffer holds the input too (rccl-tests
-				// offsets the output inside it for AllGather and ReduceScatter)
-				trace.Op{Op: trace.Malloc, Buf: slotBuf("recv", r, s), GCD: intp(g), Bytes: max(in, out)})
-		}
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("send%d", r), GCD: intp(g), Bytes: in},
+			// in place, the receive buffer holds the input too (rccl-tests
+			// offsets the output inside it for AllGather and ReduceScatter)
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out)})
 	}
 	rankOf := func(g int) int { // the process driving GCD g
 		if t.GCDsPerNode <= 0 {
@@ -169,8 +132,8 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 		return g/t.GCDsPerNode - slices.Min(t.GCDs)/t.GCDsPerNode
 	}
 	procs := rankOf(slices.Max(t.GCDs)) + 1
-	for i := range ops {
-		ops[i].Rank = rankOf(*ops[i].GCD)
+	for r := range t.GCDs {
+		ops[2*r].Rank, ops[2*r+1].Rank = rankOf(t.GCDs[r]), rankOf(t.GCDs[r])
 	}
 	ops = append(ops, trace.Op{Op: trace.RCCLCommInit, Comm: "world", GCDs: slices.Clone(t.GCDs)})
 	if procs > 1 { // the other processes go on once the communicator exists (ncclCommInitRank is collective)
@@ -182,10 +145,10 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 	// an iteration: one call per GCD, between ncclGroupStart and
 	// ncclGroupEnd as rccl-tests makes them (its sends and receives launch
 	// together), in each process
-	group := func(inPlace bool, slot int) {
+	group := func(inPlace bool) {
 		for p := range procs {
 			ops = append(ops, trace.Op{Op: trace.RCCLGroupStart, Rank: p})
-			groupOf(&ops, t, k, size, p, rankOf, inPlace, slot)
+			groupOf(&ops, t, k, size, p, rankOf, inPlace)
 			ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd, Rank: p})
 		}
 	}
@@ -194,14 +157,15 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1, Rank: rankOf(g)})
 		}
 	}
+	warm, timed := t.iterations(size)
 	for i, inPlace := range []bool{false, true} {
 		for range warm {
-			group(inPlace, 0) // BenchTime's warm-up: startColl(..., iter 0)
+			group(inPlace)
 		}
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
-		for it := range timed {
-			group(inPlace, (it+t.slotSkip(timed))%slots)
+		for range timed {
+			group(inPlace)
 			if t.Blocking {
 				sync()
 			}
@@ -214,17 +178,17 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 
 // groupOf appends process p's calls of one iteration of collective k of
 // size bytes: one per GCD it drives.
-func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rankOf func(int) int, inPlace bool, slot int) {
+func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rankOf func(int) int, inPlace bool) {
 	n := len(t.GCDs)
 	for r, g := range t.GCDs {
 		if rankOf(g) != p {
 			continue
 		}
-		src, dst := slotBuf("send", r, slot), slotBuf("recv", r, slot)
+		src := fmt.Sprintf("send%d", r)
 		if inPlace {
-			src = dst
+			src = fmt.Sprintf("recv%d", r)
 		}
-		call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: dst,
+		call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: fmt.Sprintf("recv%d", r),
 			Bytes: size, Datatype: t.Datatype, Stream: r + 1, Rank: p}
 		switch k {
 		case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
@@ -234,7 +198,7 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 			call.Root = intp(t.Root)
 		}
 		if k == trace.RCCLSend { // sendrecv_perf: to the next rank, from the previous
-			recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: dst,
+			recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r),
 				Bytes: size, Datatype: t.Datatype, Peer: intp((r + n - 1) % n), Stream: r + 1, Rank: p}
 			call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src,
 				Bytes: size, Datatype: t.Datatype, Peer: intp((r + 1) % n), Stream: r + 1, Rank: p}
