@@ -92,3 +92,12 @@ func TestRCCLTestsArgsRunAsWorkload(t *testing.T) {
 		t.Errorf("the typed command's table differs from the workload's:\n%s\nagainst\n%s", typed, plain)
 	}
 }
+
+// -h prints the usage on stderr and exits 0 without a run.
+func TestRCCLTestsArgsHelp(t *testing.T) {
+	noSimulation(t)
+	code, out, errs := akisim(t, "reduce_perf", "-h")
+	if code != 0 || out != "" || !strings.Contains(errs, "usage: akisim reduce_perf") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0, nothing, the usage", code, out, errs)
+	}
+}
