@@ -45,7 +45,7 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 		ring := c.channels[cc].Ranks
 		pos := slices.Index(ring, me)
 		p := &program{x: x, c: c, o: o, pr: pr, k: k, ch: cc, me: me, n: n, order: ring, pos: pos}
-		p.out = []trace.Phase{x.prologue(c, me)}
+		p.out = x.prologue(c, me, cc)
 		if ch.Algo == "Tree" {
 			kern.Channels[cc] = p.tree(lo, hi, chunk)
 		} else {

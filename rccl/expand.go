@@ -44,6 +44,7 @@ type comm struct {
 	p2pRecv  [][]int
 	fifo     []string // per comm rank: its FIFO buffer
 	work     []string // per comm rank: its work FIFO in pinned host memory
+	dev      []string // per comm rank: its communicator and channels in device memory
 	works    []int    // per comm rank: work descriptors written so far
 	flags    int64    // where the counters start in a FIFO buffer
 	// graphGBps is RCCL's bandwidth of its ring graph, nChannels x
@@ -83,6 +84,11 @@ type groupKernel struct {
 // planning and launch on the calling thread, then the kernel on the
 // call's stream.
 func (x *expander) launch(o *trace.Op, kern trace.Op) {
+	c := x.comms[o.Comm]
+	me := slices.Index(c.gcds, *o.GCD)
+	for i := range kern.Channels {
+		kern.Channels[i] = append(kern.Channels[i], x.epilogue(c, me, i))
+	}
 	if x.p.EnqueueNs > 0 {
 		x.emit(o, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.EnqueueNs})
 	}
@@ -162,6 +168,9 @@ func (x *expander) commInit(o *trace.Op) error {
 		c.work = append(c.work, work)
 		numa := x.p.NUMA[g]
 		x.emit(o, trace.Op{Op: trace.HostMalloc, Buf: work, NUMA: &numa, Bytes: workFifoBytes})
+		dev := fmt.Sprintf("rccl.%s.dev%d", o.Comm, r)
+		c.dev = append(c.dev, dev)
+		x.emit(o, trace.Op{Op: trace.Malloc, Buf: dev, GCD: &g, Bytes: devBytes(len(chans))})
 	}
 	if c.nodes > 1 { // only proxy threads, which serve the network, wait for it
 		x.emit(o, trace.Op{Op: trace.FlagSet, Flag: c.ready})
@@ -199,12 +208,54 @@ const (
 	workFifoBytes = 4096 * workBytes
 )
 
-// prologue is a channel's first phase: its work descriptor's load from
-// the host, the longest of the loads a workgroup waits for before it works.
-func (x *expander) prologue(c *comm, me int) trace.Phase {
+// prologue is a channel's first phases, what ncclKernelMain and the
+// primitives' constructors load before the first step (src/device/
+// common.h, prims_simple.h, prims_ll.h): three warps load the
+// communicator and the channel (device memory) and the work descriptor
+// (the host's work FIFO) at once; then the connections' ncclConnInfo,
+// whose address is in the channel just loaded; then the FIFO counters
+// those name (the send head, the Simple receive tail), in the GCD's own
+// fine-grained FIFO memory. Each waits for the one before.
+func (x *expander) prologue(c *comm, me, ch int) []trace.Phase {
 	at := int64(c.works[me]) * workBytes % workFifoBytes
 	c.works[me]++
-	return trace.Phase{Access: []trace.Access{{Buf: c.work[me], Mode: "read", Bytes: workBytes, Offset: at}}}
+	ch %= len(c.channels)
+	dev := c.dev[me]
+	return []trace.Phase{
+		{Access: []trace.Access{{Buf: c.work[me], Mode: "read", Bytes: workBytes, Offset: at},
+			{Buf: dev, Mode: "read", Bytes: devCommBytes},
+			{Buf: dev, Mode: "read", Bytes: devChannelBytes, Offset: devCommBytes + int64(ch)*devChannelBytes}}},
+		{Access: []trace.Access{{Buf: dev, Mode: "read", Bytes: connInfoBytes, Offset: c.connInfoAt(ch)}}},
+		{Access: []trace.Access{{Buf: c.fifo[me], Mode: "read", Bytes: 16, Offset: c.flagAt(2 * ch * len(connKinds))}}},
+	}
+}
+
+// epilogue is a channel's last phase: the primitives' destructors store
+// the connections' step counters back into their ncclConnInfo (device
+// memory) for the next kernel; the workgroup ends once they are
+// acknowledged.
+func (x *expander) epilogue(c *comm, me, ch int) trace.Phase {
+	return trace.Phase{Access: []trace.Access{{Buf: c.dev[me], Mode: "write", Bytes: 16, Offset: c.connInfoAt(ch % len(c.channels))}}}
+}
+
+// Device-memory structures of a rank (ncclDevCommAndChannels and the
+// channels' peers): the communicator and each channel fit one warp's
+// 16-byte loads (static_asserts in common.h: at most 1 KiB each), a
+// channel's ring connections (a send and a receive ncclConnInfo) 256 B.
+const (
+	devCommBytes    = 1024
+	devChannelBytes = 1024
+	connInfoBytes   = 256
+)
+
+// devBytes is a rank's device-memory structures for channels.
+func devBytes(channels int) int64 {
+	return devCommBytes + int64(channels)*(devChannelBytes+connInfoBytes)
+}
+
+// connInfoAt is where channel ch's connections are in a rank's structures.
+func (c *comm) connInfoAt(ch int) int64 {
+	return devCommBytes + int64(len(c.channels))*devChannelBytes + int64(ch)*connInfoBytes
 }
 
 // flagArea holds the head and tail counters at the end of a FIFO buffer.

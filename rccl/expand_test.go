@@ -130,7 +130,7 @@ func TestExpandFIFOsFineGrained(t *testing.T) {
 		_, out := expand(t, callTrace(n, allCalls...))
 		fifos := map[string]int{}
 		for _, o := range out {
-			if o.Op == trace.Malloc && strings.HasPrefix(o.Buf, "rccl.") {
+			if o.Op == trace.Malloc && strings.HasPrefix(o.Buf, "rccl.") && !strings.Contains(o.Buf, ".dev") {
 				if !o.Fine {
 					t.Errorf("%d GCDs: FIFO %q is coarse-grained", n, o.Buf)
 				}
@@ -387,5 +387,41 @@ func TestExpandNoCalls(t *testing.T) {
 	in, out := expand(t, `{"op":"malloc","buf":"b","gcd":0,"bytes":64}`)
 	if !reflect.DeepEqual(in, out) {
 		t.Errorf("got %+v, want %+v", out, in)
+	}
+}
+
+// Every channel of a collective starts with the kernel's prologue (the
+// work descriptor from the host's work FIFO with the communicator and
+// channel, then the connections, then the counters they name, each
+// waiting for the one before) and ends storing its steps back.
+func TestExpandPrologueAndEpilogue(t *testing.T) {
+	_, out := expand(t, callTrace(8, allCalls...))
+	kernels := 0
+	for _, o := range out {
+		if o.Op != trace.Kernel {
+			continue
+		}
+		kernels++
+		for ch, phases := range o.Channels {
+			if len(phases) < 5 {
+				t.Fatalf("%s channel %d: %d phases, want the prologue's 3, work and the epilogue", o.Name, ch, len(phases))
+			}
+			first := phases[0].Access
+			if len(first) != 3 || !strings.Contains(first[0].Buf, ".work") || !strings.Contains(first[1].Buf, ".dev") || !strings.Contains(first[2].Buf, ".dev") {
+				t.Errorf("%s channel %d: first phase %+v, want the work descriptor, communicator and channel loads", o.Name, ch, first)
+			}
+			if a := phases[1].Access; len(a) != 1 || a[0].Mode != "read" || !strings.Contains(a[0].Buf, ".dev") {
+				t.Errorf("%s channel %d: second phase %+v, want the connections' load", o.Name, ch, a)
+			}
+			if a := phases[2].Access; len(a) != 1 || a[0].Mode != "read" || !strings.Contains(a[0].Buf, ".fifo") {
+				t.Errorf("%s channel %d: third phase %+v, want the FIFO counters' load", o.Name, ch, a)
+			}
+			if a := phases[len(phases)-1].Access; len(a) != 1 || a[0].Mode != "write" || !strings.Contains(a[0].Buf, ".dev") {
+				t.Errorf("%s channel %d: last phase %+v, want the steps stored back", o.Name, ch, a)
+			}
+		}
+	}
+	if kernels == 0 {
+		t.Fatal("no kernels")
 	}
 }

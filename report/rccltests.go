@@ -11,7 +11,10 @@ import (
 // of ROCm/rccl-tests): the command line's settings and the devices.
 type RCCLTests struct {
 	MinBytes, MaxBytes int64
-	StepFactor         int
+	StepFactor         int   // -f; 1: sizes step by StepBytes (-i)
+	StepBytes          int64 // -i
+	Check              int   // -c: the header's validation count
+	Blocking           bool  // -z 1
 	Warmup, Iters      int
 	Devices            []RCCLDevice
 	Type               string // -d
@@ -46,8 +49,15 @@ func rcclTime(us float64) string {
 func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	step, unit := int64(t.StepFactor), "factor"
+	if t.StepFactor <= 1 {
+		step, unit = t.StepBytes, "bytes"
+	}
 	p("# nThread %d nGpus %d minBytes %d maxBytes %d step: %d(%s) warmup iters: %d iters: %d agg iters: %d validation: %d graph: %d\n",
-		1, len(t.Devices), t.MinBytes, t.MaxBytes, t.StepFactor, "factor", t.Warmup, t.Iters, 1, 0, 0)
+		1, len(t.Devices), t.MinBytes, t.MaxBytes, step, unit, t.Warmup, t.Iters, 1, t.Check, 0)
+	if t.Blocking {
+		p("# Blocking Enabled: wait for completion and barrier after each collective \n")
+	}
 	p("#\n")
 	p("rccl-tests: Version akisim\n")
 	p("# Using devices\n")

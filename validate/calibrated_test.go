@@ -155,8 +155,14 @@ func TestCheckPointsData(t *testing.T) {
 		if p.source == "" || p.published <= 0 || p.tolerance <= 0 || p.name == "" {
 			t.Errorf("%+v: a check point needs a source, a value and a tolerance", p)
 		}
-		if (p.run.commScope == "") == (p.run.osu == "") {
-			t.Errorf("%s: runs neither or both of Comm|Scope and OSU", p.name)
+		kinds := 0
+		for _, k := range []string{p.run.commScope, p.run.osu, p.run.rccl} {
+			if k != "" {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			t.Errorf("%s: runs %d of Comm|Scope, OSU and rccl-tests, want one", p.name, kinds)
 		}
 		sources[p.experiment] = true
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/workloads"
 )
 
 // Check points: published measurements of these nodes that no constant of
@@ -21,6 +22,7 @@ type checkRun struct {
 	xnack     bool
 	rocm      string
 	osu       string
+	rccl      string // an rccl-tests binary, one process per node driving its GCDs
 	gcds      []int
 	nodes     int
 	bytes     int64
@@ -39,6 +41,7 @@ const (
 	lumiScope   = "LUMI ReFrame comm_scope"
 	lumiOSU     = "LUMI ReFrame osu_allreduce"
 	lumiPairs   = "LUMI ReFrame osu_mbw_mr / osu_multi_lat"
+	rcclPRs     = "ROCm/rccl PRs #929, #930 (MI250X)"
 )
 
 // lumiRanks are LUMI's map_rank_to_gpu order (checks/microbenchmarks/mpi/
@@ -57,6 +60,10 @@ func lumiRanks(nodes int) []int {
 
 // multiEngineGap is what the model lacks for four quad pairs' osu_mbw_mr.
 const multiEngineGap = "4 MiB messages moving 121 GB/s per quad pair are more than one SDMA engine's 50 GB/s: the model queues one rank's IPC copies from one sender on one engine, as the seed's E7 claim (osu_bw at most 50 GB/s, Cray MPICH 8.1.28 on Frontier) requires; with blit-kernel copies (HSA_ENABLE_SDMA=0) it gives 533.6 GB/s, +10.5%. Which engine this 2023 LUMI stack copied with (blit kernels, or SDMA engines round-robin per copy) is not known"
+
+// rcclPRGap is what the model lacks where the pull requests' 16-rank
+// latencies are below it.
+const rcclPRGap = "the pull requests do not say how their 16 GCDs sat on nodes; run as 2 nodes x 8 GCDs (one process per node where they ran one per GCD), the model is above the table, and which of its ring's costs over the network is too high is not known (issue 22)"
 
 // pearson is a median of 5 repetitions in cwpearson/frontier-gpu-bandwidth
 // results/<family>.json (C. Pearson's Comm|Scope v0.12 run on a Frontier
@@ -133,6 +140,10 @@ var checkPoints = []checkPoint{
 	{experiment: lumiPairs, name: "osu_mbw_mr 4 MiB, 1 node x 8 GCDs (4 quad pairs)",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 259ea556, 2023-11-07) lumi_osu_pt2pt_check, rocm, 8 tasks on one node, 482735 MB/s",
 		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
+	// rccl-tests on 16 MI250X GCDs (mpirun -np 16 ... -g 1 -n 250) before
+	// each pull request's change: its smallest size, out of place.
+	rcclPR(929, "all_reduce_perf", 8, 25.06),
+	rcclPR(930, "all_gather_perf", 64, 33.75),
 
 	// osu_allreduce, 8 GPU ranks per node, 8 B, within LUMI's own bands.
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 1 node x 8 GCDs",
@@ -144,6 +155,14 @@ var checkPoints = []checkPoint{
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 4 nodes x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
 		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8}, published: 10.5, tolerance: 0.25, unit: "us", gap: allreduceGap},
+}
+
+// rcclPR is pull request pr's smallest size of bench, out of place (us),
+// run as 2 nodes x 8 GCDs.
+func rcclPR(pr int, bench string, bytes int64, us float64) checkPoint {
+	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", bench, bytes),
+		source: fmt.Sprintf("ROCm/rccl pull request #%d (2023-10-24), \"Before\" table", pr),
+		run:    checkRun{rccl: bench, gcds: span(16), nodes: 2, bytes: bytes}, published: us, tolerance: 0.20, unit: "us", gap: rcclPRGap}
 }
 
 // span is GCDs 0..n-1.
@@ -210,5 +229,13 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 		return 0, fmt.Errorf("no Comm|Scope benchmark %s", r.commScope)
 	}
 	n.Network.Nodes = r.nodes
+	if r.rccl != "" {
+		runs, err := workloads.RCCLTests{Bench: r.rccl, GCDs: r.gcds, Sizes: []int64{r.bytes}, Datatype: "float",
+			Warmup: 5, Iterations: 20, GCDsPerNode: n.GCD.Count}.Runs()
+		if err != nil {
+			return 0, err
+		}
+		return firstValue(&n, runs)
+	}
 	return osu(&n, r.osu, r.gcds, r.bytes)
 }

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,6 +26,10 @@ type RCCLTests struct {
 	Root       int     // rccl-tests -r
 	Warmup     int     // rccl-tests -w
 	Iterations int     // rccl-tests -n
+	RedOp      string  // rccl-tests -o ("": sum)
+	// Blocking (rccl-tests -z 1) waits for every stream after each
+	// collective, so no launch overlaps the one before
+	Blocking bool
 	// GCDsPerNode, if > 0 and the GCDs span nodes, runs one process per
 	// node (rccl-tests under mpirun, -g per node): rank k drives node k's
 	// GCDs, each in its own group.
@@ -161,6 +166,9 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
 		for range timed {
 			group(inPlace)
+			if t.Blocking {
+				sync()
+			}
 		}
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
@@ -184,7 +192,7 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 			Bytes: size, Datatype: t.Datatype, Stream: r + 1, Rank: p}
 		switch k {
 		case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
-			call.RedOp = "sum"
+			call.RedOp = cmp.Or(t.RedOp, "sum")
 		}
 		if k == trace.RCCLBroadcast || k == trace.RCCLReduce {
 			call.Root = intp(t.Root)

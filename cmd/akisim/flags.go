@@ -53,6 +53,7 @@ type options struct {
 	warmup     int
 	root       int
 	datatype   string
+	rcclArgs   *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
 	halo       haloFlags
 	osu        osuArgs // an OSU benchmark's own flags (osu_args.go)
 	nodes      int
@@ -84,6 +85,9 @@ var commandFlags = map[string][]string{
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
+	if len(args) > 0 && isRCCLTestsBinary(args[0]) { // rccl-tests as its users type it (rccltests_args.go)
+		return parseRCCLTests(args[0], args[1:], stderr)
+	}
 	o := &options{command: "run", stderr: stderr}
 	if len(args) > 0 && isOSUBenchmark(args[0]) { // OSU's own flags (osu_args.go)
 		return parseOSU(args, stderr)

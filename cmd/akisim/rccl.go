@@ -19,6 +19,9 @@ func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 	if c.Nodes() > 1 {
 		t.GCDsPerNode = c.GCD.Count // one process per node
 	}
+	if a := o.rcclArgs; a != nil {
+		t.RedOp, t.Blocking = a.op, a.blocking
+	}
 	if !o.given["iters"] && !o.given["warmup"] {
 		t.BudgetBytes = workloads.RCCLBudget
 	}
@@ -75,6 +78,17 @@ func rcclGCDs(o *options, c *config.Node) ([]int, error) {
 		return gcdIDs("-gcds", o.gcds, c.TotalGCDs())
 	}
 	var all []int
+	if a := o.rcclArgs; a != nil { // rccl-tests -g n: the first n GCDs of every node, a process per node
+		if a.gpus > c.GCD.Count {
+			return nil, bad("-g %d: a node has %d GCDs", a.gpus, c.GCD.Count)
+		}
+		for node := range c.Nodes() {
+			for g := range a.gpus {
+				all = append(all, node*c.GCD.Count+g)
+			}
+		}
+		return all, nil
+	}
 	for g := range c.GCD.Count {
 		all = append(all, g)
 	}
@@ -137,6 +151,12 @@ func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *workloads.Resu
 	for r, g := range gcds {
 		t.Devices = append(t.Devices, report.RCCLDevice{Rank: r, Pid: rcclPid, Device: g, Host: rcclHost,
 			BusID: fmt.Sprintf("0000:%02x:00.0", rccl.BusID(g)>>12), Name: "AMD Instinct MI250X"})
+	}
+	if a := o.rcclArgs; a != nil {
+		t.StepFactor, t.StepBytes, t.Check, t.Blocking = int(a.stepFactor), a.stepBytes, a.check, a.blocking
+		if t.Op != "none" {
+			t.Op = a.op
+		}
 	}
 	if c.Env.NCCLDebug == "INFO" {
 		if t.Info, err = rcclInfo(c, gcds); err != nil {

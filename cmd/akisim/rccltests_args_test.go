@@ -1,0 +1,103 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// An rccl-tests flag akisim does not model, or a bad value, exits 2 with
+// one line naming the flag, before anything is simulated.
+func TestRCCLTestsArgsRejected(t *testing.T) {
+	noSimulation(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"all_reduce_perf", "-G", "1"}, "all_reduce_perf: -G 1: not modelled: HIP graph launches"},
+		{[]string{"all_reduce_perf", "-m", "4"}, "all_reduce_perf: -m 4: not modelled"},
+		{[]string{"all_reduce_perf", "-t", "2"}, "all_reduce_perf: -t 2: not modelled"},
+		{[]string{"all_reduce_perf", "-x", "3"}, "all_reduce_perf: -x: not an rccl-tests option"},
+		{[]string{"all_reduce_perf", "--bogus=1"}, "all_reduce_perf: --bogus=1: not an rccl-tests option"},
+		{[]string{"all_reduce_perf", "-b"}, "all_reduce_perf: -b: wants a value"},
+		{[]string{"all_reduce_perf", "-b", "8X"}, `all_reduce_perf: -b 8X: want a size in bytes`},
+		{[]string{"all_reduce_perf", "-b", "1G", "-e", "8"}, "all_reduce_perf: -b 1073741824 -e 8: want 1 <= minbytes <= maxbytes"},
+		{[]string{"all_reduce_perf", "-b", "1", "-e", "1G", "-i", "1"}, "sizes, at most 4096 in one run"},
+		{[]string{"all_reduce_perf", "-o", "mulsum"}, "all_reduce_perf: -o mulsum: want one of sum, prod, max, min, avg"},
+		{[]string{"all_reduce_perf", "-g", "9"}, "-g 9: a node has 8 GCDs"},
+		{[]string{"all_reduce_perf", "-g", "0"}, "all_reduce_perf: -g 0: want a whole number of at least 1"},
+		{[]string{"all_reduce_perf", "-d", "fp8_e4m3"}, `-datatype: unknown type "fp8_e4m3"`},
+		{[]string{"broadcast_perf", "-g", "2", "-r", "2"}, "-root: rank 2 is outside the 2 GCDs"},
+		{[]string{"all_reduce_perf", "-Y", "fine"}, "all_reduce_perf: -Y fine: not modelled"},
+	} {
+		code, out, errs := akisim(t, tc.args...)
+		if code != 2 || strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line containing %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+// The sizes rccl-tests steps through: times -f, or plus -i, from -b to -e,
+// with its K, M and G.
+func TestRCCLTestsSizes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-b", "8", "-e", "64", "-f", "2"}, "8,16,32,64"},
+		{[]string{"-b", "1K", "-e", "4k", "-i", "1024"}, "1024,2048,3072,4096"},
+		{[]string{"--minbytes=1M", "--maxbytes", "10M", "--stepfactor=3"}, "1048576,3145728,9437184"},
+		{[]string{"-b1G"}, "1073741824"}, // -e stays at its 32 MiB default: no size
+		{nil, "33554432"},
+	} {
+		a := &rcclTestsParse{gpus: 1, minB: 32 << 20, maxB: 32 << 20, args: rcclTestsArgs{stepFactor: 1, stepBytes: 1 << 20}}
+		for i := 0; i < len(tc.args); i++ {
+			f, v, err := rcclTestsLookup(tc.args[i], tc.args, &i)
+			if err == nil {
+				err = f.set(a, v)
+			}
+			if err != nil {
+				t.Fatalf("%v: %v", tc.args, err)
+			}
+		}
+		got, err := a.sizes()
+		if tc.want == "1073741824" {
+			if err == nil {
+				t.Errorf("%v: sizes %q, want an error (-b above the default -e)", tc.args, got)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%v: sizes %q, %v; want %q", tc.args, got, err, tc.want)
+		}
+	}
+}
+
+// `akisim all_reduce_perf -b 8 -e 16 -f 2 -g 2` runs what the rccl workload
+// runs for those sizes and GCDs, under rccl-tests' header for those flags.
+func TestRCCLTestsArgsRunAsWorkload(t *testing.T) {
+	code, typed, errs := akisim(t, "all_reduce_perf", "-b", "8", "-e", "16", "-f", "2", "-g", "2", "-n", "2", "-w", "1", "-c", "0", "-quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, plain, errs := akisim(t, "rccl", "-sizes", "8,16", "-gcds", "0,1", "-iters", "2", "-warmup", "1", "-quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	header := "# nThread 1 nGpus 2 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 1 iters: 2 agg iters: 1 validation: 0 graph: 0\n"
+	if !strings.HasPrefix(typed, header) {
+		t.Errorf("header:\n%s\nwant it to start with\n%s", typed, header)
+	}
+	body := func(s string) string { _, b, _ := strings.Cut(s, "\n"); return b }
+	if body(typed) != body(plain) {
+		t.Errorf("the typed command's table differs from the workload's:\n%s\nagainst\n%s", typed, plain)
+	}
+}
+
+// -h prints the usage on stderr and exits 0 without a run.
+func TestRCCLTestsArgsHelp(t *testing.T) {
+	noSimulation(t)
+	code, out, errs := akisim(t, "reduce_perf", "-h")
+	if code != 0 || out != "" || !strings.Contains(errs, "usage: akisim reduce_perf") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0, nothing, the usage", code, out, errs)
+	}
+}
