@@ -42,6 +42,16 @@ page_walkers = 4
 page_walk_ns = 640
 fp64_gflops = 23950
 
+[mall]
+bytes = 0
+ways = 16
+line_bytes = 64
+channels = 128
+channel_bandwidth_gbps = 134.4
+latency_ns = 200
+write_allocate = true
+write_back = true
+
 [sdma]
 host_engines = 2
 xgmi_engines = 3

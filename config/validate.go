@@ -199,6 +199,8 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.intRange("gcd.page_walkers", g.PageWalkers, 1, 1024)
 	v.latency("gcd.page_walk_ns", g.PageWalkNs)
 
+	n.validateMALL(v)
+
 	s := &n.SDMA
 	v.intRange("sdma.host_engines", s.HostEngines, 1, 16)          // 8x MI250X's 2; each engine is a component
 	v.intRange("sdma.xgmi_engines", s.XGMIEngines, 1, 16)          // 5x MI250X's 3
@@ -575,5 +577,34 @@ func (n *Node) validateReleases(v *validator) {
 	}
 	if !slices.Contains(names, r.ROCm) {
 		v.fail("runtime.rocm", []string{"runtime.release"}, "unknown ROCm release %q (runtime.release has %s)", r.ROCm, strings.Join(names, ", "))
+	}
+}
+
+// MaxMALLBytes bounds mall.bytes: 8x MI300X's 256 MiB; the cache keeps
+// state per block of sim.l2_block_bytes.
+const MaxMALLBytes = 1 << 31
+
+// validateMALL checks the MALL's keys; with bytes = 0 there is none and
+// only their ranges are checked.
+func (n *Node) validateMALL(v *validator) {
+	m := &n.MALL
+	v.int64Range("mall.bytes", m.Bytes, 0, MaxMALLBytes)
+	v.intRange("mall.ways", m.Ways, 1, 64) // 4x MI300X's 16; a lookup scans a set
+	v.int64Range("mall.line_bytes", m.LineBytes, 16, 4096)
+	v.powerOfTwo("mall.line_bytes", m.LineBytes)
+	v.intRange("mall.channels", m.Channels, 1, 1024) // 8x MI300X's 128
+	v.gbps("mall.channel_bandwidth_gbps", m.ChannelBandwidthGBps)
+	// at least 1 ns, as the L2's: an answer inside the request's own event
+	v.floatRange("mall.latency_ns", m.LatencyNs, 1, MaxLatencyNs)
+	block := n.Sim.L2BlockBytes
+	if m.Bytes == 0 || block <= 0 || m.Ways < 1 {
+		return
+	}
+	if set := int64(m.Ways) * block; m.Bytes%set != 0 {
+		v.fail("mall.bytes", []string{"mall.ways", "sim.l2_block_bytes"},
+			"must be a whole number of sets, a multiple of mall.ways x sim.l2_block_bytes (%d), got %d", set, m.Bytes)
+	}
+	if m.LineBytes > 0 && block%m.LineBytes != 0 {
+		v.fail("mall.line_bytes", []string{"sim.l2_block_bytes"}, "must divide sim.l2_block_bytes (%d), got %d", block, m.LineBytes)
 	}
 }

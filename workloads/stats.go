@@ -72,6 +72,12 @@ func (s *Stats) Add(run string, n *node.Node) {
 		d.add(p+".l2.nonLocalHits", float64(g.L2.NonLocalHits), "Requests for coarse-grained peer or host memory the L2 served", "Count")
 		d.add(p+".l2.nonLocalMisses", float64(g.L2.NonLocalMisses), "Requests for coarse-grained peer or host memory the L2 fetched", "Count")
 		d.add(p+".l2.nonLocalWritebacks", float64(g.L2.NonLocalWriteBacks), "Dirty blocks written back to peer or host memory", "Count")
+		if m := g.MALL; m != nil {
+			d.add(p+".mall.hits", float64(m.Hits), "Reads the MALL served", "Count")
+			d.add(p+".mall.misses", float64(m.Misses), "Reads the MALL fetched from HBM", "Count")
+			d.add(p+".mall.hitBytes", float64(m.HitBytes), "Bytes the MALL served", "Byte")
+			d.add(p+".mall.writebacks", float64(m.WriteBacks), "Dirty blocks the MALL wrote back to HBM", "Count")
+		}
 		d.add(p+".cu.kernels", float64(g.CUs.Kernels), "Kernels run", "Count")
 		d.add(p+".cu.workgroups", float64(g.CUs.Workgroups), "Workgroups dispatched", "Count")
 		traffic(d, p+".cu", g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)

@@ -9,6 +9,7 @@ import (
 	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/hub"
+	"github.com/akisim/akisim/components/mall"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -22,6 +23,7 @@ type GCD struct {
 	XGMIEngines []*sdma.Engine // SDMA engines for GCD<->GCD copies
 	CUs         *ComputeUnits
 	L2          *L2
+	MALL        *mall.MALL // memory-side cache in front of the HBM; nil: none (MI250X)
 }
 
 // Builder builds GCDs.
@@ -52,6 +54,7 @@ type Builder struct {
 	l2Bytes, l2Block    int64
 	l2GBps, l2LatencyNs float64
 	line                int64
+	mall                *mall.Builder // nil: no MALL
 }
 
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
@@ -147,6 +150,12 @@ func (b Builder) WithL2(bytes, block int64, gbps, latencyNs float64) Builder {
 	return b
 }
 
+// WithMALL puts a memory-side cache built by mb in front of the HBM.
+func (b Builder) WithMALL(mb mall.Builder) Builder {
+	b.mall = &mb
+	return b
+}
+
 // WithKernelRoutes sets how CU traffic crosses the fabric.
 func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; return b }
 
@@ -155,7 +164,13 @@ func (b Builder) Build(name string, id int) *GCD {
 	g := &GCD{ID: id}
 	g.Hub = hub.MakeBuilder().WithEngine(b.engine).WithID(id).WithLatencies(b.forwardNs, b.reorderNs).Build(name + ".Hub")
 	g.HBM = dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs).Build(name + ".HBM")
-	fabric.Wire(g.Hub.MemoryPort(id), g.HBM.Port)
+	if b.mall != nil {
+		g.MALL = b.mall.WithEngine(b.engine).WithMemory(fabric.Memory{Index: id}).Build(name + ".MALL")
+		fabric.Wire(g.Hub.MemoryPort(id), g.MALL.TopPort)
+		fabric.Wire(g.MALL.BottomPort, g.HBM.Port)
+	} else {
+		fabric.Wire(g.Hub.MemoryPort(id), g.HBM.Port)
+	}
 	eb := b.sdma.WithEngine(b.engine).WithHub(id)
 	for i := 0; i < b.hostEngines; i++ {
 		g.HostEngines = append(g.HostEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAHost[%d]", name, i)))

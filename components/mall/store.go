@@ -20,12 +20,7 @@ type frame struct {
 }
 
 func newStore(sets, ways, lines int) *store {
-	s := &store{sets: sets, ways: ways, lines: lines, frames: make([]frame, sets*ways)}
-	for i := range s.frames {
-		s.frames[i].valid = newLineSet(lines)
-		s.frames[i].dirty = newLineSet(lines)
-	}
-	return s
+	return &store{sets: sets, ways: ways, lines: lines, frames: make([]frame, sets*ways)}
 }
 
 func (s *store) set(id int64) []frame {
@@ -71,6 +66,9 @@ func (s *store) take(id int64) (f *frame, victim int64, dirty int) {
 	victim = -1
 	if f.used {
 		victim, dirty = f.id, f.dirty.count(0, s.lines)
+	}
+	if f.valid == nil { // line sets are made as frames are first used
+		f.valid, f.dirty = newLineSet(s.lines), newLineSet(s.lines)
 	}
 	f.id, f.used = id, true
 	f.valid.clear()
