@@ -16,6 +16,7 @@ name = "mini"
 
 [gcd]
 count = 4
+xcds = 1
 compute_units = 110
 clock_ghz = 1.7
 hbm_bytes = 68719476736

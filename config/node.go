@@ -93,7 +93,8 @@ type RCCL struct {
 // GCD describes every graphics compute die of the node (all alike).
 type GCD struct {
 	Count              int     `toml:"count"`                // number of GCDs, ids 0..count-1
-	ComputeUnits       int     `toml:"compute_units"`        // kept for the compute-unit model
+	XCDs               int     `toml:"xcds"`                 // accelerator complex dies, each with its CUs, L2 and port into the fabric (an MI250X GCD is one)
+	ComputeUnits       int     `toml:"compute_units"`        // CUs per XCD
 	ClockGHz           float64 `toml:"clock_ghz"`            // CU clock
 	HBMBytes           int64   `toml:"hbm_bytes"`            // HBM capacity: what the GCD's allocations may total
 	HBMBandwidthGBps   float64 `toml:"hbm_bandwidth_gbps"`   // HBM peak, GB/s (1e9 B/s)

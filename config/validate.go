@@ -170,7 +170,11 @@ func (n *Node) validateWith(v *validator) []vErr {
 
 	g := &n.GCD
 	v.intRange("gcd.count", g.Count, 1, MaxGCDs)
+	v.intRange("gcd.xcds", g.XCDs, 1, 32)                    // 4x MI300X's 8
 	v.intRange("gcd.compute_units", g.ComputeUnits, 1, 1024) // 3x MI300X's 304; the dispatcher walks every CU per kernel
+	if g.XCDs >= 1 && g.ComputeUnits >= 1 && g.XCDs*g.ComputeUnits > 1024 {
+		v.fail("gcd.compute_units", []string{"gcd.xcds"}, "times gcd.xcds (%d) must be at most 1024 CUs, got %d", g.XCDs, g.XCDs*g.ComputeUnits)
+	}
 	v.ghz("gcd.clock_ghz", g.ClockGHz)
 	v.int64Range("gcd.hbm_bytes", g.HBMBytes, MinMemoryBytes, MaxMemoryBytes)
 	v.gbps("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)

@@ -103,6 +103,7 @@ func (n *Node) buildNode(k int) []hip.Device {
 		WithHubLatencies(c.GCD.HubForwardNs, c.GCD.ReorderNs).
 		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb).
 		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.Sim.CUTransactionBytes, c.GCD.CUOutstandingBytes).
+		WithXCDs(c.GCD.XCDs).
 		WithCUIssue(float64(c.GCD.CUBytesPerClock)*c.GCD.ClockGHz).
 		WithRouteSpray(c.Routing.KernelTies == config.TiesSpray).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
@@ -257,7 +258,7 @@ const nodeBytes = 1 << 20
 // components and, per GCD, its TLB's and L2's hash tables (up to 4 slots
 // of 16 bytes per entry or block, blockmap.go).
 func buildBytes(c *config.Node) int64 {
-	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes)+
+	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+int64(max(1, c.GCD.XCDs))*c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes)+
 		2*c.MALL.Bytes/max(1, c.Sim.L2BlockBytes)) // a MALL frame and its line sets: about two L2 blocks' worth
 	perNode := limit.Product(perGCD, int64(c.GCD.Count)) + nodeBytes
 	if perNode < 0 {
