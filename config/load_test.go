@@ -21,8 +21,8 @@ func TestLoadShipped(t *testing.T) {
 			}
 			want := [3]int{8, 12, 8} // a Frontier or LUMI node
 			switch name {
-			case "gem5-mi200":
-				want = [3]int{1, 0, 1} // gem5's one small GPU
+			case "gem5-mi200", "gem5-mi300x":
+				want = [3]int{1, 0, 1} // gem5's one GPU
 			case "mi300x-node":
 				want = [3]int{8, 28, 8} // all-to-all single links
 			}
