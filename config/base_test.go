@@ -116,7 +116,7 @@ func TestBaseErrors(t *testing.T) {
 		{"syntax error in base", map[string]string{"d.toml": "base = \"b.toml\"\n", "b.toml": "name = \"b\"\n\ngcd = [\n"}, "d.toml",
 			"D/b.toml:3: gcd: TOML syntax: ..."},
 		{"unknown key in derived", map[string]string{"d.toml": "base = \"b.toml\"\n\n[gcd]\nbogus = 1\n", "b.toml": mini}, "d.toml",
-			"D/d.toml:4: gcd.bogus: unknown key (gcd has: count, compute_units, ..."},
+			"D/d.toml:4: gcd.bogus: unknown key (gcd has: count, xcds, compute_units, ..."},
 		{"table replaced by a value", map[string]string{"d.toml": "base = \"b.toml\"\ngcd = 5\n", "b.toml": mini}, "d.toml",
 			"D/d.toml:2: gcd: must be a table, got integer 5"},
 		{"bad value in derived", map[string]string{"d.toml": "base = \"b.toml\"\n[sdma]\nfence_ns = -1\n", "b.toml": mini}, "d.toml",

@@ -16,6 +16,7 @@ name = "mini"
 
 [gcd]
 count = 4
+xcds = 1
 compute_units = 110
 clock_ghz = 1.7
 hbm_bytes = 68719476736
@@ -41,6 +42,16 @@ tlb_entries = 512
 page_walkers = 4
 page_walk_ns = 640
 fp64_gflops = 23950
+
+[mall]
+bytes = 0
+ways = 16
+line_bytes = 64
+channels = 128
+channel_bandwidth_gbps = 134.4
+latency_ns = 200
+write_allocate = true
+write_back = true
 
 [sdma]
 host_engines = 2
@@ -249,7 +260,7 @@ GFX_UNROLL = 8
 `
 
 // shipped are the configs in configs/.
-var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200"}
+var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200", "mi300x-node", "gem5-mi300x"}
 
 // writeTemp writes text to a file in a fresh temp dir and returns its path.
 func writeTemp(t *testing.T, text string) string {

@@ -20,8 +20,11 @@ func TestLoadShipped(t *testing.T) {
 				t.Errorf("name = %q, want %q", n.Name, name)
 			}
 			want := [3]int{8, 12, 8} // a Frontier or LUMI node
-			if name == "gem5-mi200" {
-				want = [3]int{1, 0, 1} // gem5's one small GPU
+			switch name {
+			case "gem5-mi200", "gem5-mi300x":
+				want = [3]int{1, 0, 1} // gem5's one GPU
+			case "mi300x-node":
+				want = [3]int{8, 28, 8} // all-to-all single links
 			}
 			if got := [3]int{n.GCD.Count, len(n.XGMI.Bundles), len(n.Host.GCDNUMA)}; got != want {
 				t.Errorf("count, bundles, gcd_numa: %v, want %v", got, want)

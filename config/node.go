@@ -7,6 +7,7 @@ package config
 type Node struct {
 	Name     string  `toml:"name"`
 	GCD      GCD     `toml:"gcd"`
+	MALL     MALL    `toml:"mall"`
 	SDMA     SDMA    `toml:"sdma"`
 	XGMI     XGMI    `toml:"xgmi"`
 	HostLink Link    `toml:"host_link"`
@@ -106,7 +107,8 @@ type RCCL struct {
 // GCD describes every graphics compute die of the node (all alike).
 type GCD struct {
 	Count              int     `toml:"count"`                // number of GCDs, ids 0..count-1
-	ComputeUnits       int     `toml:"compute_units"`        // kept for the compute-unit model
+	XCDs               int     `toml:"xcds"`                 // accelerator complex dies, each with its CUs, L2 and port into the fabric (an MI250X GCD is one)
+	ComputeUnits       int     `toml:"compute_units"`        // CUs per XCD
 	ClockGHz           float64 `toml:"clock_ghz"`            // CU clock
 	HBMBytes           int64   `toml:"hbm_bytes"`            // HBM capacity: what the GCD's allocations may total
 	HBMBandwidthGBps   float64 `toml:"hbm_bandwidth_gbps"`   // HBM peak, GB/s (1e9 B/s)
@@ -131,6 +133,19 @@ type GCD struct {
 	PageWalkers        int     `toml:"page_walkers"`         // page-table walks in progress at once
 	PageWalkNs         float64 `toml:"page_walk_ns"`         // one page-table walk (a TLB miss)
 	FP64GFlops         float64 `toml:"fp64_gflops"`          // vector FP64 peak, GFLOP/s: the compute of kernels costed by their flops
+}
+
+// MALL describes each device's memory-side cache (Infinity Cache) in front
+// of its HBM, shared by its XCDs (components/mall). bytes = 0: none.
+type MALL struct {
+	Bytes                int64   `toml:"bytes"`                  // capacity (0: no MALL)
+	Ways                 int     `toml:"ways"`                   // associativity: blocks of a set
+	LineBytes            int64   `toml:"line_bytes"`             // what residency is tracked in
+	Channels             int     `toml:"channels"`               // channels the cache's bandwidth is spread over
+	ChannelBandwidthGBps float64 `toml:"channel_bandwidth_gbps"` // one channel's peak, GB/s
+	LatencyNs            float64 `toml:"latency_ns"`             // hit latency; a miss pays it on its way to HBM
+	WriteAllocate        bool    `toml:"write_allocate"`         // writes take lines (else they update only the lines they find)
+	WriteBack            bool    `toml:"write_back"`             // holds dirty lines, written to HBM when evicted (else every write goes on to HBM)
 }
 
 // SDMA describes the copy engines of one GCD.

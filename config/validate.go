@@ -170,7 +170,11 @@ func (n *Node) validateWith(v *validator) []vErr {
 
 	g := &n.GCD
 	v.intRange("gcd.count", g.Count, 1, MaxGCDs)
+	v.intRange("gcd.xcds", g.XCDs, 1, 32)                    // 4x MI300X's 8
 	v.intRange("gcd.compute_units", g.ComputeUnits, 1, 1024) // 3x MI300X's 304; the dispatcher walks every CU per kernel
+	if g.XCDs >= 1 && g.ComputeUnits >= 1 && g.XCDs*g.ComputeUnits > 1024 {
+		v.fail("gcd.compute_units", []string{"gcd.xcds"}, "times gcd.xcds (%d) must be at most 1024 CUs, got %d", g.XCDs, g.XCDs*g.ComputeUnits)
+	}
 	v.ghz("gcd.clock_ghz", g.ClockGHz)
 	v.int64Range("gcd.hbm_bytes", g.HBMBytes, MinMemoryBytes, MaxMemoryBytes)
 	v.gbps("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
@@ -198,6 +202,8 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.intRange("gcd.tlb_entries", g.TLBEntries, 1, 1<<20) // 128x the 8192 assumed for MI250X; entries are map slots
 	v.intRange("gcd.page_walkers", g.PageWalkers, 1, 1024)
 	v.latency("gcd.page_walk_ns", g.PageWalkNs)
+
+	n.validateMALL(v)
 
 	s := &n.SDMA
 	v.intRange("sdma.host_engines", s.HostEngines, 1, 16)          // 8x MI250X's 2; each engine is a component
@@ -585,5 +591,34 @@ func (n *Node) validateReleases(v *validator) {
 	}
 	if !slices.Contains(names, r.ROCm) {
 		v.fail("runtime.rocm", []string{"runtime.release"}, "unknown ROCm release %q (runtime.release has %s)", r.ROCm, strings.Join(names, ", "))
+	}
+}
+
+// MaxMALLBytes bounds mall.bytes: 8x MI300X's 256 MiB; the cache keeps
+// state per block of sim.l2_block_bytes.
+const MaxMALLBytes = 1 << 31
+
+// validateMALL checks the MALL's keys; with bytes = 0 there is none and
+// only their ranges are checked.
+func (n *Node) validateMALL(v *validator) {
+	m := &n.MALL
+	v.int64Range("mall.bytes", m.Bytes, 0, MaxMALLBytes)
+	v.intRange("mall.ways", m.Ways, 1, 64) // 4x MI300X's 16; a lookup scans a set
+	v.int64Range("mall.line_bytes", m.LineBytes, 16, 4096)
+	v.powerOfTwo("mall.line_bytes", m.LineBytes)
+	v.intRange("mall.channels", m.Channels, 1, 1024) // 8x MI300X's 128
+	v.gbps("mall.channel_bandwidth_gbps", m.ChannelBandwidthGBps)
+	// at least 1 ns, as the L2's: an answer inside the request's own event
+	v.floatRange("mall.latency_ns", m.LatencyNs, 1, MaxLatencyNs)
+	block := n.Sim.L2BlockBytes
+	if m.Bytes == 0 || block <= 0 || m.Ways < 1 {
+		return
+	}
+	if set := int64(m.Ways) * block; m.Bytes%set != 0 {
+		v.fail("mall.bytes", []string{"mall.ways", "sim.l2_block_bytes"},
+			"must be a whole number of sets, a multiple of mall.ways x sim.l2_block_bytes (%d), got %d", set, m.Bytes)
+	}
+	if m.LineBytes > 0 && block%m.LineBytes != 0 {
+		v.fail("mall.line_bytes", []string{"sim.l2_block_bytes"}, "must divide sim.l2_block_bytes (%d), got %d", block, m.LineBytes)
 	}
 }

@@ -89,10 +89,18 @@ func (c *checker) resources(n *node.Node) {
 		// the CUs, each issuing at most cu_bytes_per_clock x clock
 		cuBps := float64(g.CUs.Count()*cf.GCD.CUBytesPerClock) * cf.GCD.ClockGHz * 1e9
 		c.resource(g.CUs.Name(), g.CUs.PipeBusy(), g.CUs.BytesRead+g.CUs.BytesWritten, cuBps)
-		c.resource(g.L2.Name(), g.L2.Busy(), g.L2.HitBytes+g.L2.WriteBytes, // what it serves itself: hits and writes
-			float64(cf.GCD.L2Slices*cf.GCD.L2BytesPerClock)*cf.GCD.ClockGHz*1e9)
-		if l := g.L2; l.HitBytes > l.ReadBytes || l.ReadBytes > l.HitBytes+l.FillBytes {
-			c.fail(L2Hits, l.Name(), "asked %d bytes, served %d from the cache and filled %d", l.ReadBytes, l.HitBytes, l.FillBytes)
+		for _, l := range g.L2s { // an XCD's each
+			c.resource(l.Name(), l.Busy(), l.HitBytes+l.WriteBytes, // what it serves itself: hits and writes
+				float64(cf.GCD.L2Slices*cf.GCD.L2BytesPerClock)*cf.GCD.ClockGHz*1e9)
+			if l.HitBytes > l.ReadBytes || l.ReadBytes > l.HitBytes+l.FillBytes {
+				c.fail(L2Hits, l.Name(), "asked %d bytes, served %d from the cache and filled %d", l.ReadBytes, l.HitBytes, l.FillBytes)
+			}
+		}
+		if m := g.MALL; m != nil {
+			c.resource(m.Name(), m.Busy(), m.Served(), float64(cf.MALL.Channels)*cf.MALL.ChannelBandwidthGBps*1e9)
+			if bad := m.Audit(); bad != "" {
+				c.fail(MALLFills, m.Name(), "%s", bad)
+			}
 		}
 	}
 	for _, k := range n.AllCores {

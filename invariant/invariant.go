@@ -3,7 +3,7 @@
 // busier than the run or moved more than its peak over it; every link
 // delivered what it took in; SDMA engines, NIC DMA engines and compute
 // units moved exactly the bytes of the work they ran; the L2 served no
-// more than it was given; every flag a library set or raised was set,
+// more than it was given, nor the MALL; every flag a library set or raised was set,
 // waited on and seen. A broken invariant is a bug in the model, not bad
 // input.
 package invariant
@@ -23,6 +23,7 @@ const (
 	NICBytes  = "NIC DMA engines copy the bytes of their commands"
 	CUBytes   = "compute units move the bytes their kernels name"
 	L2Hits    = "L2 hits do not exceed what was asked or filled"
+	MALLFills = "the MALL never holds or serves more than it was filled with"
 	FlagsSet  = "every host flag set is waited on"
 	FlagsSeen = "every flag wait is satisfied"
 	Stores    = "every GPU flag store lands"

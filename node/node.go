@@ -13,6 +13,7 @@ import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/hub"
+	"github.com/akisim/akisim/components/mall"
 	"github.com/akisim/akisim/components/nic"
 	"github.com/akisim/akisim/components/rosetta"
 	"github.com/akisim/akisim/components/sdma"
@@ -102,6 +103,7 @@ func (n *Node) buildNode(k int) []hip.Device {
 		WithHubLatencies(c.GCD.HubForwardNs, c.GCD.ReorderNs).
 		WithSDMA(c.SDMA.HostEngines, c.SDMA.XGMIEngines, eb).
 		WithComputeUnits(c.GCD.ComputeUnits, c.GCD.WorkgroupSlots, c.Sim.CUTransactionBytes, c.GCD.CUOutstandingBytes).
+		WithXCDs(c.GCD.XCDs).
 		WithCUIssue(float64(c.GCD.CUBytesPerClock)*c.GCD.ClockGHz).
 		WithRouteSpray(c.Routing.KernelTies == config.TiesSpray).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
@@ -111,6 +113,11 @@ func (n *Node) buildNode(k int) []hip.Device {
 		WithL2(c.GCD.L2Bytes, c.Sim.L2BlockBytes, float64(c.GCD.L2Slices*c.GCD.L2BytesPerClock)*c.GCD.ClockGHz, c.GCD.L2LatencyNs).
 		WithLine(c.GCD.LineBytes).
 		WithKernelRoutes(n.Routes)
+	if m := c.MALL; m.Bytes > 0 {
+		gb = gb.WithMALL(mall.MakeBuilder().WithCapacity(m.Bytes, m.Ways).WithLine(m.LineBytes, c.Sim.L2BlockBytes).
+			WithChannels(m.Channels, m.ChannelBandwidthGBps).WithLatency(m.LatencyNs).
+			WithPolicy(mall.Policy{WriteAllocate: m.WriteAllocate, WriteBack: m.WriteBack}))
+	}
 	devices := make([]hip.Device, count)
 	for g := 0; g < count; g++ {
 		d := gb.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
@@ -251,7 +258,8 @@ const nodeBytes = 1 << 20
 // components and, per GCD, its TLB's and L2's hash tables (up to 4 slots
 // of 16 bytes per entry or block, blockmap.go).
 func buildBytes(c *config.Node) int64 {
-	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes))
+	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+int64(max(1, c.GCD.XCDs))*c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes)+
+		2*c.MALL.Bytes/max(1, c.Sim.L2BlockBytes)) // a MALL frame and its line sets: about two L2 blocks' worth
 	perNode := limit.Product(perGCD, int64(c.GCD.Count)) + nodeBytes
 	if perNode < 0 {
 		return -1

@@ -68,3 +68,35 @@ func TestDualConfigRoutes(t *testing.T) {
 		}
 	}
 }
+
+// An MI300X platform: 8 devices of 8 XCDs, each XCD its own L2, one MALL
+// per device in front of its HBM, 2 + 14 SDMA engines, one xGMI link
+// between every two devices, a PCIe link each to its socket; Frontier's
+// GCDs are one XCD each and have no MALL, and mall.bytes=0 removes it.
+func TestMI300XWiring(t *testing.T) {
+	n := build(t, "mi300x-node.toml")
+	if len(n.GCDs) != 8 || len(n.Bundles) != 28 || len(n.HostLinks) != 8 || len(n.DRAM) != 2 {
+		t.Fatalf("%d devices, %d bundles, %d host links, %d NUMA domains", len(n.GCDs), len(n.Bundles), len(n.HostLinks), len(n.DRAM))
+	}
+	for _, g := range n.GCDs {
+		if len(g.L2s) != 8 || g.MALL == nil || g.CUs.Count() != 304 || len(g.HostEngines) != 2 || len(g.XGMIEngines) != 14 {
+			t.Fatalf("device %d: %d L2s, MALL %v, %d CUs, %d+%d engines", g.ID, len(g.L2s), g.MALL != nil, g.CUs.Count(), len(g.HostEngines), len(g.XGMIEngines))
+		}
+		if got := g.MALL.Capacity(); got != 256<<20 {
+			t.Errorf("device %d: MALL of %d bytes", g.ID, got)
+		}
+	}
+	for a := 0; a < 8; a++ {
+		for b := a + 1; b < 8; b++ {
+			if l := n.BundleOf[[2]int{a, b}]; l == nil || l.Lanes() != 1 {
+				t.Errorf("%d-%d: %v, want one link", a, b, l)
+			}
+		}
+	}
+	if g := build(t, "mi300x-node.toml", "mall.bytes=0").GCDs[0]; g.MALL != nil {
+		t.Error("mall.bytes=0 left a MALL")
+	}
+	if g := build(t, "frontier-node.toml").GCDs[0]; g.MALL != nil || len(g.L2s) != 1 || g.L2 != g.L2s[0] {
+		t.Errorf("Frontier GCD: MALL %v, %d L2s", g.MALL != nil, len(g.L2s))
+	}
+}

@@ -123,7 +123,11 @@ func (cal *Calibration) Calibrated(exp string) bool { return len(cal.Keys(exp)) 
 // cannot turn a calibration point into a check point.
 func (cal *Calibration) Known() error {
 	known := map[string]bool{}
-	for _, g := range groups() {
+	gs := groups()
+	for _, pg := range placedGroups() {
+		gs = append(gs, pg.g)
+	}
+	for _, g := range gs {
 		for _, e := range g.experiments {
 			known[e.name] = true
 		}

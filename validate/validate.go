@@ -113,6 +113,15 @@ type group struct {
 	run         func(c *config.Node, ref Reference) ([]Point, error)
 }
 
+// placed is a group that runs on a shipped config with that config's
+// calibration, whatever node validate was given.
+type placed struct {
+	node string
+	g    group
+}
+
+func placedGroups() []placed { return []placed{{mi300xConfig, mi300xGroup()}} }
+
 const seed = "seed paper 000 (Infinity Fabric on MI250X)"
 
 func groups() []group {
@@ -148,15 +157,26 @@ func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, e
 		return nil, err
 	}
 	var pts []Point
+	all := []placed{}
 	for _, g := range groups() {
-		if !g.wanted(cal, only) {
+		all = append(all, placed{g: g})
+	}
+	for _, pg := range append(all, placedGroups()...) {
+		g, gc, gcal := pg.g, c, cal
+		if pg.node != "" {
+			var err error
+			if gc, gcal, err = shippedNode(pg.node); err != nil {
+				return nil, err
+			}
+		}
+		if !g.wanted(gcal, only) {
 			continue
 		}
-		ps, err := g.run(c, ref)
+		ps, err := g.run(gc, ref)
 		if err != nil {
 			return nil, err
 		}
-		if ps, err = g.classify(ps, cal, only); err != nil {
+		if ps, err = g.classify(ps, gcal, only); err != nil {
 			return nil, err
 		}
 		pts = append(pts, ps...)

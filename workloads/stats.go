@@ -66,12 +66,24 @@ func (s *Stats) Add(run string, n *node.Node) {
 		d.add(p+".hbm.bytesRead", float64(g.HBM.BytesRead), "Bytes read from HBM", "Byte")
 		d.add(p+".hbm.bytesWritten", float64(g.HBM.BytesWrite), "Bytes written to HBM", "Byte")
 		d.add(p+".hbm.busy", ticks(g.HBM.BusyTime()), "Time HBM was transferring", "Tick")
-		d.add(p+".l2.hits", float64(g.L2.Hits), "Requests the L2 served", "Count")
-		d.add(p+".l2.misses", float64(g.L2.Misses), "Requests the L2 passed to memory", "Count")
-		d.add(p+".l2.writebacks", float64(g.L2.WriteBacks), "Dirty blocks written back to their memory", "Count")
-		d.add(p+".l2.nonLocalHits", float64(g.L2.NonLocalHits), "Requests for coarse-grained peer or host memory the L2 served", "Count")
-		d.add(p+".l2.nonLocalMisses", float64(g.L2.NonLocalMisses), "Requests for coarse-grained peer or host memory the L2 fetched", "Count")
-		d.add(p+".l2.nonLocalWritebacks", float64(g.L2.NonLocalWriteBacks), "Dirty blocks written back to peer or host memory", "Count")
+		for x, l := range g.L2s {
+			q := p + ".l2" // an XCD's own with several
+			if len(g.L2s) > 1 {
+				q = fmt.Sprintf("%s.xcd%d.l2", p, x)
+			}
+			d.add(q+".hits", float64(l.Hits), "Requests the L2 served", "Count")
+			d.add(q+".misses", float64(l.Misses), "Requests the L2 passed to memory", "Count")
+			d.add(q+".writebacks", float64(l.WriteBacks), "Dirty blocks written back to their memory", "Count")
+			d.add(q+".nonLocalHits", float64(l.NonLocalHits), "Requests for coarse-grained peer or host memory the L2 served", "Count")
+			d.add(q+".nonLocalMisses", float64(l.NonLocalMisses), "Requests for coarse-grained peer or host memory the L2 fetched", "Count")
+			d.add(q+".nonLocalWritebacks", float64(l.NonLocalWriteBacks), "Dirty blocks written back to peer or host memory", "Count")
+		}
+		if m := g.MALL; m != nil {
+			d.add(p+".mall.hits", float64(m.Hits), "Reads the MALL served", "Count")
+			d.add(p+".mall.misses", float64(m.Misses), "Reads the MALL fetched from HBM", "Count")
+			d.add(p+".mall.hitBytes", float64(m.HitBytes), "Bytes the MALL served", "Byte")
+			d.add(p+".mall.writebacks", float64(m.WriteBacks), "Dirty blocks the MALL wrote back to HBM", "Count")
+		}
 		d.add(p+".cu.kernels", float64(g.CUs.Kernels), "Kernels run", "Count")
 		d.add(p+".cu.workgroups", float64(g.CUs.Workgroups), "Workgroups dispatched", "Count")
 		traffic(d, p+".cu", g.CUs.Transactions, g.CUs.BytesRead, g.CUs.BytesWritten)

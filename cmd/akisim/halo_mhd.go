@@ -48,7 +48,7 @@ func mhdRuns(o *options, in *input) ([]workloads.Run, error) {
 			ds = []string{workloads.MHDDefaultDecomp[s]}
 		}
 		for _, dc := range ds {
-			m := workloads.MHD{Strategy: s, Decomp: dc, FP64GFlops: c.GCD.FP64GFlops, ComputeUnits: c.GCD.ComputeUnits,
+			m := workloads.MHD{Strategy: s, Decomp: dc, FP64GFlops: c.GCD.FP64GFlops, ComputeUnits: c.GCD.XCDs * c.GCD.ComputeUnits,
 				WorkgroupSlot: c.GCD.WorkgroupSlots, Warmup: 1, Steps: 1}
 			m.Bench, m.Dims, m.Procs, m.Levels, m.GCDsPerNode = "mhd", d, o.halo.procs, halo.LUMILevels, c.GCD.Count
 			m.GCDNUMA, m.PostNs, m.QueryNs, m.Yaksa = c.GlobalGCDNUMA(), c.MPI.PostNs, c.Runtime.APICallNs, c.Env.EnableYaksa == 1

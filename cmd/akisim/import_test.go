@@ -125,6 +125,20 @@ func work(ops []trace.Op) []trace.Op {
 	return out
 }
 
+// gem5's MI300X device compares like its MI200: the same m5out runs on
+// gem5-mi300x.toml (one XCD of 40 CUs, no MALL).
+func TestCompareGem5MI300X(t *testing.T) {
+	code, out, errs := akisim(t, "compare", "gem5", "profile/testdata/gem5/m5out", "-config", "gem5-mi300x.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"on gem5-mi300x:", "kernels launched: gem5 2 (in its trace 2), akisim 2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
 // TestCompareGem5 prints the side-by-side table of the hand-made m5out,
 // with the totals of its stats.txt.
 func TestCompareGem5(t *testing.T) {

@@ -40,6 +40,9 @@ type ComputeUnits struct {
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
+	xcds              int              // CU i is on XCD i mod xcds
+	MemPorts          []sim.Port       // by XCD, into its L2 (MemPort is XCD 0's)
+	mems              []*fabric.Sender // by XCD
 
 	queues  map[int][]*KernelCmd // per hardware queue, commands not started yet
 	qorder  []int                // the queues, ascending: the order they are scanned in
@@ -63,6 +66,7 @@ type kernelRun struct {
 	max     int64          // bytes of each stream a CU keeps in flight for this command
 	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
 	parent  *chanRun       // the channel whose phase this run is, if any
+	syncs   int            // L2s yet to answer a release or acquire
 }
 
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
@@ -282,7 +286,7 @@ func (c *ComputeUnits) gather(cus []*cuState, limit int64) []*cuState {
 		largest = max(largest, cu.total)
 	}
 	g := 1
-	if largest > 0 {
+	if largest > 0 && c.xcds == 1 { // neighbouring CUs of several XCDs are on different dies: never one
 		g = int(min(limit/largest, int64(len(cus))))
 	}
 	if g <= 1 {
@@ -384,7 +388,8 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 		pick = c.rr
 	}
 	c.Transactions++
-	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPort, s)
+	x := cu.id % c.xcds // the CU's XCD: its L2 and port into the fabric
+	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.inData {
 		c.watchWrite(p, ch)
@@ -393,7 +398,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	// goes (cut-through): the request streams out over its issue time
 	first, after := c.stream(cu, now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
-	c.mem.Send(now, p)
+	c.mems[x].Send(now, p)
 }
 
 // stream issues size bytes through the pipes of the CUs the state
@@ -491,10 +496,14 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	switch t := p.Tag.(type) {
 	case releaseTag:
-		c.done(now, t.run)
+		if t.run.syncs--; t.run.syncs == 0 {
+			c.done(now, t.run)
+		}
 		return
 	case acquireTag:
-		c.dispatch(now, t.run)
+		if t.run.syncs--; t.run.syncs == 0 {
+			c.dispatch(now, t.run)
+		}
 		return
 	case flagTag:
 		return
@@ -553,19 +562,23 @@ func (c *ComputeUnits) finish(t sim.VTimeInSec, k *kernelRun) {
 // dirty lines, so results are visible beyond the GCD, then drops its
 // non-local lines; done when every memory has its lines.
 func (c *ComputeUnits) release(now sim.VTimeInSec, run *kernelRun) {
-	c.syncL2(now, fabric.FlushReq, releaseTag{run})
+	c.syncL2(now, fabric.FlushReq, releaseTag{run}, run)
 }
 
 // acquire is a system-scope acquire before a kernel's first workgroup: the
 // L2 drops its non-local lines, so the kernel reads what others wrote.
 func (c *ComputeUnits) acquire(now sim.VTimeInSec, run *kernelRun) {
-	c.syncL2(now, fabric.InvalidateReq, acquireTag{run})
+	c.syncL2(now, fabric.InvalidateReq, acquireTag{run}, run)
 }
 
-// syncL2 asks the GCD's L2 (through its own hub) for a cache operation.
-func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any) {
+// syncL2 asks every XCD's L2 (through its own hub) for a cache
+// operation; the run goes on when all have answered.
+func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any, run *kernelRun) {
 	m := fabric.Memory{Index: c.hub}
-	c.mem.Send(now, fabric.NewRequest(kind, 0, m, fabric.Route{c.hub}, c.MemPort, tag))
+	run.syncs = c.xcds
+	for x, s := range c.mems {
+		s.Send(now, fabric.NewRequest(kind, 0, m, fabric.Route{c.hub}, c.MemPorts[x], tag))
+	}
 }
 
 // done signals command k's completion and starts what may run now.

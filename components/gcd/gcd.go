@@ -9,6 +9,7 @@ import (
 	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/hub"
+	"github.com/akisim/akisim/components/mall"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -20,8 +21,10 @@ type GCD struct {
 	HBM         *dram.Controller
 	HostEngines []*sdma.Engine // SDMA engines for host<->GCD copies
 	XGMIEngines []*sdma.Engine // SDMA engines for GCD<->GCD copies
-	CUs         *ComputeUnits
-	L2          *L2
+	CUs         *ComputeUnits  // every XCD's CUs, CU i on XCD i mod XCDs
+	L2          *L2            // XCD 0's L2 (the only one of an MI250X GCD)
+	L2s         []*L2          // by XCD
+	MALL        *mall.MALL     // memory-side cache in front of the HBM; nil: none (MI250X)
 }
 
 // Builder builds GCDs.
@@ -36,6 +39,7 @@ type Builder struct {
 	sdma         sdma.Builder
 
 	cus, slots    int
+	xcds          int // dies the CUs are split over, each with its own L2 (cus is per XCD)
 	cuTxn, cuOut  int64
 	cuIssueGBps   float64
 	loadWindow    int64
@@ -52,13 +56,14 @@ type Builder struct {
 	l2Bytes, l2Block    int64
 	l2GBps, l2LatencyNs float64
 	line                int64
+	mall                *mall.Builder // nil: no MALL
 }
 
 // MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
 func MakeBuilder() Builder {
 	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
 		cus: 110, slots: 16, cuTxn: 65536, cuOut: 131072, cuIssueGBps: 108.8, spray: true,
-		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6963, l2LatencyNs: 300, line: 64}
+		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6963, l2LatencyNs: 300, line: 64, xcds: 1}
 }
 
 // WithEngine sets the simulation engine.
@@ -89,6 +94,11 @@ func (b Builder) WithComputeUnits(n, slots int, txnBytes, outstandingBytes int64
 	b.cus, b.slots, b.cuTxn, b.cuOut = n, slots, txnBytes, outstandingBytes
 	return b
 }
+
+// WithXCDs splits the device into n XCDs (accelerator complex dies), each
+// of the CU count WithComputeUnits gives and its own L2 and port into the
+// hub; workgroups go to the XCDs in turn (CDNA3 in SPX mode).
+func (b Builder) WithXCDs(n int) Builder { b.xcds = max(1, n); return b }
 
 // WithLoadWindow sets the bytes of each stream a worker keeps in flight
 // for a command that loads from a memory uncached says it cannot cache
@@ -147,6 +157,12 @@ func (b Builder) WithL2(bytes, block int64, gbps, latencyNs float64) Builder {
 	return b
 }
 
+// WithMALL puts a memory-side cache built by mb in front of the HBM.
+func (b Builder) WithMALL(mb mall.Builder) Builder {
+	b.mall = &mb
+	return b
+}
+
 // WithKernelRoutes sets how CU traffic crosses the fabric.
 func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; return b }
 
@@ -155,7 +171,13 @@ func (b Builder) Build(name string, id int) *GCD {
 	g := &GCD{ID: id}
 	g.Hub = hub.MakeBuilder().WithEngine(b.engine).WithID(id).WithLatencies(b.forwardNs, b.reorderNs).Build(name + ".Hub")
 	g.HBM = dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs).Build(name + ".HBM")
-	fabric.Wire(g.Hub.MemoryPort(id), g.HBM.Port)
+	if b.mall != nil {
+		g.MALL = b.mall.WithEngine(b.engine).WithMemory(fabric.Memory{Index: id}).Build(name + ".MALL")
+		fabric.Wire(g.Hub.MemoryPort(id), g.MALL.TopPort)
+		fabric.Wire(g.MALL.BottomPort, g.HBM.Port)
+	} else {
+		fabric.Wire(g.Hub.MemoryPort(id), g.HBM.Port)
+	}
 	eb := b.sdma.WithEngine(b.engine).WithHub(id)
 	for i := 0; i < b.hostEngines; i++ {
 		g.HostEngines = append(g.HostEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAHost[%d]", name, i)))
@@ -164,9 +186,17 @@ func (b Builder) Build(name string, id int) *GCD {
 		g.XGMIEngines = append(g.XGMIEngines, b.engine1(eb, g, fmt.Sprintf("%s.SDMAXGMI[%d]", name, i)))
 	}
 	g.CUs = b.BuildComputeUnits(name+".CU", id)
-	g.L2 = b.buildL2(name+".L2", id)
-	fabric.Wire(g.CUs.MemPort, g.L2.TopPort)
-	fabric.Wire(g.Hub.LocalPort("L2", g.L2.BottomPort), g.L2.BottomPort)
+	for x := 0; x < b.xcds; x++ {
+		l2, local := name+".L2", "L2"
+		if b.xcds > 1 {
+			l2, local = fmt.Sprintf("%s.XCD[%d].L2", name, x), fmt.Sprintf("L2[%d]", x)
+		}
+		c := b.buildL2(l2, id)
+		g.L2s = append(g.L2s, c)
+		fabric.Wire(g.CUs.MemPorts[x], c.TopPort)
+		fabric.Wire(g.Hub.LocalPort(local, c.BottomPort), c.BottomPort)
+	}
+	g.L2 = g.L2s[0]
 	return g
 }
 
@@ -187,7 +217,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	e := fabric.NewCalendar(b.engine)
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: e, hub: id,
-		routes: b.kernelRoutes, spray: b.spray, n: b.cus, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
+		routes: b.kernelRoutes, spray: b.spray, n: b.cus * b.xcds, xcds: b.xcds, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
 	if b.tlbEntries > 0 {
@@ -201,6 +231,11 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	}
 	c.CtrlPort, c.ctrl = c.NewPort(e, c, 1024, name, "Ctrl")
 	c.MemPort, c.mem = c.NewPort(e, c, 1024, name, "Mem")
+	c.MemPorts, c.mems = []sim.Port{c.MemPort}, []*fabric.Sender{c.mem}
+	for x := 1; x < c.xcds; x++ {
+		p, s := c.NewPort(e, c, 1024, name, fmt.Sprintf("Mem[%d]", x))
+		c.MemPorts, c.mems = append(c.MemPorts, p), append(c.mems, s)
+	}
 	return c
 }
 

@@ -64,7 +64,7 @@ type block struct {
 type writeBack struct {
 	mem   fabric.Memory
 	bytes int64
-	addr  int64 // of the last block taken in
+	addr  int64 // of the lowest block taken in
 }
 
 // addrBits bounds the addresses within one memory (16 TiB); a block id
@@ -273,7 +273,7 @@ func (c *L2) evictDirty(bl *block) {
 	for i := range c.pending {
 		if wb := &c.pending[i]; wb.mem == bl.mem {
 			wb.bytes += int64(d) * c.line
-			wb.addr = addr
+			wb.addr = min(wb.addr, addr) // the lines leave as one run from the lowest block (a MALL places them by it)
 			return
 		}
 	}

@@ -1,0 +1,87 @@
+package mall
+
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Policy is what the MALL holds. Reads always allocate; a memory-side
+// cache sees every access to its memory, so nothing must bypass it for
+// coherence.
+type Policy struct {
+	// WriteAllocate: a write takes lines for the bytes it writes (else a
+	// write only updates the lines it finds and goes on to memory).
+	WriteAllocate bool
+	// WriteBack: the cache holds dirty lines, acknowledges the writes it
+	// takes and writes them to memory when they are evicted (else every
+	// write goes on to memory and the lines it holds stay clean).
+	WriteBack bool
+}
+
+// Builder builds MALLs.
+type Builder struct {
+	engine      sim.Engine
+	bytes       int64
+	ways        int
+	line, block int64
+	channels    int
+	channelGBps float64
+	latencyNs   float64
+	policy      Policy
+	memory      fabric.Memory
+}
+
+// MakeBuilder returns a builder for MI300X's Infinity Cache: 256 MiB,
+// 16 ways, 64 B lines, 128 channels of 64 B per 2.1 GHz clock, write-back
+// and write-allocate.
+func MakeBuilder() Builder {
+	return Builder{bytes: 256 << 20, ways: 16, line: 64, block: 65536, channels: 128, channelGBps: 134.4,
+		latencyNs: 200, policy: Policy{WriteAllocate: true, WriteBack: true}}
+}
+
+// WithEngine sets the simulation engine.
+func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
+
+// WithCapacity sets the bytes the cache holds and its associativity.
+func (b Builder) WithCapacity(bytes int64, ways int) Builder {
+	b.bytes, b.ways = bytes, ways
+	return b
+}
+
+// WithLine sets the bytes of a line (what residency is tracked in) and of
+// a replacement block (the simulation's granularity: a block of lines is
+// brought in and evicted as one).
+func (b Builder) WithLine(line, block int64) Builder {
+	b.line, b.block = line, block
+	return b
+}
+
+// WithChannels sets the channel count and each channel's bandwidth (GB/s).
+func (b Builder) WithChannels(n int, gbps float64) Builder {
+	b.channels, b.channelGBps = n, gbps
+	return b
+}
+
+// WithLatency sets the hit latency (ns); a miss pays it on its way to memory.
+func (b Builder) WithLatency(ns float64) Builder { b.latencyNs = ns; return b }
+
+// WithPolicy sets what the cache holds.
+func (b Builder) WithPolicy(p Policy) Builder { b.policy = p; return b }
+
+// WithMemory names the memory the cache is in front of (its write-backs
+// target it).
+func (b Builder) WithMemory(m fabric.Memory) Builder { b.memory = m; return b }
+
+// Build makes the MALL. Its capacity must be a whole number of sets of
+// ways blocks (the config's validation makes sure).
+func (b Builder) Build(name string) *MALL {
+	cal := fabric.NewCalendar(b.engine)
+	blocks := int(b.bytes / b.block)
+	m := &MALL{ComponentBase: sim.NewComponentBase(name), engine: cal, memory: b.memory, policy: b.policy,
+		line: b.line, block: b.block, latency: fabric.Ns(b.latencyNs),
+		bw:    fabric.Server{BytesPerSec: fabric.GBps(float64(b.channels) * b.channelGBps)},
+		store: newStore(blocks/max(1, b.ways), b.ways, int(b.block/b.line)), fills: map[*fabric.Packet]fill{}}
+	m.TopPort, m.top = m.NewPort(cal, m, 4096, name, "Top")
+	m.BottomPort, m.bottom = m.NewPort(cal, m, 4096, name, "Bottom")
+	return m
+}
