@@ -68,14 +68,7 @@ func TestBundleLatency(t *testing.T) {
 // the time it would take alone.
 func TestTwoFlowsShareABundle(t *testing.T) {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
-	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
-	far := fabrictest.NewAgent("Far", e, 1024)
-	a1, a2 := fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
-	fabric.Wire(h.LinkPort(1), b.Port(0))
-	fabric.Wire(b.Port(1), far.Port)
-	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
-	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
+	far, a1, a2 := twoSources(e, MakeBuilder())
 	const n = 500
 	for i := 0; i < n; i++ {
 		a1.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a1.Port, 1))
@@ -104,14 +97,7 @@ func TestTwoFlowsShareABundle(t *testing.T) {
 // not after the whole transaction, which ends that much later.
 func TestOnePacketWritePassesBulk(t *testing.T) {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
-	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
-	far := fabrictest.NewAgent("Far", e, 1024)
-	bulk, flag := fabrictest.NewAgent("Bulk", e, 4), fabrictest.NewAgent("Flag", e, 4)
-	fabric.Wire(h.LinkPort(1), b.Port(0))
-	fabric.Wire(b.Port(1), far.Port)
-	fabric.Wire(h.LocalPort("L1", bulk.Port), bulk.Port)
-	fabric.Wire(h.LocalPort("L2", flag.Port), flag.Port)
+	far, bulk, flag := twoSources(e, MakeBuilder().WithFlightLatency(200))
 	const sent = 100e-9
 	bulk.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, bulk.Port, 1))
 	flag.Send(sent, fabric.NewRequest(fabric.WriteReq, 8, fabric.Memory{}, fabric.Route{0, 1}, flag.Port, 2))
@@ -134,4 +120,18 @@ func TestOnePacketWritePassesBulk(t *testing.T) {
 	if want := wire + (8+21)/50e9 + 200e-9; float64(bulkEnd) < want-1e-12 {
 		t.Errorf("the transaction's last byte arrived at %g s, before its wire time plus the flag's (%g s)", bulkEnd, want)
 	}
+}
+
+// twoSources wires two agents through a hub into one direction of a bundle
+// (64 B payload, 21 B header, 8 transactions of credits) to a far agent.
+func twoSources(e sim.Engine, bb Builder) (far, a1, a2 *fabrictest.Agent) {
+	b := bb.WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
+	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
+	far = fabrictest.NewAgent("Far", e, 1024)
+	a1, a2 = fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
+	fabric.Wire(h.LinkPort(1), b.Port(0))
+	fabric.Wire(b.Port(1), far.Port)
+	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
+	return far, a1, a2
 }
