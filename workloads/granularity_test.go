@@ -68,7 +68,8 @@ func granularityRuns(t *testing.T) []Run {
 
 // netRuns are two-node runs between GCD 0 of each node: MPI latency and
 // bandwidth at eager, rendezvous and bulk sizes, where the NIC's DMA
-// transactions, the PCIe and network links and the NIC's reports all count.
+// transactions, the PCIe and network links and the NIC's reports all
+// count, and an RCCL all_reduce.
 func netRuns(t *testing.T) []Run {
 	var runs []Run
 	for _, bench := range []string{"osu_latency", "osu_bw"} {
@@ -78,7 +79,15 @@ func netRuns(t *testing.T) []Run {
 		}
 		runs = append(runs, r...)
 	}
-	return runs
+	// RCCL between the nodes: its proxies keep many NIC commands and
+	// flag stores in flight beside the bulk, over several iterations so
+	// that the FIFO's slots come round again
+	r, err := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 8}, Sizes: []int64{1 << 20}, Datatype: "float",
+		Warmup: 1, Iterations: 5, GCDsPerNode: 8}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(runs, r...)
 }
 
 // simKnobs are the documented ranges of every [sim] key on the Frontier

@@ -107,17 +107,22 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 	var done sim.VTimeInSec
 	at := p.TakeLag(now)
 	if p.Kind.CarriesData() {
+		d.Payload += uint64(p.Size)
+	}
+	if p.Kind.CarriesData() && wb > b.payload+max(b.overhead, b.response) {
 		// cut-through: the packet is handed on as its first wire packet
 		// arrives, the rest following at the wire's pace
 		first, spread := d.wire.Stream(now, at, wb, p.Spread)
 		head := min(wb, b.payload+b.overhead)
 		done = first + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
 		p.Spread = max(0, first+spread-done)
-		d.Payload += uint64(p.Size)
 	} else {
-		// requests and acks without data use their own virtual channel; a
-		// read request asks line by line, so it too is handed on after
-		// its first line's request, the rest streaming behind
+		// requests and acks without data use their own virtual channel,
+		// and a write of one wire packet (a flag) is arbitrated in
+		// between the wire packets of bulk transfers booked before it:
+		// neither waits behind a whole transaction. A read request asks
+		// line by line, so it too is handed on after its first line's
+		// request, the rest streaming behind
 		end := d.wire.Interleave(now, at, wb)
 		head := wb
 		if p.Kind == fabric.ReadReq {

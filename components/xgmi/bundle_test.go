@@ -68,14 +68,7 @@ func TestBundleLatency(t *testing.T) {
 // the time it would take alone.
 func TestTwoFlowsShareABundle(t *testing.T) {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
-	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
-	far := fabrictest.NewAgent("Far", e, 1024)
-	a1, a2 := fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
-	fabric.Wire(h.LinkPort(1), b.Port(0))
-	fabric.Wire(b.Port(1), far.Port)
-	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
-	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
+	far, a1, a2 := twoSources(e, MakeBuilder())
 	const n = 500
 	for i := 0; i < n; i++ {
 		a1.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a1.Port, 1))
@@ -96,4 +89,49 @@ func TestTwoFlowsShareABundle(t *testing.T) {
 			t.Errorf("flow %d: %.2f GB/s, want half of %.2f", f, got/1e9, rate/1e9)
 		}
 	}
+}
+
+// A write of one wire packet (a flag store) handed to a bundle while
+// another source's 64 KiB transaction is on the wire goes out between its
+// wire packets: it arrives after its own serialisation and the flight,
+// not after the whole transaction, which ends that much later.
+func TestOnePacketWritePassesBulk(t *testing.T) {
+	e := sim.NewSerialEngine()
+	far, bulk, flag := twoSources(e, MakeBuilder().WithFlightLatency(200))
+	const sent = 100e-9
+	bulk.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, bulk.Port, 1))
+	flag.Send(sent, fabric.NewRequest(fabric.WriteReq, 8, fabric.Memory{}, fabric.Route{0, 1}, flag.Port, 2))
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var flagAt, bulkEnd sim.VTimeInSec
+	for i, m := range far.Got {
+		p := m.(*fabric.Packet)
+		if p.Tag.(int) == 2 {
+			flagAt = far.Arrivals[i]
+		} else {
+			bulkEnd = far.Arrivals[i] + p.Spread
+		}
+	}
+	wire := float64(txn+txn/64*21) / 50e9
+	if limit := sent + (8+21)/50e9 + 200e-9 + 1e-9; float64(flagAt) > limit {
+		t.Errorf("flag arrived at %g s, want by %g s (its own wire time and the flight)", flagAt, limit)
+	}
+	if want := wire + (8+21)/50e9 + 200e-9; float64(bulkEnd) < want-1e-12 {
+		t.Errorf("the transaction's last byte arrived at %g s, before its wire time plus the flag's (%g s)", bulkEnd, want)
+	}
+}
+
+// twoSources wires two agents through a hub into one direction of a bundle
+// (64 B payload, 21 B header, 8 transactions of credits) to a far agent.
+func twoSources(e sim.Engine, bb Builder) (far, a1, a2 *fabrictest.Agent) {
+	b := bb.WithEngine(e).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
+	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
+	far = fabrictest.NewAgent("Far", e, 1024)
+	a1, a2 = fabrictest.NewAgent("A1", e, 4), fabrictest.NewAgent("A2", e, 4)
+	fabric.Wire(h.LinkPort(1), b.Port(0))
+	fabric.Wire(b.Port(1), far.Port)
+	fabric.Wire(h.LocalPort("L1", a1.Port), a1.Port)
+	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
+	return far, a1, a2
 }
