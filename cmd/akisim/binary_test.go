@@ -306,7 +306,10 @@ func tmpFiles(parent, out string) []string {
 	return names
 }
 
-// Interrupting a long commscope run after a few seconds leaves the rows
+// progressRuns is akisim's progress line once a run has finished ("12/15480 runs").
+var progressRuns = regexp.MustCompile(`akisim: [1-9][0-9]*/[0-9]+ runs`)
+
+// Interrupting a long commscope run once a run has finished leaves the rows
 // measured so far in the outdir, a note saying so, and exit 130 (143 for
 // SIGTERM); stdout has the same rows.
 func TestBinaryInterruptKeepsRows(t *testing.T) {
@@ -316,13 +319,40 @@ func TestBinaryInterruptKeepsRows(t *testing.T) {
 		cmd := exec.Command(binary(t), "commscope", "-format", "csv", "-outdir", out)
 		cmd.Dir = parent
 		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Stdout = &stdout
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(3 * time.Second)
+		// signal once the progress line says runs have finished, however
+		// loaded the machine is (a fixed sleep may come before the first)
+		finished, read := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(read)
+			buf := make([]byte, 4096)
+			for signalled := false; ; {
+				n, err := pipe.Read(buf)
+				stderr.Write(buf[:n])
+				if !signalled && progressRuns.Match(stderr.Bytes()) {
+					signalled = true
+					close(finished)
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		select {
+		case <-finished:
+		case <-time.After(5 * time.Minute):
+			t.Fatalf("%v: no run finished after 5 minutes: %s", sig, stderr.String())
+		}
 		cmd.Process.Signal(sig)
-		err := cmd.Wait()
+		<-read
+		err = cmd.Wait()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
