@@ -155,14 +155,7 @@ func BenchmarkOSUPointToPointSweep(b *testing.B) {
 		var events uint64
 		for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
 			runs, err := OSU{Bench: bench, GCDs: []int{0, 1}, Sizes: sizes, Window: 64, Iterations: 1}.Runs()
-			if err != nil {
-				b.Fatal(err)
-			}
-			res, err := Execute(c, runs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			events += res.Events
+			events += mustExecute(b, c, runs, err).Events
 		}
 		b.ReportMetric(float64(events), "events")
 	}
@@ -181,14 +174,7 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: RCCLBudget}
 	for b.Loop() {
 		runs, err := tt.Runs()
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := Execute(c, runs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(res.Events), "events")
+		b.ReportMetric(float64(mustExecute(b, c, runs, err).Events), "events")
 	}
 }
 
@@ -204,14 +190,7 @@ func haloBench(b *testing.B, procs int, grids [][]int, labels, decomps []string,
 				Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3, Procs: procs, Decomps: decomps,
 				Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count, PostNs: c.MPI.PostNs, NUMA: c.Host.GCDNUMA[0]}
 			runs, err := h.Runs()
-			if err != nil {
-				b.Fatal(err)
-			}
-			res, err := Execute(c, runs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			events += res.Events
+			events += mustExecute(b, c, runs, err).Events
 		}
 		b.ReportMetric(float64(events), "events")
 	}
