@@ -7,8 +7,9 @@ import (
 
 // mhdRuns builds -bench mhd: the tfm-mpi time step over the global grid
 // -dims (default 128,128,128) on -procs ranks, one run per strategy of
-// -strategy (default acm-batched-he and mpi-he) and decomposition (-decomp,
-// default hierarchical for acm-batched-he and mpi-default for mpi-he). The
+// -strategy (default acm-batched-he, acm-packed-he and mpi-he) and
+// decomposition (-decomp, default hierarchical for the acm exchanges and
+// mpi-default for mpi-he). The
 // solver fixes its fields and radius: -fields and -radius are errors. One
 // warm-up step and one timed step (the model is deterministic).
 func mhdRuns(o *options, in *input) ([]workloads.Run, error) {

@@ -14,7 +14,7 @@ func TestMHDBadInput(t *testing.T) {
 	}{
 		{[]string{"halo", "-bench", "mhd", "-fields", "4"}, "-fields: the MHD solver exchanges its own 4 + 12 fields with radius 3"},
 		{[]string{"halo", "-bench", "mhd", "-radius", "4"}, "-radius: the MHD solver exchanges its own 4 + 12 fields with radius 3"},
-		{[]string{"halo", "-bench", "mhd", "-strategy", "acm-packed-he"}, `-strategy: the MHD step runs with acm-batched-he or mpi-he, not "acm-packed-he"`},
+		{[]string{"halo", "-bench", "mhd", "-strategy", "mpi-he-hindexed"}, `-strategy: the MHD step runs with acm-batched-he, acm-packed-he, mpi-he, not "mpi-he-hindexed"`},
 		{[]string{"halo", "-bench", "mhd", "-strategy", ""}, `-strategy: empty value`},
 		{[]string{"halo", "-bench", "mhd", "-dims", "128,128"}, "-dims: the MHD solver's grid has 3 axes, got 2"},
 		{[]string{"halo", "-bench", "mhd", "-dims", "128,0,128"}, `-dims: want positive integers, comma separated, got "0"`},
