@@ -33,3 +33,12 @@ func TestResourceLimitExitsFour(t *testing.T) {
 		}
 	}
 }
+
+// A memory limit the environment sets and akisim cannot read is bad input
+// (exit 2, one line naming the variable), not a limit silently dropped.
+func TestMemoryLimitEnvironmentChecked(t *testing.T) {
+	for _, v := range []string{"lots", "0", "8GB"} {
+		t.Setenv("AKISIM_MEMORY_BYTES", v)
+		wantBad(t, []string{"-trace", "/dev/null"}, `environment AKISIM_MEMORY_BYTES="`+v+`": want a positive whole number of bytes`)
+	}
+}

@@ -80,6 +80,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	if err == nil {
+		if e := limit.CheckEnv(); e != nil {
+			err = bad("%v", e)
+		}
+	}
 	out := &stdoutBuffer{w: stdout}
 	if err == nil {
 		err = dispatch(o, out)

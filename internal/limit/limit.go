@@ -37,6 +37,20 @@ var (
 	avail int64 // 0: unknown, no limit
 )
 
+// CheckEnv says what is wrong with AKISIM_MEMORY_BYTES, if it is set and
+// not a positive whole number of bytes; a value Available cannot read
+// would otherwise leave the limit at the machine's free memory unnoticed.
+func CheckEnv() error {
+	s, set := os.LookupEnv("AKISIM_MEMORY_BYTES")
+	if !set {
+		return nil
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err != nil || v <= 0 {
+		return fmt.Errorf("environment AKISIM_MEMORY_BYTES=%q: want a positive whole number of bytes (e.g. 8000000000), or unset it to use the machine's free memory", s)
+	}
+	return nil
+}
+
 // Available is the memory a run may take: AKISIM_MEMORY_BYTES if set,
 // else MemAvailable of /proc/meminfo at the first call (0 if neither).
 func Available() int64 {
