@@ -95,7 +95,7 @@ func Expand(ops []trace.Op, p Params) []trace.Op {
 	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}, nicNext: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
+		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
 	x.match()
 	for i := range ops {
 		x.op(i)
@@ -114,7 +114,8 @@ type expander struct {
 	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
 	shm     map[[2]int]bool          // (sender, receiver) -> their bounce buffer is allocated
 	eager   map[[2]int]int64         // (sender, receiver) -> their largest staged message
-	nicNext map[int]int              // rank -> RDMA copies it queued (they take its NIC streams in turn)
+	nicNext map[int]int              // rank -> RDMA puts it queued (they take its NIC streams in turn)
+	nicGets map[int]int              // rank -> rendezvous gets it queued (on streams of their own, in turn)
 	out     []trace.Op
 }
 

@@ -26,7 +26,8 @@ type Net = config.CXI
 
 func netFromConfig(c *config.Node) Net { return c.CXI() }
 
-// NICStream is a rank's first stream of NIC commands; it has Net.Streams.
+// NICStream is a rank's first stream of NIC commands; it has Net.Streams
+// for its puts and as many more, after them, for its rendezvous gets.
 const NICStream = Stream + 1
 
 // node is the node of a buffer.
@@ -71,14 +72,27 @@ func (x *expander) entryNIC(buf string) int {
 // rendezvous says whether a message between nodes goes by rendezvous.
 func (x *expander) rendezvous(m *message) bool { return m.bytes > x.p.Net.EagerMax }
 
-// nicCopy is an RDMA copy on a NIC stream of call i's rank.
-func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64) trace.Op {
-	streams := max(x.p.Net.Streams, 1)
-	x.nicNext[x.ops[i].Rank]++
+// nicCopy is an RDMA copy on a NIC stream of call i's rank. A receive's
+// rendezvous get (get) waits for its sender's header; the NIC issues it
+// when the header matches (a triggered operation), so it never holds up
+// the rank's puts: gets take streams of their own. Were they on the puts'
+// streams, two ranks each posting receives before sends (osu_bibw, a halo
+// exchange) would each queue their puts behind gets waiting for the
+// other's puts, and neither header would ever leave.
+func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64, get bool) trace.Op {
+	streams, rank := max(x.p.Net.Streams, 1), x.ops[i].Rank
+	var stream int
+	if get {
+		stream = NICStream + streams + x.nicGets[rank]%streams
+		x.nicGets[rank]++
+	} else {
+		x.nicNext[rank]++
+		stream = NICStream + x.nicNext[rank]%streams
+	}
 	recv := x.entryNIC(x.buf(m.recv))
 	return trace.Op{Op: trace.MemcpyAsync, Src: x.buf(m.send), SrcOff: x.off(m.send) + srcOff,
 		Dst: x.buf(m.recv), DstOff: x.off(m.recv) + dstOff, Bytes: bytes,
-		Stream: NICStream + x.nicNext[x.ops[i].Rank]%streams, NIC: &nic, RecvNIC: &recv}
+		Stream: stream, NIC: &nic, RecvNIC: &recv}
 }
 
 // netSend is what a send between nodes does when it is made (after the
@@ -88,11 +102,11 @@ func (x *expander) netSend(i int, m *message) {
 	nic := x.nicOf(x.buf(m.send))
 	switch {
 	case x.rendezvous(m):
-		o := x.nicCopy(i, m, nic, 0, 0, min(x.p.Net.EagerSize, m.bytes))
+		o := x.nicCopy(i, m, nic, 0, 0, min(x.p.Net.EagerSize, m.bytes), false)
 		o.LandFlag = m.flag("rts")
 		x.emit(i, o)
 	default:
-		o := x.nicCopy(i, m, nic, 0, 0, m.bytes)
+		o := x.nicCopy(i, m, nic, 0, 0, m.bytes, false)
 		if m.bytes <= x.p.Net.InjectBytes { // the CPU copies the payload into the command
 			numa := x.numaOfBuf(x.buf(m.send))
 			x.emit(i, trace.Op{Op: trace.HostAccess, NUMA: &numa, Threads: 1, Access: []trace.Access{
@@ -112,7 +126,7 @@ func (x *expander) netRecv(i int, m *message) {
 	}
 	e := min(x.p.Net.EagerSize, m.bytes)
 	nic := x.nicOf(x.buf(m.recv))
-	o := x.nicCopy(i, m, nic, e, e, m.bytes-e)
+	o := x.nicCopy(i, m, nic, e, e, m.bytes-e, true)
 	o.RecvNIC = &nic // the get's writes start at its own NIC, which reports them
 	o.WaitFlag, o.LandFlag, o.SetFlag = m.flag("rts"), m.flag("landed"), m.flag("fin")
 	x.emit(i, o)

@@ -51,3 +51,22 @@ func TestOSULatency(t *testing.T) {
 		t.Errorf("latency 8 B %.2f us, 1 MiB %.2f us: want 0 < small < big", small, big)
 	}
 }
+
+// osu_bibw between two nodes, past the rendezvous threshold: each rank
+// posts its window of receives before its sends, so each receive's get
+// waits for a header the other rank has yet to put. The gets must not sit
+// in front of the rank's own puts (it used to deadlock from 32 KiB up).
+// Both directions then run at once: at most twice osu_bw, and above it
+// once the links, not the NICs' commands, bound the messages (1 MiB).
+func TestOSUBidirectionalBetweenNodes(t *testing.T) {
+	for _, n := range []int64{32 << 10, 1 << 20} {
+		o := OSU{GCDs: []int{0, 8}, Sizes: []int64{n}, Window: 64, Iterations: 2}
+		o.Bench = "osu_bibw"
+		bi := osuRow(t, o, "network.nodes=2")
+		o.Bench = "osu_bw"
+		uni := osuRow(t, o, "network.nodes=2")
+		if !(bi > 0 && bi <= 2.02*uni) || n == 1<<20 && bi <= 1.5*uni {
+			t.Errorf("%d B: osu_bibw %.2f GB/s, osu_bw %.2f: want bibw at most twice bw (and 1.5 times at 1 MiB)", n, bi, uni)
+		}
+	}
+}
