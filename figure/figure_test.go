@@ -168,6 +168,37 @@ func TestSweepFigure(t *testing.T) {
 	}
 }
 
+// A swept p2p matrix has too many pairs for one figure: its defaults are a
+// figure per source, each of its destinations and other keys' values.
+func TestSweptMatrixDefaults(t *testing.T) {
+	csv := "lanes,sdma,workload,case,src,dst,bytes,metric,value,unit\n"
+	for _, l := range []int{1, 2, 4} {
+		for _, sdma := range []string{"widest", "fewest"} {
+			for s := range 8 {
+				for d := range 8 {
+					csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd%d,gcd%d,100,bandwidth,%d,GB/s\n", l, sdma, s, d, 30+l+d)
+				}
+			}
+		}
+	}
+	tab := read(t, csv)
+	if _, err := Draw(tab, Spec{Kind: Sweep}); err == nil {
+		t.Fatal("128 lines drew as one figure")
+	}
+	figs := Defaults(tab)
+	if len(figs) != 8 {
+		t.Fatalf("%d default figures, want one per source GCD: %v", len(figs), figs)
+	}
+	for s, f := range figs {
+		if want := fmt.Sprintf("p2p-unidirectional-gcd%d-bandwidth-by-lanes", s); f.Name != want {
+			t.Errorf("figure %d is %s, want %s", s, f.Name, want)
+		}
+		if _, err := Draw(tab, f.Spec); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	for _, c := range []struct{ csv, want string }{
 		{"", "results.csv:1: no header"},
