@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // The README's examples are what a newcomer types first: every line of its
@@ -185,6 +187,99 @@ func TestOutputStarts(t *testing.T) {
 	} {
 		if _, ok := outputStarts(got, c.want); ok != c.ok {
 			t.Errorf("outputStarts(%q, %q) = %v, want %v", got, c.want, ok, c.ok)
+		}
+	}
+}
+
+// readmeDocs are the files a reader follows links through.
+func readmeDocs(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"../../README.md", "../../traces/README.md"}, docs...)
+}
+
+// prose is a Markdown file's text outside its fenced blocks.
+func prose(text string) string {
+	var b strings.Builder
+	fenced := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// Docs say what is: no issue numbers or session history (git log has it).
+func TestDocsCarryNoHistory(t *testing.T) {
+	history := regexp.MustCompile(`(?i)\bissues? [0-9]+|\bissue[0-9]|(^|[\s(])#[0-9]+\b|\bsessions?\b|\bcycle-approximate\b`)
+	for _, f := range readmeDocs(t) {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(prose(string(text)), "\n") {
+			if m := history.FindString(l); m != "" {
+				t.Errorf("%s: %q: %s", filepath.Base(f), m, l)
+			}
+		}
+	}
+}
+
+// Every relative link of the docs reaches a file, and a #section of a
+// Markdown file one of its headings (GitHub's anchors).
+func TestDocLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	heading := regexp.MustCompile(`(?m)^#+ (.*)$`)
+	anchors := func(file string) map[string]bool {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, h := range heading.FindAllStringSubmatch(prose(string(text)), -1) {
+			a := strings.Map(func(r rune) rune {
+				switch {
+				case r == ' ':
+					return '-'
+				case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+					return unicode.ToLower(r)
+				}
+				return -1
+			}, strings.TrimSpace(h[1]))
+			out[a] = true
+		}
+		return out
+	}
+	for _, f := range readmeDocs(t) {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(prose(string(text)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			file := f
+			if path != "" {
+				file = filepath.Join(filepath.Dir(f), path)
+			}
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s: link %s: no such file", filepath.Base(f), target)
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(file, ".md") && !anchors(file)[anchor] {
+				t.Errorf("%s: link %s: no such section", filepath.Base(f), target)
+			}
 		}
 	}
 }
