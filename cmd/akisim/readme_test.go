@@ -283,3 +283,36 @@ func TestDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// The README's Go version is go.mod's, and docs/development.md names every
+// module go.mod requires directly.
+func TestDocsFollowGoMod(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := os.ReadFile("../../docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(mod)
+	if version == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	if want := "Go " + string(version[1]) + " or newer"; !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say %q (go.mod's go line)", want)
+	}
+	direct := regexp.MustCompile(`(?m)^\s+(\S+) v\S+$`)
+	for _, m := range direct.FindAllStringSubmatch(string(mod), -1) {
+		if strings.Contains(m[0], "// indirect") {
+			continue
+		}
+		if !strings.Contains(string(dev), m[1]) {
+			t.Errorf("docs/development.md does not name %s, which go.mod requires", m[1])
+		}
+	}
+}
