@@ -217,3 +217,27 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+// A trace's outdir: its first rows are events with no endpoints, and its
+// copy goes from a NUMA domain to a GCD; the default figure is the first
+// case that forms a matrix, NUMA domains by GCDs.
+func TestTraceMatrix(t *testing.T) {
+	csv := "workload,case,src,dst,bytes,metric,value,unit\n" +
+		"trace,line7:event_record,,,0,time,3,us\n" +
+		"trace,line8:h2d 1 GiB,numa3,gcd0,1073741824,start,4,us\n" +
+		"trace,line8:h2d 1 GiB,numa3,gcd0,1073741824,bandwidth,28.4377,GB/s\n" +
+		"trace,line9:event_record,,,0,time,37762,us\n"
+	svg := string(render(t, read(t, csv), Spec{}, ".svg"))
+	for _, want := range []string{"trace line8:h2d 1 GiB numa3→gcd0: bandwidth", "source NUMA", "destination GCD", ">28.4<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("trace matrix SVG lacks %q", want)
+		}
+	}
+	if cells := strings.Count(svg, "fill:#") - 1; cells != 1 { // one cell besides the background
+		t.Errorf("trace matrix draws %d cells, want the one copy's", cells)
+	}
+	events := read(t, "workload,case,src,dst,bytes,metric,value,unit\ntrace,line1:event_record,,,0,time,3,us\n")
+	if _, err := Draw(events, Spec{}); err == nil || !strings.Contains(err.Error(), `"" -> "" is not`) {
+		t.Errorf("rows without endpoints: %v", err)
+	}
+}
