@@ -21,10 +21,7 @@ func Defaults(t *Table) []Named {
 		rows := keep(t.Rows, func(r Row) bool { return r.Workload == w })
 		if len(t.Keys) > 0 {
 			for _, m := range distinct(rows, func(r Row) string { return r.Metric }) {
-				s := Spec{Kind: Sweep, Filter: Filter{Workload: w, Metric: m}}
-				if _, err := Draw(t, s); err == nil {
-					out = append(out, Named{w + "-" + m + "-by-" + safe(t.Keys[0]), s})
-				}
+				out = append(out, sweepDefaults(t, rows, w, m)...)
 			}
 			continue
 		}
@@ -44,6 +41,35 @@ func Defaults(t *Table) []Named {
 			s := Spec{Kind: Size, Filter: Filter{Workload: w, Case: c, Metric: m}}
 			if _, err := Draw(t, s); err == nil {
 				out = append(out, Named{w + "-" + safe(c) + "-" + m, s})
+			}
+		}
+	}
+	return out
+}
+
+// sweepDefaults are a sweep's figures of metric m: the whole workload if
+// its lines fit in one figure, else one per case, else one per case and
+// source (a p2p matrix swept: a figure per source GCD, a line per
+// destination and other key).
+func sweepDefaults(t *Table, rows []Row, w, m string) []Named {
+	by := "-" + m + "-by-" + safe(t.Keys[0])
+	whole := Spec{Kind: Sweep, Filter: Filter{Workload: w, Metric: m}}
+	if _, err := Draw(t, whole); err == nil {
+		return []Named{{w + by, whole}}
+	}
+	var out []Named
+	of := keep(rows, func(r Row) bool { return r.Metric == m })
+	for _, c := range distinct(of, func(r Row) string { return r.Case }) {
+		s := Spec{Kind: Sweep, Filter: Filter{Workload: w, Case: c, Metric: m}}
+		if _, err := Draw(t, s); err == nil {
+			out = append(out, Named{w + "-" + safe(c) + by, s})
+			continue
+		}
+		inCase := keep(of, func(r Row) bool { return r.Case == c })
+		for _, src := range distinct(inCase, func(r Row) string { return r.Src }) {
+			s := Spec{Kind: Sweep, Filter: Filter{Workload: w, Case: c, Src: src, Metric: m}}
+			if _, err := Draw(t, s); err == nil {
+				out = append(out, Named{w + "-" + safe(c) + "-" + safe(src) + by, s})
 			}
 		}
 	}

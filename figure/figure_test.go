@@ -168,6 +168,37 @@ func TestSweepFigure(t *testing.T) {
 	}
 }
 
+// A swept p2p matrix has too many pairs for one figure: its defaults are a
+// figure per source, each of its destinations and other keys' values.
+func TestSweptMatrixDefaults(t *testing.T) {
+	csv := "lanes,sdma,workload,case,src,dst,bytes,metric,value,unit\n"
+	for _, l := range []int{1, 2, 4} {
+		for _, sdma := range []string{"widest", "fewest"} {
+			for s := range 8 {
+				for d := range 8 {
+					csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd%d,gcd%d,100,bandwidth,%d,GB/s\n", l, sdma, s, d, 30+l+d)
+				}
+			}
+		}
+	}
+	tab := read(t, csv)
+	if _, err := Draw(tab, Spec{Kind: Sweep}); err == nil {
+		t.Fatal("128 lines drew as one figure")
+	}
+	figs := Defaults(tab)
+	if len(figs) != 8 {
+		t.Fatalf("%d default figures, want one per source GCD: %v", len(figs), figs)
+	}
+	for s, f := range figs {
+		if want := fmt.Sprintf("p2p-unidirectional-gcd%d-bandwidth-by-lanes", s); f.Name != want {
+			t.Errorf("figure %d is %s, want %s", s, f.Name, want)
+		}
+		if _, err := Draw(tab, f.Spec); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	for _, c := range []struct{ csv, want string }{
 		{"", "results.csv:1: no header"},
@@ -184,5 +215,29 @@ func TestReadErrors(t *testing.T) {
 		if _, err := Read(strings.NewReader(c.csv), "results.csv"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v; want %q", c.csv, err, c.want)
 		}
+	}
+}
+
+// A trace's outdir: its first rows are events with no endpoints, and its
+// copy goes from a NUMA domain to a GCD; the default figure is the first
+// case that forms a matrix, NUMA domains by GCDs.
+func TestTraceMatrix(t *testing.T) {
+	csv := "workload,case,src,dst,bytes,metric,value,unit\n" +
+		"trace,line7:event_record,,,0,time,3,us\n" +
+		"trace,line8:h2d 1 GiB,numa3,gcd0,1073741824,start,4,us\n" +
+		"trace,line8:h2d 1 GiB,numa3,gcd0,1073741824,bandwidth,28.4377,GB/s\n" +
+		"trace,line9:event_record,,,0,time,37762,us\n"
+	svg := string(render(t, read(t, csv), Spec{}, ".svg"))
+	for _, want := range []string{"trace line8:h2d 1 GiB numa3→gcd0: bandwidth", "source NUMA", "destination GCD", ">28.4<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("trace matrix SVG lacks %q", want)
+		}
+	}
+	if cells := strings.Count(svg, "fill:#") - 1; cells != 1 { // one cell besides the background
+		t.Errorf("trace matrix draws %d cells, want the one copy's", cells)
+	}
+	events := read(t, "workload,case,src,dst,bytes,metric,value,unit\ntrace,line1:event_record,,,0,time,3,us\n")
+	if _, err := Draw(events, Spec{}); err == nil || !strings.Contains(err.Error(), `"" -> "" is not`) {
+		t.Errorf("rows without endpoints: %v", err)
 	}
 }

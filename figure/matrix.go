@@ -13,10 +13,18 @@ import (
 
 // drawMatrix draws one value per (src, dst) as a heat map, source rows
 // top to bottom and destinations left to right, each cell's value written
-// in it, as p2pBandwidthLatencyTest prints its matrices.
+// in it, as p2pBandwidthLatencyTest prints its matrices. Sources are of one
+// kind (gcd, numa) and destinations of one kind, not always the same.
 func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
-	if s.Case == "" { // one case: the first
+	if s.Case == "" { // one case: the first that forms a matrix (a trace's first rows may be events)
 		c := rows[0].Case
+		for _, cs := range distinct(rows, func(r Row) string { return r.Case }) {
+			_, of := firstMetric(keep(rows, func(r Row) bool { return r.Case == cs }), s.Metric)
+			if len(of) > 0 && unpaired(of) == nil {
+				c = cs
+				break
+			}
+		}
 		rows = keep(rows, func(r Row) bool { return r.Case == c })
 	}
 	if len(t.Keys) > 0 && len(s.Where) < len(t.Keys) { // one sweep point: the first left
@@ -24,47 +32,50 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		rows = keep(rows, func(r Row) bool { return strings.Join(r.Point, "\x00") == pt })
 	}
 	metric, rows := firstMetric(rows, s.Metric)
-	id := func(name string) (int, string, bool) {
-		i := len(name)
-		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-			i--
-		}
-		n, err := strconv.Atoi(name[i:])
-		return n, name[:i], err == nil
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no rows of metric %s in this case", t.File, metric)
 	}
-	n := 0
-	kind := ""
+	if r := unpaired(rows); r != nil {
+		return nil, fmt.Errorf("%s: a matrix needs rows from numbered endpoints of one kind to numbered endpoints of one kind (gcd0 -> gcd1, numa3 -> gcd0); %q -> %q is not: pick rows with -case and -metric", t.File, r.Src, r.Dst)
+	}
+	_, srcKind, _ := endpoint(rows[0].Src)
+	_, dstKind, _ := endpoint(rows[0].Dst)
+	ns, nd := 0, 0
 	for _, r := range rows {
-		a, ka, ok1 := id(r.Src)
-		b, kb, ok2 := id(r.Dst)
-		if !ok1 || !ok2 || ka != kb || (kind != "" && ka != kind) {
-			return nil, fmt.Errorf("%s: a matrix needs rows from one kind of endpoint to another (gcd0 -> gcd1); %q -> %q is not", t.File, r.Src, r.Dst)
-		}
-		kind = ka
-		n = max(n, a+1, b+1)
+		a, _, _ := endpoint(r.Src)
+		b, _, _ := endpoint(r.Dst)
+		ns, nd = max(ns, a+1), max(nd, b+1)
 	}
-	grid := &cells{n: n, z: make([]float64, n*n)}
+	// a square matrix when both ends are of one kind, as the p2p sample prints it
+	if srcKind == dstKind {
+		ns = max(ns, nd)
+		nd = ns
+	}
+	grid := &cells{rows: ns, cols: nd, z: make([]float64, ns*nd)}
 	for i := range grid.z {
 		grid.z[i] = math.NaN()
 	}
 	seen := map[[2]int]int64{}
 	for _, r := range rows {
-		a, _, _ := id(r.Src)
-		b, _, _ := id(r.Dst)
+		a, _, _ := endpoint(r.Src)
+		b, _, _ := endpoint(r.Dst)
 		if prev, dup := seen[[2]int{a, b}]; dup {
 			return nil, fmt.Errorf("%s: %s -> %s has values at %d and %d bytes; a matrix takes one per pair: pick a size with -bytes", t.File, r.Src, r.Dst, prev, r.Bytes)
 		}
 		seen[[2]int{a, b}] = r.Bytes
-		grid.z[a*n+b] = r.Value
+		grid.z[a*nd+b] = r.Value
 	}
 	p := newPlot(title(rows, metric) + pointTitle(t, rows[0]))
 	hm := plotter.NewHeatMap(grid, moreland.SmoothBlueRed().Palette(255))
+	if hm.Min == hm.Max { // one value (a trace's one copy): a range the palette can place it in
+		hm.Min, hm.Max = hm.Min-1, hm.Max+1
+	}
 	p.Add(hm)
 	var labels plotter.XYLabels
-	for a := range n {
-		for b := range n {
-			if v := grid.z[a*n+b]; !math.IsNaN(v) {
-				labels.XYs = append(labels.XYs, plotter.XY{X: float64(b), Y: float64(n - 1 - a)})
+	for a := range ns {
+		for b := range nd {
+			if v := grid.z[a*nd+b]; !math.IsNaN(v) {
+				labels.XYs = append(labels.XYs, plotter.XY{X: float64(b), Y: float64(ns - 1 - a)})
 				labels.Labels = append(labels.Labels, cellText(v))
 			}
 		}
@@ -79,27 +90,55 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	}
 	p.Add(l)
 	var xt, yt []plot.Tick
-	for i := range n {
+	for i := range nd {
 		xt = append(xt, plot.Tick{Value: float64(i), Label: strconv.Itoa(i)})
-		yt = append(yt, plot.Tick{Value: float64(n - 1 - i), Label: strconv.Itoa(i)})
+	}
+	for i := range ns {
+		yt = append(yt, plot.Tick{Value: float64(ns - 1 - i), Label: strconv.Itoa(i)})
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
-	p.X.Label.Text = "destination " + strings.ToUpper(kind)
-	p.Y.Label.Text = "source " + strings.ToUpper(kind) + "   [" + axisLabel(metric, rows) + "]"
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	p.X.Label.Text = "destination " + strings.ToUpper(dstKind)
+	p.Y.Label.Text = "source " + strings.ToUpper(srcKind) + "   [" + axisLabel(metric, rows) + "]"
+	p.X.Min, p.X.Max = -0.5, float64(nd)-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(ns)-0.5
 	return p, nil
 }
 
-// cells is a matrix as gonum's heat map reads it: column c is dst c, row
-// r is src n-1-r (source 0 on top).
-type cells struct {
-	n int
-	z []float64
+// endpoint splits a row's src or dst into its number and kind (gcd3: 3,
+// "gcd"); ok is false for an endpoint without a number ("", gcd0+gcd4).
+func endpoint(name string) (int, string, bool) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	n, err := strconv.Atoi(name[i:])
+	return n, name[:i], err == nil && i > 0 && !strings.Contains(name, "+")
 }
 
-func (g *cells) Dims() (int, int)   { return g.n, g.n }
-func (g *cells) Z(c, r int) float64 { return g.z[(g.n-1-r)*g.n+c] }
+// unpaired is the first row that breaks what a matrix needs, rows from
+// numbered endpoints of one kind to numbered endpoints of one kind, or nil.
+func unpaired(rows []Row) *Row {
+	_, sk, _ := endpoint(rows[0].Src)
+	_, dk, _ := endpoint(rows[0].Dst)
+	for i, r := range rows {
+		_, ka, ok1 := endpoint(r.Src)
+		_, kb, ok2 := endpoint(r.Dst)
+		if !ok1 || !ok2 || ka != sk || kb != dk {
+			return &rows[i]
+		}
+	}
+	return nil
+}
+
+// cells is a matrix as gonum's heat map reads it: column c is dst c, row
+// r is src rows-1-r (source 0 on top).
+type cells struct {
+	rows, cols int
+	z          []float64
+}
+
+func (g *cells) Dims() (int, int)   { return g.cols, g.rows }
+func (g *cells) Z(c, r int) float64 { return g.z[(g.rows-1-r)*g.cols+c] }
 func (g *cells) X(c int) float64    { return float64(c) }
 func (g *cells) Y(r int) float64    { return float64(r) }
 func (g *cells) Min() float64       { return extreme(g.z, math.Min, math.Inf(1)) }

@@ -9,7 +9,7 @@ import (
 )
 
 // Check points: published measurements of these nodes that no constant of
-// configs/*.toml was fitted to (docs/checks.md). Each is data: where it was
+// configs/*.toml was fitted to (docs/validation.md). Each is data: where it was
 // published, a generic run that measures the same thing, the value and the
 // tolerance. Gap names the mechanism the model lacks where it misses.
 
