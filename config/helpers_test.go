@@ -100,6 +100,7 @@ credit_bytes = 4194304
 
 [host]
 numa_domains = 2
+memory = "ddr"
 numa_bytes = 137438953472
 gcd_numa = [0, 0, 1, 1]
 hub_latency_ns = 100
