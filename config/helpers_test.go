@@ -261,7 +261,7 @@ GFX_UNROLL = 8
 `
 
 // shipped are the configs in configs/.
-var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200", "mi300x-node", "gem5-mi300x"}
+var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200", "mi300x-node", "gem5-mi300x", "mi300a-node"}
 
 // writeTemp writes text to a file in a fresh temp dir and returns its path.
 func writeTemp(t *testing.T, text string) string {

@@ -1,0 +1,146 @@
+package workloads
+
+import (
+	"testing"
+
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
+)
+
+// apu is the shipped MI300A node.
+func apu(t *testing.T, sets ...string) *config.Node {
+	return loadConfig(t, "mi300a-node.toml", sets...)
+}
+
+// p2pBandwidthLatencyTest on the MI300A node measures 4 x 4 pairs, each
+// peer copy over its two links, each local copy in the APU's own HBM.
+func TestAPUP2PIsFourByFour(t *testing.T) {
+	c := apu(t)
+	p := DefaultP2P(c.GCD.Count)
+	p.Cases = []string{"unidirectional"}
+	res, err := Execute(c, p.Runs(), WithCheck())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := map[[2]string]float64{}
+	for _, r := range res.Rows {
+		bw[[2]string{r.Src, r.Dst}] = r.Value
+	}
+	if len(bw) != 16 {
+		t.Fatalf("%d pairs, want 16: %v", len(bw), res.Rows)
+	}
+	for k, v := range bw {
+		local := k[0] == k[1]
+		if v <= 0 || (local && v < 1000) || (!local && v > 128) {
+			t.Errorf("%s -> %s: %.1f GB/s, want local > 1 TB/s and peers under 2 x 64 GB/s", k[0], k[1], v)
+		}
+	}
+}
+
+// linkBytes is what every host link of n carried, both ways.
+func linkBytes(n *node.Node) uint64 {
+	var sum uint64
+	for _, l := range n.HostLinks {
+		for dir := 0; dir < 2; dir++ {
+			_, b, _ := l.Stats(dir)
+			sum += b
+		}
+	}
+	return sum
+}
+
+// apuTraffic records, per run of a test, what the host links carried, the
+// HBM of each APU moved and what the MALLs served.
+type apuTraffic struct {
+	links uint64
+	hbm   []uint64 // by APU: bytes read and written
+	mall  []uint64 // by APU: bytes served
+	dram  int      // DRAM controllers built
+}
+
+func watchAPUs(t *testing.T) *apuTraffic {
+	w := &apuTraffic{}
+	afterRun = func(n *node.Node, _ Run, _ []hip.OpResult) {
+		w.links += linkBytes(n)
+		w.dram += len(n.DRAM)
+		if w.hbm == nil {
+			w.hbm, w.mall = make([]uint64, len(n.GCDs)), make([]uint64, len(n.GCDs))
+		}
+		for g, d := range n.GCDs {
+			w.hbm[g] += d.HBM.BytesRead + d.HBM.BytesWrite
+			w.mall[g] += d.MALL.Served()
+		}
+	}
+	t.Cleanup(func() { afterRun = nil })
+	return w
+}
+
+// STREAM on an APU streams its HBM whether the arrays are hipMalloc'd or
+// hipHostMalloc'd: on an APU both live in the same HBM behind the same
+// MALL, and neither crosses a host link.
+func TestAPUStreamOnHostMemory(t *testing.T) {
+	c := apu(t)
+	bw := map[string]float64{}
+	for _, alloc := range []string{"local", "host"} {
+		w := watchAPUs(t)
+		st := Stream{GCDs: []int{0}, Alloc: alloc, Sizes: []int64{512 << 20}, Kernels: []string{"copy"},
+			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
+		runs, _ := st.Runs()
+		res, err := Execute(c, runs, WithCheck())
+		if err != nil {
+			t.Fatal(err)
+		}
+		bw[alloc] = res.Rows[0].Value
+		// the source is read from HBM; the copy's last writes may still be in the write-back MALL
+		if w.links != 0 || w.dram != 0 || w.hbm[0] < 512<<20 || w.mall[0] < 512<<20 || w.hbm[1]+w.hbm[2]+w.hbm[3] != 0 {
+			t.Errorf("%s arrays: host links carried %d B, %d DRAM controllers, HBM bytes by APU %v, MALL %v: want APU 0's alone",
+				alloc, w.links, w.dram, w.hbm, w.mall)
+		}
+	}
+	// the host link of an MI250X GCD gives 28 GB/s; the APU's HBM gives TB/s either way
+	if bw["local"] < 2000 || bw["host"] < 0.5*bw["local"] {
+		t.Errorf("STREAM copy on APU 0: %.0f GB/s on hipMalloc arrays, %.0f on hipHostMalloc arrays", bw["local"], bw["host"])
+	}
+}
+
+// A hipMemcpy from hipHostMalloc memory to hipMalloc memory on one APU is
+// an HBM-to-HBM copy: the APU's SDMA engine reads and writes its own HBM,
+// no host link or DRAM is involved.
+func TestAPUHostToDeviceCopyStaysInHBM(t *testing.T) {
+	c := apu(t)
+	w := watchAPUs(t)
+	const n = 64 << 20
+	ops := []trace.Op{hostAlloc("h", 2, n), alloc("d", 2, n), {Op: trace.Memcpy, Dst: "d", Src: "h", Bytes: n}}
+	if _, err := Execute(c, []Run{TraceRun("h2d.jsonl", ops)}, WithCheck()); err != nil {
+		t.Fatal(err)
+	}
+	if w.links != 0 || w.dram != 0 {
+		t.Errorf("host links carried %d B, %d DRAM controllers: want neither", w.links, w.dram)
+	}
+	for g := range w.mall {
+		// the source misses to HBM, the destination is written into the MALL
+		on := w.hbm[g] >= n && w.mall[g] >= n
+		if idle := w.hbm[g] == 0 && w.mall[g] == 0; g == 2 && !on || g != 2 && !idle {
+			t.Errorf("APU %d: HBM moved %d B, MALL served %d B: want the %d B copy on APU 2 alone", g, w.hbm[g], w.mall[g], n)
+		}
+	}
+}
+
+// The CPU cores' stores to pinned host memory of NUMA domain 1 land in APU
+// 1's HBM, through its MALL, over the cores' link into APU 1.
+func TestAPUHostAccessLandsInHBM(t *testing.T) {
+	c := apu(t)
+	w := watchAPUs(t)
+	const n = 16 << 20
+	ops := []trace.Op{hostAlloc("h", 1, n),
+		{Op: trace.HostAccess, NUMA: intp(1), Threads: 4, Access: []trace.Access{{Buf: "h", Mode: "write", Bytes: n}}}}
+	if _, err := Execute(c, []Run{TraceRun("store.jsonl", ops)}, WithCheck()); err != nil {
+		t.Fatal(err)
+	}
+	if w.dram != 0 || w.mall[1] < n || w.mall[0]+w.mall[2]+w.mall[3] != 0 || w.links < n {
+		t.Errorf("%d DRAM controllers, MALL bytes by APU %v, host links %d B: want APU 1's MALL to take the %d B the cores stored",
+			w.dram, w.mall, w.links, n)
+	}
+}
