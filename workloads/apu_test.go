@@ -1,6 +1,10 @@
 package workloads
 
 import (
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/config"
@@ -142,5 +146,44 @@ func TestAPUHostAccessLandsInHBM(t *testing.T) {
 	if w.dram != 0 || w.mall[1] < n || w.mall[0]+w.mall[2]+w.mall[3] != 0 || w.links < n {
 		t.Errorf("%d DRAM controllers, MALL bytes by APU %v, host links %d B: want APU 1's MALL to take the %d B the cores stored",
 			w.dram, w.mall, w.links, n)
+	}
+}
+
+// On the APU node, the keys its host memory's path depends on (host.*,
+// host_link.*: the cores' links, mall.*: the cache host memory now
+// crosses) run the range trace at their lowest and highest values, as
+// TestEveryRangeExtremeRuns does for Frontier's.
+func TestAPURangeExtremesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a run per range end")
+	}
+	t.Setenv("AKISIM_MEMORY_BYTES", "4000000000")
+	_, file, _, _ := goruntime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "..", "configs", "mi300a-node.toml")
+	seen := map[string]bool{}
+	ran := 0
+	for _, b := range apu(t).Bounds() {
+		apuPath := strings.HasPrefix(b.Key, "host.") || strings.HasPrefix(b.Key, "host_link.") || strings.HasPrefix(b.Key, "mall.")
+		if !apuPath || strings.Contains(b.Key, "[") || seen[b.Key] {
+			continue
+		}
+		seen[b.Key] = true
+		for _, x := range []float64{b.Lo, b.Hi} {
+			v := strconv.FormatFloat(x, 'g', -1, 64)
+			if b.Int {
+				v = strconv.FormatInt(int64(x), 10)
+			}
+			name := b.Key + "=" + v
+			c, err := config.Load(path, []string{name})
+			if err != nil {
+				t.Logf("%s: refused with the config's other keys: %v", name, err)
+				continue
+			}
+			runExtreme(t, name, c, rangeTrace())
+			ran++
+		}
+	}
+	if ran < 20 {
+		t.Errorf("only %d range ends ran on the APU node", ran)
 	}
 }
