@@ -187,3 +187,37 @@ func TestAPURangeExtremesRun(t *testing.T) {
 		t.Errorf("only %d range ends ran on the APU node", ran)
 	}
 }
+
+// Managed memory on an APU under HSA_XNACK=1: a kernel's first touch
+// faults and the driver maps each 2 MiB block in place (no SDMA copy, no
+// block migrated), a second kernel finds them mapped, and the host's
+// access after them has nothing to bring back: only the cores' own loads
+// cross their link. On Frontier the same trace
+// migrates every block to the GCD and back.
+func TestAPUManagedMapsInPlace(t *testing.T) {
+	const n = 8 << 20
+	ops := []trace.Op{{Op: trace.MallocManaged, Buf: "m", NUMA: intp(0), Bytes: n}}
+	for i := 0; i < 2; i++ {
+		ops = append(ops, trace.Op{Op: trace.Kernel, Name: "touch", GCD: intp(0), Grid: 1 << 14, Workgroup: 256,
+			Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}, trace.Op{Op: trace.DeviceSync})
+	}
+	ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(0), Threads: 1, Access: []trace.Access{{Buf: "m", Mode: "read", Bytes: n}}})
+	for _, cfg := range []struct {
+		c       *config.Node
+		apu     bool
+		toGPU   uint64
+		faulted uint64
+	}{{apu(t, "env.HSA_XNACK=1"), true, 0, 4}, {frontier(t, "env.HSA_XNACK=1"), false, 4, 4}} {
+		var mm hip.ManagedStats
+		var links uint64
+		afterRun = func(nd *node.Node, _ Run, _ []hip.OpResult) { mm, links = nd.Runtime.Managed, linkBytes(nd) }
+		if _, err := Execute(cfg.c, []Run{TraceRun("managed.jsonl", ops)}, WithCheck()); err != nil {
+			t.Fatal(err)
+		}
+		afterRun = nil
+		back := mm.BlocksToHost
+		if mm.Faults != cfg.faulted || mm.BlocksToGPU != cfg.toGPU || (cfg.apu && (back != 0 || links != n)) || (!cfg.apu && back != 4) {
+			t.Errorf("%s: %d faults, %d blocks to the GPU, %d back, host links %d B", cfg.c.Name, mm.Faults, mm.BlocksToGPU, back, links)
+		}
+	}
+}
