@@ -16,11 +16,11 @@ import (
 const (
 	mi300aConfig = "mi300a-node.toml"
 	// Wahlgren et al. (IISWC'25, arXiv 2508.12743): their benchmarks'
-	// logs (github.com/KTH-ScaLab mi300a benchmarks, mirrored as
-	// HussamAlBasha/mi300a-benchmarks-fork): stream/ is CPU STREAM 5.10 with
+	// logs as published in HussamAlBasha/mi300a-benchmarks-fork (its README
+	// names the paper and Wahlgren's code): stream/ is CPU STREAM 5.10 with
 	// OMP_PROC_BIND on one APU's NUMA domain, memcpy/ is AMD's hip_bandwidth
 	// -mode shmoo on device 0, HSA_ENABLE_SDMA=1 and 0
-	wahlgren = "Wahlgren et al., Dissecting CPU-GPU Unified Physical Memory on AMD MI300A APUs (IISWC'25, arXiv 2508.12743), benchmark logs "
+	wahlgren = "Wahlgren et al., Dissecting CPU-GPU Unified Physical Memory on AMD MI300A APUs (IISWC'25, arXiv 2508.12743), benchmark logs in HussamAlBasha/mi300a-benchmarks-fork "
 	// the HLRS Hunter BabelStream study (kkaytekin/mi300a_babelstream_cpx_tpx_spx,
 	// blog/blog-post.md): BabelStream v5.0, SPX, one process per APU, all 4 at once
 	hunterStream = "BabelStream v5.0 on HLRS Hunter MI300A nodes, every APU at once (kkaytekin/mi300a_babelstream_cpx_tpx_spx, blog/blog-post.md: Triad per APU 3.64-3.65 TB/s in SPX, 4.19-4.20 TB/s summed over 6 CPX devices)"
