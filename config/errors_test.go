@@ -334,6 +334,11 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"xgmi.bundle[0-2].lanes=0", "xgmi.bundle[1-3].lanes=0"}, `-set xgmi.bundle[1-3].lanes=0: xgmi.bundle: GCD 0 cannot reach GCD 2`},
 		{[]string{"host.gcd_numa[1]=5"}, `-set host.gcd_numa[1]=5: NUMA domain of GCD 1 must be 0..1 (host.numa_domains = 2), got 5`},
 		{[]string{"host.gcd_numa=[0,0,1,1,1]"}, `-set host.gcd_numa=[0,0,1,1,1]: must have one entry per GCD (gcd.count = 4), got 5`},
+		{[]string{"host.memory=dram"}, `-set host.memory=dram: must be "ddr" or "hbm", got "dram"`},
+		// An APU node: a NUMA domain per GCD, domain g on GCD g, the HBM's capacity.
+		{[]string{"host.memory=hbm"}, `-set host.memory=hbm: host.numa_domains: must equal gcd.count (4) with host.memory = "hbm": each APU's HBM is one NUMA domain, got 2`},
+		{[]string{"host.memory=hbm", "host.numa_domains=4"}, `-set host.memory=hbm: host.gcd_numa[1]: must be 1 with host.memory = "hbm": GCD 1's NUMA domain is its own HBM, got 0`},
+		{[]string{"host.memory=hbm", "host.numa_domains=4", "host.gcd_numa=[0,1,2,3]"}, `-set host.memory=hbm: host.numa_bytes: must equal gcd.hbm_bytes (68719476736) with host.memory = "hbm": a NUMA domain is its APU's HBM, got 137438953472`},
 		// A -set of a related key is blamed for the check it broke.
 		{[]string{"gcd.count=5"}, `-set gcd.count=5: host.gcd_numa: must have one entry per GCD (gcd.count = 5), got 4`},
 		{[]string{"host.numa_domains=1"}, `-set host.numa_domains=1: host.gcd_numa[2]: NUMA domain of GCD 2 must be 0..0 (host.numa_domains = 1), got 1`},

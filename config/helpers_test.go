@@ -100,6 +100,7 @@ credit_bytes = 4194304
 
 [host]
 numa_domains = 2
+memory = "ddr"
 numa_bytes = 137438953472
 gcd_numa = [0, 0, 1, 1]
 hub_latency_ns = 100
@@ -260,7 +261,7 @@ GFX_UNROLL = 8
 `
 
 // shipped are the configs in configs/.
-var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200", "mi300x-node", "gem5-mi300x"}
+var shipped = []string{"frontier-node", "lumi-node", "frontier-dual-xgmi", "frontier-cluster", "lumi-cluster", "gem5-mi200", "mi300x-node", "gem5-mi300x", "mi300a-node"}
 
 // writeTemp writes text to a file in a fresh temp dir and returns its path.
 func writeTemp(t *testing.T, text string) string {

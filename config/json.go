@@ -233,9 +233,16 @@ func (n *Node) tree() *object {
 	net.add("NetworkLink", "link").set(leaves(v.FieldByName("Network").FieldByName("Link")))
 
 	dram := leaves(v.FieldByName("DRAM"))
+	if n.Host.Unified() { // an APU's NUMA domain is its GCD's HBM: no controller is built
+		root.add("DRAM", "dram").set(dram)
+	}
 	for d := 0; d < n.Host.NUMADomains; d++ {
 		o := root.add("NUMADomain", fmt.Sprintf("numa%d", d))
 		o.params["id"] = d
+		if n.Host.Unified() {
+			o.params["memory"] = fmt.Sprintf("node.gcd%d.hbm", d)
+			continue
+		}
 		o.add("DRAMController", "dram").set(dram)
 	}
 	return root

@@ -188,3 +188,22 @@ func TestWriteJSONShape(t *testing.T) {
 		t.Error("a removed bundle is in the tree")
 	}
 }
+
+// An APU node's NUMA domains are its GCDs' HBM: config.json names that
+// memory and lists no DRAM controller; the [dram] values stay on their
+// section's object.
+func TestWriteJSONAPUMemory(t *testing.T) {
+	n, err := Load(shippedPath(t, "mi300a-node"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := n.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "DRAMController") || !strings.Contains(out, `"memory": "node.gcd3.hbm"`) || !strings.Contains(out, `"channels_per_domain"`) {
+		t.Errorf("APU node's config.json: DRAM controllers %v, domain 3 on GCD 3's HBM %v, [dram] kept %v",
+			strings.Contains(out, "DRAMController"), strings.Contains(out, `"memory": "node.gcd3.hbm"`), strings.Contains(out, `"channels_per_domain"`))
+	}
+}

@@ -25,6 +25,8 @@ func TestLoadShipped(t *testing.T) {
 				want = [3]int{1, 0, 1} // gem5's one GPU
 			case "mi300x-node":
 				want = [3]int{8, 28, 8} // all-to-all single links
+			case "mi300a-node":
+				want = [3]int{4, 6, 4} // 4 APUs, a bundle between every two
 			}
 			if got := [3]int{n.GCD.Count, len(n.XGMI.Bundles), len(n.Host.GCDNUMA)}; got != want {
 				t.Errorf("count, bundles, gcd_numa: %v, want %v", got, want)

@@ -199,6 +199,7 @@ type Link struct {
 // Host describes the CPU side: NUMA domains and which GCD hangs off which.
 type Host struct {
 	NUMADomains          int     `toml:"numa_domains"`
+	Memory               string  `toml:"memory"`                 // what a NUMA domain's memory is: "ddr" (its [dram] controller) or "hbm" (an APU: domain d is GCD d's HBM, through its MALL)
 	NUMABytes            int64   `toml:"numa_bytes"`             // DRAM capacity of each NUMA domain: what its pinned allocations may total
 	GCDNUMA              []int   `toml:"gcd_numa"`               // NUMA domain of each GCD's host link, by GCD id
 	HubLatencyNs         float64 `toml:"hub_latency_ns"`         // IO-die latency from a host link to a memory controller
@@ -207,6 +208,15 @@ type Host struct {
 	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"` // bytes of each store stream a core keeps in flight
 	CoreLoadLines        int64   `toml:"core_load_lines"`        // 64 B cache lines of loads a core keeps in flight
 }
+
+// Host memory kinds accepted by host.memory.
+const (
+	HostDDR = "ddr" // each NUMA domain has its own DRAM controller ([dram]), reached over the host links
+	HostHBM = "hbm" // an APU: NUMA domain d is GCD d's HBM; the host links join the CPU cores to their APU
+)
+
+// Unified says whether host memory is the GCDs' HBM (an APU node).
+func (h Host) Unified() bool { return h.Memory == HostHBM }
 
 // DRAM describes the DDR4 controller of each NUMA domain.
 type DRAM struct {

@@ -243,6 +243,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 				i, h.NUMADomains-1, h.NUMADomains, d)
 		}
 	}
+	n.validateHostMemory(v)
 	v.latency("host.hub_latency_ns", h.HubLatencyNs)
 	v.latency("host.remote_numa_ns", h.RemoteNUMANs)
 	v.intRange("host.cores", h.Cores, 1, 1024)                                     // 4x a 256-core two-socket host; each core is CU-like state
@@ -620,5 +621,30 @@ func (n *Node) validateMALL(v *validator) {
 	}
 	if m.LineBytes > 0 && block%m.LineBytes != 0 {
 		v.fail("mall.line_bytes", []string{"sim.l2_block_bytes"}, "must divide sim.l2_block_bytes (%d), got %d", block, m.LineBytes)
+	}
+}
+
+// validateHostMemory checks host.memory; an APU node ("hbm") has one NUMA
+// domain per GCD, domain g being GCD g's HBM, so host memory and device
+// memory of an APU are one capacity.
+func (n *Node) validateHostMemory(v *validator) {
+	h := &n.Host
+	v.oneOf("host.memory", h.Memory, HostDDR, HostHBM)
+	if !h.Unified() {
+		return
+	}
+	if h.NUMADomains != n.GCD.Count {
+		v.fail("host.numa_domains", []string{"host.memory", "gcd.count"},
+			"must equal gcd.count (%d) with host.memory = %q: each APU's HBM is one NUMA domain, got %d", n.GCD.Count, HostHBM, h.NUMADomains)
+	}
+	for i, d := range h.GCDNUMA {
+		if d != i {
+			v.fail(indexKey("host.gcd_numa", i), []string{"host.memory"},
+				"must be %d with host.memory = %q: GCD %d's NUMA domain is its own HBM, got %d", i, HostHBM, i, d)
+		}
+	}
+	if h.NUMABytes != n.GCD.HBMBytes {
+		v.fail("host.numa_bytes", []string{"host.memory", "gcd.hbm_bytes"},
+			"must equal gcd.hbm_bytes (%d) with host.memory = %q: a NUMA domain is its APU's HBM, got %d", n.GCD.HBMBytes, HostHBM, h.NUMABytes)
 	}
 }

@@ -62,6 +62,25 @@ func DefaultPlacement(name string) Placement {
 	return Placement{LocalGCD: slices.Clone(m), GCDsPerPackage: 2}
 }
 
+// PlacementOn is DefaultPlacement on a node of gcds GCDs. acm's maps are
+// for 8 GCDs, two per package; on another node (an MI300A node's 4 APUs,
+// one device per package) only its generic device selection, GCD = rank %
+// gcds, applies, so hierarchical and custom, placed by LUMI's map, are
+// refused.
+func PlacementOn(name string, gcds int) (Placement, error) {
+	if gcds == len(IdentityGCDs) {
+		return DefaultPlacement(name), nil
+	}
+	if name == Hierarchical || name == Custom {
+		return Placement{}, fmt.Errorf("acm places %s ranks by LUMI's map of a node's 8 GCDs, the node has %d", name, gcds)
+	}
+	ids := make([]int, gcds)
+	for i := range ids {
+		ids[i] = i
+	}
+	return NewPlacement(ids, 1)
+}
+
 // GCDsPerNode is the number of ranks (and GCDs) per node.
 func (p Placement) GCDsPerNode() int { return len(p.LocalGCD) }
 

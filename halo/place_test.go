@@ -1,6 +1,7 @@
 package halo
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -279,4 +280,21 @@ func TestHierarchicalNetworkBytesMostConsistent(t *testing.T) {
 		}
 	}
 	t.Logf("worst rank's network bytes per field: %v", net)
+}
+
+// On an 8-GCD node a decomposition gets acm's map; on a 4-APU node the
+// generic rank % 4 with one device per package, and LUMI's map for
+// hierarchical is refused.
+func TestPlacementOn(t *testing.T) {
+	p, err := PlacementOn(Hierarchical, 8)
+	if err != nil || !slices.Equal(p.LocalGCD, LUMIGCDs) {
+		t.Errorf("hierarchical on 8 GCDs: %v %v", p.LocalGCD, err)
+	}
+	p, err = PlacementOn(MPIDefault, 4)
+	if err != nil || !slices.Equal(p.LocalGCD, []int{0, 1, 2, 3}) || p.GCD(5) != 5 || p.Level(0, 1) != SameNode || p.Level(3, 4) != OtherNode {
+		t.Errorf("mpi-default on 4 APUs: %v, GCD(5) %d, levels %v %v, %v", p.LocalGCD, p.GCD(5), p.Level(0, 1), p.Level(3, 4), err)
+	}
+	if _, err := PlacementOn(Hierarchical, 4); err == nil {
+		t.Error("hierarchical on 4 APUs placed by an 8-GCD map")
+	}
 }

@@ -17,10 +17,21 @@ func (r *Runtime) allocate(b trace.Buffer) {
 // runtime.allocation_bytes, so caches see distinct buffers at distinct
 // addresses, and returns that address.
 func (r *Runtime) reserve(m fabric.Memory, bytes int64) int64 {
+	if r.unified && m.Host {
+		// an APU: host memory and device memory are one HBM, so they
+		// take addresses from one range and never alias in its MALL
+		m = fabric.Memory{Index: m.Index}
+	}
 	a, at := r.cost.AllocationBytes, r.top[m]
 	r.top[m] += (bytes + a - 1) / a * a
 	return at
 }
+
+// UnifyHostMemory makes every NUMA domain's memory the HBM of the GCD of
+// the same id (an APU node, host.memory = "hbm"): pinned, pageable and
+// managed host buffers are mapped differently from device buffers but
+// live in the same memory.
+func (r *Runtime) UnifyHostMemory() { r.unified = true }
 
 func memOf(b trace.Buffer) fabric.Memory {
 	if b.Host {

@@ -81,7 +81,8 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			}
 			op := r.op(it.op)
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
-			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes}
+			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes,
+				SrcAddr: r.base[op.Src], DstAddr: r.base[op.Dst]}
 			doorbell := ns(r.cost.DoorbellNs)
 			if op.NIC != nil {
 				r.nicCmd(cmd, op)

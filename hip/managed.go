@@ -31,6 +31,12 @@ import (
 //   - a prefetch (hipMemPrefetchAsync) moves every block of the buffer not
 //     yet at its destination the same way, without the fault, in stream
 //     order, and the host waits for it (ROCclr blocks the caller).
+//
+// On an APU (host.memory = "hbm") the KFD's best place for a range is
+// system memory, which is the HBM (kfd_svm.c svm_range_best_restore_location
+// and svm_range_best_prefetch_location return 0 on an APU): a GPU fault maps
+// the block in place, paying the fault and the per-page work but no copy; a
+// prefetch moves nothing; a CPU access has nothing to bring back.
 
 // managedBlock is the KFD migration granularity: 2^9 pages of 4 KiB.
 const managedBlock = 2 << 20
@@ -107,7 +113,7 @@ func (r *Runtime) managedAlloc(b trace.Buffer) error {
 func (r *Runtime) managedAt(buf string, off int64) place {
 	mb := r.managed[buf]
 	g := mb.at[off/managedBlock]
-	if g == hostSide {
+	if g == hostSide || r.unified { // on an APU a block is mapped on a GCD in place
 		return place{memOf(r.bufs[buf]), r.base[buf] + off}
 	}
 	return place{fabric.Memory{Index: g}, r.devAddr(buf, g) + off}
@@ -181,7 +187,7 @@ func (r *Runtime) prefetchStart(now sim.VTimeInSec, s *stream, i int) {
 	r.Managed.PrefetchCalls++
 	var moves []blockMove
 	for b, at := range r.managed[op.Buf].at {
-		if at != to {
+		if at != to && !r.unified { // an APU's pages are where a prefetch would put them
 			moves = append(moves, blockMove{buf: op.Buf, block: b, to: to})
 		}
 	}
@@ -208,7 +214,7 @@ func (r *Runtime) migrate(now sim.VTimeInSec, m *migration) {
 	mv := m.moves[0]
 	from := r.managed[mv.buf].at[mv.block]
 	switch {
-	case from == hostSide || mv.to == hostSide:
+	case from == hostSide || mv.to == hostSide || r.unified: // an APU's hop maps, not copies
 		m.hops = [][2]int{{from, mv.to}}
 	default: // GCD to GCD through host DRAM
 		m.hops = [][2]int{{from, hostSide}, {hostSide, mv.to}}
@@ -264,6 +270,10 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	m.paid = false
 	h := m.hops[0]
 	m.hops = m.hops[1:]
+	if r.unified { // mapped in place: nothing to copy
+		r.migrateHop(now, m)
+		return
+	}
 	side := func(g int) fabric.Memory {
 		if g == hostSide {
 			return memOf(r.bufs[mv.buf])
@@ -310,6 +320,9 @@ func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 // The CPU fault is the kernel's own page-fault path, not the GPU's retry
 // fault, so only the per-page work and the SDMA copy are paid.
 func (r *Runtime) cpuFaulting(now sim.VTimeInSec, i int) bool {
+	if r.unified { // an APU's pages never left the CPU's memory
+		return false
+	}
 	moves := r.accessMoves(i, hostSide, false)
 	if len(moves) == 0 {
 		return false

@@ -66,6 +66,7 @@ type Runtime struct {
 	bufs          map[string]trace.Buffer
 	base          map[string]int64        // buffer -> its first address in its memory
 	top           map[fabric.Memory]int64 // next free address of each memory
+	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
 	procs         []*thread               // one host thread per rank (process), ranks ascending
 	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream

@@ -69,6 +69,9 @@ func Build(c *config.Node) (*Node, error) {
 	n.Host, n.Cores = n.Hosts[0], n.AllCores[0]
 	n.buildNetwork()
 	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Env, devices, n.AllCores)
+	if c.Host.Unified() {
+		n.Runtime.UnifyHostMemory()
+	}
 	var hubs []int
 	for _, x := range n.NICs {
 		hubs = append(hubs, x.Hub.ID)
@@ -88,8 +91,8 @@ func (n *Node) prefix(k int) string {
 // buildNode makes node k's components and returns its GCDs as the runtime sees them.
 func (n *Node) buildNode(k int) []hip.Device {
 	c, e, h := n.Config, n.Engine, n.Routes.Hubs()
-	count, numa := c.GCD.Count, c.Host.NUMADomains
-	base, numaBase := k*count, k*numa
+	count := c.GCD.Count
+	base, numaBase := k*count, k*c.Host.NUMADomains
 	pre := n.prefix(k)
 
 	eb := sdma.MakeBuilder().
@@ -129,13 +132,8 @@ func (n *Node) buildNode(k int) []hip.Device {
 	host := cpu.MakeBuilder().WithEngine(e).WithHubID(hostHub).WithGCDNUMA(c.Host.GCDNUMA).WithNodeBase(base, numaBase).
 		WithLatencies(c.Host.HubLatencyNs, c.Host.RemoteNUMANs).Build(pre + ".Host.IODie")
 	n.Hosts = append(n.Hosts, host)
-	db := dram.MakeBuilder().WithEngine(e).
-		WithChannels(c.DRAM.ChannelsPerDomain, c.DRAM.ChannelBandwidthGBps).
-		WithEfficiency(c.DRAM.Efficiency).WithLatency(c.DRAM.LatencyNs)
-	for d := 0; d < numa; d++ {
-		m := db.Build(fmt.Sprintf("%s.Host.NUMA[%d].DRAM", pre, d))
-		n.DRAM = append(n.DRAM, m)
-		fabric.Wire(host.MemoryPort(numaBase+d), m.Port)
+	if !c.Host.Unified() {
+		n.buildDRAM(pre, host, numaBase)
 	}
 
 	xb := xgmi.MakeBuilder().WithEngine(e).
@@ -182,6 +180,20 @@ func (n *Node) buildNode(k int) []hip.Device {
 		wireLink(x.Hub, base+g, l.Port(1))
 	}
 	return devices
+}
+
+// buildDRAM makes node's NUMA domains' DRAM controllers behind its IO die.
+// An APU node has none: its NUMA domains are the GCDs' HBM (Routes.HubOf).
+func (n *Node) buildDRAM(pre string, host *hub.Hub, numaBase int) {
+	c, e := n.Config, n.Engine
+	db := dram.MakeBuilder().WithEngine(e).
+		WithChannels(c.DRAM.ChannelsPerDomain, c.DRAM.ChannelBandwidthGBps).
+		WithEfficiency(c.DRAM.Efficiency).WithLatency(c.DRAM.LatencyNs)
+	for d := 0; d < c.Host.NUMADomains; d++ {
+		m := db.Build(fmt.Sprintf("%s.Host.NUMA[%d].DRAM", pre, d))
+		n.DRAM = append(n.DRAM, m)
+		fabric.Wire(host.MemoryPort(numaBase+d), m.Port)
+	}
 }
 
 // buildNetwork makes the switches, cables each NIC to its switch and joins

@@ -100,3 +100,32 @@ func TestMI300XWiring(t *testing.T) {
 		t.Errorf("Frontier GCD: MALL %v, %d L2s", g.MALL != nil, len(g.L2s))
 	}
 }
+
+// An MI300A node: 4 APUs of 6 XCDs (228 CUs), a MALL each, 2 xGMI links
+// between every two; no DDR: each NUMA domain is its APU's HBM, so host
+// memory's hub is the APU's own; a Frontier node's is the IO die.
+func TestMI300AWiring(t *testing.T) {
+	n := build(t, "mi300a-node.toml")
+	if len(n.GCDs) != 4 || len(n.Bundles) != 6 || len(n.HostLinks) != 4 || len(n.DRAM) != 0 || len(n.NICs) != 4 {
+		t.Fatalf("%d APUs, %d bundles, %d host links, %d DRAM controllers, %d NICs", len(n.GCDs), len(n.Bundles), len(n.HostLinks), len(n.DRAM), len(n.NICs))
+	}
+	for g, d := range n.GCDs {
+		if len(d.L2s) != 6 || d.MALL == nil || d.CUs.Count() != 228 {
+			t.Fatalf("APU %d: %d L2s, MALL %v, %d CUs", g, len(d.L2s), d.MALL != nil, d.CUs.Count())
+		}
+		if hub := n.Routes.HubOf(fabric.Memory{Host: true, Index: g}); hub != g {
+			t.Errorf("NUMA domain %d's memory is behind hub %d, want APU %d's", g, hub, g)
+		}
+	}
+	for a := 0; a < 4; a++ {
+		for b := a + 1; b < 4; b++ {
+			if l := n.BundleOf[[2]int{a, b}]; l == nil || l.Lanes() != 2 {
+				t.Errorf("%d-%d: %v, want two links", a, b, l)
+			}
+		}
+	}
+	f := build(t, "frontier-node.toml")
+	if hub := f.Routes.HubOf(fabric.Memory{Host: true, Index: 0}); hub != f.Host.ID || len(f.DRAM) != 4 {
+		t.Errorf("Frontier: NUMA 0 behind hub %d (IO die %d), %d DRAM controllers", hub, f.Host.ID, len(f.DRAM))
+	}
+}

@@ -180,9 +180,11 @@ func (r *Routes) SignalRoute(a, b int) fabric.Route {
 }
 
 // HubOf is the hub in front of a memory: a GCD's HBM (global GCD id) or a
-// NUMA domain's DRAM (global NUMA id, node*numa_domains + domain).
+// NUMA domain's DRAM (global NUMA id, node*numa_domains + domain). On an
+// APU node (host.memory = "hbm") a NUMA domain is its GCD's HBM, and the
+// global ids agree (one domain per GCD, domain g on GCD g).
 func (r *Routes) HubOf(m fabric.Memory) int {
-	if m.Host {
+	if m.Host && !r.cfg.Host.Unified() {
 		return r.hubs.Host(m.Index / r.numa)
 	}
 	return m.Index

@@ -123,6 +123,9 @@ type Limits struct {
 	GCDsPerNode, NUMAPerNode int
 	HBMBytes                 int64 // HBM capacity of each GCD
 	NUMABytes                int64 // host memory of each NUMA domain
+	// Unified: NUMA domain d's memory is GCD d's HBM (an APU node), so
+	// host and device allocations there share one capacity
+	Unified bool
 }
 
 // setFields lists the JSON fields op sets (non-zero), in Op's field order,
@@ -211,7 +214,7 @@ func Check(ops []Op, n Limits, name string) error {
 }
 
 func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs mpiState) *checker {
-	return &checker{
+	c := &checker{
 		gcds: n.GCDs, numa: n.NUMADomains, nodes: newNodeMap(n),
 		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
 		dram:   memory{what: "NUMA domain", kind: "memory", key: "host.numa_bytes", capacity: n.NUMABytes, used: map[int]int64{}},
@@ -222,6 +225,10 @@ func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs 
 		msgs: msgs,
 		coll: newRCCLState(),
 	}
+	if n.Unified {
+		c.dram.used = c.hbm.used // domain d is GCD d's HBM: the same global ids
+	}
+	return c
 }
 
 // ops checks ops, the trace's ops from index first on, in order.

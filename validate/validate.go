@@ -120,7 +120,9 @@ type placed struct {
 	g    group
 }
 
-func placedGroups() []placed { return []placed{{mi300xConfig, mi300xGroup()}} }
+func placedGroups() []placed {
+	return []placed{{mi300xConfig, mi300xGroup()}, {mi300aConfig, mi300aGroup()}}
+}
 
 const seed = "seed paper 000 (Infinity Fabric on MI250X)"
 

@@ -9,7 +9,7 @@ import (
 func Limits(c *config.Node) trace.Limits {
 	return trace.Limits{GCDs: c.TotalGCDs(), NUMADomains: c.TotalNUMA(),
 		GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains,
-		HBMBytes: c.GCD.HBMBytes, NUMABytes: c.Host.NUMABytes}
+		HBMBytes: c.GCD.HBMBytes, NUMABytes: c.Host.NUMABytes, Unified: c.Host.Unified()}
 }
 
 // Check runs trace.Check on the operations of every run against the node

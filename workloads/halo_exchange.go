@@ -83,9 +83,6 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 	if len(h.Decomps) == 0 {
 		return nil, fmt.Errorf("-decomp: want at least one decomposition")
 	}
-	if h.GCDsPerNode != len(halo.IdentityGCDs) {
-		return nil, fmt.Errorf("-procs: acm's placements put 8 ranks on a node's 8 GCDs, the node has %d", h.GCDsPerNode)
-	}
 	if need := (h.Procs + h.GCDsPerNode - 1) / h.GCDsPerNode; h.Procs >= 1 && len(h.GCDNUMA) < need*h.GCDsPerNode {
 		return nil, fmt.Errorf("-procs %d: %d ranks at %d per node need %d nodes, the run has %d (-nodes)",
 			h.Procs, h.Procs, h.GCDsPerNode, need, len(h.GCDNUMA)/h.GCDsPerNode)
@@ -105,9 +102,13 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 		if err := checkPadded(d.Local, h.Radius); err != nil {
 			return nil, err
 		}
+		p, err := halo.PlacementOn(name, h.GCDsPerNode)
+		if err != nil {
+			return nil, fmt.Errorf("-decomp %s: %v", name, err)
+		}
 		for _, l := range h.Strategies {
 			for _, f := range h.Fields {
-				runs = append(runs, h.exchangeRun(d, halo.DefaultPlacement(name), l, f))
+				runs = append(runs, h.exchangeRun(d, p, l, f))
 			}
 		}
 	}

@@ -116,8 +116,9 @@ func (m MHD) Runs() ([]Run, error) {
 	if m.Warmup < 0 || m.Steps < 1 || m.Warmup+m.Steps > mhdMaxSteps {
 		return nil, fmt.Errorf("mhd: want 1..%d steps in all, got %d warm-up and %d timed", mhdMaxSteps, m.Warmup, m.Steps)
 	}
-	if m.GCDsPerNode != len(halo.IdentityGCDs) {
-		return nil, fmt.Errorf("-procs: acm's placements put 8 ranks on a node's 8 GCDs, the node has %d", m.GCDsPerNode)
+	p, err := halo.PlacementOn(m.Decomp, m.GCDsPerNode)
+	if err != nil {
+		return nil, fmt.Errorf("-decomp %s: %v", m.Decomp, err)
 	}
 	if need := (m.Procs + m.GCDsPerNode - 1) / m.GCDsPerNode; len(m.GCDNUMA) < need*m.GCDsPerNode {
 		return nil, fmt.Errorf("-procs %d: %d ranks at %d per node need %d nodes, the run has %d (-nodes)",
@@ -136,7 +137,7 @@ func (m MHD) Runs() ([]Run, error) {
 	if err := checkPadded(d.Local, MHDRadius); err != nil {
 		return nil, err
 	}
-	return []Run{m.run(d, halo.DefaultPlacement(m.Decomp))}, nil
+	return []Run{m.run(d, p)}, nil
 }
 
 // Labels of rank 0's clock at each step's start.

@@ -180,17 +180,20 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 	// exactly: results do not depend on the transaction size.
 	for s.outstanding < e.maxBytes && s.issued < s.cmd.Bytes {
 		n := min(int64(e.txnBytes), s.cmd.Bytes-s.issued, e.maxBytes-s.outstanding)
+		off := s.issued
 		s.issued += n
 		s.outstanding += n
 		e.Transactions++
 		if s.cmd.Inline { // the data is here: write it
 			w := e.request(fabric.WriteReq, int(n), s.cmd.Dst, s.nextWrite())
+			w.Addr = s.cmd.DstAddr + off
 			w.Spread = spread
 			e.watch(s, w)
 			e.send(now, e.issueAt, w)
 			continue
 		}
 		r := e.request(fabric.ReadReq, int(n), s.cmd.Src, s.nextRead())
+		r.Addr = s.cmd.SrcAddr + off
 		r.Spread = spread
 		e.send(now, e.issueAt, r)
 	}
@@ -222,6 +225,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		// data streams through the engine's datapath, out as a write
 		first, spread := e.datapath.Stream(now, at, p.Size, p.Spread)
 		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.nextWrite())
+		w.Addr += s.cmd.DstAddr - s.cmd.SrcAddr // the same offset in the destination
 		w.Spread = spread
 		e.watch(s, w)
 		e.send(now, first, w)

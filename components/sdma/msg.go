@@ -18,6 +18,10 @@ type CopyCmd struct {
 	Src   fabric.Memory
 	Dst   fabric.Memory
 	Bytes int64
+	// SrcAddr and DstAddr are the copy's first byte in Src and in Dst: its
+	// transactions carry their addresses, for a memory-side cache (MALL)
+	// to place them
+	SrcAddr, DstAddr int64
 	// Inline: the data came with the command (a NIC's immediate data), so
 	// the engine writes without reading first.
 	Inline bool
