@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/internal/benchmeter"
 )
 
 // writeLongTrace writes a trace of n operations such as an imported
@@ -74,5 +76,19 @@ func BenchmarkReplay1M(b *testing.B) {
 		}
 		close(done)
 		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+	}
+}
+
+// BenchmarkValidate is `akisim validate` whole, in the process (issue 23's
+// target: at most 30 s). Its events and simulated time are not counted:
+// only wall time and memory are reported.
+func BenchmarkValidate(b *testing.B) {
+	b.Chdir("../..")
+	for b.Loop() {
+		m := benchmeter.Start()
+		if code := run([]string{"validate"}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		m.Stop(b, 0, 0)
 	}
 }
