@@ -14,6 +14,7 @@ import (
 // Meter samples the heap in use while a benchmark's iteration runs.
 type Meter struct {
 	start time.Time
+	cpu   time.Duration // the process's CPU time at the start
 	peak  atomic.Uint64
 	done  chan struct{}
 	wg    sync.WaitGroup
@@ -44,11 +45,13 @@ func Start() *Meter {
 			}
 		}
 	}()
-	m.start = time.Now()
+	m.start, m.cpu = time.Now(), cpuTime()
 	return m
 }
 
-// Stop ends the iteration and reports its wall time (wall-s), the peak
+// Stop ends the iteration and reports its wall time (wall-s), the CPU
+// time the process spent in it (cpu-s, user and system, all goroutines:
+// on a shared machine the steadier figure), the peak
 // of HeapInuse sampled every 10 ms (peak-heap-MB), the process's peak
 // resident set since it started (maxrss-MB, getrusage: over every
 // benchmark the process ran before, so run one benchmark per process),
@@ -59,6 +62,9 @@ func (m *Meter) Stop(b *testing.B, events uint64, simSeconds float64) {
 	close(m.done)
 	m.wg.Wait()
 	b.ReportMetric(wall, "wall-s")
+	if cpu := cpuTime(); cpu > 0 {
+		b.ReportMetric((cpu - m.cpu).Seconds(), "cpu-s")
+	}
 	b.ReportMetric(float64(m.peak.Load())/(1<<20), "peak-heap-MB")
 	if rss := maxRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/(1<<20), "maxrss-MB")
