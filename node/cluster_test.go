@@ -145,7 +145,7 @@ func TestClusterNodeBeyondMemory(t *testing.T) {
 		{Op: trace.FlagWait, Flag: "done"},
 	})
 	var lim *limit.Error
-	if !errors.As(err, &lim) || !strings.Contains(err.Error(), "2 nodes a run touched") {
+	if !errors.As(err, &lim) || !strings.Contains(err.Error(), "the 2 nodes (of 8 GCDs) the run touched") {
 		t.Errorf("error %v, want the memory limit of the run's two nodes", err)
 	}
 	if n.Built(1) {

@@ -105,7 +105,7 @@ func (n *Node) need(k int) {
 		return
 	}
 	c, count := n.Config, n.nodesBuilt+1
-	if err := limit.Memory(fmt.Sprintf("the simulated machine's %d nodes a run touched (of %d GCDs)", count, c.GCD.Count), buildBytes(c, count)); err != nil {
+	if err := limit.Memory(fmt.Sprintf("the %d nodes (of %d GCDs) the run touched", count, c.GCD.Count), buildBytes(c, count)); err != nil {
 		panic(buildError{err})
 	}
 	n.built[k], n.nodesBuilt = true, count
