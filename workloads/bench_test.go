@@ -14,20 +14,6 @@ import (
 	"github.com/akisim/akisim/trace"
 )
 
-// simSeconds is the simulated time of a result's runs, summed.
-func simSeconds(res *Result) float64 {
-	var s float64
-	for d := range res.Stats.List() {
-		for _, st := range d {
-			if st.Name == "simSeconds" {
-				s += st.Value
-				break
-			}
-		}
-	}
-	return s
-}
-
 // metered runs one iteration of a benchmark, body, which simulates and
 // adds its results to add, and reports benchmeter's columns: wall time,
 // peak heap, peak RSS, events per second, simulated seconds per wall
@@ -36,7 +22,7 @@ func metered(b *testing.B, body func(add func(*Result))) {
 	var events uint64
 	var simulated float64
 	m := benchmeter.Start()
-	body(func(r *Result) { events, simulated = events+r.Events, simulated+simSeconds(r) })
+	body(func(r *Result) { events, simulated = events+r.Events, simulated+statTotal(r.Stats, "simSeconds") })
 	m.Stop(b, events, simulated)
 	b.ReportMetric(float64(events), "events")
 }

@@ -303,7 +303,11 @@ func traffic(d *dump, q string, transactions, read, written uint64) {
 func (s *Stats) dump(i int) report.Dump {
 	r := s.runs[i]
 	l := s.layouts[r.layout]
-	d := make(report.Dump, 0, len(l.d))
+	n := len(l.d)
+	for _, r := range l.idle {
+		n += (r.to - r.from + 1) * len(r.tmpl)
+	}
+	d := make(report.Dump, 0, n)
 	k := 0 // the next idle range
 	for j, st := range l.d {
 		for ; k < len(l.idle) && l.idle[k].at == j; k++ {
