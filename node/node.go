@@ -1,8 +1,9 @@
 // Package node turns a resolved config.Node into Akita components wired
 // together: GCDs, xGMI bundles, host links, the host IO die, the NUMA
 // domains' DDR4 controllers, the NICs, the network's switches, the route
-// tables and the HIP runtime. With network.nodes > 1 it builds that many
-// identical nodes in one engine (a cluster); ids are global (Hubs).
+// tables and the HIP runtime. With network.nodes > 1 it makes that many
+// identical nodes in one engine (a cluster), each built when a run first
+// touches it; ids are global (Hubs).
 package node
 
 import (
