@@ -3,6 +3,7 @@ package hip
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/components/cpu"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/trace"
@@ -13,21 +14,66 @@ import (
 // node by node), each node's host cores, and the NICs' DMA engines. Each
 // rank runs on the node of the memory it touches.
 
-// AddNICs wires the runtime to the NICs' DMA engines and tells it their
-// hubs (both by global NIC id), how many NUMA domains a node has (global
-// NUMA ids are node*numaPerNode + domain) and the cost of a NIC's
-// completion event.
+// AddNICs wires the runtime to the NICs' DMA engines (none yet for a NIC
+// not built) and tells it their hubs (both by global NIC id), how many
+// NUMA domains a node has (global NUMA ids are node*numaPerNode + domain)
+// and the cost of a NIC's completion event.
 func (r *Runtime) AddNICs(nics [][]*sdma.Engine, hubs []int, numaPerNode int, eventNs float64) {
 	r.nics, r.nicHubs, r.numaPer, r.nicEvent = nics, hubs, numaPerNode, ns(eventNs)
 	r.nicSlots = make([][]*slot, len(nics))
 	for k, list := range nics {
-		for i, e := range list {
-			r.nicSlots[k] = append(r.nicSlots[k], &slot{engine: e, nic: k + 1})
-			var p sim.Port
-			p, r.ctrl[e] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("NIC[%d].Queue[%d]", k, i))
-			fabric.Wire(p, e.CtrlPort)
-		}
+		r.wireNIC(k, list)
 	}
+}
+
+// wireNIC gives the runtime a port to each DMA engine of NIC k.
+func (r *Runtime) wireNIC(k int, engines []*sdma.Engine) {
+	r.nics[k] = engines
+	for i, e := range engines {
+		r.nicSlots[k] = append(r.nicSlots[k], &slot{engine: e, nic: k + 1})
+		var p sim.Port
+		p, r.ctrl[e] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("NIC[%d].Queue[%d]", k, i))
+		fabric.Wire(p, e.CtrlPort)
+	}
+}
+
+// OnDemand has the runtime call build(node) before it first uses a node's
+// GCDs, host cores or NICs: a cluster's nodes are built when a run first
+// touches them, and build hands their parts back through Attach. Until
+// then the runtime knows of each GCD only its NUMA domain.
+func (r *Runtime) OnDemand(build func(node int)) { r.demand = build }
+
+// Attach wires the runtime to node k's parts once built: its GCDs (global
+// ids from k*len(devices)), host cores and NICs' DMA engines (global NIC
+// ids from k*len(nics)).
+func (r *Runtime) Attach(k int, devices []Device, cores *cpu.Cores, nics [][]*sdma.Engine) {
+	for i, d := range devices {
+		r.devices[k*len(devices)+i] = d
+		r.wireDevice(k*len(devices)+i, d)
+	}
+	r.wireCores(k, cores)
+	for i, engines := range nics {
+		r.wireNIC(k*len(nics)+i, engines)
+	}
+}
+
+// need has node k built if it is not yet (OnDemand).
+func (r *Runtime) need(k int) {
+	if r.demand != nil {
+		r.demand(k)
+	}
+}
+
+// device is GCD g, its node built.
+func (r *Runtime) device(g int) Device {
+	r.need(r.gcdNode(g))
+	return r.devices[g]
+}
+
+// thread is the sender to node k's host cores, the node built.
+func (r *Runtime) thread(k int) *fabric.Sender {
+	r.need(k)
+	return r.threads[k]
 }
 
 // nicEngine is the DMA engine of NIC k a stream's next RDMA copy goes to:
@@ -39,6 +85,7 @@ func (r *Runtime) nicEngine(s *stream, k int) *slot {
 	if last, ok := s.last.(*slot); ok && s.inflight > 0 && last.nic == k+1 {
 		return last
 	}
+	r.need(k / (len(r.nicSlots) / r.nodes()))
 	best := r.nicSlots[k][0]
 	for _, sl := range r.nicSlots[k][1:] {
 		if r.nicLoad[sl] < r.nicLoad[best] {
@@ -89,24 +136,24 @@ func (r *Runtime) numaNode(d int) int {
 }
 
 // coresOfGCD is the sender to the host cores of GCD g's node.
-func (r *Runtime) coresOfGCD(g int) *fabric.Sender { return r.threads[r.gcdNode(g)] }
+func (r *Runtime) coresOfGCD(g int) *fabric.Sender { return r.thread(r.gcdNode(g)) }
 
 // coresOf is the sender to the host cores that run host access op i: those
 // of its NUMA domain's node, or of the node of the first buffer it touches.
 func (r *Runtime) coresOf(i int) *fabric.Sender {
 	op := r.op(i)
 	if op.NUMA != nil {
-		return r.threads[r.numaNode(*op.NUMA)]
+		return r.thread(r.numaNode(*op.NUMA))
 	}
 	for _, a := range op.Access {
 		if b, ok := r.bufs[a.Buf]; ok {
 			if b.Host {
-				return r.threads[r.numaNode(b.NUMA)]
+				return r.thread(r.numaNode(b.NUMA))
 			}
 			return r.coresOfGCD(b.GCD)
 		}
 	}
-	return r.threads[0]
+	return r.thread(0)
 }
 
 // waitGPUFlag blocks thread th until GPU flag name counts n stores (a

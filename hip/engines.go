@@ -39,7 +39,7 @@ func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
 		if src.Host {
 			g = dst.GCD
 		}
-		return item{op: i, cus: r.devices[g].CUs, blit: true}, nil
+		return item{op: i, cus: r.device(g).CUs, blit: true}, nil
 	}
 	eng, err := r.engineFor(streamKey(op.Rank, op.Stream), src, dst)
 	return item{op: i, engine: eng}, err
@@ -65,9 +65,10 @@ func (r *Runtime) engineFor(stream int, src, dst trace.Buffer) (*slot, error) {
 	if e, ok := r.pick[key]; ok {
 		return e, nil
 	}
-	list := r.devices[gcd].HostEngines
+	d := r.device(gcd)
+	list := d.HostEngines
 	if class == 1 {
-		list = r.devices[gcd].XGMIEngines
+		list = d.XGMIEngines
 	}
 	if len(list) == 0 {
 		return nil, fmt.Errorf("GCD %d has no SDMA engine for this copy", gcd)

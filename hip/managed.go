@@ -291,7 +291,7 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 		r.Managed.BlocksToGPU++
 		r.Managed.BytesToGPU += uint64(n)
 	}
-	engines := r.devices[g].HostEngines
+	engines := r.device(g).HostEngines
 	if len(engines) == 0 {
 		r.Err = fmt.Errorf("op %d (line %d): GCD %d has no SDMA engine to migrate managed memory", m.op, r.op(m.op).Line, g)
 		return

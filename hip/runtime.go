@@ -53,7 +53,8 @@ type Runtime struct {
 	devices  []Device
 	ctrl     map[*sdma.Engine]*fabric.Sender
 	kctrl    map[*gcd.ComputeUnits]*fabric.Sender
-	threads  []*fabric.Sender // to each node's host cores; empty without them
+	threads  []*fabric.Sender // to each node's host cores (nil until built); empty without them
+	demand   func(node int)   // builds a node the run first touches (OnDemand)
 	nics     [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
 	nicSlots [][]*slot        // by global NIC id: its DMA engines as queues to send to
 	nicLoad  map[*slot]int    // a NIC DMA engine's commands sent and not done
@@ -120,27 +121,41 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {
-		for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
-			var p sim.Port
-			p, r.ctrl[e] = r.NewPort(engine, r, 1024, name, fmt.Sprintf("Queue[%d][%d]", g, i))
-			fabric.Wire(p, e.CtrlPort)
-		}
-		if d.CUs != nil {
-			var p sim.Port
-			p, r.kctrl[d.CUs] = r.NewPort(engine, r, 1024, name, fmt.Sprintf("Dispatch[%d]", g))
-			fabric.Wire(p, d.CUs.CtrlPort)
-		}
+		r.wireDevice(g, d)
 	}
+	r.threads = make([]*fabric.Sender, len(cores))
 	for k, c := range cores {
-		portName := "Threads"
-		if len(cores) > 1 {
-			portName = fmt.Sprintf("Threads[%d]", k)
+		if c != nil {
+			r.wireCores(k, c)
 		}
-		p, s := r.NewPort(engine, r, 1024, name, portName)
-		fabric.Wire(p, c.CtrlPort)
-		r.threads = append(r.threads, s)
 	}
 	return r
+}
+
+// wireDevice gives the runtime a port to each SDMA engine and the CUs of
+// GCD g (none for a GCD not built yet).
+func (r *Runtime) wireDevice(g int, d Device) {
+	for i, e := range append(append([]*sdma.Engine{}, d.HostEngines...), d.XGMIEngines...) {
+		var p sim.Port
+		p, r.ctrl[e] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("Queue[%d][%d]", g, i))
+		fabric.Wire(p, e.CtrlPort)
+	}
+	if d.CUs != nil {
+		var p sim.Port
+		p, r.kctrl[d.CUs] = r.NewPort(r.engine, r, 1024, r.Name(), fmt.Sprintf("Dispatch[%d]", g))
+		fabric.Wire(p, d.CUs.CtrlPort)
+	}
+}
+
+// wireCores gives the runtime a port to node k's host cores.
+func (r *Runtime) wireCores(k int, c *cpu.Cores) {
+	portName := "Threads"
+	if len(r.threads) > 1 {
+		portName = fmt.Sprintf("Threads[%d]", k)
+	}
+	p, s := r.NewPort(r.engine, r, 1024, r.Name(), portName)
+	fabric.Wire(p, c.CtrlPort)
+	r.threads[k] = s
 }
 
 // Load sets the operations to replay, starting at time zero.
@@ -319,7 +334,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		}
 	case trace.Kernel:
 		s := r.stream(op)
-		s.queue = append(s.queue, item{op: i, cus: r.devices[*op.GCD].CUs})
+		s.queue = append(s.queue, item{op: i, cus: r.device(*op.GCD).CUs})
 		r.dispatch(now, s)
 	case trace.EventRecord:
 		s := r.stream(op)

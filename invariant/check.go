@@ -80,6 +80,9 @@ func (c *checker) resources(n *node.Node) {
 	cf := n.Config
 	sdmaBps := cf.SDMA.ClockGHz * float64(cf.SDMA.BytesPerCycle) * 1e9
 	for _, g := range n.GCDs {
+		if g == nil {
+			continue // not built: no run touched it
+		}
 		c.resource(g.HBM.Name(), g.HBM.BusyTime(), g.HBM.BytesRead+g.HBM.BytesWrite, cf.GCD.HBMBandwidthGBps*cf.GCD.HBMEfficiency*1e9)
 		for _, e := range g.Engines() {
 			c.resource(e.Name()+".datapath", e.DatapathBusy(), e.BytesCopied, sdmaBps)
@@ -104,15 +107,24 @@ func (c *checker) resources(n *node.Node) {
 		}
 	}
 	for _, k := range n.AllCores {
+		if k == nil {
+			continue // not built: no run touched it
+		}
 		if b := k.PipeBusy(); b > c.end*slack {
 			c.fail(Busy, k.Name(), "busy %g s in a %g s run", float64(b), float64(c.end))
 		}
 	}
 	for _, d := range n.DRAM {
+		if d == nil {
+			continue // not built: no run touched it
+		}
 		c.resource(d.Name(), d.BusyTime(), d.BytesRead+d.BytesWrite,
 			float64(cf.DRAM.ChannelsPerDomain)*cf.DRAM.ChannelBandwidthGBps*cf.DRAM.Efficiency*1e9)
 	}
 	for _, x := range n.NICs {
+		if x == nil {
+			continue // not built: no run touched it
+		}
 		for _, e := range x.Engines {
 			c.resource(e.Name()+".datapath", e.DatapathBusy(), e.BytesCopied, cf.NIC.PCIe.BandwidthGBps*1e9)
 		}
@@ -124,12 +136,21 @@ func (c *checker) resources(n *node.Node) {
 		c.link(b, float64(b.Lanes())*cf.XGMI.LaneBandwidthGBps)
 	}
 	for _, b := range n.HostLinks {
+		if b == nil {
+			continue
+		}
 		c.link(b, cf.HostLink.BandwidthGBps)
 	}
 	for _, b := range n.NICLinks {
+		if b == nil {
+			continue
+		}
 		c.link(b, cf.NIC.PCIe.BandwidthGBps)
 	}
 	for _, b := range n.NetLinks {
+		if b == nil {
+			continue
+		}
 		c.link(b, cf.Network.Link.BandwidthGBps)
 	}
 }
@@ -138,6 +159,9 @@ func (c *checker) resources(n *node.Node) {
 func (c *checker) bytes(n *node.Node, t *Tally) {
 	var sdma uint64
 	for _, g := range n.GCDs {
+		if g == nil {
+			continue // not built: no run touched it
+		}
 		for _, e := range g.Engines() {
 			sdma += e.BytesCopied
 		}
@@ -147,6 +171,9 @@ func (c *checker) bytes(n *node.Node, t *Tally) {
 		c.fail(SDMABytes, "SDMA engines", "copied %d bytes, the copies they ran and managed migrations hold %d", sdma, want)
 	}
 	for id, x := range n.NICs {
+		if x == nil {
+			continue // not built: no run touched it
+		}
 		var nic uint64
 		for _, e := range x.Engines {
 			nic += e.BytesCopied
@@ -156,6 +183,9 @@ func (c *checker) bytes(n *node.Node, t *Tally) {
 		}
 	}
 	for _, g := range n.GCDs {
+		if g == nil {
+			continue // not built: no run touched it
+		}
 		if got, want := g.CUs.BytesRead+g.CUs.BytesWritten, t.cu[g.CUs.Name()]; got != want {
 			c.fail(CUBytes, g.CUs.Name(), "moved %d bytes, its kernels' accesses name %d", got, want)
 		}

@@ -48,6 +48,11 @@ func (n *Node) adapt(now sim.VTimeInSec, p *fabric.Packet) {
 	if len(paths) < 2 {
 		return
 	}
+	for _, path := range paths { // built before the first packet weighs them
+		for k := 1; k < len(path); k++ {
+			n.buildLink(path[k-1], path[k])
+		}
+	}
 	best, cost := 0, sim.VTimeInSec(-1)
 	for k, path := range paths {
 		l := n.switchLinks[[2]int{path[0], path[1]}]

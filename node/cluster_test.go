@@ -1,10 +1,17 @@
 package node
 
 import (
+	"errors"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/limit"
+	"github.com/akisim/akisim/trace"
 )
 
 // Global ids: GCDs node by node, then hosts, NICs, switches; local ids are
@@ -24,6 +31,8 @@ func TestClusterHubs(t *testing.T) {
 			t.Errorf("hub %d -> node %d local %d -> %d", hub, node, l, h.Global(node, l))
 		}
 	}
+	n.Routes.DataRoutes(h.NIC(0, 0), 9) // builds node 1
+	n.Routes.DataRoutes(h.NIC(0, 0), 17)
 	if n.GCDs[9].Hub.ID != 9 || n.Hosts[2].ID != h.Host(2) || n.NICs[5].Hub.ID != h.NIC(1, 1) {
 		t.Error("components carry the wrong hub ids")
 	}
@@ -73,5 +82,73 @@ func TestNetworkPaths(t *testing.T) {
 	}
 	if len(n.Switches) != 96 || len(n.NetLinks) != 300*4+3*32*31/2+3 {
 		t.Errorf("%d switches, %d network links", len(n.Switches), len(n.NetLinks))
+	}
+}
+
+// A cluster builds node 0, then what a route first crosses: two ranks on
+// a whole Frontier build their two nodes, their NICs' cables and the
+// switches between, and nothing of the others.
+func TestClusterBuildsWhatARunTouches(t *testing.T) {
+	n := build(t, "frontier-node.toml", "network.nodes=9408")
+	built := func() (nodes, switches, links int) {
+		for k := range n.Hosts {
+			if n.Built(k) != (n.Hosts[k] != nil) || (n.Hosts[k] != nil) != (n.GCDs[k*8] != nil) {
+				t.Fatalf("node %d half built", k)
+			}
+			if n.Built(k) {
+				nodes++
+			}
+		}
+		for _, s := range n.Switches {
+			if s != nil {
+				switches++
+			}
+		}
+		for _, l := range n.NetLinks {
+			if l != nil {
+				links++
+			}
+		}
+		return
+	}
+	if nodes, switches, links := built(); nodes != 1 || switches != 0 || links != 0 {
+		t.Fatalf("before any route: %d nodes, %d switches, %d network links built, want node 0 alone", nodes, switches, links)
+	}
+	h := n.Routes.Hubs()
+	rs := n.Routes.DataRoutes(h.NIC(0, 0), 9000*8) // node 0 to node 9000, in another group
+	nodes, switches, links := built()
+	if nodes != 2 || switches < 2 || switches > 4 || links != 2+switches-1 {
+		t.Errorf("route %v built %d nodes, %d switches, %d network links; want 2 nodes and the route's switches, cables and links", rs[0], nodes, switches, links)
+	}
+	if n.NetLinks[0] == nil || n.NICs[9000*4].Hub == nil || n.Switches[n.Routes.Network().SwitchOf(9000, 0)] == nil {
+		t.Error("the route's cable, far NIC or switch is not built")
+	}
+}
+
+// A run that touches a node beyond the memory left ends with the limit's
+// error, not a crash: node 0 fits, node 1 would not.
+func TestClusterNodeBeyondMemory(t *testing.T) {
+	c, err := config.Load(filepath.Join("..", "configs", "frontier-node.toml"), []string{"network.nodes=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AKISIM_MEMORY_BYTES", strconv.FormatInt(buildBytes(c, 1)+1, 10))
+	n, err := Build(c)
+	if err != nil {
+		t.Fatalf("node 0 alone fits: %v", err)
+	}
+	nic, far := 0, 4
+	_, err = n.Run([]trace.Op{
+		{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: 4096},
+		{Op: trace.Malloc, Buf: "b", GCD: intp(8), Bytes: 4096},
+		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: 4096, Stream: 1, NIC: &nic, RecvNIC: &far, SetFlag: "done"},
+		{Op: trace.FlagWait, Flag: "done"},
+	})
+	var lim *limit.Error
+	if !errors.As(err, &lim) || !strings.Contains(err.Error(), "the 2 nodes (of 8 GCDs) the run touched") {
+		t.Errorf("error %v, want the memory limit of the run's two nodes", err)
+	}
+	if n.Built(1) {
+		t.Error("node 1 was built past the limit")
 	}
 }

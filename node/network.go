@@ -95,5 +95,10 @@ func (w *Network) Links() [][2]int {
 	return l
 }
 
+// LinkCount is the number of links Links lists.
+func (w *Network) LinkCount() int {
+	return w.groups*w.perGroup*(w.perGroup-1)/2 + w.groups*(w.groups-1)/2
+}
+
 // IsGlobal says whether the link a-b joins two groups.
 func (w *Network) IsGlobal(a, b int) bool { return w.group(a) != w.group(b) }

@@ -1,8 +1,9 @@
 // Package node turns a resolved config.Node into Akita components wired
 // together: GCDs, xGMI bundles, host links, the host IO die, the NUMA
 // domains' DDR4 controllers, the NICs, the network's switches, the route
-// tables and the HIP runtime. With network.nodes > 1 it builds that many
-// identical nodes in one engine (a cluster); ids are global (Hubs).
+// tables and the HIP runtime. With network.nodes > 1 it makes that many
+// identical nodes in one engine (a cluster), each built when a run first
+// touches it; ids are global (Hubs).
 package node
 
 import (
@@ -25,8 +26,11 @@ import (
 )
 
 // Node is a built node (or cluster of nodes), ready to run operations.
-// GCDs, bundles, host links, DRAM and NICs of all nodes are listed by
-// global id; Host and Cores are node 0's.
+// GCDs, host links, DRAM, NICs, switches and network links of all nodes
+// are listed by global id; Host and Cores are node 0's. A cluster builds
+// node 0 at once and each other node, switch and network link when a run
+// first touches it (a rank's memory, a route), so an entry stays nil for
+// parts no run touched; Bundles lists the built nodes' bundles.
 type Node struct {
 	Config   *config.Node
 	Engine   *sim.SerialEngine
@@ -48,11 +52,16 @@ type Node struct {
 	NetLinks    []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
 	Routes      *Routes
 	Runtime     *hip.Runtime
+	built       []bool // by node
+	nodesBuilt  int
+	builders    *builders      // of a node's parts, made once
+	linkAt      map[[2]int]int // a switch pair's link: its index in Network.Links (made when first needed)
+	idle        *Idle          // parts never run, for the stats of parts not built (made when first needed)
 }
 
 // Build makes the node (or cluster) of a validated config.
 func Build(c *config.Node) (*Node, error) {
-	if err := limit.Memory(fmt.Sprintf("the simulated machine (%d nodes of %d GCDs)", c.Nodes(), c.GCD.Count), buildBytes(c)); err != nil {
+	if err := limit.Memory(fmt.Sprintf("the simulated machine's first node and tables (%d nodes of %d GCDs)", c.Nodes(), c.GCD.Count), buildBytes(c, 1)); err != nil {
 		return nil, err
 	}
 	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
@@ -62,23 +71,79 @@ func Build(c *config.Node) (*Node, error) {
 		return nil, err
 	}
 	n.Routes = routes
-	var devices []hip.Device
-	for k := 0; k < c.Nodes(); k++ {
-		devices = append(devices, n.buildNode(k)...)
+	nodes, gcds, nics, numa := c.Nodes(), c.GCD.Count, c.NIC.Count, c.Host.NUMADomains
+	n.built = make([]bool, nodes)
+	n.GCDs, n.HostLinks = make([]*gcd.GCD, nodes*gcds), make([]*xgmi.Bundle, nodes*gcds)
+	n.Hosts, n.AllCores, n.DRAM = make([]*hub.Hub, nodes), make([]*cpu.Cores, nodes), make([]*dram.Controller, nodes*numa)
+	n.NICs, n.NICLinks = make([]*nic.NIC, nodes*nics), make([]*xgmi.Bundle, nodes*nics)
+	if nodes > 1 {
+		w := routes.Network()
+		n.Switches, n.NetLinks = make([]*rosetta.Switch, w.Switches()), make([]*xgmi.Bundle, nodes*nics+w.LinkCount())
 	}
-	n.Host, n.Cores = n.Hosts[0], n.AllCores[0]
-	n.buildNetwork()
+	devices := make([]hip.Device, nodes*gcds) // until built, a GCD is its NUMA domain
+	for g := range devices {
+		devices[g].NUMA = g/gcds*numa + c.Host.GCDNUMA[g%gcds]
+	}
+	h := routes.Hubs()
+	hubs := make([]int, nodes*nics)
+	for k := range hubs {
+		hubs[k] = h.NIC(k/nics, k%nics)
+	}
 	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Env, devices, n.AllCores)
 	if c.Host.Unified() {
 		n.Runtime.UnifyHostMemory()
+		n.DRAM = nil // an APU node's NUMA domains are its GCDs' HBM (Routes.HubOf): no DRAM controllers
 	}
-	var hubs []int
-	for _, x := range n.NICs {
-		hubs = append(hubs, x.Hub.ID)
-	}
-	n.Runtime.AddNICs(n.nicEngines(), hubs, c.Host.NUMADomains, c.NIC.EventNs)
+	n.Runtime.AddNICs(make([][]*sdma.Engine, nodes*nics), hubs, numa, c.NIC.EventNs)
+	n.Runtime.OnDemand(n.need)
+	routes.onNew = n.touch
+	n.need(0)
+	n.Host, n.Cores = n.Hosts[0], n.AllCores[0]
 	return n, nil
 }
+
+// need builds node k if no run touched it yet. The memory it takes is
+// checked first; a node beyond what the machine has free ends the run
+// (Run returns the limit's error).
+func (n *Node) need(k int) {
+	if n.built[k] {
+		return
+	}
+	c, count := n.Config, n.nodesBuilt+1
+	if err := limit.Memory(fmt.Sprintf("the %d nodes (of %d GCDs) the run touched", count, c.GCD.Count), buildBytes(c, count)); err != nil {
+		panic(buildError{err})
+	}
+	n.built[k], n.nodesBuilt = true, count
+	devices := n.buildNode(k)
+	var engines [][]*sdma.Engine
+	for _, x := range n.NICs[k*c.NIC.Count : (k+1)*c.NIC.Count] {
+		engines = append(engines, x.Engines)
+	}
+	n.Runtime.Attach(k, devices, n.AllCores[k], engines)
+}
+
+// buildError unwinds a run whose next node would not fit in memory.
+type buildError struct{ err error }
+
+// Idle is a GCD, a host link and a NUMA domain's DRAM built and never
+// run: what a part no run touched reports (all its counters zero).
+type Idle struct {
+	GCD      *gcd.GCD
+	HostLink *xgmi.Bundle
+	DRAM     *dram.Controller
+}
+
+// Idle makes the idle parts once; they are wired to nothing.
+func (n *Node) Idle() *Idle {
+	if n.idle == nil {
+		b := n.parts()
+		n.idle = &Idle{GCD: b.gcd.Build("Idle.GCD", 0), HostLink: b.hlink.Build("Idle.HostLink"), DRAM: b.dram.Build("Idle.DRAM")}
+	}
+	return n.idle
+}
+
+// Built says whether node k is built (a run touched it).
+func (n *Node) Built(k int) bool { return n.built[k] }
 
 // prefix names node k's components: "Node" alone, "Node[k]" in a cluster.
 func (n *Node) prefix(k int) string {
@@ -88,13 +153,27 @@ func (n *Node) prefix(k int) string {
 	return fmt.Sprintf("Node[%d]", k)
 }
 
-// buildNode makes node k's components and returns its GCDs as the runtime sees them.
-func (n *Node) buildNode(k int) []hip.Device {
-	c, e, h := n.Config, n.Engine, n.Routes.Hubs()
-	count := c.GCD.Count
-	base, numaBase := k*count, k*c.Host.NUMADomains
-	pre := n.prefix(k)
+// builders are those of a node's parts and the network's, made once for
+// every node a run touches.
+type builders struct {
+	gcd    gcd.Builder
+	host   cpu.Builder
+	dram   dram.Builder
+	xgmi   xgmi.Builder
+	hlink  xgmi.Builder // host links
+	nic    nic.Builder
+	pcie   xgmi.Builder
+	sw     rosetta.Builder
+	cable  xgmi.Builder // NIC-switch cables and links within a group
+	global xgmi.Builder // links between groups
+}
 
+// parts makes the builders on first use.
+func (n *Node) parts() *builders {
+	if n.builders != nil {
+		return n.builders
+	}
+	c, e := n.Config, n.Engine
 	eb := sdma.MakeBuilder().
 		WithRouteTable(n.Routes).
 		WithDatapath(c.SDMA.ClockGHz, c.SDMA.BytesPerCycle).
@@ -121,130 +200,174 @@ func (n *Node) buildNode(k int) []hip.Device {
 			WithChannels(m.Channels, m.ChannelBandwidthGBps).WithLatency(m.LatencyNs).
 			WithPolicy(mall.Policy{WriteAllocate: m.WriteAllocate, WriteBack: m.WriteBack}))
 	}
+	lb := linkBuilder(e, c.Network.Link, c.Sim.EarlyBooking)
+	n.builders = &builders{
+		gcd: gb,
+		host: cpu.MakeBuilder().WithEngine(e).WithGCDNUMA(c.Host.GCDNUMA).
+			WithLatencies(c.Host.HubLatencyNs, c.Host.RemoteNUMANs),
+		dram: dram.MakeBuilder().WithEngine(e).
+			WithChannels(c.DRAM.ChannelsPerDomain, c.DRAM.ChannelBandwidthGBps).
+			WithEfficiency(c.DRAM.Efficiency).WithLatency(c.DRAM.LatencyNs),
+		xgmi: xgmi.MakeBuilder().WithEngine(e).
+			WithLaneBandwidth(c.XGMI.LaneBandwidthGBps).
+			WithFlightLatency(c.XGMI.FlightLatencyNs).
+			WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
+			WithResponseOverhead(c.XGMI.ResponseOverheadBytes).
+			WithCredits(c.XGMI.CreditBytes, c.Sim.EarlyBooking),
+		hlink: linkBuilder(e, c.HostLink, c.Sim.EarlyBooking),
+		nic: nic.MakeBuilder().WithEngine(e).WithRouteTable(n.Routes).WithForward(c.NIC.ForwardNs).
+			WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs).
+			WithPacketAdaptive(c.Network.AdaptiveRouting == "per_packet"),
+		pcie:   linkBuilder(e, c.NIC.PCIe, c.Sim.EarlyBooking),
+		sw:     rosetta.MakeBuilder().WithEngine(e).WithLatency(c.Network.SwitchNs),
+		cable:  lb,
+		global: lb.WithFlightLatency(c.Network.Link.FlightLatencyNs + c.Network.GlobalNs),
+	}
+	return n.builders
+}
+
+// buildNode makes node k's components and returns its GCDs as the runtime sees them.
+func (n *Node) buildNode(k int) []hip.Device {
+	c, h, b := n.Config, n.Routes.Hubs(), n.parts()
+	count, numa := c.GCD.Count, c.Host.NUMADomains
+	base, numaBase := k*count, k*numa
+	pre := n.prefix(k)
+
 	devices := make([]hip.Device, count)
 	for g := 0; g < count; g++ {
-		d := gb.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
-		n.GCDs = append(n.GCDs, d)
+		d := b.gcd.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
+		n.GCDs[base+g] = d
 		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: numaBase + c.Host.GCDNUMA[g]}
 	}
 
 	hostHub := h.Host(k)
-	host := cpu.MakeBuilder().WithEngine(e).WithHubID(hostHub).WithGCDNUMA(c.Host.GCDNUMA).WithNodeBase(base, numaBase).
-		WithLatencies(c.Host.HubLatencyNs, c.Host.RemoteNUMANs).Build(pre + ".Host.IODie")
-	n.Hosts = append(n.Hosts, host)
-	if !c.Host.Unified() {
-		n.buildDRAM(pre, host, numaBase)
+	host := b.host.WithHubID(hostHub).WithNodeBase(base, numaBase).Build(pre + ".Host.IODie")
+	n.Hosts[k] = host
+	for d := 0; d < numa && !c.Host.Unified(); d++ {
+		m := b.dram.Build(fmt.Sprintf("%s.Host.NUMA[%d].DRAM", pre, d))
+		n.DRAM[numaBase+d] = m
+		fabric.Wire(host.MemoryPort(numaBase+d), m.Port)
 	}
 
-	xb := xgmi.MakeBuilder().WithEngine(e).
-		WithLaneBandwidth(c.XGMI.LaneBandwidthGBps).
-		WithFlightLatency(c.XGMI.FlightLatencyNs).
-		WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
-		WithResponseOverhead(c.XGMI.ResponseOverheadBytes).
-		WithCredits(c.XGMI.CreditBytes, c.Sim.EarlyBooking)
-	for _, b := range c.XGMI.Bundles {
-		if b.Lanes == 0 {
+	for _, bd := range c.XGMI.Bundles {
+		if bd.Lanes == 0 {
 			continue
 		}
-		a, z := base+b.GCDs[0], base+b.GCDs[1]
-		x := xb.WithLanes(b.Lanes).Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, b.GCDs[0], b.GCDs[1]))
+		a, z := base+bd.GCDs[0], base+bd.GCDs[1]
+		x := b.xgmi.WithLanes(bd.Lanes).Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, bd.GCDs[0], bd.GCDs[1]))
 		n.Bundles = append(n.Bundles, x)
 		n.BundleOf[[2]int{a, z}] = x
 		n.BundleOf[[2]int{z, a}] = x
 		wireLink(n.GCDs[a].Hub, z, x.Port(0))
 		wireLink(n.GCDs[z].Hub, a, x.Port(1))
 	}
-	hb := linkBuilder(e, c.HostLink, c.Sim.EarlyBooking)
 	for g := 0; g < count; g++ {
-		l := hb.Build(fmt.Sprintf("%s.HostLink[%d]", pre, g))
-		n.HostLinks = append(n.HostLinks, l)
+		l := b.hlink.Build(fmt.Sprintf("%s.HostLink[%d]", pre, g))
+		n.HostLinks[base+g] = l
 		wireLink(n.GCDs[base+g].Hub, hostHub, l.Port(0))
 		wireLink(host, base+g, l.Port(1))
 	}
-	cores := cpu.MakeCoresBuilder().WithEngine(e).WithHubID(hostHub).WithRoutes(n.Routes).
+	n.AllCores[k] = cpu.MakeCoresBuilder().WithEngine(n.Engine).WithHubID(hostHub).WithRoutes(n.Routes).
 		WithCores(c.Host.Cores, c.Sim.CoreTransactionBytes, c.Host.CoreOutstandingBytes).
 		WithLoadLines(c.Host.CoreLoadLines).Build(pre+".Host.Cores", host)
-	n.AllCores = append(n.AllCores, cores)
 
-	nb := nic.MakeBuilder().WithEngine(e).WithRouteTable(n.Routes).WithForward(c.NIC.ForwardNs).
-		WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs).
-		WithPacketAdaptive(c.Network.AdaptiveRouting == "per_packet")
-	pb := linkBuilder(e, c.NIC.PCIe, c.Sim.EarlyBooking)
 	for i, g := range c.NIC.GCDs {
 		id := h.NIC(k, i)
-		x := nb.Build(fmt.Sprintf("%s.NIC[%d]", pre, i), id)
-		n.NICs = append(n.NICs, x)
-		l := pb.Build(fmt.Sprintf("%s.NIC[%d].PCIe", pre, i))
-		n.NICLinks = append(n.NICLinks, l)
+		x := b.nic.Build(fmt.Sprintf("%s.NIC[%d]", pre, i), id)
+		n.NICs[k*c.NIC.Count+i] = x
+		l := b.pcie.Build(fmt.Sprintf("%s.NIC[%d].PCIe", pre, i))
+		n.NICLinks[k*c.NIC.Count+i] = l
 		wireLink(n.GCDs[base+g].Hub, id, l.Port(0))
 		wireLink(x.Hub, base+g, l.Port(1))
 	}
 	return devices
 }
 
-// buildDRAM makes node's NUMA domains' DRAM controllers behind its IO die.
-// An APU node has none: its NUMA domains are the GCDs' HBM (Routes.HubOf).
-func (n *Node) buildDRAM(pre string, host *hub.Hub, numaBase int) {
-	c, e := n.Config, n.Engine
-	db := dram.MakeBuilder().WithEngine(e).
-		WithChannels(c.DRAM.ChannelsPerDomain, c.DRAM.ChannelBandwidthGBps).
-		WithEfficiency(c.DRAM.Efficiency).WithLatency(c.DRAM.LatencyNs)
-	for d := 0; d < c.Host.NUMADomains; d++ {
-		m := db.Build(fmt.Sprintf("%s.Host.NUMA[%d].DRAM", pre, d))
-		n.DRAM = append(n.DRAM, m)
-		fabric.Wire(host.MemoryPort(numaBase+d), m.Port)
+// touch builds what a route the run is about to use crosses: the nodes of
+// its hubs, its switches, the cables between NICs and switches and the
+// links between switches.
+func (n *Node) touch(rt fabric.Route) {
+	h := n.Routes.Hubs()
+	first := h.Switch(0)
+	for i, hub := range rt {
+		if hub < first {
+			node, _, _ := h.Local(hub)
+			n.need(node)
+		} else {
+			n.buildSwitch(hub - first)
+		}
+		if i == 0 {
+			continue
+		}
+		switch a, b := rt[i-1], hub; {
+		case a >= first && b >= first:
+			n.buildLink(a-first, b-first)
+		case a >= first:
+			n.buildCable(b - h.NIC(0, 0))
+		case b >= first:
+			n.buildCable(a - h.NIC(0, 0))
+		}
 	}
 }
 
-// buildNetwork makes the switches, cables each NIC to its switch and joins
-// the switches; one node needs none.
-func (n *Node) buildNetwork() {
-	c, h := n.Config, n.Routes.Hubs()
-	if c.Nodes() == 1 {
+// buildSwitch makes switch s.
+func (n *Node) buildSwitch(s int) {
+	if n.Switches[s] != nil {
 		return
 	}
-	w := n.Routes.Network()
-	sb := rosetta.MakeBuilder().WithEngine(n.Engine).WithLatency(c.Network.SwitchNs)
-	for s := 0; s < w.Switches(); s++ {
-		n.Switches = append(n.Switches, sb.Build(fmt.Sprintf("Network.Switch[%d]", s), h.Switch(s)))
-		if c.Network.AdaptiveRouting == "load_aware" {
-			n.Switches[s].Hub.Adapt = n.adapt
-		}
-	}
-	lb := linkBuilder(n.Engine, c.Network.Link, c.Sim.EarlyBooking)
-	for k := 0; k < c.Nodes(); k++ {
-		for i := range c.NIC.GCDs {
-			s := w.SwitchOf(k, i)
-			l := lb.Build(fmt.Sprintf("Network.Cable[%d][%d]", k, i))
-			n.NetLinks = append(n.NetLinks, l)
-			x := n.NICs[k*c.NIC.Count+i]
-			x.Network(h.Switch(s))
-			wireLink(x.Hub, h.Switch(s), l.Port(0))
-			wireLink(n.Switches[s].Hub, h.NIC(k, i), l.Port(1))
-		}
-	}
-	global := lb.WithFlightLatency(c.Network.Link.FlightLatencyNs + c.Network.GlobalNs)
-	for _, p := range w.Links() {
-		b := lb
-		if w.IsGlobal(p[0], p[1]) {
-			b = global
-		}
-		l := b.Build(fmt.Sprintf("Network.Link[%d][%d]", p[0], p[1]))
-		n.NetLinks = append(n.NetLinks, l)
-		n.switchLinks[p] = linkDir{l, 0}
-		n.switchLinks[[2]int{p[1], p[0]}] = linkDir{l, 1}
-		wireLink(n.Switches[p[0]].Hub, h.Switch(p[1]), l.Port(0))
-		wireLink(n.Switches[p[1]].Hub, h.Switch(p[0]), l.Port(1))
+	n.Switches[s] = n.parts().sw.Build(fmt.Sprintf("Network.Switch[%d]", s), n.Routes.Hubs().Switch(s))
+	if n.Config.Network.AdaptiveRouting == "load_aware" {
+		n.Switches[s].Hub.Adapt = n.adapt
 	}
 }
 
-// nicEngines lists each NIC's DMA engines, by global NIC id.
-func (n *Node) nicEngines() [][]*sdma.Engine {
-	var l [][]*sdma.Engine
-	for _, x := range n.NICs {
-		l = append(l, x.Engines)
+// buildCable makes the cable of NIC id (global) to its switch.
+func (n *Node) buildCable(id int) {
+	if n.NetLinks[id] != nil {
+		return
 	}
-	return l
+	c, h, w := n.Config, n.Routes.Hubs(), n.Routes.Network()
+	k, i := id/c.NIC.Count, id%c.NIC.Count
+	n.need(k)
+	s := w.SwitchOf(k, i)
+	n.buildSwitch(s)
+	l := n.parts().cable.Build(fmt.Sprintf("Network.Cable[%d][%d]", k, i))
+	n.NetLinks[id] = l
+	x := n.NICs[id]
+	x.Network(h.Switch(s))
+	wireLink(x.Hub, h.Switch(s), l.Port(0))
+	wireLink(n.Switches[s].Hub, h.NIC(k, i), l.Port(1))
+}
+
+// buildLink makes the link between switches a and b, and both switches.
+func (n *Node) buildLink(a, b int) {
+	if _, ok := n.switchLinks[[2]int{a, b}]; ok {
+		return
+	}
+	w, h := n.Routes.Network(), n.Routes.Hubs()
+	if n.linkAt == nil {
+		n.linkAt = map[[2]int]int{}
+		for i, p := range w.Links() {
+			n.linkAt[p] = i
+		}
+	}
+	p := [2]int{min(a, b), max(a, b)}
+	at, ok := n.linkAt[p]
+	if !ok {
+		panic(fmt.Sprintf("node: no link joins switches %d and %d", a, b))
+	}
+	n.buildSwitch(p[0])
+	n.buildSwitch(p[1])
+	bl := n.parts().cable
+	if w.IsGlobal(p[0], p[1]) {
+		bl = n.parts().global
+	}
+	l := bl.Build(fmt.Sprintf("Network.Link[%d][%d]", p[0], p[1]))
+	n.NetLinks[len(n.NICs)+at] = l
+	n.switchLinks[p] = linkDir{l, 0}
+	n.switchLinks[[2]int{p[1], p[0]}] = linkDir{l, 1}
+	wireLink(n.Switches[p[0]].Hub, h.Switch(p[1]), l.Port(0))
+	wireLink(n.Switches[p[1]].Hub, h.Switch(p[0]), l.Port(1))
 }
 
 // linkBuilder makes one-lane links of a Link config (host, PCIe, network).
@@ -266,15 +389,15 @@ func wireLink(h *hub.Hub, neighbour int, linkPort sim.Port) {
 // network.nodes=1024 peaks at 764 MB); 1 MiB leaves room.
 const nodeBytes = 1 << 20
 
-// buildBytes is about the memory Build takes for c: per node its
+// buildBytes is about the memory nodes nodes of c take: per node its
 // components and, per GCD, its TLB's and L2's hash tables (up to 4 slots
 // of 16 bytes per entry or block, blockmap.go).
-func buildBytes(c *config.Node) int64 {
+func buildBytes(c *config.Node, nodes int) int64 {
 	perGCD := limit.Product(64, int64(c.GCD.TLBEntries)+int64(max(1, c.GCD.XCDs))*c.GCD.L2Bytes/max(1, c.Sim.L2BlockBytes)+
 		2*c.MALL.Bytes/max(1, c.Sim.L2BlockBytes)) // a MALL frame and its line sets: about two L2 blocks' worth
 	perNode := limit.Product(perGCD, int64(c.GCD.Count)) + nodeBytes
 	if perNode < 0 {
 		return -1
 	}
-	return limit.Product(perNode, int64(c.Nodes()))
+	return limit.Product(perNode, int64(nodes))
 }

@@ -28,6 +28,7 @@ type Routes struct {
 
 	local                  [3]map[[2]int][]fabric.Route // data, kernel, signal: local ids
 	data, kernel, signalRs map[[2]int][]fabric.Route    // global ids, made on first use
+	onNew                  func(fabric.Route)           // sees each route made, before its first use (Node builds what it crosses)
 }
 
 const (
@@ -122,6 +123,11 @@ func (r *Routes) routes(class int, global map[[2]int][]fabric.Route, a, b int) [
 		rs = r.acrossNodes(class, a, nb, lb)
 	}
 	global[k] = rs
+	if r.onNew != nil {
+		for _, rt := range rs {
+			r.onNew(rt)
+		}
+	}
 	return rs
 }
 

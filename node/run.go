@@ -10,8 +10,7 @@ import (
 // Run replays operations on the node until they are all done and returns
 // what happened to each.
 func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
-	n.Runtime.Load(ops)
-	if err := n.Engine.Run(); err != nil {
+	if err := n.guard(func() error { n.Runtime.Load(ops); return n.Engine.Run() }); err != nil {
 		return nil, err
 	}
 	if n.Runtime.Err != nil {
@@ -54,9 +53,23 @@ func waitsOnFlags(ops []trace.Op) bool {
 // RunStream replays a streamed trace (hip.Runtime.LoadStream): retire
 // gets each operation's result, in order, once it is final.
 func (n *Node) RunStream(src hip.OpSource, ranks []int, retire func(*hip.OpResult) error) error {
-	n.Runtime.LoadStream(src, ranks, retire)
-	if err := n.Engine.Run(); err != nil {
+	if err := n.guard(func() error { n.Runtime.LoadStream(src, ranks, retire); return n.Engine.Run() }); err != nil {
 		return err
 	}
 	return n.Runtime.FinishStream()
+}
+
+// guard runs f (loading and running the engine); a node the run touched
+// that would not fit in memory ends it with the limit's error.
+func (n *Node) guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b, ok := p.(buildError)
+			if !ok {
+				panic(p)
+			}
+			err = b.err
+		}
+	}()
+	return f()
 }

@@ -54,6 +54,12 @@ func WriteStats(w io.Writer, dumps iter.Seq[Dump]) error {
 				buf = append(buf, ')')
 			}
 			buf = append(buf, '\n')
+			if len(buf) >= 1<<20 { // a cluster's dump is millions of lines: written as it goes
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
 		}
 		buf = append(buf, "\n"+statsEnd+"\n"...)
 		if _, err := w.Write(buf); err != nil {

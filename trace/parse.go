@@ -83,11 +83,17 @@ const MaxFileBytes = 1 << 30
 // (-trace /dev/stdin) works, and at most MaxFileBytes; errors name the
 // file as path.
 func ReadFile(path string) ([]Op, error) {
-	return readFile(path, MaxFileBytes)
+	return readFile(path, path, MaxFileBytes)
 }
 
-func readFile(path string, limit int64) ([]Op, error) {
-	f, err := os.Open(path)
+// ReadFileAs is ReadFile of the file at read, its errors naming it name
+// (a trace Spool copied).
+func ReadFileAs(read, name string) ([]Op, error) {
+	return readFile(read, name, MaxFileBytes)
+}
+
+func readFile(read, path string, limit int64) ([]Op, error) {
+	f, err := os.Open(read)
 	if err != nil {
 		return nil, err
 	}

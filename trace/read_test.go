@@ -15,11 +15,11 @@ func TestReadFileLimit(t *testing.T) {
 	if err := os.WriteFile(path, []byte(line+line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ops, err := readFile(path, int64(2*len(line)))
+	ops, err := readFile(path, path, int64(2*len(line)))
 	if err != nil || len(ops) != 2 {
 		t.Fatalf("at the limit: %d ops, %v", len(ops), err)
 	}
-	_, err = readFile(path, int64(2*len(line)-1))
+	_, err = readFile(path, path, int64(2*len(line)-1))
 	if err == nil || err.Error() != path+": larger than 0 MiB (the limit for a trace)" {
 		t.Errorf("over the limit: %v", err)
 	}

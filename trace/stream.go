@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sort"
@@ -38,12 +39,16 @@ var wholeOnly = [][]byte{[]byte("mpi_"), []byte("rccl_"), []byte("flag"), []byte
 // stream and which ranks it names; nil, nil when it cannot stream (read
 // it whole, ReadFile). Checks run against n and errors name the file as
 // path, as ReadFile and Check do.
-func OpenStream(path string, n Limits) (*Stream, error) {
-	ranks, ok, err := scanStream(path)
+func OpenStream(path string, n Limits) (*Stream, error) { return OpenStreamAs(path, path, n) }
+
+// OpenStreamAs is OpenStream of the file at read, its errors naming it
+// path (a trace Spool copied).
+func OpenStreamAs(read, path string, n Limits) (*Stream, error) {
+	ranks, ok, err := scanStream(read)
 	if err != nil || !ok {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(read)
 	if err != nil {
 		return nil, err
 	}
@@ -168,4 +173,42 @@ func rankOf(line []byte) (int, bool) {
 		return 0, false
 	}
 	return r, true
+}
+
+// Spool makes a trace that comes through a pipe (or a socket; e.g.
+// -trace /dev/stdin) readable twice, as a stream is (once to see whether
+// it can stream, then a chunk at a time): it copies it, at most
+// MaxFileBytes, into a new temporary file in dir (os.TempDir when empty)
+// and returns that file's path, which the caller removes. Anything else
+// (a regular file, a directory or device, whose errors ReadFile words) is
+// read where it is: path itself; so is a pipe when no temporary file can
+// be made, read once, whole.
+func Spool(path, dir string) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	if st, err := in.Stat(); err != nil || st.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return path, nil
+	}
+	out, err := os.CreateTemp(dir, "akisim-trace-*.jsonl")
+	if err != nil {
+		return path, nil
+	}
+	n, err := io.Copy(out, io.LimitReader(in, MaxFileBytes+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		err = &Error{File: path, Msg: "copying it into a temporary file: " + err.Error()}
+	case n > MaxFileBytes:
+		err = &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB (the limit for a trace)", MaxFileBytes>>20)}
+	}
+	if err != nil {
+		os.Remove(out.Name())
+		return "", err
+	}
+	return out.Name(), nil
 }

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,8 +10,22 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/internal/benchmeter"
 	"github.com/akisim/akisim/trace"
 )
+
+// metered runs one iteration of a benchmark, body, which simulates and
+// adds its results to add, and reports benchmeter's columns: wall time,
+// peak heap, peak RSS, events per second, simulated seconds per wall
+// second.
+func metered(b *testing.B, body func(add func(*Result))) {
+	var events uint64
+	var simulated float64
+	m := benchmeter.Start()
+	body(func(r *Result) { events, simulated = events+r.Events, simulated+statTotal(r.Stats, "simSeconds") })
+	m.Stop(b, events, simulated)
+	b.ReportMetric(float64(events), "events")
+}
 
 // report adds the simulator's speed to a benchmark's output.
 func reportSpeed(b *testing.B, res *Result, wall time.Duration) {
@@ -40,15 +55,9 @@ func BenchmarkH2D1GiB(b *testing.B) {
 // BenchmarkP2P is the whole p2pBandwidthLatencyTest replica (target: < 10 s).
 func BenchmarkP2P(b *testing.B) {
 	c := frontier(b)
-	var res *Result
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		var err error
-		if res, err = Execute(c, DefaultP2P(8).Runs()); err != nil {
-			b.Fatal(err)
-		}
+	for b.Loop() {
+		metered(b, func(add func(*Result)) { add(mustExecute(b, c, DefaultP2P(8).Runs(), nil)) })
 	}
-	reportSpeed(b, res, time.Since(start))
 }
 
 // BenchmarkStreamCopy8GB is one STREAM copy of two 8 GiB arrays on GCD 0,
@@ -152,12 +161,12 @@ func BenchmarkOSUPointToPointSweep(b *testing.B) {
 		sizes = append(sizes, n)
 	}
 	for b.Loop() {
-		var events uint64
-		for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
-			runs, err := OSU{Bench: bench, GCDs: []int{0, 1}, Sizes: sizes, Window: 64, Iterations: 1}.Runs()
-			events += mustExecute(b, c, runs, err).Events
-		}
-		b.ReportMetric(float64(events), "events")
+		metered(b, func(add func(*Result)) {
+			for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
+				runs, err := OSU{Bench: bench, GCDs: []int{0, 1}, Sizes: sizes, Window: 64, Iterations: 1}.Runs()
+				add(mustExecute(b, c, runs, err))
+			}
+		})
 	}
 }
 
@@ -174,7 +183,7 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: RCCLBudget}
 	for b.Loop() {
 		runs, err := tt.Runs()
-		b.ReportMetric(float64(mustExecute(b, c, runs, err).Events), "events")
+		metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
 	}
 }
 
@@ -184,15 +193,15 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 func haloBench(b *testing.B, procs int, grids [][]int, labels, decomps []string, fields []int) {
 	c := frontier(b, fmt.Sprintf("network.nodes=%d", (procs+7)/8))
 	for b.Loop() {
-		var events uint64
-		for _, dims := range grids {
-			h := Halo{Bench: "exchange", Dims: dims, Radius: 4, Fields: fields, Strategies: labels, QueryNs: c.Runtime.APICallNs,
-				Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3, Procs: procs, Decomps: decomps,
-				Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count, PostNs: c.MPI.PostNs, NUMA: c.Host.GCDNUMA[0]}
-			runs, err := h.Runs()
-			events += mustExecute(b, c, runs, err).Events
-		}
-		b.ReportMetric(float64(events), "events")
+		metered(b, func(add func(*Result)) {
+			for _, dims := range grids {
+				h := Halo{Bench: "exchange", Dims: dims, Radius: 4, Fields: fields, Strategies: labels, QueryNs: c.Runtime.APICallNs,
+					Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3, Procs: procs, Decomps: decomps,
+					Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count, PostNs: c.MPI.PostNs, NUMA: c.Host.GCDNUMA[0]}
+				runs, err := h.Runs()
+				add(mustExecute(b, c, runs, err))
+			}
+		})
 	}
 }
 
@@ -214,4 +223,49 @@ func BenchmarkHaloCommAggr(b *testing.B) {
 // decomposition (issue 9's target: under 5 min).
 func BenchmarkHaloRankReorder512(b *testing.B) {
 	haloBench(b, 512, [][]int{{2048, 2048, 2048}}, []string{"acm-batched-he"}, []string{halo.Hierarchical}, []int{1})
+}
+
+// BenchmarkMHDWeakScaling is seed 001's weak scaling of the MHD step
+// (acm-batched-he over the hierarchical decomposition, one warm-up and one
+// timed step, as `akisim halo -bench mhd` runs it) at 128³ points per GCD:
+// 256³ on 8 GCDs up to 2048³ on 4096 (issue 23's target: at most 30 min
+// and 8 GB). The 512- and 4096-GCD cases run only with AKISIM_BENCH_LARGE=1:
+// the 4096 one extrapolates past the 24 GB this machine has.
+func BenchmarkMHDWeakScaling(b *testing.B) {
+	for _, w := range []struct {
+		procs, n int
+	}{{8, 256}, {64, 512}, {512, 1024}, {4096, 2048}} {
+		b.Run(fmt.Sprint(w.procs), func(b *testing.B) {
+			if w.procs > 64 && os.Getenv("AKISIM_BENCH_LARGE") != "1" {
+				b.Skip("set AKISIM_BENCH_LARGE=1 to run it")
+			}
+			c := frontier(b, fmt.Sprintf("network.nodes=%d", (w.procs+7)/8))
+			m := MHD{Strategy: "acm-batched-he", Decomp: halo.Hierarchical, FP64GFlops: c.GCD.FP64GFlops,
+				ComputeUnits: c.GCD.XCDs * c.GCD.ComputeUnits, WorkgroupSlot: c.GCD.WorkgroupSlots, Warmup: 1, Steps: 1}
+			m.Bench, m.Dims, m.Procs, m.Levels, m.GCDsPerNode = "mhd", []int{w.n, w.n, w.n}, w.procs, halo.LUMILevels, c.GCD.Count
+			m.GCDNUMA, m.PostNs, m.QueryNs, m.Yaksa = c.GlobalGCDNUMA(), c.MPI.PostNs, c.Runtime.APICallNs, c.Env.EnableYaksa == 1
+			for b.Loop() {
+				runs, err := m.Runs()
+				metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
+			}
+		})
+	}
+}
+
+// BenchmarkOSULatencyFrontier is README's `akisim osu -bench osu_latency
+// -config frontier-cluster.toml -nodes N -gcds 0,8 -sizes 8`: two ranks,
+// on nodes 0 and 1, of a cluster of N nodes: the whole Frontier (9,408)
+// and the largest cluster a config allows (16,384; issue 23's target: at
+// most 5 s and 500 MB at 9,408, and 16,384 runs). 2 nodes is the cost of
+// two ranks alone.
+func BenchmarkOSULatencyFrontier(b *testing.B) {
+	for _, nodes := range []int{2, 9408, 16384} {
+		b.Run(fmt.Sprint(nodes), func(b *testing.B) {
+			c := loadConfig(b, "frontier-cluster.toml", fmt.Sprintf("network.nodes=%d", nodes))
+			runs, err := OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8}, Window: 64, Iterations: 1}.Runs()
+			for b.Loop() {
+				metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
+			}
+		})
+	}
 }

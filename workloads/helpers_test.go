@@ -50,7 +50,7 @@ func statName(format string, g int) string { return fmt.Sprintf(format, g) }
 func statTotal(s *Stats, name string) float64 {
 	v := 0.0
 	for _, r := range s.runs {
-		for i, st := range s.layouts[r.layout] {
+		for i, st := range s.layouts[r.layout].d { // parts not built add nothing
 			if st.Name == name {
 				v += r.values[i]
 			}

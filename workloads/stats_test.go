@@ -377,3 +377,54 @@ func TestStatsNetworkLinks(t *testing.T) {
 		}
 	}
 }
+
+// The nodes of a cluster no run touched are not built, yet their GCDs,
+// host links and DRAM are listed as a built node's that never ran: the
+// same stats, in id order, all zero.
+func TestStatsOfNodesNotBuilt(t *testing.T) {
+	c := loadConfig(t, "frontier-cluster.toml", "network.nodes=3")
+	runs, err := OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8}, Window: 64, Iterations: 1}.Runs()
+	res := mustExecute(t, c, runs, err)
+	var d report.Dump
+	for d = range res.Stats.List() {
+		break
+	}
+	at := map[string]int{}
+	for i, s := range d {
+		at[s.Name] = i
+	}
+	suffixes := func(g int) (names []string) { // GCD g's stats, without its prefix, in order
+		p := "node.gcd" + strconv.Itoa(g) + "."
+		for _, s := range d {
+			if rest, ok := strings.CutPrefix(s.Name, p); ok {
+				names = append(names, rest)
+			}
+		}
+		return
+	}
+	if want := suffixes(8); len(want) == 0 || !reflect.DeepEqual(suffixes(16), want) || !reflect.DeepEqual(suffixes(23), want) {
+		t.Fatalf("GCD 16's stats %v, GCD 23's %v, want GCD 8's %v", suffixes(16), suffixes(23), want)
+	}
+	for _, name := range []string{"node.gcd16.hub.forwarded", "node.gcd23.sdma0.bytesCopied", "node.hostlink.gcd16.dir1.payloadBytes",
+		"node.hostlink.gcd23.dir1.busy", "node.numa11.dram.busy", "node.host.cores.accesses", "node.hostlink.gcd0.dir0.packets"} {
+		if _, ok := at[name]; !ok {
+			t.Fatalf("no %s", name)
+		}
+	}
+	part := regexp.MustCompile(`^node\.(gcd|hostlink\.gcd|numa)(\d+)\.`)
+	for _, s := range d { // node 2 holds GCDs 16-23 and NUMA domains 8-11
+		if m := part.FindStringSubmatch(s.Name); m != nil {
+			id, _ := strconv.Atoi(m[2])
+			if first := map[string]int{"gcd": 16, "hostlink.gcd": 16, "numa": 8}[m[1]]; id >= first && s.Value != 0 {
+				t.Errorf("%s = %v on a node never built, want 0", s.Name, s.Value)
+			}
+		}
+	}
+	if at["node.gcd15.hub.forwarded"] > at["node.gcd16.hub.forwarded"] || at["node.gcd23.sdma0.bytesCopied"] > at["node.hostlink.gcd0.dir0.packets"] ||
+		at["node.hostlink.gcd23.dir1.busy"] > at["node.host.cores.accesses"] || at["node.numa11.dram.busy"] != len(d)-1 {
+		t.Error("the stats of the nodes not built are out of place")
+	}
+	if want := "from the host to GCD 16"; !strings.Contains(d[at["node.hostlink.gcd16.dir1.packets"]].Desc, want) {
+		t.Errorf("host link 16's description %q, want it to say %q", d[at["node.hostlink.gcd16.dir1.packets"]].Desc, want)
+	}
+}

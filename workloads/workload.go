@@ -97,6 +97,9 @@ func (res *Result) ran(name string, n *node.Node, count *eventCounter) {
 	res.Stats.Add(name, n)
 	res.Events += count.n
 	for _, g := range n.GCDs {
+		if g == nil {
+			continue // not built
+		}
 		for _, e := range g.Engines() {
 			res.Bytes += e.BytesCopied
 		}

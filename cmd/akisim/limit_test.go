@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,8 +9,9 @@ import (
 
 // Issue 21: what does not fit in memory is found before it is allocated
 // and is a resource limit, exit 4 with one line, not Go's out-of-memory
-// death (exit 2, as bad input): the simulated machine, a trace's managed
-// buffer's block table, a sweep's points (a trace's ops: trace's tests).
+// death (exit 2, as bad input): the simulated machine (the nodes a run
+// touches, each checked before it is built), a trace's managed buffer's
+// block table, a sweep's points (a trace's ops: trace's tests).
 func TestResourceLimitExitsFour(t *testing.T) {
 	t.Setenv("AKISIM_MEMORY_BYTES", "50000000") // 50 MB
 	var v []string
@@ -17,12 +19,16 @@ func TestResourceLimitExitsFour(t *testing.T) {
 		v = append(v, strconv.Itoa(i+1))
 	}
 	vals := strings.Join(v, ",")
+	var far strings.Builder // a kernel on each of 100 nodes
+	for k := range 100 {
+		fmt.Fprintf(&far, `{"op":"kernel","name":"k","gcd":%d,"stream":1,"grid":1,"workgroup":1,"duration_ns":1000}`+"\n", 8*k)
+	}
 	managed := traceFile(t, `{"op":"malloc_managed","buf":"m","numa":0,"bytes":1125899906842624}`+"\n")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-trace", "/dev/null", "-set", "network.nodes=1024"}, "the simulated machine (1024 nodes of 8 GCDs) needs up to"},
+		{[]string{"-trace", traceFile(t, far.String()), "-set", "network.nodes=1024"}, "nodes (of 8 GCDs) the run touched needs up to"},
 		{[]string{"-trace", managed, "-set", "host.numa_bytes=1125899906842624"}, "malloc_managed of 1125899906842624 bytes"},
 		{[]string{"sweep", "-outdir", t.TempDir() + "/s", "-set", "gcd.count=" + vals, "-set", "host.cores=" + vals, "-set", "gcd.compute_units=" + vals, "-trace", "/dev/null"},
 			"a sweep of 3 axes' product (1000000000 points)"},

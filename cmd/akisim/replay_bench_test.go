@@ -7,9 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/internal/benchmeter"
 )
 
 // writeLongTrace writes a trace of n operations such as an imported
@@ -74,5 +78,44 @@ func BenchmarkReplay1M(b *testing.B) {
 		}
 		close(done)
 		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+	}
+}
+
+// BenchmarkValidate is `akisim validate` whole, in the process (issue 23's
+// target: at most 30 s). Its events and simulated time are not counted:
+// only wall time and memory are reported.
+func BenchmarkValidate(b *testing.B) {
+	b.Chdir("../..")
+	for b.Loop() {
+		m := benchmeter.Start()
+		if code := run([]string{"validate"}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		m.Stop(b, 0, 0)
+	}
+}
+
+// BenchmarkSweepStart is what a sweep does before its first point runs
+// (its points made, then each checked: flags, config, paths) for 10^4
+// points, two axes of 100 values (issue 23's target: a sweep of 10^6
+// points starts within 10 s).
+func BenchmarkSweepStart(b *testing.B) {
+	vals := make([]string, 100)
+	for i := range vals {
+		vals[i] = strconv.Itoa(i + 1)
+	}
+	v := strings.Join(vals, ",")
+	args := []string{"-set", "host.cores=" + v, "-set", "gcd.compute_units=" + v, "-trace", "/dev/null", "-outdir", filepath.Join(b.TempDir(), "D")}
+	for b.Loop() {
+		m := benchmeter.Start()
+		s, err := parseSweep(args, io.Discard)
+		if err == nil {
+			err = s.check()
+		}
+		m.Stop(b, 0, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(s.points)), "points")
 	}
 }

@@ -29,6 +29,8 @@ type input struct {
 	node   *config.Node
 	ops    []trace.Op
 	stream *trace.Stream // a trace read a chunk at a time (stream.go), instead of ops
+	read   string        // the file the trace is read from: its copy when it comes through a pipe (trace.Spool)
+	clean  func()        // removes that copy
 }
 
 // loadConfig finds, reads and resolves the node config; its errors are
@@ -69,10 +71,16 @@ func readInput(o *options) (*input, error) {
 	if err != nil || o.tracePath == "" {
 		return in, err
 	}
+	if in.read, err = trace.Spool(o.tracePath, ""); err != nil {
+		return nil, bad("%v", err)
+	}
+	if in.read != o.tracePath {
+		in.clean = removeAtExit(in.read)
+	}
 	if in.stream, err = openStream(o, in); err != nil || in.stream != nil {
 		return in, err
 	}
-	if in.ops, err = trace.ReadFile(o.tracePath); err != nil {
+	if in.ops, err = trace.ReadFileAs(in.read, o.tracePath); err != nil {
 		return nil, bad("%v", err)
 	}
 	sets := append([]string(nil), o.sets...)
@@ -131,6 +139,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	in, err := readInput(o)
 	if err != nil {
 		return err
+	}
+	if in.clean != nil {
+		defer in.clean() // after the stream is closed
 	}
 	if in.stream != nil {
 		defer in.stream.Close()

@@ -22,7 +22,7 @@ func openStream(o *options, in *input) (*trace.Stream, error) {
 	if noStreaming || o.timeline != "" || o.rocprof != "" {
 		return nil, nil
 	}
-	s, err := trace.OpenStream(o.tracePath, workloads.Limits(in.node))
+	s, err := trace.OpenStreamAs(in.read, o.tracePath, workloads.Limits(in.node))
 	if err != nil {
 		return nil, bad("%v", err)
 	}
