@@ -23,6 +23,7 @@ import (
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // Node is a built node (or cluster of nodes), ready to run operations.
@@ -52,7 +53,8 @@ type Node struct {
 	NetLinks    []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
 	Routes      *Routes
 	Runtime     *hip.Runtime
-	built       []bool // by node
+	built       []bool         // by node
+	tracer      tracing.Tracer // Akita's task tracer of every part built (TraceTasks), or nil
 	nodesBuilt  int
 	builders    *builders      // of a node's parts, made once
 	linkAt      map[[2]int]int // a switch pair's link: its index in Network.Links (made when first needed)
@@ -120,6 +122,39 @@ func (n *Node) need(k int) {
 		engines = append(engines, x.Engines)
 	}
 	n.Runtime.Attach(k, devices, n.AllCores[k], engines)
+	n.traceNode(k)
+}
+
+// TraceTasks has Akita's tracer t see the copies and kernels of every
+// node built, now and as a run touches more: each SDMA and NIC DMA
+// engine's copies and each GCD's kernels are tasks from their start to
+// their completion signal (Daisen shows them; tracing.CollectTrace).
+func (n *Node) TraceTasks(t tracing.Tracer) {
+	n.tracer = t
+	for k, built := range n.built {
+		if built {
+			n.traceNode(k)
+		}
+	}
+}
+
+// traceNode hooks the tracer, if any, to node k's engines and CUs.
+func (n *Node) traceNode(k int) {
+	if n.tracer == nil {
+		return
+	}
+	c := n.Config
+	for _, d := range n.GCDs[k*c.GCD.Count : (k+1)*c.GCD.Count] {
+		tracing.CollectTrace(d.CUs, n.tracer)
+		for _, e := range append(append([]*sdma.Engine(nil), d.HostEngines...), d.XGMIEngines...) {
+			tracing.CollectTrace(e, n.tracer)
+		}
+	}
+	for _, x := range n.NICs[k*c.NIC.Count : (k+1)*c.NIC.Count] {
+		for _, e := range x.Engines {
+			tracing.CollectTrace(e, n.tracer)
+		}
+	}
 }
 
 // buildError unwinds a run whose next node would not fit in memory.

@@ -12,6 +12,7 @@ type Option func(*execOptions)
 
 type execOptions struct {
 	calls, timeline bool
+	tasks           bool                                     // record Akita tasks (WithTasks)
 	check           bool                                     // check invariants after each run (WithCheck)
 	stop            func() bool                              // asked to stop early (WithStop)
 	progress        func(done, total int, simulated float64) // after each run (WithProgress)

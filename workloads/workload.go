@@ -6,6 +6,8 @@ package workloads
 
 import (
 	"errors"
+	"fmt"
+
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/mpi"
@@ -15,6 +17,7 @@ import (
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // Run is one benchmark invocation on a fresh node.
@@ -55,6 +58,7 @@ type Result struct {
 	Events   uint64             // simulation events handled, for speed reports
 	Bytes    uint64             // bytes the SDMA engines copied
 	Timeline []report.Span      // the copies and kernels on their engines (WithTimeline)
+	Tasks    []tracing.Task     // the copies and kernels as Akita's tracer saw them (WithTasks)
 	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
 	// Interrupted: asked to stop (WithStop) before all runs finished;
 	// Rows are those of the runs in Runs, Planned the runs asked for.
@@ -131,6 +135,13 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		var tasks *taskLog
+		var tracer *tracing.DBTracer
+		if opt.tasks {
+			tasks = &taskLog{prefix: fmt.Sprintf("run[%d].", len(res.Runs)), offset: sim.VTimeInSec(simulated)}
+			tracer = tracing.NewDBTracer(n.Engine, tasks)
+			n.TraceTasks(tracer)
+		}
 		// MPI and RCCL calls become what the libraries do, then the run
 		ops, err := run.Operations(), error(nil)
 		if run.Build != nil {
@@ -179,6 +190,10 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		}
 		if opt.timeline {
 			res.Timeline = append(res.Timeline, spans(run.Name, out)...)
+		}
+		if tracer != nil {
+			tracer.Terminate() // every task has ended: this flushes nothing unfinished
+			res.Tasks = append(res.Tasks, tasks.tasks...)
 		}
 		if opt.calls {
 			rec := recorded(out, c.GCD.Count, c.Host.NUMADomains)

@@ -38,6 +38,7 @@ type options struct {
 	cpuprofile string
 	memprofile string
 	timeline   string
+	daisen     string
 	rocprof    string
 	exec       string
 	gcds       string
@@ -140,6 +141,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
 	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
+	fs.StringVar(&o.daisen, "daisen", "", "record the copies and kernels with Akita's task tracer and write them to FILE, a Daisen CSV trace (daisen -csv FILE)")
 	fs.StringVar(&o.only, "only", "", "validate: run only the calibration points (calibrated) or only the check points (check)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (allocations, and what is live at the end) to FILE")

@@ -133,7 +133,7 @@ func checkPaths(ins, outs []pathArg) error {
 
 // runPaths are a run's (or validate's) inputs and outputs: the config and
 // its bases, the trace, TransferBench's -cfg; the outdir, whose own files
-// a -timeline or -rocprof directly in it become, and the other files.
+// a -timeline, -rocprof or -daisen directly in it become, and the other files.
 func (o *options) runPaths(configFiles []string) (ins, outs []pathArg) {
 	for i, f := range configFiles {
 		if strings.HasPrefix(f, "embedded:") {
@@ -147,8 +147,8 @@ func (o *options) runPaths(configFiles []string) (ins, outs []pathArg) {
 	}
 	ins = append(ins, pathArg{flag: "-trace", path: o.tracePath}, pathArg{flag: "-cfg", path: o.tbConfig})
 	outs = []pathArg{
-		{flag: "-outdir", path: o.outdir, replaced: true, inside: []string{"-timeline", "-rocprof"}},
-		{flag: "-timeline", path: o.timeline}, {flag: "-rocprof", path: o.rocprof},
+		{flag: "-outdir", path: o.outdir, replaced: true, inside: []string{"-timeline", "-rocprof", "-daisen"}},
+		{flag: "-timeline", path: o.timeline}, {flag: "-rocprof", path: o.rocprof}, {flag: "-daisen", path: o.daisen},
 		{flag: "-cpuprofile", path: o.cpuprofile}, {flag: "-memprofile", path: o.memprofile},
 	}
 	return ins, outs

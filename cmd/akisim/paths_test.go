@@ -63,6 +63,7 @@ func TestOutputNeverOverwritesInput(t *testing.T) {
 	}{
 		{[]string{"-trace", tr, "-timeline", tr}, []string{"-timeline " + tr, "-trace " + tr}},
 		{[]string{"-trace", tr, "-rocprof", tr}, []string{"-rocprof", "-trace"}},
+		{[]string{"-trace", tr, "-daisen", tr}, []string{"-daisen " + tr, "-trace " + tr}},
 		{[]string{"-trace", tr, "-cpuprofile", tr}, []string{"-cpuprofile", "-trace"}},
 		{[]string{"-trace", tr, "-memprofile", tr}, []string{"-memprofile", "-trace"}},
 		{[]string{"-trace", tr, "-timeline", link}, []string{"-timeline " + link, "-trace " + tr}},                    // a symbolic link
@@ -77,6 +78,7 @@ func TestOutputNeverOverwritesInput(t *testing.T) {
 		// two outputs naming one file
 		{[]string{"-trace", tr, "-timeline", x, "-rocprof", x}, []string{"-timeline " + x + " and -rocprof " + x}},
 		{[]string{"-cpuprofile", x, "-memprofile", x}, []string{"-cpuprofile", "-memprofile"}},
+		{[]string{"-trace", tr, "-timeline", x, "-daisen", x}, []string{"-timeline " + x + " and -daisen " + x}},
 		{[]string{"-trace", tr, "-outdir", filepath.Join(dir, "o"), "-timeline", filepath.Join(dir, "o", "a.json"), "-rocprof", filepath.Join(dir, "o", "a.json")}, []string{"-timeline", "-rocprof", "same file"}},
 		// outputs the outdir's commit would delete
 		{[]string{"-trace", tr, "-outdir", filepath.Join(dir, "o"), "-rocprof", filepath.Join(dir, "o", "sub", "p.json")}, []string{"-rocprof", "inside -outdir"}},

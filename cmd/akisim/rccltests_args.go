@@ -118,7 +118,7 @@ var rcclTestsFlags = []rcclTestsFlag{
 // rcclTestsPassFlags are akisim's own flags an rccl-tests command line may
 // carry too (they name no rccl-tests option): the config and what to print.
 var rcclTestsPassFlags = []string{"config", "set", "env", "nodes", "format", "quiet", "check", "outdir", "force",
-	"timeline", "rocprof", "cpuprofile", "memprofile"}
+	"timeline", "rocprof", "daisen", "cpuprofile", "memprofile"}
 
 // maxRCCLSizes bounds the sizes one command line may ask for (checked
 // before they are listed).

@@ -172,6 +172,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if o.timeline != "" {
 		opts = append(opts, workloads.WithTimeline())
 	}
+	if o.daisen != "" {
+		opts = append(opts, workloads.WithTasks())
+	}
 	ro, err := openRowOutputs(o, out, stdout)
 	if err != nil {
 		return err
@@ -240,7 +243,8 @@ type outputs struct {
 	dir      *outdir
 	timeline *outFile          // nil when not given or written into the outdir
 	rocprof  *outFile          // -rocprof: the run as rocprofv3 JSON; nil likewise
-	inDir    map[string]string // -timeline or -rocprof directly in the outdir: its name there
+	daisen   *outFile          // -daisen: the run's Akita tasks as Daisen's CSV; nil likewise
+	inDir    map[string]string // -timeline, -rocprof or -daisen directly in the outdir: its name there
 	streamed bool              // the outdir's results files were written as the run went (stream.go)
 }
 
@@ -277,7 +281,9 @@ func openOutputs(o *options) (*outputs, error) {
 		return openOutFile(flagName, arg)
 	}
 	if out.rocprof, err = open("-rocprof", o.rocprof); err == nil {
-		out.timeline, err = open("-timeline", o.timeline)
+		if out.timeline, err = open("-timeline", o.timeline); err == nil {
+			out.daisen, err = open("-daisen", o.daisen)
+		}
 	}
 	if err != nil {
 		out.close()
@@ -290,8 +296,14 @@ func openOutputs(o *options) (*outputs, error) {
 func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) error {
 	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
 	rocprof := func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }
+	daisen := func(w io.Writer) error { return report.WriteDaisenCSV(w, res.Tasks) }
 	if out.rocprof != nil {
 		if err := out.rocprof.write(rocprof); err != nil {
+			return err
+		}
+	}
+	if out.daisen != nil {
+		if err := out.daisen.write(daisen); err != nil {
 			return err
 		}
 	}
@@ -315,6 +327,7 @@ func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) err
 		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
 		{out.inDir["-timeline"], timeline},
 		{out.inDir["-rocprof"], rocprof},
+		{out.inDir["-daisen"], daisen},
 		{noteFile, func(w io.Writer) error { _, err := io.WriteString(w, interruptNote(res)); return err }},
 		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
@@ -342,6 +355,11 @@ func (out *outputs) commit() error {
 			return err
 		}
 	}
+	if out.daisen != nil {
+		if err := out.daisen.commit(); err != nil {
+			return err
+		}
+	}
 	if out.dir != nil {
 		return out.dir.commit()
 	}
@@ -355,6 +373,9 @@ func (out *outputs) close() {
 	}
 	if out.timeline != nil {
 		out.timeline.close()
+	}
+	if out.daisen != nil {
+		out.daisen.close()
 	}
 	if out.dir != nil {
 		out.dir.close()

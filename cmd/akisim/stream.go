@@ -14,12 +14,12 @@ import (
 // A long trace streams (trace.OpenStream): its rows are written to stdout
 // and the outdir as the run makes them, so neither the trace nor its rows
 // are held whole. Outputs that need every row first (the table, the
-// timeline, -rocprof) keep the rows, or read the trace whole.
+// timeline, -rocprof, -daisen) keep the rows, or read the trace whole.
 
 // openStream opens the trace as a stream when it can stream and nothing
 // asked for needs its ops whole; nil otherwise.
 func openStream(o *options, in *input) (*trace.Stream, error) {
-	if noStreaming || o.timeline != "" || o.rocprof != "" {
+	if noStreaming || o.timeline != "" || o.rocprof != "" || o.daisen != "" {
 		return nil, nil
 	}
 	s, err := trace.OpenStreamAs(in.read, o.tracePath, workloads.Limits(in.node))

@@ -170,7 +170,7 @@ func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
 		return nil, bad("sweep -sbatch, -partition, -time, -account: only with -slurm")
 	}
 	for _, a := range s.fixed {
-		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && (n == "force" || n == "timeline" || n == "rocprof" || n == "cpuprofile" || n == "memprofile") { // one file for every point
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && (n == "force" || n == "timeline" || n == "rocprof" || n == "daisen" || n == "cpuprofile" || n == "memprofile") { // one file for every point
 			return nil, bad("sweep: -%s does not apply to a sweep's points", n)
 		}
 	}

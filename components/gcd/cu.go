@@ -1,11 +1,13 @@
 package gcd
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // ComputeUnits are a GCD's CUs and the dispatcher that hands them a
@@ -67,6 +69,7 @@ type kernelRun struct {
 	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
 	parent  *chanRun       // the channel whose phase this run is, if any
 	syncs   int            // L2s yet to answer a release or acquire
+	task    string         // its Akita task ID, when a tracer is hooked
 }
 
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
@@ -180,6 +183,10 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
 			continue
 		}
 		c.Kernels++
+		if c.NumHooks() > 0 { // Akita's tracing (Daisen): the kernel is a task from its start to its signal
+			run.task = fmt.Sprintf("%s.kernel[%d]", c.Name(), c.Kernels)
+			tracing.StartTask(run.task, "", c, "kernel", fmt.Sprintf("kernel %d workgroups", max(cmd.Workgroups, int64(len(cmd.Channels)))), nil)
+		}
 		at := now + c.launch
 		if wake {
 			c.IdleStarts++
@@ -583,6 +590,9 @@ func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any, run
 
 // done signals command k's completion and starts what may run now.
 func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
+	if k.task != "" {
+		tracing.EndTask(k.task, c)
+	}
 	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, Begin: max(k.begin, k.start), End: now, StreamEnds: k.streamEnds()})
 	c.busy[k.cmd.Queue] = false
 	c.running--

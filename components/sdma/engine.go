@@ -1,8 +1,11 @@
 package sdma
 
 import (
+	"fmt"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // Engine is one SDMA engine.
@@ -38,6 +41,7 @@ type Engine struct {
 
 type copyState struct {
 	cmd          *CopyCmd
+	task         string // its Akita task ID, when a tracer is hooked
 	start        sim.VTimeInSec
 	read, write  fabric.Route
 	reads        []fabric.Route // with spread: the routes reads take in turn
@@ -119,6 +123,10 @@ func (e *Engine) startNext(now sim.VTimeInSec) {
 	s.fence = len(writes) > 1 || !s.write.Equal(sig)
 	e.active = s
 	e.Copies++
+	if e.NumHooks() > 0 { // Akita's tracing (Daisen): the copy is a task from its start to its signal
+		s.task = fmt.Sprintf("%s.copy[%d]", e.Name(), e.Copies)
+		tracing.StartTask(s.task, "", e, "copy", fmt.Sprintf("copy %d B", cmd.Bytes), nil)
+	}
 	e.at(now+e.process, phaseIssue)
 }
 
@@ -139,6 +147,9 @@ func (e *Engine) Handle(ev sim.Event) error {
 		e.issue(now, now, 0)
 	case phaseSignal:
 		s := e.active
+		if s.task != "" {
+			tracing.EndTask(s.task, e)
+		}
 		e.ctrl.Send(now, &CopyDone{MsgMeta: sim.MsgMeta{ID: sim.GetIDGenerator().Generate()},
 			ID: s.cmd.ID, Start: s.start, End: now})
 		e.startNext(now)
