@@ -68,7 +68,7 @@ func mi300aPoints(c *config.Node) ([]Point, error) {
 		pts = append(pts, Point{Experiment: k.exp, Name: fmt.Sprintf("24 threads on APU 0, %s of 640 MB arrays (malloc)", k.kernel),
 			Simulated: bw, Published: k.published, Tolerance: 0.05, Unit: "GB/s", Gap: k.gap})
 	}
-	triad, err := gpuTriad(c, 4<<30)
+	triad, err := streamKernel(c, []int{0}, "local", "triad", 4<<30) // GPU 0 over its own memory
 	if err != nil {
 		return nil, err
 	}
@@ -133,21 +133,6 @@ func cpuStream(c *config.Node, kernel string, threads int, bytes int64) (float64
 			Value: float64(len(acc)) * float64(bytes) / best / 1e9, Unit: "GB/s"}}
 	}}
 	res, err := workloads.Execute(c, []workloads.Run{run})
-	if err != nil {
-		return 0, err
-	}
-	return res.Rows[0].Value, nil
-}
-
-// gpuTriad runs one STREAM triad on GPU 0 over its own memory (GB/s).
-func gpuTriad(c *config.Node, bytes int64) (float64, error) {
-	st := workloads.Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{bytes}, Kernels: []string{"triad"},
-		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
-	runs, err := st.Runs()
-	if err != nil {
-		return 0, err
-	}
-	res, err := workloads.Execute(c, runs)
 	if err != nil {
 		return 0, err
 	}

@@ -325,7 +325,12 @@ func commScope(c *config.Node, filter string) ([]report.Row, error) {
 
 // stream runs one STREAM copy and returns its bandwidth (GB/s).
 func stream(c *config.Node, gcds []int, alloc string, bytes int64) (float64, error) {
-	st := workloads.Stream{GCDs: gcds, Alloc: alloc, Sizes: []int64{bytes}, Kernels: []string{"copy"},
+	return streamKernel(c, gcds, alloc, "copy", bytes)
+}
+
+// streamKernel runs one STREAM kernel and returns its bandwidth (GB/s).
+func streamKernel(c *config.Node, gcds []int, alloc, kernel string, bytes int64) (float64, error) {
+	st := workloads.Stream{GCDs: gcds, Alloc: alloc, Sizes: []int64{bytes}, Kernels: []string{kernel},
 		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 	runs, err := st.Runs()
 	if err != nil {

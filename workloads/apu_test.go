@@ -3,7 +3,6 @@ package workloads
 import (
 	"path/filepath"
 	goruntime "runtime"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -168,12 +167,7 @@ func TestAPURangeExtremesRun(t *testing.T) {
 			continue
 		}
 		seen[b.Key] = true
-		for _, x := range []float64{b.Lo, b.Hi} {
-			v := strconv.FormatFloat(x, 'g', -1, 64)
-			if b.Int {
-				v = strconv.FormatInt(int64(x), 10)
-			}
-			name := b.Key + "=" + v
+		for _, name := range rangeEnds(b) {
 			c, err := config.Load(path, []string{name})
 			if err != nil {
 				t.Logf("%s: refused with the config's other keys: %v", name, err)

@@ -57,12 +57,8 @@ func TestEveryRangeExtremeRuns(t *testing.T) {
 			continue
 		}
 		seen[b.Key] = true
-		for _, x := range []float64{b.Lo, b.Hi} {
-			v := strconv.FormatFloat(x, 'g', -1, 64)
-			if b.Int {
-				v = strconv.FormatInt(int64(x), 10)
-			}
-			sets := []string{b.Key + "=" + v}
+		for _, end := range rangeEnds(b) {
+			sets := []string{end}
 			ops := rangeTrace()
 			if strings.HasPrefix(b.Key, "nic.") || strings.HasPrefix(b.Key, "network.") {
 				if b.Key != "network.nodes" {
@@ -88,6 +84,20 @@ func TestEveryRangeExtremeRuns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// rangeEnds are the -set assignments of b's key to its lowest and highest
+// allowed values.
+func rangeEnds(b config.Bound) []string {
+	var ends []string
+	for _, x := range []float64{b.Lo, b.Hi} {
+		v := strconv.FormatFloat(x, 'g', -1, 64)
+		if b.Int {
+			v = strconv.FormatInt(int64(x), 10)
+		}
+		ends = append(ends, b.Key+"="+v)
+	}
+	return ends
 }
 
 // runExtreme runs ops on c and checks the results are finite.

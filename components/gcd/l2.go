@@ -1,9 +1,8 @@
 package gcd
 
 import (
-	"math/bits"
-
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/akisim/akisim/internal/lineset"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -56,7 +55,7 @@ type L2 struct {
 type block struct {
 	id           int64         // blockID of mem and the block's address
 	mem          fabric.Memory // the memory the lines are of
-	valid, dirty []uint64      // bit sets over the block's lines
+	valid, dirty lineset.Set   // bit sets over the block's lines
 	prev, next   *block        // LRU neighbours (more, less recent)
 }
 
@@ -260,7 +259,7 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := countBits(bl.dirty, 0, int(c.block/c.line))
+	d := bl.dirty.Count(0, int(c.block/c.line))
 	if d == 0 {
 		return
 	}
@@ -393,7 +392,7 @@ func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 			missing += int64(hi - lo)
 			return
 		}
-		missing += int64(hi-lo) - int64(countBits(bl.valid, lo, hi))
+		missing += int64(hi-lo) - int64(bl.valid.Count(lo, hi))
 	})
 	return missing
 }
@@ -412,9 +411,9 @@ func (c *L2) touch(m fabric.Memory, addr, size int64) {
 func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
 	c.each(m, addr, size, func(b int64, lo, hi int) {
 		bl := c.insert(m, b)
-		setBits(bl.valid, lo, hi)
+		bl.valid.Add(lo, hi)
 		if dirty {
-			setBits(bl.dirty, lo, hi)
+			bl.dirty.Add(lo, hi)
 		}
 	})
 	c.sendWriteBacks(now, nil)
@@ -436,42 +435,12 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		clear(bl.valid)
 	} else {
 		words := int((c.block/c.line + 63) / 64)
-		bl = &block{valid: make([]uint64, words), dirty: make([]uint64, words)}
+		bl = &block{valid: make(lineset.Set, words), dirty: make(lineset.Set, words)}
 	}
 	bl.id, bl.mem = b, m
 	c.lru.pushFront(bl)
 	c.blocks.put(bl)
 	return bl
-}
-
-// setBits sets bits [lo, hi) of s.
-func setBits(s []uint64, lo, hi int) {
-	for i := lo; i < hi; {
-		w, off := i/64, i%64
-		take := min(64-off, hi-i)
-		s[w] |= mask(off, take)
-		i += take
-	}
-}
-
-// mask has bits [off, off+n) set.
-func mask(off, n int) uint64 {
-	if n >= 64 {
-		return ^uint64(0)
-	}
-	return (1<<n - 1) << off
-}
-
-// countBits counts the set bits [lo, hi) of s.
-func countBits(s []uint64, lo, hi int) int {
-	n := 0
-	for i := lo; i < hi; {
-		w, off := i/64, i%64
-		take := min(64-off, hi-i)
-		n += bits.OnesCount64(s[w] & mask(off, take))
-		i += take
-	}
-	return n
 }
 
 // Handle takes answers that arrived with lag, and fires held sends.
@@ -491,7 +460,7 @@ func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 func (c *L2) Resident() int64 {
 	n := 0
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		n += countBits(bl.valid, 0, int(c.block/c.line))
+		n += bl.valid.Count(0, int(c.block/c.line))
 	}
 	return int64(n) * c.line
 }

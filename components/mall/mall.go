@@ -113,8 +113,8 @@ func (m *MALL) write(now sim.VTimeInSec, p *fabric.Packet) {
 		m.AbsorbedBytes += uint64(p.Size)
 		m.each(addr, size, func(id int64, lo, hi int) {
 			f := m.take(now, id)
-			f.valid.add(lo, hi)
-			f.dirty.add(lo, hi)
+			f.valid.Add(lo, hi)
+			f.dirty.Add(lo, hi)
 			m.DirtyBytes += uint64(int64(hi-lo) * m.line)
 			m.WriteFillBytes += uint64(int64(hi-lo) * m.line)
 		})
@@ -133,9 +133,9 @@ func (m *MALL) write(now sim.VTimeInSec, p *fabric.Packet) {
 		}
 		if m.policy.WriteAllocate {
 			m.WriteFillBytes += uint64(int64(hi-lo) * m.line)
-			f.valid.add(lo, hi)
+			f.valid.Add(lo, hi)
 		}
-		f.dirty.drop(lo, hi)
+		f.dirty.Drop(lo, hi)
 	})
 	m.forward(now, p)
 }
@@ -201,14 +201,14 @@ func (m *MALL) answer(now sim.VTimeInSec, p *fabric.Packet) {
 		} else {
 			m.store.touch(fr)
 		}
-		if gap := hi - lo - fr.valid.count(lo, hi); gap <= budget {
-			fr.valid.add(lo, hi)
+		if gap := hi - lo - fr.valid.Count(lo, hi); gap <= budget {
+			fr.valid.Add(lo, hi)
 			budget -= gap
 			return
 		}
 		for l := lo; l < hi && budget > 0; l++ {
-			if fr.valid.count(l, l+1) == 0 {
-				fr.valid.add(l, l+1)
+			if fr.valid.Count(l, l+1) == 0 {
+				fr.valid.Add(l, l+1)
 				budget--
 			}
 		}
@@ -238,7 +238,7 @@ func (m *MALL) missing(addr, size int64) int64 {
 	m.each(addr, size, func(id int64, lo, hi int) {
 		n += int64(hi - lo)
 		if f := m.store.find(id); f != nil {
-			n -= int64(f.valid.count(lo, hi))
+			n -= int64(f.valid.Count(lo, hi))
 		}
 	})
 	return n

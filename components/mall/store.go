@@ -1,6 +1,6 @@
 package mall
 
-import "math/bits"
+import "github.com/akisim/akisim/internal/lineset"
 
 // store is the cache's tag and line state: sets of ways frames, each
 // holding one block of lines; the least recently used frame of a set is
@@ -16,7 +16,7 @@ type frame struct {
 	id           int64  // block number (address / block bytes)
 	used         bool   // holds a block
 	last         uint64 // when it was last used
-	valid, dirty lineSet
+	valid, dirty lineset.Set
 }
 
 func newStore(sets, ways, lines int) *store {
@@ -65,14 +65,14 @@ func (s *store) take(id int64) (f *frame, victim int64, dirty int) {
 	}
 	victim = -1
 	if f.used {
-		victim, dirty = f.id, f.dirty.count(0, s.lines)
+		victim, dirty = f.id, f.dirty.Count(0, s.lines)
 	}
 	if f.valid == nil { // line sets are made as frames are first used
-		f.valid, f.dirty = newLineSet(s.lines), newLineSet(s.lines)
+		f.valid, f.dirty = lineset.New(s.lines), lineset.New(s.lines)
 	}
 	f.id, f.used = id, true
-	f.valid.clear()
-	f.dirty.clear()
+	clear(f.valid)
+	clear(f.dirty)
 	s.touch(f)
 	return f, victim, dirty
 }
@@ -85,39 +85,10 @@ func (s *store) count(dirty bool) int {
 		switch {
 		case !f.used:
 		case dirty:
-			n += f.dirty.count(0, s.lines)
+			n += f.dirty.Count(0, s.lines)
 		default:
-			n += f.valid.count(0, s.lines)
+			n += f.valid.Count(0, s.lines)
 		}
 	}
-	return n
-}
-
-// lineSet is a bit per line of a block.
-type lineSet []uint64
-
-func newLineSet(lines int) lineSet { return make(lineSet, (lines+63)/64) }
-
-// span calls f for each word of lines [lo, hi) with the bits of it they cover.
-func span(lo, hi int, f func(w int, m uint64)) {
-	for lo < hi {
-		w, off := lo/64, lo%64
-		n := min(64-off, hi-lo)
-		m := ^uint64(0)
-		if n < 64 {
-			m = (1<<n - 1) << off
-		}
-		f(w, m)
-		lo += n
-	}
-}
-
-func (l lineSet) add(lo, hi int)  { span(lo, hi, func(w int, m uint64) { l[w] |= m }) }
-func (l lineSet) drop(lo, hi int) { span(lo, hi, func(w int, m uint64) { l[w] &^= m }) }
-func (l lineSet) clear()          { clear(l) }
-
-func (l lineSet) count(lo, hi int) int {
-	n := 0
-	span(lo, hi, func(w int, m uint64) { n += bits.OnesCount64(l[w] & m) })
 	return n
 }
