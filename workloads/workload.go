@@ -194,6 +194,7 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		if tracer != nil {
 			tracer.Terminate() // every task has ended: this flushes nothing unfinished
 			res.Tasks = append(res.Tasks, tasks.tasks...)
+			tasks.tasks = nil // Akita keeps each tracer (an exit handler) until the process ends
 		}
 		if opt.calls {
 			rec := recorded(out, c.GCD.Count, c.Host.NUMADomains)
