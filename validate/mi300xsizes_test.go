@@ -1,0 +1,56 @@
+package validate
+
+import "testing"
+
+// The MALL is what lifts 128 MiB arrays above the HBM plateau: without it
+// (mall.bytes = 0) the same copy runs no faster than HBM allows.
+func TestMI300XSizesMALLPlateau(t *testing.T) {
+	c, _, err := shippedNode(mi300xConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := stream(c, []int{0}, "local", 128<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.MALL.Bytes = 0
+	without, err := stream(c, []int{0}, "local", 128<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hbm := c.GCD.HBMBandwidthGBps * c.GCD.HBMEfficiency
+	if without > hbm || with < 1.5*hbm || with > mallPeakGBps {
+		t.Errorf("128 MiB copy: %.0f GB/s with the MALL, %.0f without; want above 1.5 x %.0f GB/s of HBM, at most %.0f, and at most HBM without",
+			with, without, hbm, mallPeakGBps)
+	}
+}
+
+// The size points name their experiment's group and carry a source each.
+func TestMI300XSizesPoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 10.5 GB copy")
+	}
+	c, cal, err := shippedNode(mi300xConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mi300xSizesGroup()
+	ps, err := g.run(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps, err = g.classify(ps, cal, All); err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 3 {
+		t.Fatalf("%d points, want 3 (L2, MALL, HBM)", len(ps))
+	}
+	for _, p := range ps {
+		if !p.Check || p.Source == "" || (!p.Pass() && p.Gap == "") {
+			t.Errorf("%s: %.0f against %.0f: want a passing check point with a source, or a gap", p.Name, p.Simulated, p.Published)
+		}
+	}
+	if ps[1].Simulated <= ps[2].Simulated {
+		t.Errorf("%.0f GB/s on the MALL, %.0f on HBM: want the MALL above HBM", ps[1].Simulated, ps[2].Simulated)
+	}
+}
