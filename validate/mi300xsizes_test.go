@@ -2,8 +2,9 @@ package validate
 
 import "testing"
 
-// The MALL is what lifts 128 MiB arrays above the HBM plateau: without it
-// (mall.bytes = 0) the same copy runs no faster than HBM allows.
+// In the model the MALL is what lifts 128 MiB arrays above the HBM
+// plateau, never past its channels' peak; without it (mall.bytes = 0) the
+// same copy runs no faster than HBM allows.
 func TestMI300XSizesMALLPlateau(t *testing.T) {
 	c, _, err := shippedNode(mi300xConfig)
 	if err != nil {
@@ -25,7 +26,8 @@ func TestMI300XSizesMALLPlateau(t *testing.T) {
 	}
 }
 
-// The size points name their experiment's group and carry a source each.
+// The size points are check points with a source each, within tolerance
+// or a gap.
 func TestMI300XSizesPoints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a 10.5 GB copy")
@@ -49,8 +51,5 @@ func TestMI300XSizesPoints(t *testing.T) {
 		if !p.Check || p.Source == "" || (!p.Pass() && p.Gap == "") {
 			t.Errorf("%s: %.0f against %.0f: want a passing check point with a source, or a gap", p.Name, p.Simulated, p.Published)
 		}
-	}
-	if ps[1].Simulated <= ps[2].Simulated {
-		t.Errorf("%.0f GB/s on the MALL, %.0f on HBM: want the MALL above HBM", ps[1].Simulated, ps[2].Simulated)
 	}
 }
