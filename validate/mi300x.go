@@ -45,7 +45,7 @@ type tbPoint struct {
 // Where the model misses the guide's TransferBench tests.
 const (
 	tbSmallGap  = "1-2 MiB GPU-executed transfers run 7-10% below the guide's: the fixed cost of a short kernel's start and end (kernel_launch_ns, kernel_end_ns, measured on MI250X) is not MI300X's"
-	tbMemsetGap = "32 CUs storing into their own memory: the model's CUs issue stores at cu_bytes_per_clock and keep cu_outstanding_bytes in flight against the MALL's latency, twice the 1.27 TB/s TransferBench reaches; what holds a CU's stores back on MI300X is not modelled"
+	tbMemsetGap = "32 CUs storing into their own memory: the model's CUs issue stores at cu_bytes_per_clock and keep cu_outstanding_bytes in flight against the latency of HBM, where the MALL sends every write, 1.6 times the 1.27 TB/s TransferBench reaches; what holds a CU's stores back on MI300X is not modelled"
 )
 
 var tbPoints = []tbPoint{

@@ -2,9 +2,10 @@ package validate
 
 import "testing"
 
-// In the model the MALL is what lifts 128 MiB arrays above the HBM
-// plateau, never past its channels' peak; without it (mall.bytes = 0) the
-// same copy runs no faster than HBM allows.
+// In the model the MALL is what lifts a copy of 128 MiB arrays above the
+// HBM plateau (its reads hit; its writes go through to HBM), never past the
+// channels' peak; without it (mall.bytes = 0) the same copy runs no faster
+// than HBM allows.
 func TestMI300XSizesMALLPlateau(t *testing.T) {
 	c, _, err := shippedNode(mi300xConfig)
 	if err != nil {
@@ -20,8 +21,8 @@ func TestMI300XSizesMALLPlateau(t *testing.T) {
 		t.Fatal(err)
 	}
 	hbm := c.GCD.HBMBandwidthGBps * c.GCD.HBMEfficiency
-	if without > hbm || with < 1.5*hbm || with > mallPeakGBps {
-		t.Errorf("128 MiB copy: %.0f GB/s with the MALL, %.0f without; want above 1.5 x %.0f GB/s of HBM, at most %.0f, and at most HBM without",
+	if without > hbm || with < 1.2*hbm || with > mallPeakGBps {
+		t.Errorf("128 MiB copy: %.0f GB/s with the MALL, %.0f without; want above 1.2 x %.0f GB/s of HBM, at most %.0f, and at most HBM without",
 			with, without, hbm, mallPeakGBps)
 	}
 }
