@@ -84,49 +84,42 @@ func (v *validator) fail(key string, related []string, format string, args ...an
 	v.errs = append(v.errs, vErr{key: key, related: related, msg: fmt.Sprintf(format, args...)})
 }
 
-// intRange checks lo <= x <= hi.
-func (v *validator) intRange(key string, x, lo, hi int) {
-	v.bounds = append(v.bounds, Bound{key, float64(lo), float64(hi), true})
+// param is key's declaration in Params; every key validation checks has
+// one (TestEveryKeyDeclaredOnce), so a missing one is this package's bug.
+func param(key string) *Param {
+	p := ParamOf(key)
+	if p == nil {
+		panic("config: " + key + " is not declared in Params")
+	}
+	return p
+}
+
+// int checks x against key's declared range, and that it is a power of
+// two if the declaration says so.
+func (v *validator) int(key string, x int64) {
+	p := param(key)
+	lo, hi := int64(p.Lo), int64(p.Hi)
+	v.bounds = append(v.bounds, Bound{key, p.Lo, p.Hi, true})
 	if x < lo || x > hi {
 		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
 	}
-}
-
-// int64Range checks lo <= x <= hi.
-func (v *validator) int64Range(key string, x, lo, hi int64) {
-	v.bounds = append(v.bounds, Bound{key, float64(lo), float64(hi), true})
-	if x < lo || x > hi {
-		v.fail(key, nil, "must be %d..%d, got %d", lo, hi, x)
-	}
-}
-
-// floatRange checks lo <= x <= hi (so x is a number, not NaN or an
-// infinity).
-func (v *validator) floatRange(key string, x, lo, hi float64) {
-	v.bounds = append(v.bounds, Bound{key, lo, hi, false})
-	if !(x >= lo && x <= hi) {
-		v.fail(key, nil, "must be in [%s, %s], got %s", fmtFloat(lo), fmtFloat(hi), fmtFloat(x))
-	}
-}
-
-// latency checks a latency in ns: 0..MaxLatencyNs.
-func (v *validator) latency(key string, x float64) { v.floatRange(key, x, 0, MaxLatencyNs) }
-
-// gbps checks a bandwidth in GB/s: MinGBps..MaxGBps.
-func (v *validator) gbps(key string, x float64) { v.floatRange(key, x, MinGBps, MaxGBps) }
-
-// ghz checks a clock in GHz: MinGHz..MaxGHz.
-func (v *validator) ghz(key string, x float64) { v.floatRange(key, x, MinGHz, MaxGHz) }
-
-// powerOfTwo checks that x (already range-checked, > 0) is a power of two.
-func (v *validator) powerOfTwo(key string, x int64) {
-	if x > 0 && x&(x-1) != 0 {
+	if p.Pow2 && x > 0 && x&(x-1) != 0 {
 		v.fail(key, nil, "must be a power of two, got %d", x)
 	}
 }
 
-// efficiency checks a sustained fraction of a peak: MinEfficiency..1.
-func (v *validator) efficiency(key string, x float64) { v.floatRange(key, x, MinEfficiency, 1) }
+// float checks lo <= x <= hi of key's declaration (so x is a number, not
+// NaN or an infinity).
+func (v *validator) float(key string, x float64) {
+	p := param(key)
+	v.bounds = append(v.bounds, Bound{key, p.Lo, p.Hi, false})
+	if !(x >= p.Lo && x <= p.Hi) {
+		v.fail(key, nil, "must be in [%s, %s], got %s", fmtFloat(p.Lo), fmtFloat(p.Hi), fmtFloat(x))
+	}
+}
+
+// choice checks x is one of the values key's declaration allows.
+func (v *validator) choice(key, x string) { v.oneOf(key, x, param(key).OneOf...) }
 
 func (v *validator) oneOf(key, x string, allowed ...string) {
 	for _, a := range allowed {
@@ -169,69 +162,66 @@ func (n *Node) validateWith(v *validator) []vErr {
 	}
 
 	g := &n.GCD
-	v.intRange("gcd.count", g.Count, 1, MaxGCDs)
-	v.intRange("gcd.xcds", g.XCDs, 1, 32)                    // 4x MI300X's 8
-	v.intRange("gcd.compute_units", g.ComputeUnits, 1, 1024) // 3x MI300X's 304; the dispatcher walks every CU per kernel
+	v.int("gcd.count", int64(g.Count))
+	v.int("gcd.xcds", int64(g.XCDs))
+	v.int("gcd.compute_units", int64(g.ComputeUnits))
 	if g.XCDs >= 1 && g.ComputeUnits >= 1 && g.XCDs*g.ComputeUnits > 1024 {
 		v.fail("gcd.compute_units", []string{"gcd.xcds"}, "times gcd.xcds (%d) must be at most 1024 CUs, got %d", g.XCDs, g.XCDs*g.ComputeUnits)
 	}
-	v.ghz("gcd.clock_ghz", g.ClockGHz)
-	v.int64Range("gcd.hbm_bytes", g.HBMBytes, MinMemoryBytes, MaxMemoryBytes)
-	v.gbps("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
-	v.latency("gcd.hbm_latency_ns", g.HBMLatencyNs)
-	v.latency("gcd.hub_forward_ns", g.HubForwardNs)
-	v.latency("gcd.reorder_ns", g.ReorderNs)
-	v.efficiency("gcd.hbm_efficiency", g.HBMEfficiency)
-	v.latency("gcd.kernel_launch_ns", g.KernelLaunchNs)
-	v.latency("gcd.kernel_end_ns", g.KernelEndNs)
-	v.latency("gcd.cp_wake_ns", g.CPWakeNs)
-	v.latency("gcd.packet_fetch_ns", g.PacketFetchNs)
-	v.intRange("gcd.workgroup_slots", g.WorkgroupSlots, 1, 256) // 8x CDNA2's 32 waves per CU
-	v.gbps("gcd.fp64_gflops", g.FP64GFlops)
-	v.int64Range("gcd.cu_outstanding_bytes", g.CUOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet: memory grows with it
-	v.intRange("gcd.cu_bytes_per_clock", g.CUBytesPerClock, 1, 1<<16)         // 1000x a CDNA2 CU's 64 B per clock
-	v.intRange("gcd.concurrent_kernels", g.ConcurrentKernels, 1, 1024)        // a hardware queue each
-	v.int64Range("gcd.l2_bytes", g.L2Bytes, 0, 1<<30)                         // 128x MI250X's 8 MiB; residency is tracked per line
-	v.intRange("gcd.l2_slices", g.L2Slices, 1, 1024)                          // 32x MI250X's 32 channels
-	v.intRange("gcd.l2_bytes_per_clock", g.L2BytesPerClock, 1, 1<<16)         // 512x a channel's 128 B per clock
-	// At least 1 ns: an L2 answering at 0 answers inside the request's own
-	// event, and -check saw a CU count one step's bytes twice there.
-	v.floatRange("gcd.l2_latency_ns", g.L2LatencyNs, 1, MaxLatencyNs)
-	v.int64Range("gcd.line_bytes", g.LineBytes, 16, 4096) // 16 B (a dwordx4) to a 4 KiB page: a random access moves line/element times its bytes
-	v.powerOfTwo("gcd.line_bytes", g.LineBytes)           // memory systems split addresses at powers of two
-	v.intRange("gcd.tlb_entries", g.TLBEntries, 1, 1<<20) // 128x the 8192 assumed for MI250X; entries are map slots
-	v.intRange("gcd.page_walkers", g.PageWalkers, 1, 1024)
-	v.latency("gcd.page_walk_ns", g.PageWalkNs)
+	v.float("gcd.clock_ghz", g.ClockGHz)
+	v.int("gcd.hbm_bytes", g.HBMBytes)
+	v.float("gcd.hbm_bandwidth_gbps", g.HBMBandwidthGBps)
+	v.float("gcd.hbm_latency_ns", g.HBMLatencyNs)
+	v.float("gcd.hub_forward_ns", g.HubForwardNs)
+	v.float("gcd.reorder_ns", g.ReorderNs)
+	v.float("gcd.hbm_efficiency", g.HBMEfficiency)
+	v.float("gcd.kernel_launch_ns", g.KernelLaunchNs)
+	v.float("gcd.kernel_end_ns", g.KernelEndNs)
+	v.float("gcd.cp_wake_ns", g.CPWakeNs)
+	v.float("gcd.packet_fetch_ns", g.PacketFetchNs)
+	v.int("gcd.workgroup_slots", int64(g.WorkgroupSlots))
+	v.float("gcd.fp64_gflops", g.FP64GFlops)
+	v.int("gcd.cu_outstanding_bytes", g.CUOutstandingBytes)
+	v.int("gcd.cu_bytes_per_clock", int64(g.CUBytesPerClock))
+	v.int("gcd.concurrent_kernels", int64(g.ConcurrentKernels))
+	v.int("gcd.l2_bytes", g.L2Bytes)
+	v.int("gcd.l2_slices", int64(g.L2Slices))
+	v.int("gcd.l2_bytes_per_clock", int64(g.L2BytesPerClock))
+	v.float("gcd.l2_latency_ns", g.L2LatencyNs)
+	v.int("gcd.line_bytes", g.LineBytes)
+	v.int("gcd.tlb_entries", int64(g.TLBEntries))
+	v.int("gcd.page_walkers", int64(g.PageWalkers))
+	v.float("gcd.page_walk_ns", g.PageWalkNs)
 
 	n.validateMALL(v)
 
 	s := &n.SDMA
-	v.intRange("sdma.host_engines", s.HostEngines, 1, 16)          // 8x MI250X's 2; each engine is a component
-	v.intRange("sdma.xgmi_engines", s.XGMIEngines, 1, 16)          // 5x MI250X's 3
-	v.intRange("sdma.queues_per_engine", s.QueuesPerEngine, 1, 64) // 8x MI250X's 8 rings; each queue is a slice the engine scans
-	v.ghz("sdma.clock_ghz", s.ClockGHz)
-	v.intRange("sdma.bytes_per_cycle", s.BytesPerCycle, 1, 4096)        // 128x the MI250X engine's 32 B
-	v.intRange("sdma.outstanding_bytes", s.OutstandingBytes, 64, 1<<30) // each in-flight transaction is a packet
-	v.latency("sdma.packet_process_ns", s.PacketProcessNs)
-	v.latency("sdma.fence_ns", s.FenceNs)
-	v.latency("sdma.signal_ns", s.SignalNs)
+	v.int("sdma.host_engines", int64(s.HostEngines))
+	v.int("sdma.xgmi_engines", int64(s.XGMIEngines))
+	v.int("sdma.queues_per_engine", int64(s.QueuesPerEngine))
+	v.float("sdma.clock_ghz", s.ClockGHz)
+	v.int("sdma.bytes_per_cycle", int64(s.BytesPerCycle))
+	v.int("sdma.outstanding_bytes", int64(s.OutstandingBytes))
+	v.float("sdma.packet_process_ns", s.PacketProcessNs)
+	v.float("sdma.fence_ns", s.FenceNs)
+	v.float("sdma.signal_ns", s.SignalNs)
 
 	x := &n.XGMI
-	v.gbps("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
-	v.latency("xgmi.flight_latency_ns", x.FlightLatencyNs)
+	v.float("xgmi.lane_bandwidth_gbps", x.LaneBandwidthGBps)
+	v.float("xgmi.flight_latency_ns", x.FlightLatencyNs)
 	n.validateWire(v, "xgmi", x.PacketPayloadBytes, x.PacketOverheadBytes, x.ResponseOverheadBytes, x.RequestBytes, x.CreditBytes)
-	v.intRange("xgmi.response_overhead_bytes", x.ResponseOverheadBytes, 0, 1<<16)
+	v.int("xgmi.response_overhead_bytes", int64(x.ResponseOverheadBytes))
 	n.validateBundles(v)
 
 	l := &n.HostLink
-	v.gbps("host_link.bandwidth_gbps", l.BandwidthGBps)
-	v.latency("host_link.flight_latency_ns", l.FlightLatencyNs)
+	v.float("host_link.bandwidth_gbps", l.BandwidthGBps)
+	v.float("host_link.flight_latency_ns", l.FlightLatencyNs)
 	n.validateWire(v, "host_link", l.PacketPayloadBytes, l.PacketOverheadBytes, l.ResponseOverheadBytes, l.RequestBytes, l.CreditBytes)
-	v.intRange("host_link.response_overhead_bytes", l.ResponseOverheadBytes, 0, 1<<16)
+	v.int("host_link.response_overhead_bytes", int64(l.ResponseOverheadBytes))
 
 	h := &n.Host
-	v.intRange("host.numa_domains", h.NUMADomains, 1, MaxNUMADomains)
-	v.int64Range("host.numa_bytes", h.NUMABytes, MinMemoryBytes, MaxMemoryBytes)
+	v.int("host.numa_domains", int64(h.NUMADomains))
+	v.int("host.numa_bytes", h.NUMABytes)
 	if len(h.GCDNUMA) != g.Count {
 		v.fail("host.gcd_numa", []string{"gcd.count"},
 			"must have one entry per GCD (gcd.count = %d), got %d", g.Count, len(h.GCDNUMA))
@@ -244,53 +234,51 @@ func (n *Node) validateWith(v *validator) []vErr {
 		}
 	}
 	n.validateHostMemory(v)
-	v.latency("host.hub_latency_ns", h.HubLatencyNs)
-	v.latency("host.remote_numa_ns", h.RemoteNUMANs)
-	v.intRange("host.cores", h.Cores, 1, 1024)                                     // 4x a 256-core two-socket host; each core is CU-like state
-	v.int64Range("host.core_outstanding_bytes", h.CoreOutstandingBytes, 64, 1<<30) // each in-flight piece is a packet
-	v.int64Range("host.core_load_lines", h.CoreLoadLines, 1, 1<<24)                // a 1 GiB window, as for stores
+	v.float("host.hub_latency_ns", h.HubLatencyNs)
+	v.float("host.remote_numa_ns", h.RemoteNUMANs)
+	v.int("host.cores", int64(h.Cores))
+	v.int("host.core_outstanding_bytes", h.CoreOutstandingBytes)
+	v.int("host.core_load_lines", h.CoreLoadLines)
 
 	d := &n.DRAM
-	v.intRange("dram.channels_per_domain", d.ChannelsPerDomain, 1, 64) // 5x a whole 12-channel socket in one domain
-	v.gbps("dram.channel_bandwidth_gbps", d.ChannelBandwidthGBps)
-	v.efficiency("dram.efficiency", d.Efficiency)
-	v.latency("dram.latency_ns", d.LatencyNs)
+	v.int("dram.channels_per_domain", int64(d.ChannelsPerDomain))
+	v.float("dram.channel_bandwidth_gbps", d.ChannelBandwidthGBps)
+	v.float("dram.efficiency", d.Efficiency)
+	v.float("dram.latency_ns", d.LatencyNs)
 
 	r := &n.Runtime
-	v.latency("runtime.api_call_ns", r.APICallNs)
-	v.latency("runtime.sync_call_ns", r.SyncCallNs)
-	v.latency("runtime.doorbell_ns", r.DoorbellNs)
-	v.latency("runtime.event_record_ns", r.EventRecordNs)
-	v.int64Range("runtime.blit_workgroup_bytes", r.BlitWorkgroupBytes, 1, 1<<30) // a workgroup copying more than 1 GiB is a unit mistake
-	v.oneOf("runtime.event_release", r.EventRelease, "system", "agent")
-	v.int64Range("runtime.allocation_bytes", r.AllocationBytes, 1, 1<<30) // alignment up to a 1 GiB huge page
-	v.powerOfTwo("runtime.allocation_bytes", r.AllocationBytes)
-	v.int64Range("runtime.host_page_bytes", r.HostPageBytes, 4096, 1<<30) // x86-64 base page to a 1 GiB huge page
-	v.powerOfTwo("runtime.host_page_bytes", r.HostPageBytes)
-	v.int64Range("runtime.staging_bytes", r.StagingBytes, 4096, 1<<30) // a page up to 1 GiB: the buffer is allocated once per GCD
-	v.int64Range("runtime.pin_min_bytes", r.PinMinBytes, 0, 1<<40)     // 0: pin every copy; 1 TiB: stage every copy
-	v.latency("runtime.pin_ns", r.PinNs)
-	v.latency("runtime.pin_page_ns", r.PinPageNs)
-	v.latency("runtime.managed_fault_ns", r.ManagedFaultNs)
-	v.latency("runtime.managed_page_ns", r.ManagedPageNs)
-	v.latency("runtime.prefetch_ns", r.PrefetchNs)
+	v.float("runtime.api_call_ns", r.APICallNs)
+	v.float("runtime.sync_call_ns", r.SyncCallNs)
+	v.float("runtime.doorbell_ns", r.DoorbellNs)
+	v.float("runtime.event_record_ns", r.EventRecordNs)
+	v.int("runtime.blit_workgroup_bytes", r.BlitWorkgroupBytes)
+	v.choice("runtime.event_release", r.EventRelease)
+	v.int("runtime.allocation_bytes", r.AllocationBytes)
+	v.int("runtime.host_page_bytes", r.HostPageBytes)
+	v.int("runtime.staging_bytes", r.StagingBytes)
+	v.int("runtime.pin_min_bytes", r.PinMinBytes)
+	v.float("runtime.pin_ns", r.PinNs)
+	v.float("runtime.pin_page_ns", r.PinPageNs)
+	v.float("runtime.managed_fault_ns", r.ManagedFaultNs)
+	v.float("runtime.managed_page_ns", r.ManagedPageNs)
+	v.float("runtime.prefetch_ns", r.PrefetchNs)
 	n.validateReleases(v)
 
-	v.oneOf("routing.sdma", n.Routing.SDMA, RouteWidest, RouteFewest)
-	v.oneOf("routing.kernel", n.Routing.Kernel, RouteWidest, RouteFewest)
-	v.oneOf("routing.control", n.Routing.Control, RouteWidest, RouteFewest)
-	v.oneOf("routing.sdma_ties", n.Routing.SDMATies, TiesTable, TiesPerCopy)
-	v.oneOf("routing.kernel_ties", n.Routing.KernelTies, TiesTable, TiesPin, TiesSpray)
-	v.intRange("routing.max_hops", n.Routing.MaxHops, 1, MaxHops)
+	v.choice("routing.sdma", n.Routing.SDMA)
+	v.choice("routing.kernel", n.Routing.Kernel)
+	v.choice("routing.control", n.Routing.Control)
+	v.choice("routing.sdma_ties", n.Routing.SDMATies)
+	v.choice("routing.kernel_ties", n.Routing.KernelTies)
+	v.int("routing.max_hops", int64(n.Routing.MaxHops))
 
 	n.validateSim(v)
-	v.intRange("env.HSA_ENABLE_SDMA", n.Env.EnableSDMA, 0, 1)
-	v.intRange("env.HSA_ENABLE_PEER_SDMA", n.Env.EnablePeerSDMA, 0, 1)
-	v.intRange("env.HSA_XNACK", n.Env.XNACK, 0, 1)
-	v.intRange("env.MPICH_GPU_IPC_ENABLED", n.Env.IPCEnabled, 0, 1)
-	v.int64Range("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold, 0, 1<<40)
-	v.intRange("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", n.Env.IPCCacheMax, 1, 1<<20)
-	v.int64Range("env.GTL_HSA_VSMSG_CUTOFF_SIZE", n.Env.VSMsgCutoff, 0, 1<<40)
+	v.int("env.HSA_ENABLE_SDMA", int64(n.Env.EnableSDMA))
+	v.int("env.HSA_ENABLE_PEER_SDMA", int64(n.Env.EnablePeerSDMA))
+	v.int("env.HSA_XNACK", int64(n.Env.XNACK))
+	v.int("env.MPICH_GPU_IPC_ENABLED", int64(n.Env.IPCEnabled))
+	v.int("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold)
+	v.int("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", int64(n.Env.IPCCacheMax))
+	v.int("env.GTL_HSA_VSMSG_CUTOFF_SIZE", n.Env.VSMsgCutoff)
 	for _, t := range []struct {
 		key string
 		x   int64
@@ -298,21 +286,21 @@ func (n *Node) validateWith(v *validator) []vErr {
 		{"MPICH_ALLREDUCE_MAX_SMP_SIZE", n.Env.AllreduceMaxSMP}, {"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE", n.Env.ReduceScatterLong},
 		{"MPICH_ALLGATHER_LONG_MSG_SIZE", n.Env.AllgatherLong}, {"MPICH_ALLGATHER_SHORT_MSG_SIZE", n.Env.AllgatherShort},
 		{"MPICH_ALLTOALL_SHORT_MSG_SIZE", n.Env.AlltoallShort}, {"MPICH_ALLTOALL_MEDIUM_MSG_SIZE", n.Env.AlltoallMedium}} {
-		v.int64Range("env."+t.key, t.x, 0, 1<<40)
+		v.int("env."+t.key, t.x)
 	}
-	v.intRange("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", n.Env.AllreduceKernel, 0, 1)
-	v.intRange("env.MPICH_ENABLE_YAKSA", n.Env.EnableYaksa, 0, 1)
-	v.latency("mpi.post_ns", n.MPI.PostNs)
-	v.latency("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
+	v.int("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", int64(n.Env.AllreduceKernel))
+	v.int("env.MPICH_ENABLE_YAKSA", int64(n.Env.EnableYaksa))
+	v.float("mpi.post_ns", n.MPI.PostNs)
+	v.float("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
 	n.validateRCCL(v)
-	v.int64Range("env.FI_CXI_RDZV_THRESHOLD", n.Env.RdzvThreshold, 0, 1<<40)
-	v.int64Range("env.FI_CXI_RDZV_GET_MIN", n.Env.RdzvGetMin, 0, 1<<40)
-	v.int64Range("env.FI_CXI_RDZV_EAGER_SIZE", n.Env.RdzvEagerSize, 0, 1<<40)
-	v.intRange("env.NUM_ITERATIONS", n.Env.TBIterations, 1, 1<<20) // TransferBench's negative (seconds) is not modelled
-	v.intRange("env.NUM_WARMUPS", n.Env.TBWarmups, 0, 1<<20)
-	v.intRange("env.OUTPUT_TO_CSV", n.Env.TBCSV, 0, 1)
-	v.intRange("env.GFX_BLOCK_SIZE", n.Env.TBBlockSize, 64, 512)
-	v.intRange("env.GFX_UNROLL", n.Env.TBUnroll, 1, 8)
+	v.int("env.FI_CXI_RDZV_THRESHOLD", n.Env.RdzvThreshold)
+	v.int("env.FI_CXI_RDZV_GET_MIN", n.Env.RdzvGetMin)
+	v.int("env.FI_CXI_RDZV_EAGER_SIZE", n.Env.RdzvEagerSize)
+	v.int("env.NUM_ITERATIONS", int64(n.Env.TBIterations))
+	v.int("env.NUM_WARMUPS", int64(n.Env.TBWarmups))
+	v.int("env.OUTPUT_TO_CSV", int64(n.Env.TBCSV))
+	v.int("env.GFX_BLOCK_SIZE", int64(n.Env.TBBlockSize))
+	v.int("env.GFX_UNROLL", int64(n.Env.TBUnroll))
 	if n.Env.TBBlockSize%64 != 0 {
 		v.fail("env.GFX_BLOCK_SIZE", nil, "must be a multiple of 64 (TransferBench), got %d", n.Env.TBBlockSize)
 	}
@@ -329,10 +317,10 @@ func (n *Node) validateWith(v *validator) []vErr {
 // "host_link". Links charge wire packets arithmetically, so these bound
 // products, not event counts.
 func (n *Node) validateWire(v *validator, pre string, payload, overhead, response, request, credit int) {
-	v.intRange(pre+".packet_payload_bytes", payload, 1, 1<<16)   // 64 KiB: far above any link protocol's packet
-	v.intRange(pre+".packet_overhead_bytes", overhead, 0, 1<<16) // likewise
-	v.intRange(pre+".request_bytes", request, 1, 1<<16)          // likewise
-	v.intRange(pre+".credit_bytes", credit, 64, 1<<30)           // each credited packet in flight is held in memory
+	v.int(pre+".packet_payload_bytes", int64(payload))
+	v.int(pre+".packet_overhead_bytes", int64(overhead))
+	v.int(pre+".request_bytes", int64(request))
+	v.int(pre+".credit_bytes", int64(credit))
 	// A read request is a header: never more wire than the data packet it
 	// asks for. Larger, the request direction would be the busier one,
 	// which the links' read path does not wait on.
@@ -356,8 +344,7 @@ const (
 func (n *Node) validateSim(v *validator) {
 	s := &n.Sim
 	txn := func(key string, x int64) {
-		v.int64Range(key, x, MinTransactionBytes, MaxTransactionBytes)
-		v.powerOfTwo(key, x)
+		v.int(key, x)
 	}
 	txn("sim.sdma_transaction_bytes", int64(s.SDMATransactionBytes))
 	txn("sim.cu_transaction_bytes", s.CUTransactionBytes)
@@ -377,9 +364,7 @@ func (n *Node) validateSim(v *validator) {
 		v.fail("sim.l2_block_bytes", []string{"gcd.l2_bytes"}, "must not exceed gcd.l2_bytes (%d), got %d",
 			n.GCD.L2Bytes, s.L2BlockBytes)
 	}
-	if !(s.EarlyBooking >= 0 && s.EarlyBooking <= 1) {
-		v.fail("sim.early_booking", nil, "must be in [0, 1], got %s", fmtFloat(s.EarlyBooking))
-	}
+	v.float("sim.early_booking", s.EarlyBooking)
 	// a transaction must fit in what the engine keeps in flight
 	if s.SDMATransactionBytes > n.SDMA.OutstandingBytes && s.SDMATransactionBytes >= MinTransactionBytes {
 		v.fail("sim.sdma_transaction_bytes", []string{"sdma.outstanding_bytes"},
@@ -527,53 +512,57 @@ func fmtFloat(x float64) string {
 // validateRCCL checks the rccl section and the NCCL_* variables.
 func (n *Node) validateRCCL(v *validator) {
 	r, e := n.RCCL, n.Env
-	v.intRange("rccl.threads", r.Threads, 64, 1024)
-	v.intRange("rccl.steps", r.Steps, 4, 64)
+	v.int("rccl.threads", int64(r.Threads))
+	v.int("rccl.steps", int64(r.Steps))
 	if r.Steps%4 != 0 && r.Steps > 0 {
 		v.fail("rccl.steps", nil, "must be a multiple of 4 (chunks take steps/2 slots, slices steps/4), got %d", r.Steps)
 	}
-	v.intRange("rccl.ll_lines_per_thread", r.LLLinesPerThread, 1, 64)
-	v.intRange("rccl.unroll", r.Unroll, 1, 64)
-	v.intRange("rccl.p2p_unroll", r.P2PUnroll, 1, 64)
-	v.latency("rccl.enqueue_ns", r.EnqueueNs)
+	v.int("rccl.ll_lines_per_thread", int64(r.LLLinesPerThread))
+	v.int("rccl.unroll", int64(r.Unroll))
+	v.int("rccl.p2p_unroll", int64(r.P2PUnroll))
+	v.float("rccl.enqueue_ns", r.EnqueueNs)
 	for _, k := range []struct {
 		key string
 		x   float64
 	}{{"rccl.base_lat_ll_us", r.BaseLatLLUs}, {"rccl.base_lat_simple_us", r.BaseLatSimpleUs},
 		{"rccl.hw_lat_ring_ll_us", r.HwLatRingLLUs}, {"rccl.hw_lat_ring_simple_us", r.HwLatRingSimpleUs},
 		{"rccl.hw_lat_tree_ll_us", r.HwLatTreeLLUs}, {"rccl.hw_lat_tree_simple_us", r.HwLatTreeSimpleUs}} {
-		v.floatRange(k.key, k.x, 0, 1e6)
+		v.float(k.key, k.x)
 	}
 	for _, k := range []struct {
 		key string
 		x   float64
 	}{{"rccl.bw_ratio_ring_ll", r.BWRatioRingLL}, {"rccl.bw_ratio_ring_simple", r.BWRatioRingSimple},
 		{"rccl.bw_ratio_tree_ll", r.BWRatioTreeLL}, {"rccl.bw_ratio_tree_simple", r.BWRatioTreeSimple}} {
-		v.floatRange(k.key, k.x, 0, 10)
+		v.float(k.key, k.x)
 	}
-	for key, c := range map[string][]float64{"rccl.tree_correction_ll": r.TreeCorrectionLL, "rccl.tree_correction_simple": r.TreeCorrectionSimple} {
+	for _, k := range []struct {
+		key string
+		c   []float64
+	}{{"rccl.tree_correction_ll", r.TreeCorrectionLL}, {"rccl.tree_correction_simple", r.TreeCorrectionSimple}} {
+		key, c := k.key, k.c
 		if len(c) == 0 || len(c) > 64 {
 			v.fail(key, nil, "want 1..64 factors (by log2 of bytes/64), got %d", len(c))
 		}
 		for i, f := range c {
-			v.floatRange(fmt.Sprintf("%s[%d]", key, i), f, 0, 10)
+			v.float(fmt.Sprintf("%s[%d]", key, i), f)
 		}
 	}
-	v.int64Range("rccl.thread_threshold_ll", r.ThreadThresholdLL, 0, 1<<20)
-	v.int64Range("rccl.thread_threshold_simple", r.ThreadThresholdSimple, 0, 1<<20)
+	v.int("rccl.thread_threshold_ll", r.ThreadThresholdLL)
+	v.int("rccl.thread_threshold_simple", r.ThreadThresholdSimple)
 	if e.NCCLProto == "LL128" {
 		v.fail("env.NCCL_PROTO", nil, "LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only")
 	} else {
-		v.oneOf("env.NCCL_PROTO", e.NCCLProto, "", "LL", "Simple")
+		v.choice("env.NCCL_PROTO", e.NCCLProto)
 	}
-	v.oneOf("env.NCCL_ALGO", e.NCCLAlgo, "", "Ring", "Tree")
-	v.intRange("env.NCCL_MIN_NCHANNELS", e.NCCLMinChannels, -2, 128)
-	v.intRange("env.NCCL_MAX_NCHANNELS", e.NCCLMaxChannels, -2, 128)
-	v.int64Range("env.NCCL_BUFFSIZE", e.NCCLBuffSize, 1<<12, 1<<30)
+	v.choice("env.NCCL_ALGO", e.NCCLAlgo)
+	v.int("env.NCCL_MIN_NCHANNELS", int64(e.NCCLMinChannels))
+	v.int("env.NCCL_MAX_NCHANNELS", int64(e.NCCLMaxChannels))
+	v.int("env.NCCL_BUFFSIZE", e.NCCLBuffSize)
 	if line := int64(r.Steps) * 64; r.Steps >= 4 && r.Steps <= 64 && e.NCCLBuffSize%line != 0 {
 		v.fail("env.NCCL_BUFFSIZE", nil, "must be a multiple of %d (rccl.steps slots of whole 64-byte lines), got %d", line, e.NCCLBuffSize)
 	}
-	v.oneOf("env.NCCL_DEBUG", e.NCCLDebug, "", "VERSION", "WARN", "INFO", "TRACE")
+	v.choice("env.NCCL_DEBUG", e.NCCLDebug)
 }
 
 // validateReleases checks every ROCm release entry and that runtime.rocm
@@ -587,8 +576,8 @@ func (n *Node) validateReleases(v *validator) {
 			v.fail(key+".rocm", nil, "must name a release once, got %q", rel.ROCm)
 		}
 		names = append(names, rel.ROCm)
-		v.int64Range(key+".pin_chunk_bytes", rel.PinChunkBytes, 4096, 1<<40) // at least a page
-		v.latency(key+".fault_pending_ns", rel.FaultPendingNs)
+		v.int(key+".pin_chunk_bytes", rel.PinChunkBytes)
+		v.float(key+".fault_pending_ns", rel.FaultPendingNs)
 	}
 	if !slices.Contains(names, r.ROCm) {
 		v.fail("runtime.rocm", []string{"runtime.release"}, "unknown ROCm release %q (runtime.release has %s)", r.ROCm, strings.Join(names, ", "))
@@ -603,14 +592,12 @@ const MaxMALLBytes = 1 << 31
 // only their ranges are checked.
 func (n *Node) validateMALL(v *validator) {
 	m := &n.MALL
-	v.int64Range("mall.bytes", m.Bytes, 0, MaxMALLBytes)
-	v.intRange("mall.ways", m.Ways, 1, 64) // 4x MI300X's 16; a lookup scans a set
-	v.int64Range("mall.line_bytes", m.LineBytes, 16, 4096)
-	v.powerOfTwo("mall.line_bytes", m.LineBytes)
-	v.intRange("mall.channels", m.Channels, 1, 1024) // 8x MI300X's 128
-	v.gbps("mall.channel_bandwidth_gbps", m.ChannelBandwidthGBps)
-	// at least 1 ns, as the L2's: an answer inside the request's own event
-	v.floatRange("mall.latency_ns", m.LatencyNs, 1, MaxLatencyNs)
+	v.int("mall.bytes", m.Bytes)
+	v.int("mall.ways", int64(m.Ways))
+	v.int("mall.line_bytes", m.LineBytes)
+	v.int("mall.channels", int64(m.Channels))
+	v.float("mall.channel_bandwidth_gbps", m.ChannelBandwidthGBps)
+	v.float("mall.latency_ns", m.LatencyNs)
 	block := n.Sim.L2BlockBytes
 	if m.Bytes == 0 || block <= 0 || m.Ways < 1 {
 		return
@@ -629,7 +616,7 @@ func (n *Node) validateMALL(v *validator) {
 // memory of an APU are one capacity.
 func (n *Node) validateHostMemory(v *validator) {
 	h := &n.Host
-	v.oneOf("host.memory", h.Memory, HostDDR, HostHBM)
+	v.choice("host.memory", h.Memory)
 	if !h.Unified() {
 		return
 	}
