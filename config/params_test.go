@@ -191,4 +191,3 @@ func ParamPath(key string) string {
 	}
 	return key
 }
-
