@@ -67,7 +67,8 @@ func uncached(m fabric.Memory) bool { return !m.Host }
 // Line is the bytes of a CPU cache line, what one load miss fetches.
 const Line = 64
 
-// MakeCoresBuilder returns a builder for 64 cores.
+// MakeCoresBuilder returns a builder of frontier-node.toml's 64 cores
+// (components/defaults_test.go).
 func MakeCoresBuilder() CoresBuilder {
 	return CoresBuilder{cores: 64, txnBytes: 65536, maxBytes: 4 << 16, lines: 24}
 }
@@ -97,6 +98,7 @@ func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
 		WithLine(Line).WithLoadWindow(b.lines*Line, uncached).
+		WithRouteSpray(true).           // tied routes alternate per transaction: routing.kernel_ties does not reach the cores
 		WithCUIssue(math.Inf(1)).       // a core's stores are limited by what it keeps in flight
 		WithConcurrentKernels(b.cores). // each rank's host thread is a queue of its own: ranks' host work overlaps
 		BuildComputeUnits(name, b.hub)

@@ -59,11 +59,14 @@ type Builder struct {
 	mall                *mall.Builder // nil: no MALL
 }
 
-// MakeBuilder returns a builder for an MI250X GCD with 2 host and 3 xGMI engines.
+// MakeBuilder returns a builder of frontier-node.toml's MI250X GCD: HBM at
+// its sustained 1400 GB/s, 2 host and 3 xGMI engines, 110 CUs, an 8 MiB L2
+// of 32 slices x 128 B per 1.7 GHz clock in 8 KiB blocks; its
+// HBM and hub latencies and kernel costs have no default (components/defaults_test.go).
 func MakeBuilder() Builder {
-	return Builder{hbmGBps: 1600, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
-		cus: 110, slots: 16, cuTxn: 65536, cuOut: 131072, cuIssueGBps: 108.8, spray: true,
-		l2Bytes: 8 << 20, l2Block: 65536, l2GBps: 6963, l2LatencyNs: 300, line: 64, xcds: 1}
+	return Builder{hbmGBps: 1400, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
+		cus: 110, slots: 16, cuTxn: 65536, cuOut: 131072, cuIssueGBps: 108.8,
+		l2Bytes: 8 << 20, l2Block: 8192, l2GBps: 32 * 128 * 1.7, l2LatencyNs: 300, line: 64, xcds: 1}
 }
 
 // WithEngine sets the simulation engine.

@@ -31,11 +31,13 @@ type Builder struct {
 	memory      fabric.Memory
 }
 
-// MakeBuilder returns a builder for MI300X's Infinity Cache: 256 MiB,
-// 16 ways, 64 B lines, 128 channels of 64 B per 2.1 GHz clock, write-back
-// and write-allocate.
+// MakeBuilder returns a builder of frontier-node.toml's mall.* design
+// (MI300X's Infinity Cache: 16 ways, 64 B lines in 8 KiB blocks, 128
+// channels of 64 B per 2.1 GHz clock, write-back and write-allocate). Its
+// capacity has no default: Frontier has no MALL, and WithCapacity gives
+// one (components/defaults_test.go).
 func MakeBuilder() Builder {
-	return Builder{bytes: 256 << 20, ways: 16, line: 64, block: 65536, channels: 128, channelGBps: 134.4,
+	return Builder{ways: 16, line: 64, block: 8192, channels: 128, channelGBps: 134.4,
 		latencyNs: 200, policy: Policy{WriteAllocate: true, WriteBack: true}}
 }
 

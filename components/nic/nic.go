@@ -34,8 +34,9 @@ type Builder struct {
 	dma       sdma.Builder
 }
 
-// MakeBuilder returns a builder of NICs with one DMA engine.
-func MakeBuilder() Builder { return Builder{engines: 1, dma: sdma.MakeBuilder()} }
+// MakeBuilder returns a builder of NICs with frontier-node.toml's 8 DMA
+// engines (components/defaults_test.go).
+func MakeBuilder() Builder { return Builder{engines: 8, dma: sdma.MakeBuilder()} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }

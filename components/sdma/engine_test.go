@@ -92,7 +92,7 @@ func TestEngineFencesOnTiedRoutes(t *testing.T) {
 
 // A small copy's time is its fixed costs plus its round trips.
 func TestEngineSmallCopyLatency(t *testing.T) {
-	eb := sdma.MakeBuilder().WithTimings(1000, 300, 500)
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTimings(1000, 300, 500)
 	e, _, q := rig(eb, 1600, 500, 1)
 	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 16})
 	e.Run()

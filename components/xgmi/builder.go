@@ -19,7 +19,10 @@ type Builder struct {
 	early    float64
 }
 
-// MakeBuilder returns a builder with one 50 GB/s lane and 64 B packets.
+// MakeBuilder returns a builder of one frontier-node.toml xGMI link: 50
+// GB/s, 64 B packets and requests, 4 MiB of credits, half of them booked
+// early; its flight latency and packet overheads have no default
+// (components/defaults_test.go).
 func MakeBuilder() Builder {
 	return Builder{lanes: 1, laneGBps: 50, payload: 64, request: 64, credits: 4 << 20, early: 0.5}
 }
