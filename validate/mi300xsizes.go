@@ -22,8 +22,6 @@ const (
 	// doubles per array (src/main.cpp), best of 100 host-timed copies
 	azureStream = "Azure AI benchmarking guide, ND MI300X v5 results (samuel-bohman/AI-benchmarking-guide at 3de0c294, Azure_Results/ND_MI300X_v5_results.md, HBM Bandwidth: Copy 4.11 TB/s; Benchmarks/AMD/HBMBandwidth.py runs gitaumark/BabelStream's hip-stream with its default 1308622848 doubles per array)"
 
-	// 128 MALL channels x 64 B per clock x 2.1 GHz (CDNA 3 white paper)
-	mallPeakGBps = 128 * 64 * 2.1
 	// gitaumark/BabelStream's default array: 1308622848 doubles
 	azureArrayBytes = 1308622848 * 8
 )
