@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -48,7 +49,7 @@ func haloTimes(c *config.Node, h workloads.Halo) (map[string]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := workloads.Execute(c, runs)
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		return nil, err
 	}

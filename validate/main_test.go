@@ -4,12 +4,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
 // Every run of the experiments' tests checks the model's invariants, as
 // akisim validate does.
 func TestMain(m *testing.M) {
-	workloads.CheckAll(true)
+	run.CheckAll(true)
 	os.Exit(m.Run())
 }

@@ -6,9 +6,10 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
-	"github.com/akisim/akisim/workloads"
 )
 
 // The MI300A experiments run on the shipped APU node config, whatever node
@@ -122,7 +123,7 @@ func cpuStream(c *config.Node, kernel string, threads int, bytes int64) (float64
 	for i := 0; i < 3; i++ {
 		ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: &numa, Threads: threads, Access: acc})
 	}
-	run := workloads.Run{Name: "cpu-stream/" + kernel, Ops: ops, Rows: func(r *workloads.Replay) []report.Row {
+	cpu := job.Run{Name: "cpu-stream/" + kernel, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		best := 0.0
 		for _, o := range r.Ops[first+1:] { // the first touches the pages
 			if t := float64(o.End - o.Start); best == 0 || t < best {
@@ -132,7 +133,7 @@ func cpuStream(c *config.Node, kernel string, threads int, bytes int64) (float64
 		return []report.Row{{Workload: "cpu-stream", Case: kernel, Bytes: bytes, Metric: "bandwidth",
 			Value: float64(len(acc)) * float64(bytes) / best / 1e9, Unit: "GB/s"}}
 	}}
-	res, err := workloads.Execute(c, []workloads.Run{run})
+	res, err := run.Execute(c, []job.Run{cpu})
 	if err != nil {
 		return 0, err
 	}

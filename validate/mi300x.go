@@ -8,6 +8,7 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -103,7 +104,7 @@ func mi300xPoints(c *config.Node) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := workloads.Execute(c, runs)
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func transferBench(c *config.Node) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := workloads.Execute(c, runs)
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -76,8 +78,8 @@ func osu(c *config.Node, bench string, gcds []int, bytes int64) (float64, error)
 }
 
 // firstValue runs runs on c and returns the first row's value.
-func firstValue(c *config.Node, runs []workloads.Run) (float64, error) {
-	res, err := workloads.Execute(c, runs)
+func firstValue(c *config.Node, runs []job.Run) (float64, error) {
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -36,7 +37,7 @@ func netPoints(c *config.Node) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := workloads.Execute(&two, runs)
+	res, err := run.Execute(&two, runs)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -232,7 +233,7 @@ func p2pPoints(c *config.Node, ref Reference) ([]Point, error) {
 	var pts []Point
 	p := workloads.DefaultP2P(c.GCD.Count)
 	p.Cases = []string{"unidirectional", "latency"}
-	res, err := workloads.Execute(c, p.Runs())
+	res, err := run.Execute(c, p.Runs())
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +317,7 @@ func endpointIDs(what string, r report.Row) (src, dst int, err error) {
 func commScope(c *config.Node, filter string) ([]report.Row, error) {
 	cs := workloads.DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
 	cs.Filter = regexp.MustCompile(filter)
-	res, err := workloads.Execute(c, cs.Runs())
+	res, err := run.Execute(c, cs.Runs())
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +337,7 @@ func streamKernel(c *config.Node, gcds []int, alloc, kernel string, bytes int64)
 	if err != nil {
 		return 0, err
 	}
-	res, err := workloads.Execute(c, runs)
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		return 0, err
 	}

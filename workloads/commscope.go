@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -96,8 +97,8 @@ type BenchmarkRun struct {
 }
 
 // Runs lists the benchmarks that pass the filter, in Comm|Scope's order.
-func (c CommScope) Runs() []Run {
-	var runs []Run
+func (c CommScope) Runs() []job.Run {
+	var runs []job.Run
 	for _, f := range CommScopeFamilies {
 		n0 := c.GCDs
 		if f.HostArg {
@@ -121,7 +122,7 @@ func (c CommScope) Runs() []Run {
 	return runs
 }
 
-func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
+func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) job.Run {
 	if f.Managed != "" {
 		return c.managedRun(f, name, a, b, k)
 	}
@@ -153,7 +154,7 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 		for i := 0; i <= c.Iterations; i++ {
 			ops = append(ops, trace.Op{Op: trace.Memcpy, Dst: dst, Src: src, Bytes: n})
 		}
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			t := 0.0
 			for _, o := range r.Ops[3:] { // after the two allocations and the warm-up
 				t += float64(o.End - o.Issue)
@@ -167,7 +168,7 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) Run {
 			ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(a),
 				Access: []trace.Access{{Buf: dst, Mode: "write", Bytes: n}}})
 		}
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			t := 0.0
 			for _, o := range r.Ops[2:] { // the first access warms up
 				t += float64(o.End - o.Start)
@@ -198,13 +199,13 @@ func implicitKernel(mode string, gpu int, buf string, n int64) trace.Op {
 // eventTimed appends c.Iterations+1 iterations to ops, each the untimed
 // setup ops then work between events start<i> and stop<i> on stream 1, and
 // reports the mean time of all but iteration 0, which warms up.
-func (c CommScope) eventTimed(f CommScopeFamily, name string, a, b int, n int64, ops, setup []trace.Op, work trace.Op) Run {
+func (c CommScope) eventTimed(f CommScopeFamily, name string, a, b int, n int64, ops, setup []trace.Op, work trace.Op) job.Run {
 	for i := 0; i <= c.Iterations; i++ {
 		start, stop := fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i)
 		ops = append(ops, setup...)
 		ops = append(ops, record(start, 1), work, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
 	}
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		t := 0.0
 		for i := 1; i <= c.Iterations; i++ {
 			t += r.Elapsed(fmt.Sprintf("start%d", i), fmt.Sprintf("stop%d", i))

@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -41,7 +42,7 @@ func init() {
 
 // managedRun is one benchmark of a managed family; a and b are its
 // arguments (/<numa>/<gpu>/ or /<src>/<dst>/), the size 2^k bytes.
-func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
+func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) job.Run {
 	n := int64(1) << k
 	numa := 0 // GPU families bind no NUMA node: the pages start on domain 0
 	if f.HostArg {
@@ -75,7 +76,7 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) Run {
 		for i := 0; i <= c.Iterations; i++ {
 			ops = append(append(ops, setup...), work)
 		}
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			t := 0.0
 			for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
 				o := r.Ops[first+2+3*i] // each iteration's prefetch, sync, access

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -98,7 +99,7 @@ const haloTPB = 256
 
 // Runs lists one run per label and field count (and, for exchange, per
 // decomposition).
-func (h Halo) Runs() ([]Run, error) {
+func (h Halo) Runs() ([]job.Run, error) {
 	if !slices.Contains(HaloBenchmarks, h.Bench) {
 		return nil, fmt.Errorf("-bench: unknown halo benchmark %q (want %s)", h.Bench, strings.Join(HaloBenchmarks, ", "))
 	}
@@ -120,7 +121,7 @@ func (h Halo) Runs() ([]Run, error) {
 	if err := checkLabels(h.Bench, h.Strategies, h.Fields, HaloPackLabels, haloPackFields); err != nil {
 		return nil, err
 	}
-	var runs []Run
+	var runs []job.Run
 	for _, l := range h.Strategies {
 		for _, f := range h.Fields {
 			runs = append(runs, h.packRun(l, f))
@@ -181,7 +182,7 @@ func HaloCase(label string, dims []int, fields, radius int) string {
 const haloStart, haloStop = "halo.t_start", "halo.t_end"
 
 // packRun is bm_pack.cc's benchmark of one label with nf fields.
-func (h Halo) packRun(label string, nf int) Run {
+func (h Halo) packRun(label string, nf int) job.Run {
 	mm := halo.PaddedBox(h.Dims, h.Radius)
 	segs := halo.Segments(h.Dims, h.Radius)
 	field := halo.Segment{Dims: mm}.Elems() * haloElem
@@ -217,7 +218,7 @@ func (h Halo) packRun(label string, nf int) Run {
 	for _, seg := range segs {
 		points += seg.Elems()
 	}
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if strings.HasPrefix(res.Op.Label, "halo.t_") {

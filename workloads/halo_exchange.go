@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -73,7 +74,7 @@ func HaloExchangeCase(label string, dims []int, fields, radius, procs int, decom
 
 // exchangeRuns checks the exchange's arguments and lists a run per
 // decomposition, label and field count.
-func (h Halo) exchangeRuns() ([]Run, error) {
+func (h Halo) exchangeRuns() ([]job.Run, error) {
 	if err := checkLabels(h.Bench, h.Strategies, h.Fields, HaloExchangeLabels, haloExchangeFields); err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (h Halo) exchangeRuns() ([]Run, error) {
 		return nil, fmt.Errorf("-procs %d: %d ranks at %d per node need %d nodes, the run has %d (-nodes)",
 			h.Procs, h.Procs, h.GCDsPerNode, need, len(h.GCDNUMA)/h.GCDsPerNode)
 	}
-	var runs []Run
+	var runs []job.Run
 	for _, name := range h.Decomps {
 		d, err := halo.Decompose(name, h.Dims, h.Procs, h.Levels)
 		if err != nil {
@@ -126,7 +127,7 @@ type exchange struct {
 
 // exchangeRun is bm_collective_comm's benchmark of one label with nf
 // fields over decomposition d placed by p.
-func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) Run {
+func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) job.Run {
 	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf}
 	var sent int64 // rank 0's bytes per exchange
 	for _, pk := range x.packets {
@@ -135,7 +136,7 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 		}
 	}
 	name := HaloExchangeCase(label, h.Dims, nf, h.Radius, d.Procs(), d.Name)
-	return Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Rows: func(r *job.Replay) []report.Row {
 		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
 			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
 	}}
@@ -165,7 +166,7 @@ func (h Halo) exchangeOps(x exchange, p halo.Placement) []trace.Op {
 }
 
 // medianUs is the median of rank 0's samples, in us.
-func (h Halo) medianUs(r *Replay) float64 {
+func (h Halo) medianUs(r *job.Replay) float64 {
 	at := map[string]float64{}
 	for _, res := range r.Ops {
 		if res.Op.Rank == 0 && strings.HasPrefix(res.Op.Label, "halo.t_") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -103,7 +104,7 @@ func MHDCase(dims []int, procs int, strategy, decomp string) string {
 }
 
 // Runs checks the step's arguments and lists its one run.
-func (m MHD) Runs() ([]Run, error) {
+func (m MHD) Runs() ([]job.Run, error) {
 	if !slices.Contains(MHDStrategies, m.Strategy) {
 		return nil, fmt.Errorf("-strategy: the MHD step runs with %s, not %q", strings.Join(MHDStrategies, ", "), m.Strategy)
 	}
@@ -137,14 +138,14 @@ func (m MHD) Runs() ([]Run, error) {
 	if err := checkPadded(d.Local, MHDRadius); err != nil {
 		return nil, err
 	}
-	return []Run{m.run(d, p)}, nil
+	return []job.Run{m.run(d, p)}, nil
 }
 
 // Labels of rank 0's clock at each step's start.
 const mhdStep = "mhd.step"
 
 // run is the MHD step over decomposition d placed by p.
-func (m MHD) run(d *halo.Decomposition, p halo.Placement) Run {
+func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	m.Radius = MHDRadius
 	build := func() []trace.Op {
 		var ops []trace.Op
@@ -168,7 +169,7 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) Run {
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
-	return Run{Name: name, Build: build, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Build: build, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if res.Op.Rank == 0 && res.Op.Op == trace.HostCompute && len(res.Op.Label) > len(mhdStep) {

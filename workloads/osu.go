@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -49,7 +50,7 @@ var OSUBenchmarks = []string{"osu_latency", "osu_bw", "osu_bibw", "osu_mbw_mr", 
 	"osu_reduce", "osu_bcast", "osu_allreduce", "osu_reduce_scatter", "osu_allgather", "osu_alltoall"}
 
 // Runs lists one run per size.
-func (o OSU) Runs() ([]Run, error) {
+func (o OSU) Runs() ([]job.Run, error) {
 	_, coll := osuCollectives[o.Bench]
 	multi := o.Bench == "osu_mbw_mr" || o.Bench == "osu_multi_lat"
 	switch {
@@ -64,7 +65,7 @@ func (o OSU) Runs() ([]Run, error) {
 	case o.Iterations < 1 || o.warmups() < 0:
 		return nil, fmt.Errorf("-i %d -x %d: want at least one iteration and no negative warm-up", o.Iterations, o.warmups())
 	}
-	var runs []Run
+	var runs []job.Run
 	for _, n := range o.Sizes {
 		if n < 1 {
 			return nil, fmt.Errorf("-sizes: message sizes must be >= 1, got %d", n)
@@ -84,7 +85,7 @@ func (o OSU) Runs() ([]Run, error) {
 // Labels of rank 0's clock readings.
 const osuStart, osuStop = "osu.t_start", "osu.t_end"
 
-func (o OSU) run(n int64) Run {
+func (o OSU) run(n int64) job.Run {
 	var ops [2][]trace.Op // per rank, in program order
 	for r := 0; r < 2; r++ {
 		for _, b := range []string{"s", "r"} {
@@ -140,7 +141,7 @@ func (o OSU) run(n int64) Run {
 	}
 	call(0, trace.Op{Op: trace.HostCompute, Label: osuStop})
 	all := append(ops[0], ops[1]...)
-	return Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *job.Replay) []report.Row {
 		var t0, t1 float64
 		for _, res := range r.Ops {
 			switch res.Op.Label {

@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -26,7 +27,7 @@ var osuCollectives = map[string]trace.Kind{
 }
 
 // collRun builds one size of a collective test.
-func (o OSU) collRun(n int64) Run {
+func (o OSU) collRun(n int64) job.Run {
 	kind := osuCollectives[o.Bench]
 	np := len(o.GCDs)
 	var ops [][]trace.Op
@@ -73,7 +74,7 @@ func (o OSU) collRun(n int64) Run {
 	for _, rank := range ops {
 		all = append(all, rank...)
 	}
-	return Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *job.Replay) []report.Row {
 		lat := timed(r) / float64(o.Iterations) / float64(np) * 1e6
 		return []report.Row{{Workload: "osu", Case: o.Bench, Src: report.GCD(o.GCDs[0]), Dst: report.GCDs(o.GCDs), Bytes: n,
 			Metric: "latency", Value: lat, Unit: "us"}}
@@ -82,7 +83,7 @@ func (o OSU) collRun(n int64) Run {
 
 // timed is the sum over ranks of each one's time between its osuStart and
 // osuStop readings (every rank's time in timed calls).
-func timed(r *Replay) float64 {
+func timed(r *job.Replay) float64 {
 	var sum float64
 	for _, res := range r.Ops {
 		switch res.Op.Label {

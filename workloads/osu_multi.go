@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -23,7 +24,7 @@ import (
 //     / 2 / iterations.
 
 // multiRun builds one size of osu_mbw_mr or osu_multi_lat.
-func (o OSU) multiRun(n int64) Run {
+func (o OSU) multiRun(n int64) job.Run {
 	np := len(o.GCDs)
 	pairs := np / 2
 	ops := make([][]trace.Op, np)
@@ -80,7 +81,7 @@ func (o OSU) multiRun(n int64) Run {
 		}
 		all = append(all, ops[r]...)
 	}
-	return Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: fmt.Sprintf("%s/%d", o.Bench, n), Ops: all, Rows: func(r *job.Replay) []report.Row {
 		t := timed(r) / float64(pairs) / float64(o.Iterations) // a sender's mean time per iteration
 		row := report.Row{Workload: "osu", Case: o.Bench, Src: report.GCD(o.GCDs[0]), Dst: report.GCDs(o.GCDs), Bytes: n}
 		if o.Bench == "osu_multi_lat" {

@@ -3,6 +3,7 @@ package workloads
 import (
 	"strconv"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -29,8 +30,8 @@ func DefaultP2P(gcds int) P2P {
 
 // Runs lists one run per case and ordered pair, the diagonal (a copy
 // within one GCD) included.
-func (p P2P) Runs() []Run {
-	var runs []Run
+func (p P2P) Runs() []job.Run {
+	var runs []job.Run
 	for _, c := range p.Cases {
 		for i := 0; i < p.GCDs; i++ {
 			for j := 0; j < p.GCDs; j++ {
@@ -75,7 +76,7 @@ func repeat(n int, op trace.Op) []trace.Op {
 // run is one measurement as the sample makes it: buffer a (the sample's
 // buffers[i], or buffersD2D[i] on the diagonal) on GCD i, b (buffers[j])
 // on GCD j.
-func (p P2P) run(c string, i, j int) Run {
+func (p P2P) run(c string, i, j int) job.Run {
 	name := c + "/" + strconv.Itoa(i) + "/" + strconv.Itoa(j)
 	// a copy within one GCD reads and writes its memory: the sample
 	// counts both ("must count both the read and the write here")
@@ -93,7 +94,7 @@ func (p P2P) run(c string, i, j int) Run {
 		ops = append(ops, record("stop1", stream1), trace.Op{Op: trace.StreamWait, Stream: stream0, Event: "stop1"},
 			record("stop", stream0), release,
 			trace.Op{Op: trace.StreamSync, Stream: stream0}, trace.Op{Op: trace.StreamSync, Stream: stream1})
-		return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+		return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			gb := 2 * float64(p.Bytes) * float64(p.Repeat) * diag
 			return []report.Row{p.row(c, i, j, p.Bytes, "bandwidth", gbps(gb, r.Elapsed("start", "stop")), "GB/s")}
 		}}
@@ -105,7 +106,7 @@ func (p P2P) run(c string, i, j int) Run {
 	ops := []trace.Op{alloc("a", i, bytes), alloc("b", j, bytes), delay(i), record("start", stream0)}
 	ops = append(ops, repeat(n, peer("b", "a", bytes, stream0))...)
 	ops = append(ops, record("stop", stream0), release, trace.Op{Op: trace.StreamSync, Stream: stream0})
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		t := r.Elapsed("start", "stop")
 		if c == "latency" { // the sample's latency is per copy, and not doubled on the diagonal
 			return []report.Row{p.row(c, i, j, bytes, "latency", t*1e6/float64(n), "us")}

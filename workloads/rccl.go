@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -80,7 +81,7 @@ func BusFactor(k trace.Kind, n int) float64 {
 }
 
 // Runs lists one run per size.
-func (t RCCLTests) Runs() ([]Run, error) {
+func (t RCCLTests) Runs() ([]job.Run, error) {
 	k, ok := RCCLBenchmarks[t.Bench]
 	if !ok {
 		return nil, fmt.Errorf("-bench: unknown rccl-tests benchmark %q (want %s)", t.Bench, strings.Join(RCCLBenchNames, ", "))
@@ -96,7 +97,7 @@ func (t RCCLTests) Runs() ([]Run, error) {
 		return nil, fmt.Errorf("-root: rank %d is outside the %d GCDs", t.Root, n)
 	}
 	elem := trace.Datatypes[t.Datatype]
-	var runs []Run
+	var runs []job.Run
 	for _, s := range t.Sizes {
 		// rccl-tests rounds the size down to whole elements (per rank where the data is split)
 		unit := elem
@@ -114,7 +115,7 @@ func (t RCCLTests) Runs() ([]Run, error) {
 // Labels of the host clock readings.
 const rcclStart, rcclStop = "rccl.t_start", "rccl.t_end"
 
-func (t RCCLTests) run(k trace.Kind, size int64) Run {
+func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 	n := len(t.GCDs)
 	var ops []trace.Op
 	probe := trace.Op{Op: k, Bytes: size}
@@ -173,7 +174,7 @@ func (t RCCLTests) run(k trace.Kind, size int64) Run {
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
 	}
-	return Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed)}
+	return job.Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed)}
 }
 
 // groupOf appends process p's calls of one iteration of collective k of
@@ -210,9 +211,9 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 }
 
 // rows reads a run's timing: rank 0's host clock around the timed iterations.
-func (t RCCLTests) rows(k trace.Kind, size int64, timed int) func(r *Replay) []report.Row {
+func (t RCCLTests) rows(k trace.Kind, size int64, timed int) func(r *job.Replay) []report.Row {
 	n := len(t.GCDs)
-	return func(r *Replay) []report.Row {
+	return func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if strings.HasPrefix(res.Op.Label, "rccl.t_") {

@@ -1,9 +1,9 @@
 package workloads
 
 import (
-	"github.com/akisim/akisim/hip"
 	"strconv"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -11,7 +11,7 @@ import (
 // TraceRun replays a trace file's operations and reports, for every
 // copy, its start, end and achieved bandwidth, for every event its time,
 // and for every blocking call when the host returned.
-func TraceRun(name string, ops []trace.Op) Run {
+func TraceRun(name string, ops []trace.Op) job.Run {
 	// MPI calls run as the library's copies, flags and host time (package
 	// mpi), each carrying its call's line: rows name the call, report its
 	// copies and when it returned, and leave out the library's own flags
@@ -22,7 +22,7 @@ func TraceRun(name string, ops []trace.Op) Run {
 			mpiCall[[2]int{ops[i].Line, ops[i].Rank}] = ops[i].Op
 		}
 	}
-	return Run{Name: name, Ops: ops, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		t := traceRows{bufs: map[string]trace.Buffer{}, mpiCall: mpiCall}
 		rows := make([]report.Row, 0, 2*len(r.Ops)) // most ops make two rows or three
 		for i, o := range r.Ops {
@@ -31,6 +31,14 @@ func TraceRun(name string, ops []trace.Op) Run {
 		}
 		return rows
 	}}
+}
+
+// StreamRows turns a streamed trace's results into rows, op by op, as
+// TraceRun's Rows do (for run.ExecuteStream): each call appends op o's rows
+// to rows. A streamed trace has no MPI calls.
+func StreamRows() func(rows []report.Row, o job.OpResult) []report.Row {
+	t := traceRows{bufs: map[string]trace.Buffer{}}
+	return func(rows []report.Row, o job.OpResult) []report.Row { return t.add(rows, o, false) }
 }
 
 // traceRows turns a trace's results into rows, one op after another.
@@ -53,7 +61,7 @@ func (t *traceRows) where(b string) string {
 }
 
 // add appends op o's rows; last says whether o is its MPI call's last op.
-func (t *traceRows) add(rows []report.Row, o hip.OpResult, last bool) []report.Row {
+func (t *traceRows) add(rows []report.Row, o job.OpResult, last bool) []report.Row {
 	if b, ok := o.Op.Allocates(); ok {
 		if _, dup := t.bufs[b.Name]; !dup {
 			t.bufs[b.Name] = b

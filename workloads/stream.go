@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -79,7 +80,7 @@ func (st Stream) allocAt(place, buf string, g int, n int64) trace.Op {
 }
 
 // Runs lists one run per size.
-func (st Stream) Runs() ([]Run, error) {
+func (st Stream) Runs() ([]job.Run, error) {
 	src, dst := st.places()
 	for _, p := range []string{src, dst} {
 		if p == "local" || p == "host" || (p == "" && !strings.Contains(st.Alloc, ":")) {
@@ -101,14 +102,14 @@ func (st Stream) Runs() ([]Run, error) {
 			return nil, fmt.Errorf("-kernels: unknown STREAM kernel %q (want copy, scale, add, triad)", k)
 		}
 	}
-	var runs []Run
+	var runs []job.Run
 	for _, n := range st.Sizes {
 		runs = append(runs, st.run(n))
 	}
 	return runs, nil
 }
 
-func (st Stream) run(n int64) Run {
+func (st Stream) run(n int64) job.Run {
 	var ops []trace.Op
 	src, dst := st.places()
 	for _, g := range st.GCDs {
@@ -144,7 +145,7 @@ func (st Stream) run(n int64) Run {
 			ops = append(ops, trace.Op{Op: trace.DeviceSync}, record(stop, 1), trace.Op{Op: trace.EventSync, Event: stop})
 		}
 	}
-	return Run{Name: fmt.Sprintf("stream/%d", n), Ops: ops, Rows: func(r *Replay) []report.Row {
+	return job.Run{Name: fmt.Sprintf("stream/%d", n), Ops: ops, Rows: func(r *job.Replay) []report.Row {
 		// every kernel's row has the same endpoints
 		// src is where the source array a lives, dst the executing GCDs
 		where := make([]string, len(st.GCDs))

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
-	"github.com/sarchlab/akita/v3/sim"
 )
 
 // TransferBench replicates ROCm's TransferBench v1.52 running a config file
@@ -54,7 +54,7 @@ type tbTest struct {
 }
 
 // Runs checks the config against the node and lists one run per test.
-func (tb TransferBench) Runs() ([]Run, error) {
+func (tb TransferBench) Runs() ([]job.Run, error) {
 	if tb.Iterations < 1 || tb.Warmups < 0 {
 		return nil, fmt.Errorf("want at least 1 timed iteration and no negative warm-ups, got %d and %d", tb.Iterations, tb.Warmups)
 	}
@@ -71,7 +71,7 @@ func (tb TransferBench) Runs() ([]Run, error) {
 			return nil, fmt.Errorf("%s:%d: %v", tb.Config.Path, l.Line, err)
 		}
 	}
-	var runs []Run
+	var runs []job.Run
 	num := 0
 	for _, l := range tb.Config.Lines {
 		for _, n := range tb.Sizes {
@@ -212,9 +212,9 @@ func (x tbTest) threads() []tbThread {
 // tbLabel names what a thread does in an iteration.
 func tbLabel(it, rank int, what string) string { return fmt.Sprintf("tb.%d.%d.%s", it, rank, what) }
 
-func (tb TransferBench) run(x tbTest) Run {
+func (tb TransferBench) run(x tbTest) job.Run {
 	name := fmt.Sprintf("transferbench/test%d", x.num)
-	return Run{Name: name, Build: func() []trace.Op { return tb.ops(x) }, Rows: func(r *Replay) []report.Row { return tb.rows(x, r) }}
+	return job.Run{Name: name, Build: func() []trace.Op { return tb.ops(x) }, Rows: func(r *job.Replay) []report.Row { return tb.rows(x, r) }}
 }
 
 // ops are the test's operations: the allocations, then per iteration the
@@ -309,10 +309,10 @@ type tbTimes struct {
 // times reads the replay: per timed iteration the kernel's, copy's or CPU
 // threads' span per transfer, the events around a GPU executor's kernel,
 // and the main thread's clock.
-func (tb TransferBench) times(x tbTest, r *Replay) tbTimes {
+func (tb TransferBench) times(x tbTest, r *job.Replay) tbTimes {
 	type span struct {
-		issue, start, end sim.VTimeInSec
-		accessEnd         []sim.VTimeInSec
+		issue, start, end float64
+		accessEnd         []float64
 	}
 	at := map[string]*span{}
 	for _, res := range r.Ops {
@@ -332,7 +332,7 @@ func (tb TransferBench) times(x tbTest, r *Replay) tbTimes {
 			first += len(x.access(i))
 		}
 		n := len(x.access(th.transfers[k]))
-		var mine, last sim.VTimeInSec
+		var mine, last float64
 		for j, e := range kern.accessEnd {
 			last = max(last, e)
 			if j >= first && j < first+n {
@@ -350,7 +350,7 @@ func (tb TransferBench) times(x tbTest, r *Replay) tbTimes {
 			var sp float64
 			switch th.exe.exe {
 			case 'G': // the blocks' clocks: from the first start to the last store made visible (__threadfence_system)
-				sp = float64(r.events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].start)
+				sp = r.Events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].start
 			case 'D':
 				sp = r.Elapsed(tbLabel(it, th.rank, "begin"), tbLabel(it, th.rank, "end"))
 			case 'C':
@@ -423,7 +423,7 @@ func tbWhere(ms []TBMem) string {
 // its bandwidth, time and the sum of its transfers' bandwidths; per
 // transfer its bandwidth and time; the aggregate over the CPU time and the
 // overhead beyond the slowest executor. Bandwidths in GB/s (1e9), times in ms.
-func (tb TransferBench) rows(x tbTest, r *Replay) []report.Row {
+func (tb TransferBench) rows(x tbTest, r *job.Replay) []report.Row {
 	t := tb.times(x, r)
 	var rows []report.Row
 	var total int64

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -28,7 +29,7 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
-	workloads.CheckAll(true) // every run of the tests checks the model's invariants, and so does the binary they build
+	run.CheckAll(true) // every run of the tests checks the model's invariants, and so does the binary they build
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)

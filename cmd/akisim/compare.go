@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/profile"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -56,7 +58,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return bad("compare gem5: %v", err)
 	}
-	res, err := workloads.Execute(c, []workloads.Run{workloads.TraceRun(*debug, ops)}, workloads.WithCalls())
+	res, err := run.Execute(c, []job.Run{workloads.TraceRun(*debug, ops)}, run.WithCalls())
 	if err != nil {
 		return bad("compare gem5: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -353,9 +354,9 @@ func list(flagName, v string, split ...func(string) []string) ([]string, error) 
 var checkBuild string
 
 // runOptions are the options every simulating command passes Execute.
-func (o *options) runOptions(opts ...workloads.Option) []workloads.Option {
+func (o *options) runOptions(opts ...run.Option) []run.Option {
 	if o.invariants || checkBuild == "on" {
-		opts = append(opts, workloads.WithCheck())
+		opts = append(opts, run.WithCheck())
 	}
 	return opts
 }

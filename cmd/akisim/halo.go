@@ -10,6 +10,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -34,7 +35,7 @@ func (h *haloFlags) register(fs *flag.FlagSet) {
 // 0, its cores on GCD 0's NUMA domain. exchange: ranks 8 per node; unless
 // -nodes (or -set network.nodes) is given the run gets the nodes they
 // need. One warm-up and three samples, whose median is reported.
-func haloRuns(o *options, in *input) ([]workloads.Run, error) {
+func haloRuns(o *options, in *input) ([]job.Run, error) {
 	if o.bench == "mhd" {
 		return mhdRuns(o, in)
 	}

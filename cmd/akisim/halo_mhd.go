@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -12,7 +13,7 @@ import (
 // mpi-default for mpi-he). The
 // solver fixes its fields and radius: -fields and -radius are errors. One
 // warm-up step and one timed step (the model is deterministic).
-func mhdRuns(o *options, in *input) ([]workloads.Run, error) {
+func mhdRuns(o *options, in *input) ([]job.Run, error) {
 	for _, f := range []string{"fields", "radius"} {
 		if o.given[f] {
 			return nil, bad("-%s: the MHD solver exchanges its own 4 + 12 fields with radius %d; -%s applies to pack and exchange", f, workloads.MHDRadius, f)
@@ -42,7 +43,7 @@ func mhdRuns(o *options, in *input) ([]workloads.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var runs []workloads.Run
+	var runs []job.Run
 	for _, s := range strategies {
 		ds := decomps
 		if ds == nil {

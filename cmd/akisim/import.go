@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
-	"github.com/akisim/akisim/workloads"
 )
 
 // importUsage is akisim import's synopsis.
@@ -70,7 +70,7 @@ func runImport(args []string, stderr io.Writer) error {
 	if err != nil {
 		return bad("import %s: %v", format, err)
 	}
-	if err := trace.Check(ops, workloads.Limits(c), path); err != nil {
+	if err := trace.Check(ops, job.Limits(c), path); err != nil {
 		return bad("import %s: the trace does not fit %s: %v", format, c.Name, err)
 	}
 	var b bytes.Buffer

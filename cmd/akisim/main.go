@@ -39,7 +39,7 @@ import (
 
 func main() {
 	trapSignals()
-	atexit.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	atexit.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // trapSignals makes SIGINT and SIGTERM end the run through atexit, which
@@ -68,8 +68,8 @@ func trapSignals() {
 // stopping is set when a signal asks the run to end: no commit starts after.
 var stopping atomic.Bool
 
-// run is main without the exit, so tests can call it.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+// cli is main without the exit, so tests can call it.
+func cli(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "akisim: internal error: %s\n%s", report.Printable(fmt.Sprint(p)), debug.Stack())

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -22,7 +24,7 @@ func akisim(t *testing.T, args ...string) (int, string, string) {
 	}
 	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := cli(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -84,7 +86,7 @@ func badTrace(t *testing.T, text, want string) {
 func noSimulation(t *testing.T) {
 	t.Helper()
 	saved := simulate
-	simulate = func(c *config.Node, rs []workloads.Run, opts ...workloads.Option) (*workloads.Result, error) {
+	simulate = func(c *config.Node, rs []job.Run, opts ...run.Option) (*run.Result, error) {
 		t.Errorf("simulated despite bad input")
 		return saved(c, rs, opts...)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -13,9 +15,9 @@ import (
 // else: its empty line, title, datatype and header lines, then one line
 // per size holding the simulated row in MB/s.
 func TestOSUText(t *testing.T) {
-	var res *workloads.Result
+	var res *run.Result
 	saved := simulate
-	simulate = func(c *config.Node, rs []workloads.Run, opts ...workloads.Option) (*workloads.Result, error) {
+	simulate = func(c *config.Node, rs []job.Run, opts ...run.Option) (*run.Result, error) {
 		r, err := saved(c, rs, opts...)
 		res = r
 		return r, err

@@ -13,6 +13,8 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -103,7 +105,7 @@ func TestConcurrentRunsIntoOneOutdir(t *testing.T) {
 		dir  string
 		args []string
 	}{{refA, argsA}, {refB, argsB}} {
-		if code := run(append(r.args, "-outdir", r.dir), new(bytes.Buffer), new(bytes.Buffer)); code != 0 {
+		if code := cli(append(r.args, "-outdir", r.dir), new(bytes.Buffer), new(bytes.Buffer)); code != 0 {
 			t.Fatalf("reference run %v: exit %d", r.args, code)
 		}
 	}
@@ -125,7 +127,7 @@ func TestConcurrentRunsIntoOneOutdir(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				codes[i] = run(args, new(bytes.Buffer), &errs[i])
+				codes[i] = cli(args, new(bytes.Buffer), &errs[i])
 			}()
 		}
 		wg.Wait()
@@ -226,7 +228,7 @@ func TestFullDiskLeavesNoOutdir(t *testing.T) {
 func TestInternalErrorExitsThree(t *testing.T) {
 	saved := simulate
 	t.Cleanup(func() { simulate = saved })
-	simulate = func(*config.Node, []workloads.Run, ...workloads.Option) (*workloads.Result, error) { panic("boom") }
+	simulate = func(*config.Node, []job.Run, ...run.Option) (*run.Result, error) { panic("boom") }
 	parent := t.TempDir()
 	code, out, errs := akisim(t, smallStream("-outdir", filepath.Join(parent, "out"))...)
 	if code != 3 || !strings.HasPrefix(errs, "akisim: internal error: boom\n") || !strings.Contains(errs, "goroutine ") || out != "" {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -147,7 +149,7 @@ func TestOutdirChangedDuringRun(t *testing.T) {
 			}
 		}
 		saved := simulate
-		simulate = func(c *config.Node, rs []workloads.Run, opts ...workloads.Option) (*workloads.Result, error) {
+		simulate = func(c *config.Node, rs []job.Run, opts ...run.Option) (*run.Result, error) {
 			res, err := saved(c, rs, opts...)
 			os.MkdirAll(out, 0o755) // the user, meanwhile
 			os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)

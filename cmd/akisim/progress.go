@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/akisim/akisim/workloads"
+	"github.com/akisim/akisim/run"
 )
 
 // A long run reports progress on stderr: a bar redrawn in place when
@@ -123,7 +123,7 @@ func signalName(n int) string {
 }
 
 // interruptNote is the outdir's note of an interrupted run.
-func interruptNote(res *workloads.Result) string {
+func interruptNote(res *run.Result) string {
 	return fmt.Sprintf("This run was interrupted by %s: it is incomplete.\n%d of %d runs finished; the rows are theirs (a run under way when the signal came was dropped).\n",
 		signalName(int(interrupt.Load())), len(res.Runs), res.Planned)
 }

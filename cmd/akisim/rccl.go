@@ -6,15 +6,17 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/rccl"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
 
 // rcclRuns builds the rccl-tests runs from -bench, -gcds, -sizes, -iters,
 // -warmup, -root and -datatype.
-func rcclRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+func rcclRuns(o *options, c *config.Node) ([]job.Run, error) {
 	t := workloads.RCCLTests{Bench: rcclBench(o), Datatype: o.datatype, Root: o.root, Warmup: o.warmup, Iterations: o.iters}
 	if c.Nodes() > 1 {
 		t.GCDsPerNode = c.GCD.Count // one process per node
@@ -120,7 +122,7 @@ func rcclInfo(c *config.Node, gcds []int) ([]string, error) {
 // writeRCCLTests prints the results as rccl-tests does, with RCCL's INFO
 // lines where it prints them (while the communicator is created) when
 // NCCL_DEBUG=INFO.
-func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *workloads.Result) error {
+func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) error {
 	k := workloads.RCCLBenchmarks[rcclBench(o)]
 	var sizes []int64
 	for _, r := range res.Rows {

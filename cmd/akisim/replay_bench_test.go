@@ -73,7 +73,7 @@ func BenchmarkReplay1M(b *testing.B) {
 				}
 			}
 		}()
-		if code := run([]string{"-trace", path, "-format", "csv"}, io.Discard, io.Discard); code != 0 {
+		if code := cli([]string{"-trace", path, "-format", "csv"}, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 		close(done)
@@ -88,7 +88,7 @@ func BenchmarkValidate(b *testing.B) {
 	b.Chdir("../..")
 	for b.Loop() {
 		m := benchmeter.Start()
-		if code := run([]string{"validate"}, io.Discard, io.Discard); code != 0 {
+		if code := cli([]string{"validate"}, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 		m.Stop(b, 0, 0)

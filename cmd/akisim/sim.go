@@ -13,14 +13,16 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
 
 // simulate runs the workload; tests replace it to make it panic.
-var simulate = workloads.Execute
+var simulate = run.Execute
 
 // input is what a run reads, each file once: the config and its bases
 // (kept to re-resolve them with a trace's environment) and the trace.
@@ -97,11 +99,11 @@ func readInput(o *options) (*input, error) {
 }
 
 // runs builds the operation streams of the chosen workload or trace.
-func runs(o *options, in *input) ([]workloads.Run, error) {
+func runs(o *options, in *input) ([]job.Run, error) {
 	c := in.node
 	switch {
 	case o.tracePath != "":
-		return []workloads.Run{workloads.TraceRun(o.tracePath, in.ops)}, nil
+		return []job.Run{workloads.TraceRun(o.tracePath, in.ops)}, nil
 	case o.workload == "stream":
 		return streamRuns(o, c)
 	case o.workload == "osu":
@@ -146,14 +148,14 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if in.stream != nil {
 		defer in.stream.Close()
 	}
-	var rs []workloads.Run
+	var rs []job.Run
 	if in.stream == nil {
 		if rs, err = runs(o, in); err != nil {
 			return err
 		}
 		// Traces and built-in workloads pass the same checks (Execute checks
 		// again), here so that bad input exits 2 before any output is opened.
-		if err := workloads.Check(in.node, rs); err != nil {
+		if err := job.Check(in.node, rs); err != nil {
 			return bad("%v", err)
 		}
 	}
@@ -165,22 +167,22 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	}
 	defer out.close()
 	pr := newProgress(o.stderr, o.quiet)
-	opts := o.runOptions(workloads.WithStop(stopAsked), workloads.WithProgress(pr.runDone))
+	opts := o.runOptions(run.WithStop(stopAsked), run.WithProgress(pr.runDone))
 	if o.rocprof != "" {
-		opts = append(opts, workloads.WithCalls())
+		opts = append(opts, run.WithCalls())
 	}
 	if o.timeline != "" {
-		opts = append(opts, workloads.WithTimeline())
+		opts = append(opts, run.WithTimeline())
 	}
 	if o.daisen != "" {
-		opts = append(opts, workloads.WithTasks())
+		opts = append(opts, run.WithTasks())
 	}
 	ro, err := openRowOutputs(o, out, stdout)
 	if err != nil {
 		return err
 	}
 	defer ro.close()
-	opts = append(opts, workloads.WithRows(func(rows []report.Row) error {
+	opts = append(opts, run.WithRows(func(rows []report.Row) error {
 		for _, r := range rows {
 			if err := ro.add(r); err != nil {
 				return err
@@ -188,7 +190,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		}
 		return nil
 	}))
-	var res *workloads.Result
+	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
 		res, err = simulateStream(o, in, ro)
@@ -293,10 +295,10 @@ func openOutputs(o *options) (*outputs, error) {
 }
 
 // write writes every output file into its temporary place.
-func (out *outputs) write(o *options, c *config.Node, res *workloads.Result) error {
+func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
 	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
 	rocprof := func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }
-	daisen := func(w io.Writer) error { return report.WriteDaisenCSV(w, res.Tasks) }
+	daisen := func(w io.Writer) error { return run.WriteDaisenCSV(w, res.Tasks) }
 	if out.rocprof != nil {
 		if err := out.rocprof.write(rocprof); err != nil {
 			return err
@@ -385,7 +387,7 @@ func (out *outputs) close() {
 // writeText writes the text layouts (and gbench's JSON) to w; a text
 // layout prints what the user gave (labels, names, paths) with no terminal
 // controls.
-func writeText(o *options, c *config.Node, res *workloads.Result, w io.Writer) error {
+func writeText(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	if o.format == "gbench" {
 		return write(o, c, res, w)
 	}
@@ -403,7 +405,7 @@ func asText(w io.Writer, fn func(io.Writer) error) error {
 	return err
 }
 
-func write(o *options, c *config.Node, res *workloads.Result, w io.Writer) error {
+func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	switch o.format {
 	case "csv":
 		return report.WriteCSV(w, res.Rows)
@@ -439,7 +441,7 @@ func what(o *options) string {
 }
 
 // writeGBench writes the results as Google Benchmark JSON, as Comm|Scope does.
-func writeGBench(w io.Writer, res *workloads.Result) error {
+func writeGBench(w io.Writer, res *run.Result) error {
 	ctx := report.GBenchContext{Date: "simulated", HostName: "akisim", Executable: "akisim",
 		NumCPUs: 64, MHzPerCPU: 2000, LibraryBuildType: "release"}
 	return report.WriteGBench(w, ctx, report.GBenchRuns(res.Rows))
@@ -447,7 +449,7 @@ func writeGBench(w io.Writer, res *workloads.Result) error {
 
 // streamRuns builds the STREAM runs from -exec or -gcds, -alloc, -sizes,
 // -kernels.
-func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
 	kernels, err := list("-kernels", o.kernels)
 	if err != nil {
 		return nil, err
@@ -490,7 +492,7 @@ func streamRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 }
 
 // osuRuns builds the OSU runs from -bench, -gcds and -sizes.
-func osuRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 	osu := workloads.OSU{Bench: cmp.Or(o.bench, "osu_bw"), Window: cmp.Or(o.osu.window, 64), Iterations: 1,
 		Warmup: o.osu.warmup, WarmupSet: o.osu.warmupSet}
 	if o.osu.itersSet {

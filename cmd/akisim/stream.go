@@ -6,7 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -22,7 +24,7 @@ func openStream(o *options, in *input) (*trace.Stream, error) {
 	if noStreaming || o.timeline != "" || o.rocprof != "" || o.daisen != "" {
 		return nil, nil
 	}
-	s, err := trace.OpenStreamAs(in.read, o.tracePath, workloads.Limits(in.node))
+	s, err := trace.OpenStreamAs(in.read, o.tracePath, job.Limits(in.node))
 	if err != nil {
 		return nil, bad("%v", err)
 	}
@@ -136,7 +138,7 @@ func (ro *rowOutputs) add(r report.Row) error {
 }
 
 // finish ends the outputs and puts the kept rows in res.
-func (ro *rowOutputs) finish(o *options, res *workloads.Result) error {
+func (ro *rowOutputs) finish(o *options, res *run.Result) error {
 	if ro.n == 0 { // rows the run kept instead of handing on (a replaced simulate)
 		for _, r := range res.Rows {
 			if err := ro.add(r); err != nil {
@@ -168,6 +170,6 @@ func (ro *rowOutputs) close() {
 
 // simulateStream replays the streamed trace of in, its rows to ro as they
 // come.
-func simulateStream(o *options, in *input, ro *rowOutputs) (*workloads.Result, error) {
-	return workloads.ExecuteStream(in.node, o.tracePath, in.stream, ro.add, o.runOptions(workloads.WithStop(stopAsked))...)
+func simulateStream(o *options, in *input, ro *rowOutputs) (*run.Result, error) {
+	return run.ExecuteStream(in.node, o.tracePath, in.stream, workloads.StreamRows(), ro.add, o.runOptions(run.WithStop(stopAsked))...)
 }

@@ -18,7 +18,7 @@ func runBoth(t *testing.T, args ...string) (streamed, whole string) {
 	t.Helper()
 	out := func() string {
 		var o, e bytes.Buffer
-		code := run(args, &o, &e)
+		code := cli(args, &o, &e)
 		return fmt.Sprintf("exit %d\n%s\nstderr:\n%s", code, o.String(), e.String())
 	}
 	streamed = out()
@@ -94,7 +94,7 @@ func TestStreamedTraceMatchesWhole(t *testing.T) {
 		for k, d := range dirs {
 			noStreaming = k == 1
 			var o, e bytes.Buffer
-			if code := run([]string{"-trace", p, "-format", "csv", "-outdir", d}, &o, &e); code != 0 {
+			if code := cli([]string{"-trace", p, "-format", "csv", "-outdir", d}, &o, &e); code != 0 {
 				t.Fatalf("%s: exit %d: %s", p, code, e.String())
 			}
 			noStreaming = false
@@ -148,13 +148,13 @@ func TestStreamedTraceBadLine(t *testing.T) {
 func TestStdoutSpill(t *testing.T) {
 	path := writeLongTrace(t, 3000)
 	var small, big bytes.Buffer
-	if code := run([]string{"-trace", path, "-format", "csv"}, &big, &bytes.Buffer{}); code != 0 {
+	if code := cli([]string{"-trace", path, "-format", "csv"}, &big, &bytes.Buffer{}); code != 0 {
 		t.Fatal(code)
 	}
 	old := spillBytes
 	spillBytes = 1000
 	defer func() { spillBytes = old }()
-	if code := run([]string{"-trace", path, "-format", "csv"}, &small, &bytes.Buffer{}); code != 0 {
+	if code := cli([]string{"-trace", path, "-format", "csv"}, &small, &bytes.Buffer{}); code != 0 {
 		t.Fatal(code)
 	}
 	if big.Len() < 10*spillBytes || !bytes.Equal(small.Bytes(), big.Bytes()) {

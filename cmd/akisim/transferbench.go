@@ -5,7 +5,9 @@ import (
 	"os"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -16,7 +18,7 @@ const tbDefaultBytes = 1 << 26
 // transferBenchRuns reads -cfg and builds a run per test: per config line
 // and size of -sizes (TransferBench's command-line N, with its K, M and G;
 // default 64M), tests numbered in that order.
-func transferBenchRuns(o *options, c *config.Node) ([]workloads.Run, error) {
+func transferBenchRuns(o *options, c *config.Node) ([]job.Run, error) {
 	f, err := os.Open(o.tbConfig)
 	if err != nil {
 		return nil, bad("-cfg %s: %v", o.tbConfig, errText(err))
@@ -53,7 +55,7 @@ func transferBenchRuns(o *options, c *config.Node) ([]workloads.Run, error) {
 
 // writeTransferBench prints the results as TransferBench does, echoing the
 // config's "##" lines before the first test of their line.
-func writeTransferBench(w io.Writer, o *options, c *config.Node, res *workloads.Result) error {
+func writeTransferBench(w io.Writer, o *options, c *config.Node, res *run.Result) error {
 	echo := map[int][]string{}
 	for k, l := range o.tb.Lines {
 		echo[k*o.tbSizes+1] = l.Echo

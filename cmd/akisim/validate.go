@@ -5,8 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/validate"
-	"github.com/akisim/akisim/workloads"
 )
 
 // failedError means validation ran and some point is out of tolerance.
@@ -30,7 +30,7 @@ func runValidate(o *options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	workloads.CheckAll(true) // validate checks every run's invariants, -check or not
+	run.CheckAll(true) // validate checks every run's invariants, -check or not
 	cal, err := validate.CalibrationOf(in.src)
 	if err != nil {
 		return bad("%v", err)

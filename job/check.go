@@ -1,4 +1,4 @@
-package workloads
+package job
 
 import (
 	"github.com/akisim/akisim/config"

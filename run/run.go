@@ -1,8 +1,11 @@
-// Package workloads holds the built-in benchmark replicas. Each is a trace
-// generator: it emits the operations the real benchmark issues, the replay
-// engine runs them, and the workload turns event times into rows the way
-// the real benchmark computes its numbers.
-package workloads
+// Package run simulates runs: for each job.Run it builds a fresh node
+// (package node), replays the run's operations on Akita's engine, hands
+// the run's Rows what they did (a job.Replay), and keeps what was asked
+// of the runs: the nodes' statistics, invariant checks, the timeline,
+// Akita's tasks for Daisen and what a profiler would have recorded.
+// Package workloads makes the runs; cmd/akisim and validate execute them
+// here.
+package run
 
 import (
 	"errors"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/profile"
@@ -19,36 +23,6 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
 )
-
-// Run is one benchmark invocation on a fresh node.
-type Run struct {
-	Name string     // e.g. the Comm|Scope benchmark name
-	Ops  []trace.Op // what the benchmark's host thread calls
-	// Build, when set, makes Ops as the run starts, so a workload of many
-	// large runs holds one run's operations at a time.
-	Build func() []trace.Op
-	// Rows computes the benchmark's numbers from the replay.
-	Rows func(r *Replay) []report.Row
-}
-
-// Operations is the run's operations: Ops, or what Build makes.
-func (r Run) Operations() []trace.Op {
-	if r.Build != nil {
-		return r.Build()
-	}
-	return r.Ops
-}
-
-// Replay is what a run's operations did.
-type Replay struct {
-	Ops    []hip.OpResult
-	events map[string]sim.VTimeInSec
-}
-
-// Elapsed is hipEventElapsedTime(start, stop) in seconds.
-func (r *Replay) Elapsed(start, stop string) float64 {
-	return float64(r.events[stop] - r.events[start])
-}
 
 // Result holds the rows of all runs and the nodes' statistics.
 type Result struct {
@@ -110,17 +84,18 @@ func (res *Result) ran(name string, n *node.Node, count *eventCounter) {
 	}
 }
 
-// afterRun, when set (by tests), sees every run's node once it has run.
-var afterRun func(n *node.Node, run Run, out []hip.OpResult)
+// AfterRun, when set (by tests, here and in package workloads), sees
+// every run's node once it has run.
+var AfterRun func(n *node.Node, run job.Run, out []hip.OpResult)
 
 // Execute checks every run (Check) and simulates each on a fresh node
 // built from c.
-func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
+func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	var opt execOptions
 	for _, o := range opts {
 		o(&opt)
 	}
-	if err := Check(c, runs); err != nil {
+	if err := job.Check(c, runs); err != nil {
 		return nil, err
 	}
 	res := &Result{Stats: NewStats(), Planned: len(runs)}
@@ -145,7 +120,7 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		// MPI and RCCL calls become what the libraries do, then the run
 		ops, err := run.Operations(), error(nil)
 		if run.Build != nil {
-			err = trace.Check(ops, Limits(c), run.Name)
+			err = trace.Check(ops, job.Limits(c), run.Name)
 		}
 		traced := ops
 		if err == nil {
@@ -167,18 +142,19 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if afterRun != nil {
-			afterRun(n, run, out)
+		if AfterRun != nil {
+			AfterRun(n, run, out)
 		}
 		if opt.checking() {
 			if err := checkRun(run.Name, n, tallyOps(n, traced, out)); err != nil {
 				return nil, err
 			}
 		}
-		rp := &Replay{Ops: out, events: map[string]sim.VTimeInSec{}}
+		rp := &job.Replay{Ops: results(out), Events: map[string]float64{}}
 		for _, o := range ops {
-			if _, seen := rp.events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
-				rp.events[o.Event], _ = n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
+			if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
+				t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
+				rp.Events[o.Event] = float64(t)
 			}
 		}
 		if rows := finite(run.Rows(rp)); opt.rows != nil {
@@ -210,22 +186,6 @@ func Execute(c *config.Node, runs []Run, opts ...Option) (*Result, error) {
 	return res, nil
 }
 
-func intp(v int) *int { return &v }
-
-func alloc(name string, gcd int, bytes int64) trace.Op {
-	return trace.Op{Op: trace.Malloc, Buf: name, GCD: intp(gcd), Bytes: bytes}
-}
-
-func hostAlloc(name string, numa int, bytes int64) trace.Op {
-	return trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: intp(numa), Bytes: bytes}
-}
-
-func record(event string, stream int) trace.Op {
-	return trace.Op{Op: trace.EventRecord, Event: event, Stream: stream}
-}
-
-func gbps(bytes float64, seconds float64) float64 { return bytes / seconds / 1e9 }
-
 // spans are the copies, kernels and host accesses of a run, on the engine
 // or compute units that ran them.
 func spans(run string, ops []hip.OpResult) []report.Span {
@@ -252,4 +212,27 @@ func spans(run string, ops []hip.OpResult) []report.Span {
 			Start: float64(o.Start) * 1e6, Dur: float64(o.End-o.Start) * 1e6, Bytes: bytes})
 	}
 	return out
+}
+
+// results are the runtime's op results as a workload reads them: times in
+// seconds.
+func results(out []hip.OpResult) []job.OpResult {
+	rs := make([]job.OpResult, len(out))
+	for i := range out {
+		rs[i] = result(&out[i])
+	}
+	return rs
+}
+
+// result is one op's result as a workload reads it.
+func result(o *hip.OpResult) job.OpResult {
+	r := job.OpResult{Index: o.Index, Op: o.Op, Issue: float64(o.Issue), Start: float64(o.Start), End: float64(o.End),
+		Done: o.Done, Begin: float64(o.Begin), Engine: o.Engine}
+	if o.AccessEnd != nil {
+		r.AccessEnd = make([]float64, len(o.AccessEnd))
+		for i, t := range o.AccessEnd {
+			r.AccessEnd[i] = float64(t)
+		}
+	}
+	return r
 }

@@ -1,4 +1,4 @@
-package workloads
+package run
 
 import (
 	"errors"
@@ -6,15 +6,17 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
 
 // ExecuteStream replays a streamed trace on a node built from c, as
-// Execute replays TraceRun(name, ops), but holds only the ops in
-// progress: each op's rows go to sink, in trace order, once it is final.
-// The result has no rows.
-func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(report.Row) error, opts ...Option) (*Result, error) {
+// Execute replays workloads.TraceRun(name, ops), but holds only the ops in
+// progress: rows (workloads.StreamRows) appends each op's rows to the
+// slice it is given, and they go to sink, in trace order, once the op is
+// final. The result has no rows.
+func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]report.Row, job.OpResult) []report.Row, sink func(report.Row) error, opts ...Option) (*Result, error) {
 	var opt execOptions
 	for _, o := range opts {
 		o(&opt)
@@ -24,8 +26,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 	if err != nil {
 		return nil, err
 	}
-	t := traceRows{bufs: map[string]trace.Buffer{}}
-	var rows []report.Row
+	var made []report.Row
 	var tally *invariant.Tally
 	if opt.checking() {
 		tally = invariant.NewTally(c.GCD.LineBytes)
@@ -36,8 +37,8 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, sink func(rep
 				tally.TraceOp(o.Op)
 				tally.Add(o)
 			}
-			rows = finite(t.add(rows[:0], *o, false))
-			for _, r := range rows {
+			made = finite(rows(made[:0], result(o)))
+			for _, r := range made {
 				if err := sink(r); err != nil {
 					return err
 				}

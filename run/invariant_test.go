@@ -1,4 +1,4 @@
-package workloads
+package run
 
 import (
 	"path/filepath"

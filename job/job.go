@@ -1,0 +1,59 @@
+// Package job is what a workload hands the run layer and what it gets
+// back: a Run (the operations a benchmark's host threads issue and how
+// its numbers follow from their times), and a Replay (when each operation
+// was issued, began and ended, in seconds). It knows no engine: package
+// run simulates a Run on a node and hands its Rows the Replay.
+package job
+
+import (
+	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
+)
+
+// Run is one benchmark invocation on a fresh node.
+type Run struct {
+	Name string     // e.g. the Comm|Scope benchmark name
+	Ops  []trace.Op // what the benchmark's host thread calls
+	// Build, when set, makes Ops as the run starts, so a workload of many
+	// large runs holds one run's operations at a time.
+	Build func() []trace.Op
+	// Rows computes the benchmark's numbers from the replay.
+	Rows func(r *Replay) []report.Row
+}
+
+// Operations is the run's operations: Ops, or what Build makes.
+func (r Run) Operations() []trace.Op {
+	if r.Build != nil {
+		return r.Build()
+	}
+	return r.Ops
+}
+
+// OpResult is what one operation did, its times in simulated seconds
+// from the run's start.
+type OpResult struct {
+	Index      int
+	Op         *trace.Op // the loaded trace's op
+	Issue      float64   // host called it
+	Start, End float64   // GPU-side work began and ended (copies), or host return
+	Done       bool      // it ended (at End, which may be 0: zero-cost calls at the start)
+	Begin      float64   // a kernel's workgroups were dispatched (a profiler's start); 0 otherwise
+	Engine     string    // SDMA engine that ran a copy
+	// AccessEnd: for a kernel whose accesses are given to some of its
+	// workgroups, when each (in Access order) was all moved, as the last
+	// block touching it would clock it; nil otherwise.
+	AccessEnd []float64
+}
+
+// Replay is what a run's operations did.
+type Replay struct {
+	Ops []OpResult
+	// Events are the times the run's events were recorded, by name: rank
+	// 0's, else the first rank's to record it.
+	Events map[string]float64
+}
+
+// Elapsed is hipEventElapsedTime(start, stop) in seconds.
+func (r *Replay) Elapsed(start, stop string) float64 {
+	return r.Events[stop] - r.Events[start]
+}
