@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/trace"
-	"github.com/akisim/akisim/workloads"
 )
 
 func register(buf string) trace.Op   { return trace.Op{Op: trace.HostRegister, Buf: buf} }
@@ -111,7 +111,7 @@ func TestKernelReadsRegistered(t *testing.T) {
 	ops := []trace.Op{pageable("h", 1, size), register("h"), device("d", 2, size),
 		kernel(2, 1, size, []string{"h"}, []string{"d"}), {Op: trace.DeviceSync}}
 	n := build(t, nil)
-	lim := workloads.Limits(n.Config)
+	lim := job.Limits(n.Config)
 	if err := trace.Check(ops, lim, "t"); err != nil {
 		t.Fatalf("kernel reading a registered buffer: %v", err)
 	}

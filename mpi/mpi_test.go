@@ -10,10 +10,10 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/trace"
-	"github.com/akisim/akisim/workloads"
 )
 
 func intp(v int) *int { return &v }
@@ -26,7 +26,7 @@ func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []trace.
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := trace.Check(ops, workloads.Limits(c), "t.jsonl"); err != nil {
+	if err := trace.Check(ops, job.Limits(c), "t.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	n, err := node.Build(c)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/workloads"
 )
 
 // A stop between runs keeps the runs that finished; a stop inside a run
@@ -13,7 +14,7 @@ func TestExecuteStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := DefaultP2P(c.GCD.Count).Runs()[:6]
+	runs := workloads.DefaultP2P(c.GCD.Count).Runs()[:6]
 	all, err := Execute(c, runs)
 	if err != nil || all.Interrupted {
 		t.Fatal(err)

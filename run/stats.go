@@ -348,3 +348,17 @@ func (s *Stats) List() iter.Seq[report.Dump] {
 		}
 	}
 }
+
+// Total is stat name summed over the runs (0 if no run has it; parts not
+// built add nothing).
+func (s *Stats) Total(name string) float64 {
+	v := 0.0
+	for _, r := range s.runs {
+		for i, st := range s.layouts[r.layout].d {
+			if st.Name == name {
+				v += r.values[i]
+			}
+		}
+	}
+	return v
+}

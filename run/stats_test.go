@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/workloads"
 )
 
 // blocks splits stats.txt into its dumps, each a map of stat name to
@@ -70,9 +72,9 @@ func peerCopy(n int64) []trace.Op {
 
 // hostCopyStream runs a 1 MiB STREAM copy on GCDs 0 and 4 with the arrays
 // placed by alloc, then the extra runs.
-func hostCopyStream(t *testing.T, c *config.Node, alloc string, extra ...Run) *Result {
+func hostCopyStream(t *testing.T, c *config.Node, alloc string, extra ...job.Run) *Result {
 	t.Helper()
-	st := Stream{GCDs: []int{0, 4}, Alloc: alloc, Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
+	st := workloads.Stream{GCDs: []int{0, 4}, Alloc: alloc, Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
 		Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 	runs, err := st.Runs()
 	if err != nil {
@@ -91,7 +93,7 @@ func hostCopyStream(t *testing.T, c *config.Node, alloc string, extra ...Run) *R
 // the run's own, not sums over runs.
 func TestStatsOneBlockPerRun(t *testing.T) {
 	sizes := []int64{4 << 20, 16 << 20}
-	res, err := Execute(frontier(t), []Run{TraceRun("small", peerCopy(sizes[0])), TraceRun("big", peerCopy(sizes[1]))})
+	res, err := Execute(frontier(t), []job.Run{workloads.TraceRun("small", peerCopy(sizes[0])), workloads.TraceRun("big", peerCopy(sizes[1]))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestStatsDeterministicButHost(t *testing.T) {
 	c := frontier(t)
 	var texts, csvs [2]string
 	for i := range texts {
-		res := hostCopyStream(t, c, "host", TraceRun("peer", peerCopy(1<<20)))
+		res := hostCopyStream(t, c, "host", workloads.TraceRun("peer", peerCopy(1<<20)))
 		var b bytes.Buffer
 		if err := report.WriteCSV(&b, res.Rows); err != nil {
 			t.Fatal(err)
@@ -182,7 +184,7 @@ func TestStatsDeterministicButHost(t *testing.T) {
 // (and without a link direction) is the path of an object in the tree.
 func TestStatNamesAreConfigPaths(t *testing.T) {
 	c := frontier(t)
-	res, err := Execute(c, []Run{TraceRun("peer", peerCopy(1<<20))})
+	res, err := Execute(c, []job.Run{workloads.TraceRun("peer", peerCopy(1<<20))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +246,7 @@ func checkEndpoints(t *testing.T, rows []report.Row) {
 func TestRowEndpoints(t *testing.T) {
 	c := frontier(t)
 	t.Run("p2p", func(t *testing.T) {
-		p := P2P{GCDs: 3, Bytes: 1 << 20, Repeat: 1, LatencyBytes: 16, LatencyIters: 2,
+		p := workloads.P2P{GCDs: 3, Bytes: 1 << 20, Repeat: 1, LatencyBytes: 16, LatencyIters: 2,
 			Cases: []string{"unidirectional", "bidirectional", "latency"}}
 		res, err := Execute(c, p.Runs())
 		if err != nil {
@@ -269,7 +271,7 @@ func TestRowEndpoints(t *testing.T) {
 		}
 	})
 	t.Run("commscope", func(t *testing.T) {
-		cs := CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 12, MaxLog2: 12, Iterations: 1,
+		cs := workloads.CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 12, MaxLog2: 12, Iterations: 1,
 			Filter: regexp.MustCompile(`/3/1/|(GPUWrGPU[a-z_]*|prefetch_managed_GPUToGPU)/1/3/`)}
 		runs := cs.Runs()
 		res, err := Execute(c, runs)
@@ -322,7 +324,7 @@ func TestRowEndpoints(t *testing.T) {
 			{Op: trace.DeviceSync},
 			{Op: trace.HostAccess, NUMA: intp(1), Access: []trace.Access{{Buf: "d", Mode: "write", Bytes: 1 << 16}}},
 			record("e", 0), {Op: trace.DeviceSync}}
-		res, err := Execute(c, []Run{TraceRun("t", ops)})
+		res, err := Execute(c, []job.Run{workloads.TraceRun("t", ops)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,7 +349,7 @@ func TestRowEndpoints(t *testing.T) {
 func TestStatsNetworkLinks(t *testing.T) {
 	const n = 4 << 20
 	c := frontier(t, "network.nodes=2")
-	runs, err := OSU{Bench: "osu_bw", GCDs: []int{0, 8}, Sizes: []int64{n}, Window: 4, Iterations: 1}.Runs()
+	runs, err := workloads.OSU{Bench: "osu_bw", GCDs: []int{0, 8}, Sizes: []int64{n}, Window: 4, Iterations: 1}.Runs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +369,7 @@ func TestStatsNetworkLinks(t *testing.T) {
 			t.Errorf("%s: an idle link is listed", name)
 		}
 	}
-	one, err := Execute(frontier(t), []Run{TraceRun("peer", peerCopy(1<<20))})
+	one, err := Execute(frontier(t), []job.Run{workloads.TraceRun("peer", peerCopy(1<<20))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,8 +385,14 @@ func TestStatsNetworkLinks(t *testing.T) {
 // same stats, in id order, all zero.
 func TestStatsOfNodesNotBuilt(t *testing.T) {
 	c := loadConfig(t, "frontier-cluster.toml", "network.nodes=3")
-	runs, err := OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8}, Window: 64, Iterations: 1}.Runs()
-	res := mustExecute(t, c, runs, err)
+	runs, err := workloads.OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8}, Window: 64, Iterations: 1}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(c, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var d report.Dump
 	for d = range res.Stats.List() {
 		break

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/node"
-	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/workloads"
 	"github.com/sarchlab/akita/v3/tracing"
 )
 
@@ -35,14 +36,14 @@ func TestTasksAreTheRunsCopiesAndKernels(t *testing.T) {
 	}
 	var outs [][]hip.OpResult
 	var ends []float64
-	afterRun = func(n *node.Node, _ Run, out []hip.OpResult) {
+	AfterRun = func(n *node.Node, _ job.Run, out []hip.OpResult) {
 		outs = append(outs, out)
 		ends = append(ends, float64(n.Engine.CurrentTime()))
 	}
-	defer func() { afterRun = nil }()
+	defer func() { AfterRun = nil }()
 	c := frontier(t)
-	runs := []Run{TraceRun("t.jsonl", ops), TraceRun("t.jsonl", ops)}
-	if err := Check(c, runs); err != nil {
+	runs := []job.Run{workloads.TraceRun("t.jsonl", ops), workloads.TraceRun("t.jsonl", ops)}
+	if err := job.Check(c, runs); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Execute(c, runs, WithTasks())
@@ -55,7 +56,7 @@ func TestTasksAreTheRunsCopiesAndKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := report.WriteDaisenCSV(f, res.Tasks); err != nil {
+	if err := WriteDaisenCSV(f, res.Tasks); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

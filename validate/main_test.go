@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // Every run of the experiments' tests checks the model's invariants, as

@@ -8,7 +8,9 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -23,7 +25,7 @@ func TestAPUP2PIsFourByFour(t *testing.T) {
 	c := apu(t)
 	p := DefaultP2P(c.GCD.Count)
 	p.Cases = []string{"unidirectional"}
-	res, err := Execute(c, p.Runs(), WithCheck())
+	res, err := run.Execute(c, p.Runs(), run.WithCheck())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ type apuTraffic struct {
 
 func watchAPUs(t *testing.T) *apuTraffic {
 	w := &apuTraffic{}
-	afterRun = func(n *node.Node, _ Run, _ []hip.OpResult) {
+	run.AfterRun = func(n *node.Node, _ job.Run, _ []hip.OpResult) {
 		w.links += linkBytes(n)
 		w.dram += len(n.DRAM)
 		if w.hbm == nil {
@@ -76,7 +78,7 @@ func watchAPUs(t *testing.T) *apuTraffic {
 			w.mall[g] += d.MALL.Served()
 		}
 	}
-	t.Cleanup(func() { afterRun = nil })
+	t.Cleanup(func() { run.AfterRun = nil })
 	return w
 }
 
@@ -91,7 +93,7 @@ func TestAPUStreamOnHostMemory(t *testing.T) {
 		st := Stream{GCDs: []int{0}, Alloc: alloc, Sizes: []int64{512 << 20}, Kernels: []string{"copy"},
 			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 		runs, _ := st.Runs()
-		res, err := Execute(c, runs, WithCheck())
+		res, err := run.Execute(c, runs, run.WithCheck())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +118,7 @@ func TestAPUHostToDeviceCopyStaysInHBM(t *testing.T) {
 	w := watchAPUs(t)
 	const n = 64 << 20
 	ops := []trace.Op{hostAlloc("h", 2, n), alloc("d", 2, n), {Op: trace.Memcpy, Dst: "d", Src: "h", Bytes: n}}
-	if _, err := Execute(c, []Run{TraceRun("h2d.jsonl", ops)}, WithCheck()); err != nil {
+	if _, err := run.Execute(c, []job.Run{TraceRun("h2d.jsonl", ops)}, run.WithCheck()); err != nil {
 		t.Fatal(err)
 	}
 	if w.links != 0 || w.dram != 0 {
@@ -139,7 +141,7 @@ func TestAPUHostAccessLandsInHBM(t *testing.T) {
 	const n = 16 << 20
 	ops := []trace.Op{hostAlloc("h", 1, n),
 		{Op: trace.HostAccess, NUMA: intp(1), Threads: 4, Access: []trace.Access{{Buf: "h", Mode: "write", Bytes: n}}}}
-	if _, err := Execute(c, []Run{TraceRun("store.jsonl", ops)}, WithCheck()); err != nil {
+	if _, err := run.Execute(c, []job.Run{TraceRun("store.jsonl", ops)}, run.WithCheck()); err != nil {
 		t.Fatal(err)
 	}
 	if w.dram != 0 || w.hbm[1] < n || w.hbm[0]+w.hbm[2]+w.hbm[3] != 0 || w.links < n {
@@ -204,11 +206,11 @@ func TestAPUManagedMapsInPlace(t *testing.T) {
 	}{{apu(t, "env.HSA_XNACK=1"), true, 0, 4}, {frontier(t, "env.HSA_XNACK=1"), false, 4, 4}} {
 		var mm hip.ManagedStats
 		var links uint64
-		afterRun = func(nd *node.Node, _ Run, _ []hip.OpResult) { mm, links = nd.Runtime.Managed, linkBytes(nd) }
-		if _, err := Execute(cfg.c, []Run{TraceRun("managed.jsonl", ops)}, WithCheck()); err != nil {
+		run.AfterRun = func(nd *node.Node, _ job.Run, _ []hip.OpResult) { mm, links = nd.Runtime.Managed, linkBytes(nd) }
+		if _, err := run.Execute(cfg.c, []job.Run{TraceRun("managed.jsonl", ops)}, run.WithCheck()); err != nil {
 			t.Fatal(err)
 		}
-		afterRun = nil
+		run.AfterRun = nil
 		back := mm.BlocksToHost
 		if mm.Faults != cfg.faulted || mm.BlocksToGPU != cfg.toGPU || (cfg.apu && (back != 0 || links != n)) || (!cfg.apu && back != 4) {
 			t.Errorf("%s: %d faults, %d blocks to the GPU, %d back, host links %d B", cfg.c.Name, mm.Faults, mm.BlocksToGPU, back, links)

@@ -11,6 +11,8 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/internal/benchmeter"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -18,17 +20,17 @@ import (
 // adds its results to add, and reports benchmeter's columns: wall time,
 // peak heap, peak RSS, events per second, simulated seconds per wall
 // second.
-func metered(b *testing.B, body func(add func(*Result))) {
+func metered(b *testing.B, body func(add func(*run.Result))) {
 	var events uint64
 	var simulated float64
 	m := benchmeter.Start()
-	body(func(r *Result) { events, simulated = events+r.Events, simulated+statTotal(r.Stats, "simSeconds") })
+	body(func(r *run.Result) { events, simulated = events+r.Events, simulated+r.Stats.Total("simSeconds") })
 	m.Stop(b, events, simulated)
 	b.ReportMetric(float64(events), "events")
 }
 
 // report adds the simulator's speed to a benchmark's output.
-func reportSpeed(b *testing.B, res *Result, wall time.Duration) {
+func reportSpeed(b *testing.B, res *run.Result, wall time.Duration) {
 	s := wall.Seconds() / float64(b.N)
 	b.ReportMetric(float64(res.Bytes)/s/1e9, "simGB/s")
 	b.ReportMetric(float64(res.Events)/s/1e6, "Mevents/s")
@@ -41,11 +43,11 @@ func BenchmarkH2D1GiB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var res *Result
+	var res *run.Result
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		var err error
-		if res, err = Execute(c, []Run{TraceRun("h2d", ops)}); err != nil {
+		if res, err = run.Execute(c, []job.Run{TraceRun("h2d", ops)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,7 +58,7 @@ func BenchmarkH2D1GiB(b *testing.B) {
 func BenchmarkP2P(b *testing.B) {
 	c := frontier(b)
 	for b.Loop() {
-		metered(b, func(add func(*Result)) { add(mustExecute(b, c, DefaultP2P(8).Runs(), nil)) })
+		metered(b, func(add func(*run.Result)) { add(mustExecute(b, c, DefaultP2P(8).Runs(), nil)) })
 	}
 }
 
@@ -70,10 +72,10 @@ func BenchmarkStreamCopy8GB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var res *Result
+	var res *run.Result
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if res, err = Execute(c, runs); err != nil {
+		if res, err = run.Execute(c, runs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -86,7 +88,7 @@ func BenchmarkStreamCopy8GB(b *testing.B) {
 // NUMA domain to it, GPU families from it to every GCD (itself included),
 // every size of each family's range; with xnack set, only the managed
 // families, whose behaviour follows HSA_XNACK.
-func commScopeGCD(c *config.Node, gcd int, xnack bool) []Run {
+func commScopeGCD(c *config.Node, gcd int, xnack bool) []job.Run {
 	var host, gpu []string
 	for _, f := range CommScopeFamilies {
 		switch {
@@ -113,10 +115,10 @@ func BenchmarkCommScopeGCD0(b *testing.B) {
 	b.ReportMetric(float64(len(runs)+len(xruns)), "benchmarks")
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := Execute(c, runs); err != nil {
+		if _, err := run.Execute(c, runs); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Execute(&x, xruns); err != nil {
+		if _, err := run.Execute(&x, xruns); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -138,10 +140,10 @@ func BenchmarkOSUBandwidth(b *testing.B) {
 	for _, sdma := range []string{"1", "0"} {
 		b.Run("HSA_ENABLE_SDMA="+sdma, func(b *testing.B) {
 			c := frontier(b, "env.HSA_ENABLE_SDMA="+sdma)
-			var res *Result
+			var res *run.Result
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				if res, err = Execute(c, runs); err != nil {
+				if res, err = run.Execute(c, runs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -161,7 +163,7 @@ func BenchmarkOSUPointToPointSweep(b *testing.B) {
 		sizes = append(sizes, n)
 	}
 	for b.Loop() {
-		metered(b, func(add func(*Result)) {
+		metered(b, func(add func(*run.Result)) {
 			for _, bench := range []string{"osu_latency", "osu_bw", "osu_bibw"} {
 				runs, err := OSU{Bench: bench, GCDs: []int{0, 1}, Sizes: sizes, Window: 64, Iterations: 1}.Runs()
 				add(mustExecute(b, c, runs, err))
@@ -183,7 +185,7 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 		Datatype: "float", Warmup: 5, Iterations: 20, BudgetBytes: RCCLBudget}
 	for b.Loop() {
 		runs, err := tt.Runs()
-		metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
+		metered(b, func(add func(*run.Result)) { add(mustExecute(b, c, runs, err)) })
 	}
 }
 
@@ -193,7 +195,7 @@ func BenchmarkRCCLAllReduceSweep(b *testing.B) {
 func haloBench(b *testing.B, procs int, grids [][]int, labels, decomps []string, fields []int) {
 	c := frontier(b, fmt.Sprintf("network.nodes=%d", (procs+7)/8))
 	for b.Loop() {
-		metered(b, func(add func(*Result)) {
+		metered(b, func(add func(*run.Result)) {
 			for _, dims := range grids {
 				h := Halo{Bench: "exchange", Dims: dims, Radius: 4, Fields: fields, Strategies: labels, QueryNs: c.Runtime.APICallNs,
 					Yaksa: c.Env.EnableYaksa == 1, Warmup: 1, Samples: 3, Procs: procs, Decomps: decomps,
@@ -246,7 +248,7 @@ func BenchmarkMHDWeakScaling(b *testing.B) {
 			m.GCDNUMA, m.PostNs, m.QueryNs, m.Yaksa = c.GlobalGCDNUMA(), c.MPI.PostNs, c.Runtime.APICallNs, c.Env.EnableYaksa == 1
 			for b.Loop() {
 				runs, err := m.Runs()
-				metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
+				metered(b, func(add func(*run.Result)) { add(mustExecute(b, c, runs, err)) })
 			}
 		})
 	}
@@ -264,7 +266,7 @@ func BenchmarkOSULatencyFrontier(b *testing.B) {
 			c := loadConfig(b, "frontier-cluster.toml", fmt.Sprintf("network.nodes=%d", nodes))
 			runs, err := OSU{Bench: "osu_latency", GCDs: []int{0, 8}, Sizes: []int64{8}, Window: 64, Iterations: 1}.Runs()
 			for b.Loop() {
-				metered(b, func(add func(*Result)) { add(mustExecute(b, c, runs, err)) })
+				metered(b, func(add func(*run.Result)) { add(mustExecute(b, c, runs, err)) })
 			}
 		})
 	}

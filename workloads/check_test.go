@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -13,7 +15,7 @@ func TestBuiltinWorkloadsPassCheck(t *testing.T) {
 	c := frontier(t)
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: E6Sizes(), Kernels: StreamKernels, Iterations: 2,
 		Workgroup: 128, NUMA: c.Host.GCDNUMA}
-	var all []Run
+	var all []job.Run
 	for _, alloc := range []string{"local", "host", "2"} {
 		st.Alloc = alloc
 		runs, err := st.Runs()
@@ -31,7 +33,7 @@ func TestBuiltinWorkloadsPassCheck(t *testing.T) {
 	all = append(all, runs...)
 	all = append(all, DefaultP2P(c.GCD.Count).Runs()...)
 	all = append(all, DefaultCommScope(c.GCD.Count, c.Host.NUMADomains).Runs()...)
-	if err := Check(c, all); err != nil {
+	if err := job.Check(c, all); err != nil {
 		t.Fatal(err)
 	}
 	if len(all) < 1000 {
@@ -52,9 +54,9 @@ func TestStreamDuplicateGCD(t *testing.T) {
 
 // checkError runs runs through Execute and requires the check error want,
 // a *trace.Error, and no simulation.
-func checkError(t *testing.T, runs []Run, want string, sets ...string) {
+func checkError(t *testing.T, runs []job.Run, want string, sets ...string) {
 	t.Helper()
-	res, err := Execute(frontier(t, sets...), runs)
+	res, err := run.Execute(frontier(t, sets...), runs)
 	if res != nil {
 		t.Error("Execute returned a result with its error")
 	}
@@ -77,7 +79,7 @@ func TestStreamCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 3 x 16 GiB fit in 64 GiB; 3 x 32 GiB do not (the third array).
-	if err := Check(frontier(t), runs[:1]); err != nil {
+	if err := job.Check(frontier(t), runs[:1]); err != nil {
 		t.Fatal(err)
 	}
 	checkError(t, runs, "stream/34359738368:3: bytes: 34359738368 bytes do not fit in GCD 1's HBM: 0 of 68719476736 bytes (gcd.hbm_bytes) free")
@@ -89,7 +91,7 @@ func TestStreamCapacity(t *testing.T) {
 	}
 	checkError(t, runs, "stream/68719476736:3: bytes: 68719476736 bytes do not fit in NUMA domain 3's memory: 0 of 137438953472 bytes (host.numa_bytes) free")
 	// With more memory in the config, the same run passes the checks.
-	if err := Check(frontier(t, "host.numa_bytes=274877906944"), runs); err != nil {
+	if err := job.Check(frontier(t, "host.numa_bytes=274877906944"), runs); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -99,7 +101,7 @@ func TestHugeCopyRejected(t *testing.T) {
 	n := int64(1) << 62
 	ops := []trace.Op{alloc("a", 0, n), alloc("b", 1, n),
 		{Op: trace.MemcpyPeer, Src: "a", Dst: "b", Bytes: n}}
-	checkError(t, []Run{TraceRun("huge.jsonl", ops)},
+	checkError(t, []job.Run{TraceRun("huge.jsonl", ops)},
 		"huge.jsonl:1: bytes: 4611686018427387904 bytes do not fit in GCD 0's HBM: 68719476736 of 68719476736 bytes (gcd.hbm_bytes) free")
 }
 
@@ -111,7 +113,7 @@ func TestHostStoresToPinnedHostMemory(t *testing.T) {
 	ops := []trace.Op{hostAlloc("h", 2, n),
 		{Op: trace.HostAccess, NUMA: intp(2), Threads: 4, Access: []trace.Access{{Buf: "h", Mode: "write", Bytes: n}}}}
 	c := frontier(t)
-	res, err := Execute(c, []Run{TraceRun("host.jsonl", ops)})
+	res, err := run.Execute(c, []job.Run{TraceRun("host.jsonl", ops)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestHostStoresToPinnedHostMemory(t *testing.T) {
 	if bw[0] <= 0 || bw[0] > peak*1.001 {
 		t.Errorf("host stores at %.2f GB/s, want > 0 and at most the DRAM's %.2f GB/s", bw[0], peak)
 	}
-	if w := statTotal(res.Stats, "node.numa2.dram.bytesWritten"); w != n {
+	if w := res.Stats.Total("node.numa2.dram.bytesWritten"); w != n {
 		t.Errorf("NUMA 2's DRAM got %v bytes written, want %d", w, n)
 	}
 }

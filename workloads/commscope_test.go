@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 )
 
 // Comm|Scope runs hipMemcpyAsync_GPUToGPU and implicit_mapped_GPUWrGPU
@@ -26,7 +27,7 @@ func TestCommScopeSameGCD(t *testing.T) {
 		}
 	}
 	cs.Filter = regexp.MustCompile(`^Comm_(hipMemcpyAsync_GPUToGPU|implicit_mapped_GPUWrGPU)/2/2/`)
-	res, err := Execute(c, cs.Runs())
+	res, err := run.Execute(c, cs.Runs())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestCommScopeNUMAToGPU(t *testing.T) {
 	}
 	cs := CommScope{GCDs: c.GCD.Count, NUMADomains: c.Host.NUMADomains, MinLog2: 20, MaxLog2: 20, Iterations: 1,
 		Filter: regexp.MustCompile(`^Comm_hip(Memcpy_NUMAToGPU|MemcpyAsync_PageableToGPU)/1/4/`)}
-	res, err := Execute(c, cs.Runs())
+	res, err := run.Execute(c, cs.Runs())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/config"
-
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -243,17 +244,17 @@ func FuzzSimulate(f *testing.F) {
 			nodes[strings.Join(env, " ")] = c
 		}
 		mu.Unlock()
-		run := TraceRun("fuzz.jsonl", ops)
-		if Check(c, []Run{run}) != nil {
+		tr := TraceRun("fuzz.jsonl", ops)
+		if job.Check(c, []job.Run{tr}) != nil {
 			return
 		}
 		type outcome struct {
-			res *Result
+			res *run.Result
 			err error
 		}
 		done := make(chan outcome, 1)
 		go func() {
-			res, err := Execute(c, []Run{run})
+			res, err := run.Execute(c, []job.Run{tr})
 			done <- outcome{res, err}
 		}()
 		var o outcome

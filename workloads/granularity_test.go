@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -18,10 +20,10 @@ import (
 // both ways, host loads, a mid-sized copy (where transaction size would show as
 // pipeline fill), kernels that compute as long as they move memory, and
 // STREAM local, peer and host, in and out of the L2.
-func granularityRuns(t *testing.T) []Run {
+func granularityRuns(t *testing.T) []job.Run {
 	p := DefaultP2P(8)
 	p.Bytes, p.Repeat = 32<<20, 2
-	var runs []Run
+	var runs []job.Run
 	for _, r := range p.Runs() {
 		for _, pair := range []string{"/0/1", "/0/2", "/1/7", "/3/3"} {
 			if strings.HasSuffix(r.Name, pair) && !strings.HasPrefix(r.Name, "bidirectional") {
@@ -70,8 +72,8 @@ func granularityRuns(t *testing.T) []Run {
 // bandwidth at eager, rendezvous and bulk sizes, where the NIC's DMA
 // transactions, the PCIe and network links and the NIC's reports all
 // count, and an RCCL all_reduce.
-func netRuns(t *testing.T) []Run {
-	var runs []Run
+func netRuns(t *testing.T) []job.Run {
+	var runs []job.Run
 	for _, bench := range []string{"osu_latency", "osu_bw"} {
 		r, err := OSU{Bench: bench, GCDs: []int{0, 8}, Sizes: []int64{8, 65536, 1 << 20}, Window: 64, Iterations: 1}.Runs()
 		if err != nil {
@@ -141,12 +143,12 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 	runs, net := granularityRuns(t), netRuns(t)
 	const twoNodes = "network.nodes=2"
 	execute := func(sets ...string) []report.Row {
-		res, err := Execute(frontier(t, sets...), runs)
+		res, err := run.Execute(frontier(t, sets...), runs)
 		if err != nil {
 			t.Fatalf("%v: %v", sets, err)
 		}
 		streamBelowHBM(t, strings.Join(sets, " "), res)
-		two, err := Execute(frontier(t, append(sets, twoNodes)...), net)
+		two, err := run.Execute(frontier(t, append(sets, twoNodes)...), net)
 		if err != nil {
 			t.Fatalf("%v on two nodes: %v", sets, err)
 		}
@@ -170,7 +172,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 // streamBelowHBM checks that no STREAM result beats the HBM peak: every
 // array is read or written in HBM, and what the L2 holds between kernels
 // is written back at each event (system-scope release).
-func streamBelowHBM(t *testing.T, set string, res *Result) {
+func streamBelowHBM(t *testing.T, set string, res *run.Result) {
 	peak := frontier(t).GCD.HBMBandwidthGBps
 	for _, r := range res.Rows {
 		if r.Workload == "stream" && r.Value > peak {

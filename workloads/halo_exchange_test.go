@@ -4,12 +4,14 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
 // haloExchange is an exchange benchmark on enough Frontier nodes for
 // procs ranks: one warm-up and one sample.
-func haloExchange(t *testing.T, dims []int, procs int, decomp string, labels []string, fields ...int) (Halo, *Result) {
+func haloExchange(t *testing.T, dims []int, procs int, decomp string, labels []string, fields ...int) (Halo, *run.Result) {
 	t.Helper()
 	nodes := (procs + 7) / 8
 	c := frontier(t, "network.nodes="+itoa(nodes))
@@ -41,10 +43,10 @@ func TestHaloExchangeOps(t *testing.T) {
 		"acm-packed-he":   {2 * 26, 2 * 26, 0},
 		"acm-batched-he":  {2 * 26, 2, 0},
 	}
-	for i, run := range runs {
+	for i, r := range runs {
 		label := HaloExchangeLabels[i]
 		var reqs, acm, yaksa, waits int
-		ops := run.Operations()
+		ops := r.Operations()
 		for j, o := range ops {
 			if o.Rank != 3 {
 				continue
@@ -67,7 +69,7 @@ func TestHaloExchangeOps(t *testing.T) {
 			t.Errorf("%s: requests, acm kernels, yaksa kernels %v and %d waits; want %v and a wait per request", label, got, waits, want[label])
 		}
 	}
-	if err := Check(c, runs); err != nil {
+	if err := job.Check(c, runs); err != nil {
 		t.Errorf("trace check: %v", err)
 	}
 }

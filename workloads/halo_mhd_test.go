@@ -7,6 +7,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -133,10 +134,10 @@ func TestMHDStepsAgreeAndFusedWins(t *testing.T) {
 			m.Steps = 3
 		}
 		runs, err := m.Runs()
-		var replay *Replay
+		var replay *job.Replay
 		if err == nil {
 			rows := runs[0].Rows
-			runs[0].Rows = func(r *Replay) []report.Row { replay = r; return rows(r) }
+			runs[0].Rows = func(r *job.Replay) []report.Row { replay = r; return rows(r) }
 		}
 		res := mustExecute(t, c, runs, err)
 		times = append(times, res.Rows[0].Value)

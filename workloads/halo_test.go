@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -214,12 +215,12 @@ func TestHaloPackErrors(t *testing.T) {
 	if _, err := h.Runs(); err != nil {
 		t.Error(err)
 	}
-	if err := Check(frontier(t), must(h.Runs())); err != nil {
+	if err := job.Check(frontier(t), must(h.Runs())); err != nil {
 		t.Errorf("trace check: %v", err)
 	}
 }
 
-func must(runs []Run, err error) []Run {
+func must(runs []job.Run, err error) []job.Run {
 	if err != nil {
 		panic(err)
 	}

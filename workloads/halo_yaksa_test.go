@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -152,7 +153,7 @@ func TestHaloYaksaCopies(t *testing.T) {
 			t.Errorf("copy %d: %+v, want 16 KiB from %d", r, o, src)
 		}
 	}
-	if err := Check(frontier(t), must(h.Runs())); err != nil {
+	if err := job.Check(frontier(t), must(h.Runs())); err != nil {
 		t.Errorf("trace check: %v", err)
 	}
 }

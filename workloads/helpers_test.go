@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 )
 
 // loadConfig loads a config of configs/ with -set overrides.
@@ -25,19 +27,19 @@ func frontier(t testing.TB, sets ...string) *config.Node {
 }
 
 // runStream simulates a STREAM replica on c.
-func runStream(t testing.TB, c *config.Node, st Stream) *Result {
+func runStream(t testing.TB, c *config.Node, st Stream) *run.Result {
 	t.Helper()
 	runs, err := st.Runs()
 	return mustExecute(t, c, runs, err)
 }
 
 // mustExecute simulates runs (made with err) on c, failing the test on an error.
-func mustExecute(t testing.TB, c *config.Node, runs []Run, err error) *Result {
+func mustExecute(t testing.TB, c *config.Node, runs []job.Run, err error) *run.Result {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Execute(c, runs)
+	res, err := run.Execute(c, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,16 +47,3 @@ func mustExecute(t testing.TB, c *config.Node, runs []Run, err error) *Result {
 }
 
 func statName(format string, g int) string { return fmt.Sprintf(format, g) }
-
-// statTotal is stat name summed over the runs of s (0 if no run has it).
-func statTotal(s *Stats, name string) float64 {
-	v := 0.0
-	for _, r := range s.runs {
-		for i, st := range s.layouts[r.layout].d { // parts not built add nothing
-			if st.Name == name {
-				v += r.values[i]
-			}
-		}
-	}
-	return v
-}

@@ -3,7 +3,9 @@ package workloads
 import (
 	"testing"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -11,7 +13,7 @@ import (
 func kernelRows(t *testing.T, k trace.Op) []report.Row {
 	t.Helper()
 	k.Op, k.Name, k.GCD, k.Line = trace.Kernel, "k", intp(0), 2
-	res, err := Execute(frontier(t), []Run{TraceRun("kernel", []trace.Op{
+	res, err := run.Execute(frontier(t), []job.Run{TraceRun("kernel", []trace.Op{
 		{Op: trace.Malloc, Buf: "d", GCD: intp(0), Bytes: 4 << 20, Line: 1}, k,
 		{Op: trace.DeviceSync, Line: 3}})})
 	if err != nil {

@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/run"
 )
 
 // streamL2 runs STREAM copy then scale (scale reads what copy wrote) on
@@ -12,11 +14,11 @@ import (
 // bandwidth and the L2's read hit and fetched bytes over the runs.
 func streamL2(t *testing.T, n int64) (rows map[string]float64, hit, fetched uint64) {
 	c := frontier(t)
-	afterRun = func(nd *node.Node, _ Run, _ []hip.OpResult) {
+	run.AfterRun = func(nd *node.Node, _ job.Run, _ []hip.OpResult) {
 		hit += nd.GCDs[0].L2.HitBytes
 		fetched += nd.GCDs[0].L2.FillBytes
 	}
-	defer func() { afterRun = nil }()
+	defer func() { run.AfterRun = nil }()
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{n}, Kernels: []string{"copy", "scale"},
 		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 	res := runStream(t, c, st)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -30,7 +32,7 @@ func TestConfigRangeEdgesRun(t *testing.T) {
 	} {
 		c := frontier(t, edge...)
 		start := time.Now()
-		res, err := Execute(c, []Run{TraceRun("edge.jsonl", ops)})
+		res, err := run.Execute(c, []job.Run{TraceRun("edge.jsonl", ops)})
 		if err != nil {
 			t.Fatalf("%v: %v", edge, err)
 		}

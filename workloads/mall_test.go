@@ -5,7 +5,9 @@ import (
 
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/run"
 )
 
 // A MALL that holds lines it never filled is caught by -check; the same
@@ -15,12 +17,12 @@ func TestInvariantsCatchABrokenMALL(t *testing.T) {
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
 		Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 	runs, _ := st.Runs()
-	if _, err := Execute(c, runs, WithCheck()); err != nil {
+	if _, err := run.Execute(c, runs, run.WithCheck()); err != nil {
 		t.Fatalf("intact MALL: %v", err)
 	}
 	invariant.Corrupt = func(n *node.Node) { n.GCDs[0].MALL.FillBytes, n.GCDs[0].MALL.WriteFillBytes = 0, 0 }
 	defer func() { invariant.Corrupt = nil }()
-	_, err := Execute(c, runs, WithCheck())
+	_, err := run.Execute(c, runs, run.WithCheck())
 	caught := false
 	if e, ok := err.(*invariant.Error); ok {
 		for _, v := range e.Violations {
@@ -40,13 +42,13 @@ func TestXCDsShareAKernel(t *testing.T) {
 		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 	runs, _ := st.Runs()
 	var l2s [2]uint64
-	afterRun = func(n *node.Node, _ Run, _ []hip.OpResult) {
+	run.AfterRun = func(n *node.Node, _ job.Run, _ []hip.OpResult) {
 		for x, l := range n.GCDs[0].L2s {
 			l2s[x] += l.ReadBytes
 		}
 	}
-	defer func() { afterRun = nil }()
-	res, err := Execute(c, runs, WithCheck())
+	defer func() { run.AfterRun = nil }()
+	res, err := run.Execute(c, runs, run.WithCheck())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
 // copies runs concurrent peer copies (one stream each) of n bytes and
 // returns each copy's bandwidth in GB/s and the node's statistics.
-func copies(t *testing.T, sets []string, n int64, pairs ...[2]int) ([]float64, *Result) {
+func copies(t *testing.T, sets []string, n int64, pairs ...[2]int) ([]float64, *run.Result) {
 	t.Helper()
 	c := frontier(t, sets...)
 	var ops []trace.Op
@@ -23,7 +25,7 @@ func copies(t *testing.T, sets []string, n int64, pairs ...[2]int) ([]float64, *
 		ops = append(ops, trace.Op{Op: trace.MemcpyPeerAsy, Src: src, Dst: dst, Bytes: n, Stream: i + 1})
 	}
 	ops = append(ops, trace.Op{Op: trace.DeviceSync})
-	res, err := Execute(c, []Run{TraceRun("t", ops)})
+	res, err := run.Execute(c, []job.Run{TraceRun("t", ops)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestConcurrentCopiesShareABundle(t *testing.T) {
 	total := 50 * 64.0 / 85
 	near(t, "first copy", bw[0], total/2, 0.03)
 	near(t, "second copy", bw[1], total/2, 0.03)
-	if busy := statTotal(res.Stats, "node.xgmi.b0_2.dir0.busy"); busy <= 0 {
+	if busy := res.Stats.Total("node.xgmi.b0_2.dir0.busy"); busy <= 0 {
 		t.Errorf("bundle 0-2 shows no busy time: %v", busy)
 	}
 }
@@ -92,12 +94,12 @@ func TestRemovingABundleReroutes(t *testing.T) {
 	near(t, "0->2 rerouted", bw[0], 50*64.0/85, 0.03)
 	fwd := 0.0
 	for g := 0; g < 8; g++ {
-		fwd += statTotal(res.Stats, statName("node.gcd%d.hub.forwarded", g))
+		fwd += res.Stats.Total(statName("node.gcd%d.hub.forwarded", g))
 	}
 	if fwd == 0 {
 		t.Error("no packet passed through an intermediate GCD")
 	}
-	if statTotal(res.Stats, "node.xgmi.b0_2.dir0.packets") != 0 {
+	if res.Stats.Total("node.xgmi.b0_2.dir0.packets") != 0 {
 		t.Error("removed bundle still carried packets")
 	}
 }
@@ -108,11 +110,11 @@ func TestReroutedLatencyIsLonger(t *testing.T) {
 	p.Cases = []string{"latency"}
 	direct := p.run("latency", 0, 2)
 	c := frontier(t)
-	r1, err := Execute(c, []Run{direct})
+	r1, err := run.Execute(c, []job.Run{direct})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := Execute(frontier(t, "xgmi.bundle[0-2].lanes=0"), []Run{direct})
+	r2, err := run.Execute(frontier(t, "xgmi.bundle[0-2].lanes=0"), []job.Run{direct})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +133,11 @@ func TestDRAMContention(t *testing.T) {
 		trace.Op{Op: trace.MemcpyAsync, Src: "h", Dst: "d", Bytes: big, Stream: 1},
 		trace.Op{Op: trace.MemcpyAsync, Src: "h2", Dst: "d2", Bytes: big, Stream: 2},
 		trace.Op{Op: trace.DeviceSync})
-	r1, err := Execute(c, []Run{TraceRun("one", one)})
+	r1, err := run.Execute(c, []job.Run{TraceRun("one", one)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := Execute(c, []Run{TraceRun("two", two)})
+	r2, err := run.Execute(c, []job.Run{TraceRun("two", two)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestDRAMContention(t *testing.T) {
 	domain := float64(c.DRAM.ChannelsPerDomain) * c.DRAM.ChannelBandwidthGBps * c.DRAM.Efficiency
 	near(t, "one GCD from NUMA 0", bw1, 36*64.0/81, 0.02)
 	near(t, "two GCDs from NUMA 0", sum, domain, 0.03)
-	if busy := statTotal(r2.Stats, "node.numa0.dram.busy"); busy <= 0 {
+	if busy := r2.Stats.Total("node.numa0.dram.busy"); busy <= 0 {
 		t.Error("NUMA 0 DRAM shows no busy time")
 	}
 }
@@ -182,7 +184,7 @@ func TestPeerStreamFollowsBundleWidth(t *testing.T) {
 		st := Stream{GCDs: []int{0}, Alloc: fmt.Sprint(peer), Sizes: []int64{256 << 20}, Kernels: []string{"copy"},
 			Iterations: 1, Workgroup: 128, NUMA: c.Host.GCDNUMA}
 		runs, _ := st.Runs()
-		res, err := Execute(c, runs)
+		res, err := run.Execute(c, runs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
 )
@@ -115,7 +116,7 @@ func TestReplayCollective(t *testing.T) {
 	for i := range ops {
 		ops[i].Line = i + 1
 	}
-	res := mustExecute(t, frontier(t), []Run{TraceRun("ar.jsonl", ops)}, nil)
+	res := mustExecute(t, frontier(t), []job.Run{TraceRun("ar.jsonl", ops)}, nil)
 	var mine []report.Row // rank 0's call, line 5
 	for _, r := range res.Rows {
 		if r.Case == "line5:mpi_allreduce" {

@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -27,7 +29,7 @@ func TestOSUBandwidth(t *testing.T) {
 			ops = append(ops, trace.Op{Op: trace.MemcpyPeerAsy, Src: "s", Dst: "r", Bytes: n, Stream: 1})
 		}
 		ops = append(ops, record("b", 1), trace.Op{Op: trace.EventSync, Event: "b"})
-		res, err := Execute(frontier(t), []Run{{Name: "peer", Ops: ops, Rows: func(r *Replay) []report.Row {
+		res, err := run.Execute(frontier(t), []job.Run{{Name: "peer", Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			return []report.Row{{Value: gbps(n*w, r.Elapsed("a", "b"))}}
 		}}})
 		if err != nil {

@@ -4,13 +4,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
-	"github.com/sarchlab/akita/v3/sim"
 )
 
 // withoutDelay is a run's trace without the delay kernel and its release,
 // as the replica was before it followed the sample.
-func withoutDelay(r Run) Run {
+func withoutDelay(r job.Run) job.Run {
 	var ops []trace.Op
 	for _, o := range r.Ops {
 		if o.WaitFlag == "" && o.Op != trace.FlagSet {
@@ -27,16 +28,16 @@ func withoutDelay(r Run) Run {
 // the delay kernel the latency follows the host instead.
 func TestP2PHostCostDoesNotLeak(t *testing.T) {
 	p := DefaultP2P(8)
-	var runs []Run
+	var runs []job.Run
 	for _, c := range p.Cases {
 		runs = append(runs, p.run(c, 0, 0), p.run(c, 0, 1))
 	}
-	fast, err := Execute(frontier(t), runs)
+	fast, err := run.Execute(frontier(t), runs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	slowHost := frontier(t, "runtime.api_call_ns=20000")
-	slow, err := Execute(slowHost, runs)
+	slow, err := run.Execute(slowHost, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestP2PHostCostDoesNotLeak(t *testing.T) {
 	}
 	// control: the test would see a leak
 	lat := p.run("latency", 0, 0)
-	leak, err := Execute(slowHost, []Run{withoutDelay(lat)})
+	leak, err := run.Execute(slowHost, []job.Run{withoutDelay(lat)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestP2PHostCostDoesNotLeak(t *testing.T) {
 // GCD (read and write); latency per copy, never doubled.
 func TestP2PArithmetic(t *testing.T) {
 	p := P2P{GCDs: 2, Bytes: 1000, Repeat: 3, LatencyBytes: 16, LatencyIters: 4}
-	rp := &Replay{events: map[string]sim.VTimeInSec{"start": 1, "stop": 3}} // 2 s
+	rp := &job.Replay{Events: map[string]float64{"start": 1, "stop": 3}} // 2 s
 	for _, c := range []struct {
 		c    string
 		i, j int

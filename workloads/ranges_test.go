@@ -12,6 +12,8 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/internal/limit"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -108,7 +110,7 @@ func runExtreme(t *testing.T, name string, c *config.Node, ops []trace.Op) {
 			t.Errorf("%s: panic: %v", name, p)
 		}
 	}()
-	res, err := Execute(c, []Run{TraceRun("range.jsonl", ops)})
+	res, err := run.Execute(c, []job.Run{TraceRun("range.jsonl", ops)})
 	var le *limit.Error
 	if errors.As(err, &le) {
 		t.Logf("%s: %v", name, err)

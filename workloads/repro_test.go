@@ -3,6 +3,8 @@ package workloads
 import (
 	"testing"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -14,7 +16,7 @@ func kernelRow(t *testing.T, n, grid int64, wg int, computeNs float64) (seconds,
 		{Op: trace.Kernel, Name: "k", GCD: intp(0), Stream: 1, Grid: grid, Workgroup: wg, ComputeNs: computeNs,
 			Access: []trace.Access{{Buf: "a", Mode: "read", Bytes: n}}},
 		{Op: trace.DeviceSync}}
-	res, err := Execute(frontier(t), []Run{TraceRun("k.jsonl", ops)})
+	res, err := run.Execute(frontier(t), []job.Run{TraceRun("k.jsonl", ops)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func kernelRow(t *testing.T, n, grid int64, wg int, computeNs float64) (seconds,
 			end = r.Value
 		}
 	}
-	return (end - start) * 1e-6, statTotal(res.Stats, "node.gcd0.hbm.bytesRead")
+	return (end - start) * 1e-6, res.Stats.Total("node.gcd0.hbm.bytesRead")
 }
 
 // Issue 6: a CU's share of a stream, t*first/wg in components/gcd/cu.go,
@@ -76,7 +78,7 @@ func TestReproStreamWaitThenRecordAgain(t *testing.T) {
 		{Op: trace.StreamWait, Stream: 1, Event: "e"},
 		record("e", 1),
 		{Op: trace.EventSync, Event: "e"}}
-	res, err := Execute(frontier(t), []Run{TraceRun("wait.jsonl", ops)})
+	res, err := run.Execute(frontier(t), []job.Run{TraceRun("wait.jsonl", ops)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestReproIPCCopyBeforeSenderAllocates(t *testing.T) {
 		{Op: trace.Malloc, Buf: "d1", GCD: intp(3), Bytes: 2 * n, Rank: 1},
 		{Op: trace.MPIAlltoall, Src: "s0", Dst: "d0", Bytes: n},
 		{Op: trace.MPIAlltoall, Src: "s1", Dst: "d1", Bytes: n, Rank: 1}}
-	res, err := Execute(frontier(t), []Run{TraceRun("a2a.jsonl", ops)})
+	res, err := run.Execute(frontier(t), []job.Run{TraceRun("a2a.jsonl", ops)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestReproZeroCostCallsAtStart(t *testing.T) {
 		{"api_call_ns=0, sync_call_ns=0", copyTrace, []string{"runtime.api_call_ns=0", "runtime.sync_call_ns=0"}},
 		{"flag_set first", flags, nil},
 	} {
-		res, err := Execute(frontier(t, c.sets...), []Run{TraceRun("zero.jsonl", c.ops)})
+		res, err := run.Execute(frontier(t, c.sets...), []job.Run{TraceRun("zero.jsonl", c.ops)})
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -143,5 +145,34 @@ func TestReproZeroCostCallsAtStart(t *testing.T) {
 		if len(res.Rows) == 0 {
 			t.Errorf("%s: no rows", c.name)
 		}
+	}
+}
+
+// Issue 21: a NIC whose PCIe link is slower than 1 GB/s moves data at that
+// rate; its datapath once took whole GB/s only, so below 1 it moved nothing
+// and the message ended at +Inf.
+func TestReproNICSlowPCIe(t *testing.T) {
+	const n = 64 << 10
+	var ends []float64
+	for _, gbps := range []string{"0.5", "1"} {
+		c := frontier(t, "network.nodes=2", "nic.pcie.bandwidth_gbps="+gbps)
+		ops := []trace.Op{alloc("a", 2, n), {Op: trace.Malloc, Buf: "b", GCD: intp(c.GCD.Count + 3), Bytes: n, Rank: 1},
+			{Op: trace.MPISend, Buf: "a", Bytes: n, Peer: intp(1)}, {Op: trace.MPIRecv, Buf: "b", Bytes: n, Peer: intp(0), Rank: 1}}
+		res, err := run.Execute(c, []job.Run{TraceRun("nic.jsonl", ops)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := 0.0
+		for _, r := range res.Rows {
+			if r.Metric == "return" {
+				end = max(end, r.Value)
+			}
+		}
+		ends = append(ends, end)
+	}
+	// the PCIe link carries the message twice (sender's and receiver's NIC):
+	// at half the rate it takes longer, and far from forever
+	if !(ends[0] > ends[1] && ends[0] < 4*ends[1]) {
+		t.Errorf("message ends at %g us over 0.5 GB/s PCIe, %g us over 1 GB/s", ends[0], ends[1])
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -29,17 +31,17 @@ func TestUngroupedSendRecvLargerThanFIFOStalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := TraceRun("t.jsonl", ops)
+	tr := TraceRun("t.jsonl", ops)
 	for _, fifo := range []struct {
 		buffsize string
 		stalls   bool
 	}{{"65536", true}, {"4194304", false}} { // 4 MiB holds the whole message: both sends finish
 		c := frontier(t, "env.NCCL_PROTO=Simple", "env.NCCL_ALGO=Ring", "env.NCCL_BUFFSIZE="+fifo.buffsize,
 			"env.HSA_ENABLE_SDMA=1", "env.HSA_ENABLE_PEER_SDMA=1")
-		if err := Check(c, []Run{run}); err != nil {
+		if err := job.Check(c, []job.Run{tr}); err != nil {
 			t.Fatalf("NCCL_BUFFSIZE=%s: check: %v", fifo.buffsize, err)
 		}
-		_, err := Execute(c, []Run{run})
+		_, err := run.Execute(c, []job.Run{tr})
 		var te *trace.Error
 		switch {
 		case !fifo.stalls && err != nil:

@@ -16,21 +16,21 @@ import (
 // acknowledgements; the split run must not be slower than that.
 func TestStreamSplitAlloc(t *testing.T) {
 	c := frontier(t)
-	run := func(alloc string) (float64, string) {
+	measure := func(alloc string) (float64, string) {
 		res := runStream(t, c, Stream{GCDs: []int{0}, Alloc: alloc, Sizes: []int64{1 << 30}, Kernels: []string{"copy"},
 			Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA})
 		return res.Rows[0].Value, res.Rows[0].Src
 	}
-	split, src := run("2:0")
+	split, src := measure("2:0")
 	x := c.XGMI
 	rate := x.LaneBandwidthGBps * float64(x.PacketPayloadBytes) / float64(x.PacketPayloadBytes+x.ResponseOverheadBytes)
 	if want := 2 * rate; math.Abs(split-want) > 0.01*want || src != "gcd2" {
 		t.Errorf("-alloc 2:0: %.2f GB/s from %s, want %.2f from gcd2", split, src, want)
 	}
-	if both, _ := run("2"); both > split {
+	if both, _ := measure("2"); both > split {
 		t.Errorf("-alloc 2 (%.2f GB/s) faster than -alloc 2:0 (%.2f GB/s)", both, split)
 	}
-	if _, src := run("host:0"); src != "numa3" {
+	if _, src := measure("host:0"); src != "numa3" {
 		t.Errorf("-alloc host:0: source %s, want numa3 (GCD 0's domain)", src)
 	}
 	for _, bad := range []string{"9:0", "1:", ":1", "2:x", "a:b:c"} {

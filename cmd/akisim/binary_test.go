@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // These tests run the built binary: what a user types, from any folder,

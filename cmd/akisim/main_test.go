@@ -11,7 +11,6 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // akisim runs the command from the repository root and returns its exit

@@ -8,7 +8,6 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // -format text of the osu workload is OSU 7.4's own output and nothing

@@ -15,7 +15,6 @@ import (
 	"github.com/akisim/akisim/configs"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // snapshot reads every file of an outdir; nil when it does not exist.

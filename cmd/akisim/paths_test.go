@@ -9,7 +9,6 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/run"
-	"github.com/akisim/akisim/workloads"
 )
 
 // copyTo copies the repository file src (relative to the root) to dst.

@@ -1,4 +1,4 @@
-package run
+package workloads
 
 import (
 	"path/filepath"
@@ -10,14 +10,16 @@ import (
 	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
-func sampleTraces(t *testing.T) []Run {
+func sampleTraces(t *testing.T) []job.Run {
 	_, file, _, _ := runtime.Caller(0)
 	paths, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "traces", "*.jsonl"))
-	var runs []Run
+	var runs []job.Run
 	for _, p := range paths {
 		ops, err := trace.ReadFile(p)
 		if err != nil {
@@ -34,12 +36,12 @@ func sampleTraces(t *testing.T) []Run {
 // checked runs runs on c with the invariants checked and fails on any
 // violation or if a run of more than one node sent nothing over its
 // network (then the NIC, cable and switch checks saw no traffic).
-func checked(t *testing.T, c *config.Node, runs []Run, err error) {
+func checked(t *testing.T, c *config.Node, runs []job.Run, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	afterRun = func(n *node.Node, run Run, _ []hip.OpResult) {
+	run.AfterRun = func(n *node.Node, r job.Run, _ []hip.OpResult) {
 		var carried uint64
 		for _, l := range append(n.NICLinks, n.NetLinks...) {
 			if l == nil {
@@ -49,11 +51,11 @@ func checked(t *testing.T, c *config.Node, runs []Run, err error) {
 			carried += p
 		}
 		if c.Nodes() > 1 && carried == 0 {
-			t.Errorf("%s: nothing crossed the network", run.Name)
+			t.Errorf("%s: nothing crossed the network", r.Name)
 		}
 	}
-	defer func() { afterRun = nil }()
-	if _, err := Execute(c, runs, WithCheck()); err != nil {
+	defer func() { run.AfterRun = nil }()
+	if _, err := run.Execute(c, runs, run.WithCheck()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -131,7 +133,7 @@ func TestInvariantsCatchABrokenComponent(t *testing.T) {
 	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{1 << 20}, Kernels: []string{"copy"},
 		Iterations: 1, Workgroup: 128, NUMA: frontier(t).Host.GCDNUMA}
 	runs, _ := st.Runs()
-	_, err := Execute(frontier(t), runs, WithCheck())
+	_, err := run.Execute(frontier(t), runs, run.WithCheck())
 	var hbm, l2 bool
 	if e, ok := err.(*invariant.Error); ok {
 		for _, v := range e.Violations {
@@ -164,7 +166,7 @@ func TestPeakCoversACollective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Execute(frontier(t, "network.nodes=2"), runs, WithCheck())
+	_, err = run.Execute(frontier(t, "network.nodes=2"), runs, run.WithCheck())
 	e, ok := err.(*invariant.Error)
 	if !ok {
 		t.Fatalf("want violations, got %v", err)
