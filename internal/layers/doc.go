@@ -1,0 +1,3 @@
+// Package layers holds no code: its test keeps akisim's packages in their
+// layers (docs/development.md, "Package layering").
+package layers
