@@ -2,12 +2,9 @@ package run
 
 import (
 	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/akisim/akisim/config"
-	"github.com/akisim/akisim/trace"
 )
 
 // Every run of this package's tests checks the model's invariants.
@@ -16,11 +13,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// loadConfig loads a config of configs/ with -set overrides.
+// loadConfig loads ../configs/name with -set overrides.
 func loadConfig(t testing.TB, name string, sets ...string) *config.Node {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	c, err := config.Load(filepath.Join(filepath.Dir(file), "..", "configs", name), sets)
+	c, err := config.Load("../configs/"+name, sets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,15 +28,3 @@ func frontier(t testing.TB, sets ...string) *config.Node {
 }
 
 func intp(v int) *int { return &v }
-
-func alloc(name string, gcd int, bytes int64) trace.Op {
-	return trace.Op{Op: trace.Malloc, Buf: name, GCD: intp(gcd), Bytes: bytes}
-}
-
-func hostAlloc(name string, numa int, bytes int64) trace.Op {
-	return trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: intp(numa), Bytes: bytes}
-}
-
-func record(event string, stream int) trace.Op {
-	return trace.Op{Op: trace.EventRecord, Event: event, Stream: stream}
-}

@@ -66,7 +66,7 @@ func statsText(t *testing.T, res *Result) string {
 // peerCopy is a trace of one hipMemcpyPeer of n bytes from GCD 0 to GCD 1
 // followed by a device synchronisation.
 func peerCopy(n int64) []trace.Op {
-	return []trace.Op{alloc("a", 0, n), alloc("b", 1, n),
+	return []trace.Op{{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: n}, {Op: trace.Malloc, Buf: "b", GCD: intp(1), Bytes: n},
 		{Op: trace.MemcpyPeerAsy, Src: "a", Dst: "b", Bytes: n, Stream: 1}, {Op: trace.DeviceSync}}
 }
 
@@ -317,13 +317,13 @@ func TestRowEndpoints(t *testing.T) {
 		}
 	})
 	t.Run("trace", func(t *testing.T) {
-		ops := []trace.Op{hostAlloc("h", 2, 1<<20), alloc("d", 5, 1<<20),
+		ops := []trace.Op{{Op: trace.HostMalloc, Buf: "h", NUMA: intp(2), Bytes: 1 << 20}, {Op: trace.Malloc, Buf: "d", GCD: intp(5), Bytes: 1 << 20},
 			{Op: trace.MemcpyAsync, Src: "h", Dst: "d", Bytes: 1 << 20, Stream: 1},
 			{Op: trace.Kernel, Name: "touch", GCD: intp(5), Stream: 1, Grid: 1024, Workgroup: 256,
 				Access: []trace.Access{{Buf: "d", Mode: "read", Bytes: 1 << 20}}},
 			{Op: trace.DeviceSync},
 			{Op: trace.HostAccess, NUMA: intp(1), Access: []trace.Access{{Buf: "d", Mode: "write", Bytes: 1 << 16}}},
-			record("e", 0), {Op: trace.DeviceSync}}
+			{Op: trace.EventRecord, Event: "e"}, {Op: trace.DeviceSync}}
 		res, err := Execute(c, []job.Run{workloads.TraceRun("t", ops)})
 		if err != nil {
 			t.Fatal(err)
