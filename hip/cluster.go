@@ -14,21 +14,29 @@ import (
 // node by node), each node's host cores, and the NICs' DMA engines. Each
 // rank runs on the node of the memory it touches.
 
-// AddNICs wires the runtime to the NICs' DMA engines (none yet for a NIC
-// not built) and tells it their hubs (both by global NIC id), how many
-// NUMA domains a node has (global NUMA ids are node*numaPerNode + domain)
-// and the cost of a NIC's completion event.
-func (r *Runtime) AddNICs(nics [][]*sdma.Engine, hubs []int, numaPerNode int, eventNs float64) {
-	r.nics, r.nicHubs, r.numaPer, r.nicEvent = nics, hubs, numaPerNode, ns(eventNs)
-	r.nicSlots = make([][]*slot, len(nics))
-	for k, list := range nics {
-		r.wireNIC(k, list)
-	}
+// Transport is the network's side of a library's copies between nodes
+// (ops with a NIC: RDMA puts and gets on a NIC's DMA engines). The runtime
+// queues them on the NIC's engines as it queues copies on SDMA engines;
+// what the command carries over the network and when it lands is the
+// transport's (package node's NICs).
+type Transport interface {
+	// Command fills in cmd, op's copy on one of its NIC's DMA engines;
+	// land(at, flag, gpu) sets a host flag, or raises a GPU flag, at time
+	// at.
+	Command(cmd *sdma.CopyCmd, op *trace.Op, land func(at sim.VTimeInSec, flag string, gpu bool))
+}
+
+// AddNICs has the runtime send the copies of ops with a NIC through t, on
+// the DMA engines of nics NICs (by global NIC id; each node's attached
+// when built, Attach), and tells it how many NUMA domains a node has
+// (global NUMA ids are node*numaPerNode + domain).
+func (r *Runtime) AddNICs(t Transport, nics, numaPerNode int) {
+	r.transport, r.numaPer = t, numaPerNode
+	r.nicSlots = make([][]*slot, nics)
 }
 
 // wireNIC gives the runtime a port to each DMA engine of NIC k.
 func (r *Runtime) wireNIC(k int, engines []*sdma.Engine) {
-	r.nics[k] = engines
 	for i, e := range engines {
 		r.nicSlots[k] = append(r.nicSlots[k], &slot{engine: e, nic: k + 1})
 		var p sim.Port
@@ -102,23 +110,11 @@ type flagEvent struct {
 	gpu  bool
 }
 
-// nicCmd fills in an RDMA copy's command: data in the command, and the
-// receiving NIC's completion (its event reaching the host, nic.event_ns
-// after the data went through it) setting the copy's land flag.
+// nicCmd fills in an RDMA copy's command through the transport.
 func (r *Runtime) nicCmd(cmd *sdma.CopyCmd, op *trace.Op) {
-	cmd.Inline = op.Inline
-	if op.LandFlag != "" || op.LandGPUFlag != "" {
-		host, gpu := op.LandFlag, op.LandGPUFlag
-		cmd.PassHub = r.nicHubs[*op.RecvNIC]
-		cmd.Passed = func(at sim.VTimeInSec) {
-			if host != "" {
-				r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, host, false})
-			}
-			if gpu != "" {
-				r.engine.Schedule(&flagEvent{fabric.EventAt{T: at + r.nicEvent, H: r}, gpu, true})
-			}
-		}
-	}
+	r.transport.Command(cmd, op, func(at sim.VTimeInSec, flag string, gpu bool) {
+		r.engine.Schedule(&flagEvent{fabric.EventAt{T: at, H: r}, flag, gpu})
+	})
 }
 
 // nodes is the number of nodes the runtime drives.

@@ -47,21 +47,19 @@ type Runtime struct {
 	engine sim.Engine
 	fabric.Senders
 
-	cost     config.Runtime
-	rel      config.Release // runtime.rocm's release
-	env      config.Env
-	devices  []Device
-	ctrl     map[*sdma.Engine]*fabric.Sender
-	kctrl    map[*gcd.ComputeUnits]*fabric.Sender
-	threads  []*fabric.Sender // to each node's host cores (nil until built); empty without them
-	demand   func(node int)   // builds a node the run first touches (OnDemand)
-	nics     [][]*sdma.Engine // by global NIC id: its DMA engines (AddNICs)
-	nicSlots [][]*slot        // by global NIC id: its DMA engines as queues to send to
-	nicLoad  map[*slot]int    // a NIC DMA engine's commands sent and not done
-	nicOn    map[int]*slot    // an RDMA copy in flight: the engine it went to
-	numaPer  int              // NUMA domains per node
-	nicEvent sim.VTimeInSec   // a NIC's completion event reaching its host
-	nicHubs  []int            // by global NIC id: its hub
+	cost      config.Runtime
+	rel       config.Release // runtime.rocm's release
+	env       config.Env
+	devices   []Device
+	ctrl      map[*sdma.Engine]*fabric.Sender
+	kctrl     map[*gcd.ComputeUnits]*fabric.Sender
+	threads   []*fabric.Sender // to each node's host cores (nil until built); empty without them
+	demand    func(node int)   // builds a node the run first touches (OnDemand)
+	transport Transport        // a library's copies between nodes (AddNICs)
+	nicSlots  [][]*slot        // by global NIC id: its DMA engines as queues to send to
+	nicLoad   map[*slot]int    // a NIC DMA engine's commands sent and not done
+	nicOn     map[int]*slot    // an RDMA copy in flight: the engine it went to
+	numaPer   int              // NUMA domains per node
 
 	store         opStore // the operations loaded (all, or a stream's window)
 	bufs          map[string]trace.Buffer

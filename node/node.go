@@ -96,7 +96,7 @@ func Build(c *config.Node) (*Node, error) {
 		n.Runtime.UnifyHostMemory()
 		n.DRAM = nil // an APU node's NUMA domains are its GCDs' HBM (Routes.HubOf): no DRAM controllers
 	}
-	n.Runtime.AddNICs(make([][]*sdma.Engine, nodes*nics), hubs, numa, c.NIC.EventNs)
+	n.Runtime.AddNICs(newTransport(hubs, c.NIC.EventNs), nodes*nics, numa)
 	n.Runtime.OnDemand(n.need)
 	routes.onNew = n.touch
 	n.need(0)
