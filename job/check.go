@@ -19,7 +19,7 @@ func Check(c *config.Node, runs []Run) error {
 	lim := Limits(c)
 	for _, r := range runs {
 		if r.Build != nil {
-			continue // checked when it is built (Execute)
+			continue // checked when it is built (run.Execute)
 		}
 		if err := trace.Check(r.Ops, lim, r.Name); err != nil {
 			return err

@@ -88,7 +88,7 @@ func (res *Result) ran(name string, n *node.Node, count *eventCounter) {
 // every run's node once it has run.
 var AfterRun func(n *node.Node, run job.Run, out []hip.OpResult)
 
-// Execute checks every run (Check) and simulates each on a fresh node
+// Execute checks every run (job.Check) and simulates each on a fresh node
 // built from c.
 func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	var opt execOptions
