@@ -269,8 +269,18 @@ func (n *Node) buildNode(k int) []hip.Device {
 	pre := n.prefix(k)
 
 	devices := make([]hip.Device, count)
+	part := c.Partitioning()
+	shares := map[int]*gcd.MemoryShare{}
 	for g := 0; g < count; g++ {
-		d := b.gcd.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
+		gb := b.gcd
+		if part.Devices > 1 || part.Memory > 1 { // a partition mode: the devices of a memory partition share its channels
+			m := part.MemoryGroup(g)
+			if shares[m] == nil {
+				shares[m] = &gcd.MemoryShare{}
+			}
+			gb = gb.WithMemoryShare(shares[m])
+		}
+		d := gb.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
 		n.GCDs[base+g] = d
 		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: numaBase + c.Host.GCDNUMA[g]}
 	}

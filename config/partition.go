@@ -1,0 +1,198 @@
+package config
+
+import "slices"
+
+// Compute partition modes (gcd.compute_partition): how many HIP devices a
+// [gcd] entry's XCDs are grouped into (AMD SMI's accelerator partition
+// profiles: on MI300X SPX 1, DPX 2, QPX 4, CPX 8; MI300A SPX 1, TPX 3,
+// CPX 6 devices).
+var PartitionModes = []string{"SPX", "DPX", "TPX", "QPX", "CPX"}
+
+// Memory partition modes (gcd.memory_partition): NUMA domains a [gcd]
+// entry's HBM is split into (NPS4: pairs of an MI300X's 8 stacks).
+var MemoryModes = []string{"NPS1", "NPS4"}
+
+// ComputePartitions is how many devices a [gcd] entry of xcds XCDs is in
+// mode (0: not a mode).
+func ComputePartitions(mode string, xcds int) int {
+	switch mode {
+	case "SPX":
+		return 1
+	case "DPX":
+		return 2
+	case "TPX":
+		return 3
+	case "QPX":
+		return 4
+	case "CPX":
+		return xcds
+	}
+	return 0
+}
+
+// MemoryPartitions is how many NUMA memory partitions mode splits a [gcd]
+// entry's HBM into (0: not a mode).
+func MemoryPartitions(mode string) int {
+	switch mode {
+	case "NPS1":
+		return 1
+	case "NPS4":
+		return 4
+	}
+	return 0
+}
+
+// Partitioning is how a loaded config's devices sit on the physical
+// [gcd] entries it describes. Unpartitioned (SPX/NPS1) every field is 1
+// but GPUs, and device g is entry g.
+type Partitioning struct {
+	GPUs    int // physical [gcd] entries
+	Devices int // devices per entry (compute partitions)
+	Memory  int // memory partitions per entry: its devices split evenly over them
+}
+
+// Partitioning says how n's devices (gcd.count of them) sit on its
+// physical GPUs.
+func (n *Node) Partitioning() Partitioning {
+	if n.parts != nil {
+		return n.parts.Partitioning
+	}
+	return Partitioning{GPUs: n.GCD.Count, Devices: 1, Memory: 1}
+}
+
+// MemoryGroup is the memory partition device g's HBM channels belong to,
+// numbered over the node: the devices of one group share its channels'
+// bandwidth (and each has its own share of its capacity and MALL).
+func (p Partitioning) MemoryGroup(g int) int { return g / (p.Devices / p.Memory) }
+
+// partitioned is what partition made of a config: the physical config
+// it was loaded as (what WriteTOML writes back) and how devices sit on it.
+type partitioned struct {
+	Partitioning
+	physical *Node
+}
+
+// iodLanes is the width of the bundles partition puts between devices of
+// one GPU, in xgmi lanes (assumed: no published IOD-to-IOD bandwidth was
+// found; MaxLanes x 64 GB/s on MI300X, so a copy between partitions is
+// bound by its engines, not by the IOD).
+const iodLanes = MaxLanes
+
+// validatePartition checks the partition modes against the XCDs they
+// split and what the split makes of each device.
+func (n *Node) validatePartition(v *validator) {
+	g := &n.GCD
+	v.choice("gcd.compute_partition", g.ComputePartition)
+	v.choice("gcd.memory_partition", g.MemoryPartition)
+	p, q := ComputePartitions(g.ComputePartition, g.XCDs), MemoryPartitions(g.MemoryPartition)
+	if p == 0 || q == 0 || g.XCDs < 1 {
+		return
+	}
+	if g.XCDs%p != 0 {
+		v.fail("gcd.compute_partition", []string{"gcd.xcds"}, "%s makes %d devices, which must divide gcd.xcds (%d)", g.ComputePartition, p, g.XCDs)
+		return
+	}
+	if q > p || p%q != 0 {
+		v.fail("gcd.memory_partition", []string{"gcd.compute_partition", "gcd.xcds"},
+			"%s makes %d memory partitions, more than or not dividing the %d devices of %s (AMD: NPS4 with CPX only)", g.MemoryPartition, q, p, g.ComputePartition)
+		return
+	}
+	if p == 1 {
+		return
+	}
+	if n.Nodes() > 1 {
+		v.fail("gcd.compute_partition", []string{"network.nodes"}, "%s is modelled on one node only (network.nodes = 1), got network.nodes = %d", g.ComputePartition, n.Network.Nodes)
+	}
+	if g.Count*p > MaxGCDs {
+		v.fail("gcd.compute_partition", []string{"gcd.count"}, "%s makes gcd.count x %d = %d devices, more than %d", g.ComputePartition, p, g.Count*p, MaxGCDs)
+	}
+	if g.HBMBytes/int64(p) < MinMemoryBytes {
+		v.fail("gcd.compute_partition", []string{"gcd.hbm_bytes"}, "%s leaves each device gcd.hbm_bytes / %d = %d bytes, less than %d", g.ComputePartition, p, g.HBMBytes/int64(p), MinMemoryBytes)
+	}
+	m, block := &n.MALL, n.Sim.L2BlockBytes
+	if m.Bytes > 0 && m.Ways >= 1 && block > 0 {
+		if set := int64(m.Ways) * block; m.Bytes%(set*int64(p)) != 0 {
+			v.fail("mall.bytes", []string{"gcd.compute_partition", "mall.ways", "sim.l2_block_bytes"},
+				"must split into %d devices' shares of whole sets (a multiple of %d x mall.ways x sim.l2_block_bytes = %d) with %s, got %d", p, p, set*int64(p), g.ComputePartition, m.Bytes)
+		}
+	}
+	if m.Channels%q != 0 {
+		v.fail("mall.channels", []string{"gcd.memory_partition"}, "must split into %d memory partitions with %s, got %d", q, g.MemoryPartition, m.Channels)
+	}
+}
+
+// partition turns a config of physical GPUs in a partition mode into the
+// devices the mode exposes, numbered GPU by GPU (device g is partition
+// g mod p of GPU g / p, its XCDs the GPU's XCDs p*(g mod p) on). Each
+// device gets:
+//   - its XCDs, each with its CUs and L2, and its share of the FP64 peak;
+//   - its share of the HBM's capacity and of the MALL's capacity (assumed:
+//     a device's lines compete only with its own);
+//   - the HBM channels and MALL channels of its memory partition, whose
+//     bandwidth the devices of that partition share (node.Build);
+//   - sdma engines: host and xgmi engines divided by p, at least one each;
+//   - its own host link (assumed: one PCIe link per GPU in hardware, not
+//     shared between its partitions here) on its GPU's NUMA domain.
+//
+// Partition 0 of each GPU carries the GPU's xGMI links; the others reach
+// it over a bundle of iodLanes (the IOD), so routing.max_hops grows by 2.
+// An unpartitioned config (SPX, NPS1) is left as it is.
+func (n *Node) partition() {
+	g := &n.GCD
+	p, q := ComputePartitions(g.ComputePartition, g.XCDs), MemoryPartitions(g.MemoryPartition)
+	if p <= 1 && q <= 1 {
+		return
+	}
+	phys := n.clone()
+	gpus := g.Count
+	g.Count = gpus * p
+	g.XCDs /= p
+	g.HBMBytes /= int64(p)
+	g.HBMBandwidthGBps /= float64(q)
+	g.FP64GFlops /= float64(p)
+	n.MALL.Bytes /= int64(p)
+	n.MALL.Channels /= q
+	n.SDMA.HostEngines = max(1, n.SDMA.HostEngines/p)
+	n.SDMA.XGMIEngines = max(1, n.SDMA.XGMIEngines/p)
+
+	var bundles []Bundle
+	for _, b := range phys.XGMI.Bundles {
+		bundles = append(bundles, Bundle{GCDs: [2]int{b.GCDs[0] * p, b.GCDs[1] * p}, Lanes: b.Lanes})
+	}
+	for gpu := 0; gpu < gpus; gpu++ {
+		for k := 1; k < p; k++ {
+			bundles = append(bundles, Bundle{GCDs: [2]int{gpu * p, gpu*p + k}, Lanes: iodLanes})
+		}
+	}
+	n.XGMI.Bundles = bundles
+	if p > 1 {
+		n.Routing.MaxHops += 2
+	}
+
+	h := &n.Host
+	h.GCDNUMA = nil
+	for dev := 0; dev < g.Count; dev++ {
+		if h.Unified() {
+			h.GCDNUMA = append(h.GCDNUMA, dev) // an APU device's host memory is its share of the HBM
+		} else {
+			h.GCDNUMA = append(h.GCDNUMA, phys.Host.GCDNUMA[dev/p])
+		}
+	}
+	if h.Unified() {
+		h.NUMADomains, h.NUMABytes = g.Count, g.HBMBytes
+	}
+	n.NIC.GCDs = slices.Clone(n.NIC.GCDs)
+	for i := range n.NIC.GCDs {
+		n.NIC.GCDs[i] *= p
+	}
+	n.parts = &partitioned{Partitioning: Partitioning{GPUs: gpus, Devices: p, Memory: q}, physical: phys}
+}
+
+// clone is a copy of n that shares none of the slices partition rewrites.
+func (n *Node) clone() *Node {
+	c := *n
+	c.XGMI.Bundles = slices.Clone(n.XGMI.Bundles)
+	c.Host.GCDNUMA = slices.Clone(n.Host.GCDNUMA)
+	c.NIC.GCDs = slices.Clone(n.NIC.GCDs)
+	return &c
+}
