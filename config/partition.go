@@ -109,13 +109,7 @@ func (n *Node) validatePartition(v *validator) {
 	if g.HBMBytes/int64(p) < MinMemoryBytes {
 		v.fail("gcd.compute_partition", []string{"gcd.hbm_bytes"}, "%s leaves each device gcd.hbm_bytes / %d = %d bytes, less than %d", g.ComputePartition, p, g.HBMBytes/int64(p), MinMemoryBytes)
 	}
-	m, block := &n.MALL, n.Sim.L2BlockBytes
-	if m.Bytes > 0 && m.Ways >= 1 && block > 0 {
-		if set := int64(m.Ways) * block; m.Bytes%(set*int64(p)) != 0 {
-			v.fail("mall.bytes", []string{"gcd.compute_partition", "mall.ways", "sim.l2_block_bytes"},
-				"must split into %d devices' shares of whole sets (a multiple of %d x mall.ways x sim.l2_block_bytes = %d) with %s, got %d", p, p, set*int64(p), g.ComputePartition, m.Bytes)
-		}
-	}
+	m := &n.MALL
 	if m.Channels%q != 0 {
 		v.fail("mall.channels", []string{"gcd.memory_partition"}, "must split into %d memory partitions with %s, got %d", q, g.MemoryPartition, m.Channels)
 	}
@@ -126,8 +120,8 @@ func (n *Node) validatePartition(v *validator) {
 // g mod p of GPU g / p, its XCDs the GPU's XCDs p*(g mod p) on). Each
 // device gets:
 //   - its XCDs, each with its CUs and L2, and its share of the FP64 peak;
-//   - its share of the HBM's capacity and of the MALL's capacity (assumed:
-//     a device's lines compete only with its own);
+//   - its share of the HBM's capacity and of the MALL's capacity, in
+//     whole sets (assumed: a device's lines compete only with its own);
 //   - the HBM channels and MALL channels of its memory partition, whose
 //     bandwidth the devices of that partition share (node.Build);
 //   - sdma engines: host and xgmi engines divided by p, at least one each;
@@ -135,7 +129,8 @@ func (n *Node) validatePartition(v *validator) {
 //     shared between its partitions here) on its GPU's NUMA domain.
 //
 // Partition 0 of each GPU carries the GPU's xGMI links; the others reach
-// it over a bundle of iodLanes (the IOD), so routing.max_hops grows by 2.
+// it over a bundle of iodLanes (the IOD): routing.max_hops becomes the
+// physical GPUs' worst hop count plus those 2.
 // An unpartitioned config (SPX, NPS1) is left as it is.
 func (n *Node) partition() {
 	g := &n.GCD
@@ -150,7 +145,9 @@ func (n *Node) partition() {
 	g.HBMBytes /= int64(p)
 	g.HBMBandwidthGBps /= float64(q)
 	g.FP64GFlops /= float64(p)
-	n.MALL.Bytes /= int64(p)
+	if set := int64(n.MALL.Ways) * n.Sim.L2BlockBytes; set > 0 {
+		n.MALL.Bytes = n.MALL.Bytes / int64(p) / set * set // whole sets
+	}
 	n.MALL.Channels /= q
 	n.SDMA.HostEngines = max(1, n.SDMA.HostEngines/p)
 	n.SDMA.XGMIEngines = max(1, n.SDMA.XGMIEngines/p)
@@ -165,8 +162,8 @@ func (n *Node) partition() {
 		}
 	}
 	n.XGMI.Bundles = bundles
-	if p > 1 {
-		n.Routing.MaxHops += 2
+	if p > 1 { // from a GPU's partition to its partition 0, across, and on to the partition asked for
+		n.Routing.MaxHops = phys.worstHops() + 2
 	}
 
 	h := &n.Host
@@ -186,6 +183,22 @@ func (n *Node) partition() {
 		n.NIC.GCDs[i] *= p
 	}
 	n.parts = &partitioned{Partitioning: Partitioning{GPUs: gpus, Devices: p, Memory: q}, physical: phys}
+}
+
+// worstHops is the most bundles any GCD crosses to reach another.
+func (n *Node) worstHops() int {
+	adj := make([][]int, n.GCD.Count)
+	for _, b := range n.XGMI.Bundles {
+		adj[b.GCDs[0]] = append(adj[b.GCDs[0]], b.GCDs[1])
+		adj[b.GCDs[1]] = append(adj[b.GCDs[1]], b.GCDs[0])
+	}
+	worst := 0
+	for src := range adj {
+		for _, d := range hops(adj, src) {
+			worst = max(worst, d)
+		}
+	}
+	return worst
 }
 
 // clone is a copy of n that shares none of the slices partition rewrites.
