@@ -57,7 +57,7 @@ var Params = concat(
 		ints("gcd.page_walkers", "", 1, 1024, "page-table walks in progress at once"),
 		latency("gcd.page_walk_ns", "one page-table walk (a TLB miss)"),
 		num("gcd.fp64_gflops", "GFLOP/s", MinGBps, MaxGBps, "vector FP64 peak: the compute time of kernels costed by their flops"),
-		str("gcd.compute_partition", "its partition count (1, 2, 3, 4 or gcd.xcds) divides gcd.xcds; other than SPX only with network.nodes = 1",
+		str("gcd.compute_partition", "a mode AMD names for gcd.xcds XCDs: 8 (MI300X) SPX, DPX, QPX, CPX; 6 (MI300A) SPX, TPX, CPX; otherwise SPX, CPX. Other than SPX only with network.nodes = 1",
 			`how a [gcd] entry's XCDs are grouped into HIP devices: "SPX" all in one, "DPX" 2, "TPX" 3, "QPX" 4 devices, "CPX" one per XCD (model.md "Partition modes")`).
 			choice(PartitionModes...),
 		str("gcd.memory_partition", "its partition count (1 or 4) divides the compute partitions' (NPS4 needs at least QPX)",

@@ -1,6 +1,9 @@
 package config
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Compute partition modes (gcd.compute_partition): how many HIP devices a
 // [gcd] entry's XCDs are grouped into (AMD SMI's accelerator partition
@@ -28,6 +31,19 @@ func ComputePartitions(mode string, xcds int) int {
 		return xcds
 	}
 	return 0
+}
+
+// namedModes are the compute partition modes AMD names for a device of
+// xcds XCDs: MI300X's 8 (AMD SMI's profiles), MI300A's 6 (the Hunter
+// study, AMD's MI300A partitioning guide); any other count SPX and CPX.
+func namedModes(xcds int) []string {
+	switch xcds {
+	case 8:
+		return []string{"SPX", "DPX", "QPX", "CPX"}
+	case 6:
+		return []string{"SPX", "TPX", "CPX"}
+	}
+	return []string{"SPX", "CPX"}
 }
 
 // MemoryPartitions is how many NUMA memory partitions mode splits a [gcd]
@@ -90,6 +106,10 @@ func (n *Node) validatePartition(v *validator) {
 	}
 	if g.XCDs%p != 0 {
 		v.fail("gcd.compute_partition", []string{"gcd.xcds"}, "%s makes %d devices, which must divide gcd.xcds (%d)", g.ComputePartition, p, g.XCDs)
+		return
+	}
+	if modes := namedModes(g.XCDs); !slices.Contains(modes, g.ComputePartition) {
+		v.fail("gcd.compute_partition", []string{"gcd.xcds"}, "%s is not a mode AMD names for a device of %d XCDs (%s)", g.ComputePartition, g.XCDs, strings.Join(modes, ", "))
 		return
 	}
 	if q > p || p%q != 0 {

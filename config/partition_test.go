@@ -31,6 +31,9 @@ func TestPartitionErrors(t *testing.T) {
 	if _, err := Load(a, []string{"gcd.compute_partition=TPX"}); err != nil {
 		t.Errorf("MI300A TPX: %v", err)
 	}
+	if _, err := Load(a, []string{"gcd.compute_partition=DPX"}); err == nil || err.Error() != `-set gcd.compute_partition=DPX: DPX is not a mode AMD names for a device of 6 XCDs (SPX, TPX, CPX)` {
+		t.Errorf("MI300A DPX: %v", err)
+	}
 	want := `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions, more than or not dividing the 6 devices of CPX (AMD: NPS4 with CPX only)`
 	if _, err := Load(a, []string{"gcd.compute_partition=CPX", "gcd.memory_partition=NPS4"}); err == nil || err.Error() != want {
 		t.Errorf("MI300A CPX/NPS4:\n got %v\nwant %s", err, want)
