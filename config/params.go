@@ -60,7 +60,7 @@ var Params = concat(
 		str("gcd.compute_partition", "a mode AMD names for gcd.xcds XCDs: 8 (MI300X) SPX, DPX, QPX, CPX; 6 (MI300A) SPX, TPX, CPX; otherwise SPX, CPX. Other than SPX only with network.nodes = 1",
 			`how a [gcd] entry's XCDs are grouped into HIP devices: "SPX" all in one, "DPX" 2, "TPX" 3, "QPX" 4 devices, "CPX" one per XCD (model.md "Partition modes")`).
 			choice(PartitionModes...),
-		str("gcd.memory_partition", "its partition count (1 or 4) divides the compute partitions' (NPS4 needs at least QPX)",
+		str("gcd.memory_partition", "NPS4 only with CPX (the ROCm blog's compatibility matrix), its 4 partitions dividing the devices",
 			`NUMA memory partitions of a [gcd] entry's HBM: "NPS1" one (every device interleaves over all channels), "NPS4" 4 (a device's memory is its quarter's channels and MALL)`).
 			choice(MemoryModes...),
 	},

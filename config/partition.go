@@ -112,9 +112,9 @@ func (n *Node) validatePartition(v *validator) {
 		v.fail("gcd.compute_partition", []string{"gcd.xcds"}, "%s is not a mode AMD names for a device of %d XCDs (%s)", g.ComputePartition, g.XCDs, strings.Join(modes, ", "))
 		return
 	}
-	if q > p || p%q != 0 {
+	if q > 1 && g.ComputePartition != "CPX" || p%q != 0 {
 		v.fail("gcd.memory_partition", []string{"gcd.compute_partition", "gcd.xcds"},
-			"%s makes %d memory partitions, more than or not dividing the %d devices of %s (AMD: NPS4 with CPX only)", g.MemoryPartition, q, p, g.ComputePartition)
+			"%s makes %d memory partitions: AMD pairs NPS4 with CPX only, and its partitions must divide the devices (%d with %s)", g.MemoryPartition, q, p, g.ComputePartition)
 		return
 	}
 	if p == 1 {

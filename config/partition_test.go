@@ -17,8 +17,9 @@ func TestPartitionErrors(t *testing.T) {
 		{[]string{"gcd.compute_partition=XPX"}, `-set gcd.compute_partition=XPX: must be "SPX", "DPX", "TPX", "QPX" or "CPX", got "XPX"`},
 		{[]string{"gcd.memory_partition=NPS2"}, `-set gcd.memory_partition=NPS2: must be "NPS1" or "NPS4", got "NPS2"`},
 		{[]string{"gcd.compute_partition=TPX"}, `-set gcd.compute_partition=TPX: TPX makes 3 devices, which must divide gcd.xcds (8)`},
-		{[]string{"gcd.memory_partition=NPS4"}, `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions, more than or not dividing the 1 devices of SPX (AMD: NPS4 with CPX only)`},
-		{[]string{"gcd.compute_partition=DPX", "gcd.memory_partition=NPS4"}, `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions, more than or not dividing the 2 devices of DPX (AMD: NPS4 with CPX only)`},
+		{[]string{"gcd.memory_partition=NPS4"}, `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions: AMD pairs NPS4 with CPX only, and its partitions must divide the devices (1 with SPX)`},
+		{[]string{"gcd.compute_partition=QPX", "gcd.memory_partition=NPS4"}, `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions: AMD pairs NPS4 with CPX only, and its partitions must divide the devices (4 with QPX)`},
+		{[]string{"gcd.compute_partition=DPX", "gcd.memory_partition=NPS4"}, `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions: AMD pairs NPS4 with CPX only, and its partitions must divide the devices (2 with DPX)`},
 		{[]string{"gcd.compute_partition=CPX", "gcd.memory_partition=NPS4", "mall.channels=126"}, `-set mall.channels=126: must split into 4 memory partitions with NPS4, got 126`},
 	} {
 		_, err := Load(path, c.sets)
@@ -34,7 +35,7 @@ func TestPartitionErrors(t *testing.T) {
 	if _, err := Load(a, []string{"gcd.compute_partition=DPX"}); err == nil || err.Error() != `-set gcd.compute_partition=DPX: DPX is not a mode AMD names for a device of 6 XCDs (SPX, TPX, CPX)` {
 		t.Errorf("MI300A DPX: %v", err)
 	}
-	want := `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions, more than or not dividing the 6 devices of CPX (AMD: NPS4 with CPX only)`
+	want := `-set gcd.memory_partition=NPS4: NPS4 makes 4 memory partitions: AMD pairs NPS4 with CPX only, and its partitions must divide the devices (6 with CPX)`
 	if _, err := Load(a, []string{"gcd.compute_partition=CPX", "gcd.memory_partition=NPS4"}); err == nil || err.Error() != want {
 		t.Errorf("MI300A CPX/NPS4:\n got %v\nwant %s", err, want)
 	}
