@@ -299,7 +299,11 @@ func (n *Node) buildNode(k int) []hip.Device {
 			continue
 		}
 		a, z := base+bd.GCDs[0], base+bd.GCDs[1]
-		x := b.xgmi.WithLanes(bd.Lanes).Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, bd.GCDs[0], bd.GCDs[1]))
+		xb := b.xgmi.WithLanes(bd.Lanes)
+		if p := c.Partitioning().Devices; p > 1 && bd.GCDs[0]/p == bd.GCDs[1]/p {
+			xb = xb.WithFlightLatency(0) // the IOD between partitions of one GPU: no SerDes (assumed), its hubs' forwarding only
+		}
+		x := xb.Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, bd.GCDs[0], bd.GCDs[1]))
 		n.Bundles = append(n.Bundles, x)
 		n.BundleOf[[2]int{a, z}] = x
 		n.BundleOf[[2]int{z, a}] = x
