@@ -137,7 +137,8 @@ func (n *Node) validatePartition(v *validator) {
 
 // partition turns a config of physical GPUs in a partition mode into the
 // devices the mode exposes, numbered GPU by GPU (device g is partition
-// g mod p of GPU g / p, its XCDs the GPU's XCDs p*(g mod p) on). Each
+// g mod p of GPU g / p, its XCDs the GPU's gcd.xcds / p from
+// (g mod p) x gcd.xcds / p on). Each
 // device gets:
 //   - its XCDs, each with its CUs and L2, and its share of the FP64 peak;
 //   - its share of the HBM's capacity and of the MALL's capacity, in
@@ -198,9 +199,14 @@ func (n *Node) partition() {
 	if h.Unified() {
 		h.NUMADomains, h.NUMABytes = g.Count, g.HBMBytes
 	}
-	n.NIC.GCDs = slices.Clone(n.NIC.GCDs)
+	n.NIC.GCDs, n.NIC.NUMA = slices.Clone(n.NIC.GCDs), slices.Clone(n.NIC.NUMA)
 	for i := range n.NIC.GCDs {
 		n.NIC.GCDs[i] *= p
+	}
+	for i := range n.NIC.NUMA {
+		if h.Unified() { // an APU's domain is now its partition 0's
+			n.NIC.NUMA[i] *= p
+		}
 	}
 	n.parts = &partitioned{Partitioning: Partitioning{GPUs: gpus, Devices: p, Memory: q}, physical: phys}
 }
@@ -227,5 +233,6 @@ func (n *Node) clone() *Node {
 	c.XGMI.Bundles = slices.Clone(n.XGMI.Bundles)
 	c.Host.GCDNUMA = slices.Clone(n.Host.GCDNUMA)
 	c.NIC.GCDs = slices.Clone(n.NIC.GCDs)
+	c.NIC.NUMA = slices.Clone(n.NIC.NUMA)
 	return &c
 }

@@ -111,9 +111,9 @@ func TestPartitionAPU(t *testing.T) {
 	if p := n.Partitioning(); p != (Partitioning{GPUs: 4, Devices: 6, Memory: 1}) || p.MemoryGroup(5) != 0 || p.MemoryGroup(6) != 1 {
 		t.Errorf("partitioning %+v", p)
 	}
-	for _, k := range n.NIC.GCDs {
-		if k%6 != 0 {
-			t.Errorf("NIC on device %d, not a partition 0", k)
+	for i, k := range n.NIC.GCDs {
+		if k%6 != 0 || n.NIC.NUMA[i] != h.GCDNUMA[k] {
+			t.Errorf("NIC %d on device %d (not a partition 0?), NUMA domain %d, the device's %d", i, k, n.NIC.NUMA[i], h.GCDNUMA[k])
 		}
 	}
 }
