@@ -42,6 +42,8 @@ tlb_entries = 512
 page_walkers = 4
 page_walk_ns = 640
 fp64_gflops = 23950
+compute_partition = "SPX"
+memory_partition = "NPS1"
 
 [mall]
 bytes = 0

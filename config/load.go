@@ -106,6 +106,7 @@ func (s *Source) Node(sets []string) (*Node, error) {
 		return nil, at.errorAt(e.key, e.msg)
 	}
 	n.removeDeadBundles()
+	n.partition()
 	return n, nil
 }
 

@@ -22,6 +22,8 @@ type Node struct {
 	Network  Network `toml:"network"`
 	Sim      Sim     `toml:"sim"`
 	Env      Env     `toml:"env"`
+
+	parts *partitioned // set by loading a partition mode other than SPX/NPS1 (partition.go)
 }
 
 // Env holds the ROCm environment variables the model honours (akisim
@@ -128,6 +130,10 @@ type GCD struct {
 	PageWalkers        int     `toml:"page_walkers"`
 	PageWalkNs         float64 `toml:"page_walk_ns"`
 	FP64GFlops         float64 `toml:"fp64_gflops"`
+	// Partition modes (partition.go): how the XCDs of a [gcd] entry are
+	// grouped into HIP devices and its HBM into NUMA memory partitions.
+	ComputePartition string `toml:"compute_partition"`
+	MemoryPartition  string `toml:"memory_partition"`
 }
 
 // MALL describes each device's memory-side cache (Infinity Cache) in front

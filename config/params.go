@@ -57,6 +57,12 @@ var Params = concat(
 		ints("gcd.page_walkers", "", 1, 1024, "page-table walks in progress at once"),
 		latency("gcd.page_walk_ns", "one page-table walk (a TLB miss)"),
 		num("gcd.fp64_gflops", "GFLOP/s", MinGBps, MaxGBps, "vector FP64 peak: the compute time of kernels costed by their flops"),
+		str("gcd.compute_partition", "a mode AMD names for gcd.xcds XCDs: 8 (MI300X) SPX, DPX, QPX, CPX; 6 (MI300A) SPX, TPX, CPX; otherwise SPX, CPX. Other than SPX only with network.nodes = 1",
+			`how a [gcd] entry's XCDs are grouped into HIP devices: "SPX" all in one, "DPX" 2, "TPX" 3, "QPX" 4 devices, "CPX" one per XCD (model.md "Partition modes")`).
+			choice(PartitionModes...),
+		str("gcd.memory_partition", "NPS4 only with CPX (the ROCm blog's compatibility matrix), its 4 partitions dividing the devices",
+			`NUMA memory partitions of a [gcd] entry's HBM: "NPS1" one (every device interleaves over all channels), "NPS4" 4 (a device's memory is its quarter's channels and MALL)`).
+			choice(MemoryModes...),
 	},
 	[]Param{
 		ints("mall.bytes", "bytes", 0, MaxMALLBytes, "capacity of each device's memory-side cache (Infinity Cache) in front of its HBM; 0: no MALL").

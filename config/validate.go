@@ -194,6 +194,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.float("gcd.page_walk_ns", g.PageWalkNs)
 
 	n.validateMALL(v)
+	n.validatePartition(v)
 
 	s := &n.SDMA
 	v.int("sdma.host_engines", int64(s.HostEngines))

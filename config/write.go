@@ -14,6 +14,9 @@ import (
 // WriteTOML writes n (typically as resolved after -set) as TOML that Load
 // reads back to an equal Node.
 func (n *Node) WriteTOML(w io.Writer) error {
+	if n.parts != nil {
+		n = n.parts.physical // a partition mode's devices are made from it on loading
+	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# akisim node description %s, resolved (after -set overrides).\n", tomlString(n.Name))
 	fmt.Fprintf(bw, "# Written by akisim; load it with -config FILE.\n")

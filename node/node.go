@@ -269,8 +269,18 @@ func (n *Node) buildNode(k int) []hip.Device {
 	pre := n.prefix(k)
 
 	devices := make([]hip.Device, count)
+	part := c.Partitioning()
+	shares := map[int]*gcd.MemoryShare{}
 	for g := 0; g < count; g++ {
-		d := b.gcd.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
+		gb := b.gcd
+		if part.Devices > 1 || part.Memory > 1 { // a partition mode: the devices of a memory partition share its channels
+			m := part.MemoryGroup(g)
+			if shares[m] == nil {
+				shares[m] = &gcd.MemoryShare{}
+			}
+			gb = gb.WithMemoryShare(shares[m])
+		}
+		d := gb.Build(fmt.Sprintf("%s.GCD[%d]", pre, g), base+g)
 		n.GCDs[base+g] = d
 		devices[g] = hip.Device{HostEngines: d.HostEngines, XGMIEngines: d.XGMIEngines, CUs: d.CUs, NUMA: numaBase + c.Host.GCDNUMA[g]}
 	}
@@ -289,7 +299,11 @@ func (n *Node) buildNode(k int) []hip.Device {
 			continue
 		}
 		a, z := base+bd.GCDs[0], base+bd.GCDs[1]
-		x := b.xgmi.WithLanes(bd.Lanes).Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, bd.GCDs[0], bd.GCDs[1]))
+		xb := b.xgmi.WithLanes(bd.Lanes)
+		if p := c.Partitioning().Devices; p > 1 && bd.GCDs[0]/p == bd.GCDs[1]/p {
+			xb = xb.WithFlightLatency(0) // the IOD between partitions of one GPU: no SerDes (assumed), its hubs' forwarding only
+		}
+		x := xb.Build(fmt.Sprintf("%s.XGMI[%d][%d]", pre, bd.GCDs[0], bd.GCDs[1]))
 		n.Bundles = append(n.Bundles, x)
 		n.BundleOf[[2]int{a, z}] = x
 		n.BundleOf[[2]int{z, a}] = x

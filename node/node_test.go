@@ -129,3 +129,28 @@ func TestMI300AWiring(t *testing.T) {
 		t.Errorf("Frontier: NUMA 0 behind hub %d (IO die %d), %d DRAM controllers", hub, f.Host.ID, len(f.DRAM))
 	}
 }
+
+// CPX/NPS4 on the MI300X platform: 64 devices of one XCD; partition 0 of
+// each GPU carries its xGMI links, the others reach it over the IOD.
+func TestPartitionWiring(t *testing.T) {
+	n := build(t, "mi300x-node.toml", "gcd.compute_partition=CPX", "gcd.memory_partition=NPS4")
+	if len(n.GCDs) != 64 || len(n.HostLinks) != 64 || len(n.Bundles) != 28+8*7 {
+		t.Fatalf("%d devices, %d host links, %d bundles", len(n.GCDs), len(n.HostLinks), len(n.Bundles))
+	}
+	for pair, lanes := range map[[2]int]int{{0, 8}: 1, {8, 0}: 1, {56, 48}: 1, {0, 7}: 16, {9, 8}: 16} {
+		if b := n.BundleOf[pair]; b == nil || b.Lanes() != lanes {
+			t.Errorf("bundle %v: %v, want %d lanes", pair, b, lanes)
+		}
+	}
+	for _, pair := range [][2]int{{1, 9}, {1, 2}} {
+		if n.BundleOf[pair] != nil {
+			t.Errorf("%v has a bundle", pair)
+		}
+	}
+	if d := n.GCDs[9]; len(d.L2s) != 1 || d.CUs.Count() != 38 || len(d.Engines()) != 2 || d.MALL == nil {
+		t.Errorf("device 9: %d L2s, %d CUs, %d engines, MALL %v", len(d.L2s), d.CUs.Count(), len(d.Engines()), d.MALL)
+	}
+	if rt := n.Routes.DataRoutes(1, 9); len(rt) == 0 || !reflect.DeepEqual(rt[0], fabric.Route{1, 0, 8, 9}) {
+		t.Errorf("device 1 to 9: %v, want through 0 and 8", rt)
+	}
+}

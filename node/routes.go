@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/config"
@@ -47,6 +48,11 @@ func NewRoutes(c *config.Node) (*Routes, error) {
 	for i := range r.local {
 		r.local[i] = map[[2]int][]fabric.Route{}
 	}
+	key := localKey(c)
+	if l, ok := localTables.Load(key); ok {
+		r.local = l.([3]map[[2]int][]fabric.Route)
+		return r, nil
+	}
 	gcds, n := c.GCD.Count, h.LocalCount()
 	host := gcds
 	for a := 0; a < n; a++ {
@@ -72,7 +78,20 @@ func NewRoutes(c *config.Node) (*Routes, error) {
 			}
 		}
 	}
+	localTables.Store(key, r.local)
 	return r, nil
+}
+
+// localTables are the route tables of one node, by what they are made of
+// (localKey): a run builds its node afresh, and a node of many devices
+// (a partition mode's 64) takes seconds to route. They are read only.
+var localTables sync.Map
+
+// localKey is what a node's route tables depend on: its topology
+// (localTopology), the routing policies and the hop limit.
+func localKey(c *config.Node) string {
+	return fmt.Sprint(c.GCD.Count, c.XGMI.LaneBandwidthGBps, c.XGMI.Bundles, c.HostLink.BandwidthGBps,
+		c.NIC.GCDs, c.NIC.PCIe.BandwidthGBps, c.Routing)
 }
 
 // localTopology is one node's hubs and links, in local ids.

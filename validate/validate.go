@@ -122,7 +122,8 @@ type placed struct {
 }
 
 func placedGroups() []placed {
-	return []placed{{mi300xConfig, mi300xGroup()}, {mi300xConfig, mi300xSizesGroup()}, {mi300aConfig, mi300aGroup()}}
+	return []placed{{mi300xConfig, mi300xGroup()}, {mi300xConfig, mi300xSizesGroup()}, {mi300aConfig, mi300aGroup()},
+		{mi300xConfig, mi300xModesGroup()}, {mi300aConfig, mi300aModesGroup()}}
 }
 
 const seed = "seed paper 000 (Infinity Fabric on MI250X)"

@@ -15,6 +15,7 @@ type Builder struct {
 	channelGBps float64
 	efficiency  float64
 	latencyNs   float64
+	shared      *fabric.Server // nil: the controller's own
 }
 
 // MakeBuilder returns a builder of frontier-node.toml's [dram]: 2
@@ -45,12 +46,21 @@ func (b Builder) WithBandwidth(gbps float64) Builder {
 	return b
 }
 
+// WithSharedBandwidth has the controller book its transfers on s, a
+// bandwidth it shares with the other controllers given s (the devices of
+// one memory partition sharing its channels); s's rate replaces the
+// builder's. nil: its own.
+func (b Builder) WithSharedBandwidth(s *fabric.Server) Builder { b.shared = s; return b }
+
 // Build makes the controller.
 func (b Builder) Build(name string) *Controller {
 	gbps := float64(b.channels) * b.channelGBps * b.efficiency
 	cal := fabric.NewCalendar(b.engine)
 	m := &Controller{ComponentBase: sim.NewComponentBase(name), engine: cal,
-		bw: fabric.Server{BytesPerSec: fabric.GBps(gbps)}, latency: fabric.Ns(b.latencyNs)}
+		bw: b.shared, latency: fabric.Ns(b.latencyNs)}
+	if m.bw == nil {
+		m.bw = &fabric.Server{BytesPerSec: fabric.GBps(gbps)}
+	}
 	m.Port, m.out = m.NewPort(cal, m, 1024, name, "Port")
 	return m
 }

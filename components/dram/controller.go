@@ -15,7 +15,7 @@ type Controller struct {
 
 	Port    sim.Port
 	out     *fabric.Sender
-	bw      fabric.Server
+	bw      *fabric.Server // its own, or one shared with the other controllers of a memory partition
 	latency sim.VTimeInSec
 
 	Reads, Writes         uint64

@@ -51,3 +51,34 @@ func TestReadLatency(t *testing.T) {
 		t.Errorf("answered at %g s, want %g", got, want)
 	}
 }
+
+// Two controllers given one shared bandwidth (the devices of one memory
+// partition) split it, where two of their own would each get all of it.
+func TestSharedBandwidth(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		e := sim.NewSerialEngine()
+		b := MakeBuilder().WithEngine(e).WithBandwidth(100).WithLatency(100)
+		if shared {
+			b = b.WithSharedBandwidth(&fabric.Server{BytesPerSec: fabric.GBps(100)})
+		}
+		c1, c2 := b.Build("HBM1"), b.Build("HBM2")
+		a1, a2 := fabrictest.NewAgent("A1", e, 1024), fabrictest.NewAgent("A2", e, 1024)
+		fabric.Wire(a1.Port, c1.Port)
+		fabric.Wire(a2.Port, c2.Port)
+		const n, size = 400, 64 << 10
+		for i := 0; i < n; i++ {
+			a1.Send(0, fabric.NewRequest(fabric.ReadReq, size, fabric.Memory{}, fabric.Route{0}, a1.Port, nil))
+			a2.Send(0, fabric.NewRequest(fabric.ReadReq, size, fabric.Memory{}, fabric.Route{0}, a2.Port, nil))
+		}
+		e.Run()
+		want := 100e9
+		if shared {
+			want /= 2
+		}
+		for i, a := range []*fabrictest.Agent{a1, a2} {
+			if got := float64(a.Bytes) / float64(a.Last()); math.Abs(got-want) > 0.01*want {
+				t.Errorf("shared %v, controller %d: %.2f GB/s, want %.2f", shared, i+1, got/1e9, want/1e9)
+			}
+		}
+	}
+}

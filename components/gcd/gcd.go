@@ -57,7 +57,18 @@ type Builder struct {
 	l2GBps, l2LatencyNs float64
 	line                int64
 	mall                *mall.Builder // nil: no MALL
+	share               *MemoryShare  // nil: the GCD's HBM and MALL bandwidth are its own
 }
+
+// MemoryShare is the HBM and MALL bandwidth the devices of one memory
+// partition share (a partition mode's devices of one GPU: config
+// Partitioning): the first GCD built with it makes them, the others book
+// theirs. The zero value is ready to use.
+type MemoryShare struct{ hbm, mall *fabric.Server }
+
+// WithMemoryShare has the GCD's HBM and MALL book their bandwidth on s,
+// shared with every GCD built with s; nil: its own.
+func (b Builder) WithMemoryShare(s *MemoryShare) Builder { b.share = s; return b }
 
 // MakeBuilder returns a builder of frontier-node.toml's MI250X GCD: HBM at
 // its sustained 1400 GB/s, 2 host and 3 xGMI engines, 110 CUs, an 8 MiB L2
@@ -173,9 +184,26 @@ func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; 
 func (b Builder) Build(name string, id int) *GCD {
 	g := &GCD{ID: id}
 	g.Hub = hub.MakeBuilder().WithEngine(b.engine).WithID(id).WithLatencies(b.forwardNs, b.reorderNs).Build(name + ".Hub")
-	g.HBM = dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs).Build(name + ".HBM")
+	hb := dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs)
+	var mb mall.Builder
 	if b.mall != nil {
-		g.MALL = b.mall.WithEngine(b.engine).WithMemory(fabric.Memory{Index: id}).Build(name + ".MALL")
+		mb = b.mall.WithEngine(b.engine).WithMemory(fabric.Memory{Index: id})
+	}
+	if s := b.share; s != nil {
+		if s.hbm == nil {
+			s.hbm = &fabric.Server{BytesPerSec: fabric.GBps(b.hbmGBps)}
+		}
+		hb = hb.WithSharedBandwidth(s.hbm)
+		if b.mall != nil {
+			if s.mall == nil {
+				s.mall = &fabric.Server{BytesPerSec: fabric.GBps(mb.Bandwidth())}
+			}
+			mb = mb.WithSharedBandwidth(s.mall)
+		}
+	}
+	g.HBM = hb.Build(name + ".HBM")
+	if b.mall != nil {
+		g.MALL = mb.Build(name + ".MALL")
 		fabric.Wire(g.Hub.MemoryPort(id), g.MALL.TopPort)
 		fabric.Wire(g.MALL.BottomPort, g.HBM.Port)
 	} else {

@@ -29,6 +29,7 @@ type Builder struct {
 	latencyNs   float64
 	policy      Policy
 	memory      fabric.Memory
+	shared      *fabric.Server // nil: the cache's own channels
 }
 
 // MakeBuilder returns a builder of frontier-node.toml's mall.* design
@@ -74,6 +75,15 @@ func (b Builder) WithPolicy(p Policy) Builder { b.policy = p; return b }
 // target it).
 func (b Builder) WithMemory(m fabric.Memory) Builder { b.memory = m; return b }
 
+// WithSharedBandwidth has the cache book its channels' transfers on s,
+// shared with the other caches given s (the devices of one memory
+// partition sharing its slices' channels); s's rate replaces the
+// channels'. nil: its own.
+func (b Builder) WithSharedBandwidth(s *fabric.Server) Builder { b.shared = s; return b }
+
+// Bandwidth is the channels' peak together (GB/s).
+func (b Builder) Bandwidth() float64 { return float64(b.channels) * b.channelGBps }
+
 // Build makes the MALL. Its capacity must be a whole number of sets of
 // ways blocks (the config's validation makes sure).
 func (b Builder) Build(name string) *MALL {
@@ -81,8 +91,11 @@ func (b Builder) Build(name string) *MALL {
 	blocks := int(b.bytes / b.block)
 	m := &MALL{ComponentBase: sim.NewComponentBase(name), engine: cal, memory: b.memory, policy: b.policy,
 		line: b.line, block: b.block, latency: fabric.Ns(b.latencyNs),
-		bw:    fabric.Server{BytesPerSec: fabric.GBps(float64(b.channels) * b.channelGBps)},
+		bw:    b.shared,
 		store: newStore(blocks/max(1, b.ways), b.ways, int(b.block/b.line)), fills: map[*fabric.Packet]fill{}}
+	if m.bw == nil {
+		m.bw = &fabric.Server{BytesPerSec: fabric.GBps(b.Bandwidth())}
+	}
 	m.TopPort, m.top = m.NewPort(cal, m, 4096, name, "Top")
 	m.BottomPort, m.bottom = m.NewPort(cal, m, 4096, name, "Bottom")
 	return m

@@ -32,7 +32,7 @@ type MALL struct {
 	policy      Policy
 	line, block int64
 	latency     sim.VTimeInSec
-	bw          fabric.Server // every channel together: transactions spread over them by address
+	bw          *fabric.Server // every channel together: transactions spread over them by address (shared by a memory partition's MALLs)
 	store       *store
 	fills       map[*fabric.Packet]fill // read misses on their way to memory
 
