@@ -46,9 +46,10 @@ type Node struct {
 	// the network's links by the switches they join, each way (load_aware)
 	switchLinks map[[2]int]linkDir
 	paths       map[[2]int][][]int
-	HostLinks   []*xgmi.Bundle // by GCD; side 0 = GCD
-	NICs        []*nic.NIC     // by global NIC id (node*nic.count + k)
-	NICLinks    []*xgmi.Bundle // by global NIC id: its PCIe link; side 0 = GCD
+	joins       map[*fabric.Packet]*join // packets dealt over paths, by the whole, until rejoined
+	HostLinks   []*xgmi.Bundle           // by GCD; side 0 = GCD
+	NICs        []*nic.NIC               // by global NIC id (node*nic.count + k)
+	NICLinks    []*xgmi.Bundle           // by global NIC id: its PCIe link; side 0 = GCD
 	Switches    []*rosetta.Switch
 	NetLinks    []*xgmi.Bundle // NIC-switch cables (side 0 = NIC), then switch-switch links
 	Routes      *Routes
@@ -67,7 +68,8 @@ func Build(c *config.Node) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
-		switchLinks: map[[2]int]linkDir{}, paths: map[[2]int][][]int{}}
+		switchLinks: map[[2]int]linkDir{}, paths: map[[2]int][][]int{},
+		joins: map[*fabric.Packet]*join{}}
 	routes, err := NewRoutes(c)
 	if err != nil {
 		return nil, err

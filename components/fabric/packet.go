@@ -83,6 +83,10 @@ type Packet struct {
 	// way (a NIC that reports a transfer once its data went through).
 	Notice    func(at sim.VTimeInSec)
 	NoticeHub int
+	// Whole, if set, is the packet this one is a part of: a switch dealt
+	// Whole's wire packets over several paths, and the switch where the
+	// paths meet again rejoins the parts (node/adapt.go).
+	Whole *Packet
 
 	ev PacketEvent // a packet waits in one place at a time: its one event
 }

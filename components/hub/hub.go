@@ -28,8 +28,11 @@ type Hub struct {
 	// whether it did.
 	Bridge func(now sim.VTimeInSec, p *fabric.Packet) bool
 	// Adapt, if set, may rewrite the rest of a packet's route before the
-	// hub forwards it (a switch routing adaptively by load).
-	Adapt func(now sim.VTimeInSec, p *fabric.Packet)
+	// hub forwards it (a switch routing adaptively by load). It may also
+	// split the packet over several routes, returning the parts to forward
+	// instead, or hold a part until the others arrive (held), returning
+	// the rejoined packet with the last of them.
+	Adapt func(now sim.VTimeInSec, p *fabric.Packet) (out []*fabric.Packet, held bool)
 
 	// by neighbour hub: port towards its link; by memory index: port to its
 	// controller. Maps: hub and memory ids are global in a cluster.
@@ -102,17 +105,23 @@ func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	delay := sim.VTimeInSec(0)
 	if !p.AtLastHub() {
-		if overLink(p) {
-			delay += h.ForwardDelay
-			h.Forwarded++
+		through := overLink(p)
+		if through {
+			p.Lag += h.ForwardDelay // before Adapt: it weighs links from when the packet reaches them
 		}
 		if h.Adapt != nil {
-			h.Adapt(now, p)
+			out, held := h.Adapt(now, p)
+			if held {
+				return
+			}
+			for _, q := range out {
+				h.forward(now, q, through)
+			}
+			if out != nil {
+				return
+			}
 		}
-		next := p.NextHub()
-		p.Advance()
-		p.Lag += delay
-		h.links[next].Send(now, p)
+		h.forward(now, p, through)
 		return
 	}
 	if p.Unordered {
@@ -130,6 +139,16 @@ func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	p.Lag += delay
 	s.Send(now, p)
+}
+
+// forward sends p on to its next hub.
+func (h *Hub) forward(now sim.VTimeInSec, p *fabric.Packet, through bool) {
+	if through {
+		h.Forwarded++
+	}
+	next := p.NextHub()
+	p.Advance()
+	h.links[next].Send(now, p)
 }
 
 // Handle fires delayed sends.

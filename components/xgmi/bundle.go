@@ -102,6 +102,13 @@ func (b *Bundle) wire(p *fabric.Packet) int {
 	return p.WireBytes(b.payload, b.overhead, b.response, b.request)
 }
 
+// Interleaves says whether p travels between the wire packets of bulk
+// transfers (its own virtual channel, or a single wire packet) rather than
+// queueing behind them.
+func (b *Bundle) Interleaves(p *fabric.Packet) bool {
+	return !p.Kind.CarriesData() || b.wire(p) <= b.payload+max(b.overhead, b.response)
+}
+
 // transmit puts p, of wb wire bytes, on the wire.
 func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet, wb int, early bool) {
 	var done sim.VTimeInSec
@@ -109,7 +116,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 	if p.Kind.CarriesData() {
 		d.Payload += uint64(p.Size)
 	}
-	if p.Kind.CarriesData() && wb > b.payload+max(b.overhead, b.response) {
+	if !b.Interleaves(p) {
 		// cut-through: the packet is handed on as its first wire packet
 		// arrives, the rest following at the wire's pace
 		first, spread := d.wire.Stream(now, at, wb, p.Spread)
