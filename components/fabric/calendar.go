@@ -52,9 +52,11 @@ func (c *Calendar) wake(t sim.VTimeInSec) {
 		return
 	}
 	c.wakes = append(c.wakes, t)
-	w := &calWake{}
+	var w *calWake
 	if n := len(c.free); n > 0 {
 		w, c.free = c.free[n-1], c.free[:n-1]
+	} else {
+		w = &calWake{} // only when none is free: allocating first cost an object per wake-up
 	}
 	w.EventAt = EventAt{t, c}
 	c.Engine.Schedule(w)
