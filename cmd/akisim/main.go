@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/internal/gctune"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/report"
@@ -38,6 +39,7 @@ import (
 )
 
 func main() {
+	gctune.Start()
 	trapSignals()
 	atexit.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }

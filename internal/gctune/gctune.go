@@ -1,0 +1,83 @@
+// Package gctune sets how far Go's heap grows between garbage collections
+// in the akisim command. A simulation allocates its packets and events
+// fast and keeps little of them live (tens of MB on a node), so at Go's
+// default (GOGC=100) the collector runs every few tens of MB of allocation
+// and costs a tenth of the run: its marking competes for the machine's
+// cores and its write barriers and preemptions slow the simulation. A
+// larger growth while the live heap is small, capped in bytes as it
+// grows, costs memory only where there is little of it. The results do
+// not depend on it: the collector moves no simulated time.
+package gctune
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+const (
+	// Small is the growth (GOGC percent) while the live heap is small.
+	Small = 400
+	// Headroom is the most garbage, in bytes, the heap may gather between
+	// collections at Small percent; a larger live heap gets a smaller
+	// percent, down to Go's default of 100.
+	Headroom = 1 << 30
+)
+
+// Percent is the GOGC percent for a live heap of live bytes: Small while
+// Small percent of it is at most Headroom, then Headroom bytes of it, and
+// never below 100.
+func Percent(live uint64) int {
+	p := Small
+	if live*Small/100 > Headroom {
+		p = int(Headroom * 100 / live)
+	}
+	return max(p, 100)
+}
+
+// Start sets the percent for the heap at hand and, after every
+// collection, for the heap it left live. GOGC in the environment wins:
+// then Start does nothing.
+func Start() {
+	if _, ok := os.LookupEnv("GOGC"); ok {
+		return
+	}
+	t := &tuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	t.set(t.live())
+	t.arm()
+}
+
+type tuner struct {
+	percent int
+	sample  []metrics.Sample
+}
+
+// sentinel is garbage at once: its cleanup runs after the next collection.
+// It holds a pointer and is larger than the tiny allocator's 16 bytes,
+// whose blocks may keep an object alive past its collection.
+type sentinel struct {
+	_ *int
+	_ [3]uint64
+}
+
+func (t *tuner) arm() {
+	runtime.AddCleanup(new(sentinel), func(t *tuner) { t.set(t.live()); t.arm() }, t)
+}
+
+func (t *tuner) live() uint64 {
+	metrics.Read(t.sample)
+	if t.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return t.sample[0].Value.Uint64()
+}
+
+// set changes the percent when it moved by more than a tenth.
+func (t *tuner) set(live uint64) {
+	p := Percent(live)
+	if d := p - t.percent; d*10 > t.percent || -d*10 > t.percent {
+		t.percent = p
+		debug.SetGCPercent(p)
+	}
+}
