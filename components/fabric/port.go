@@ -11,6 +11,7 @@ type Port struct {
 	name     string
 	comp     sim.Component
 	conn     sim.Connection
+	direct   *Conn // conn, when it is a Conn
 	buf      []sim.Msg
 	head     int
 	capacity int
@@ -27,7 +28,10 @@ func NewPort(comp sim.Component, capacity int, name string) *Port {
 func (p *Port) Name() string { return p.name }
 
 // SetConnection plugs the port into a connection.
-func (p *Port) SetConnection(c sim.Connection) { p.conn = c }
+func (p *Port) SetConnection(c sim.Connection) {
+	p.conn = c
+	p.direct, _ = c.(*Conn)
+}
 
 // Component is the port's owner.
 func (p *Port) Component() sim.Component { return p.comp }

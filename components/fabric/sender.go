@@ -12,6 +12,10 @@ type Sender struct {
 	peer    sim.Port
 	waiting []sim.Msg
 	due     []dueMsg // messages given to SendAt for later, in the order given
+	// own and far are port and peer when both are Ports joined by a Conn:
+	// Send then does what Port.Send and Conn.Send do without their
+	// interface calls.
+	own, far *Port
 }
 
 // dueMsg is a message SendAt holds until its time.
@@ -95,17 +99,33 @@ func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
 	m.Src = s.port
 	m.Dst = s.peer
 	m.SendTime = now
-	if len(s.waiting) > 0 || s.port.Send(msg) != nil {
+	if len(s.waiting) > 0 || s.send(msg, m) != nil {
 		s.waiting = append(s.waiting, msg)
 	}
+}
+
+// send is s.port.Send(msg), m its meta data: straight into the far Port
+// when a Conn joins the two.
+func (s *Sender) send(msg sim.Msg, m *sim.MsgMeta) *sim.SendError {
+	own := s.own
+	if own == nil || own.conn != sim.Connection(own.direct) {
+		return s.port.Send(msg)
+	}
+	m.RecvTime = m.SendTime
+	err := s.far.Recv(msg)
+	if err == nil && own.NumHooks() > 0 {
+		own.InvokeHook(sim.HookCtx{Domain: own, Pos: sim.HookPosPortMsgSend, Item: msg})
+	}
+	return err
 }
 
 // Retry sends held messages while the far side accepts them.
 func (s *Sender) Retry(now sim.VTimeInSec) {
 	for len(s.waiting) > 0 {
 		msg := s.waiting[0]
-		msg.Meta().SendTime = now
-		if s.port.Send(msg) != nil {
+		m := msg.Meta()
+		m.SendTime = now
+		if s.send(msg, m) != nil {
 			return
 		}
 		s.waiting = s.waiting[1:]
@@ -134,7 +154,15 @@ func (ss *Senders) Add(engine sim.Engine, handler sim.Handler, port sim.Port) *S
 }
 
 // SetPeer records the far end of a local port (called by Wire).
-func (ss *Senders) SetPeer(local, far sim.Port) { ss.byPort[local].peer = far }
+func (ss *Senders) SetPeer(local, far sim.Port) {
+	s := ss.byPort[local]
+	s.peer, s.own, s.far = far, nil, nil
+	own, ok1 := local.(*Port)
+	f, ok2 := far.(*Port)
+	if ok1 && ok2 && own.direct != nil && own.direct.ends[0] != nil && (own.direct.ends[0] == sim.Port(f) || own.direct.ends[1] == sim.Port(f)) {
+		s.own, s.far = own, f
+	}
+}
 
 // RetryAll retries every sender; call it from NotifyPortFree.
 func (ss *Senders) RetryAll(now sim.VTimeInSec) {
