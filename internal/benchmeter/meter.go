@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/internal/gctune"
 )
 
 // Meter samples the heap in use while a benchmark's iteration runs.
@@ -24,9 +26,10 @@ type Meter struct {
 // world, so not much more often.
 const sampleEvery = 10 * time.Millisecond
 
-// Start collects garbage (so the peak is this iteration's) and starts
-// sampling HeapInuse.
+// Start tunes the collector as the akisim command does (gctune), collects
+// garbage (so the peak is this iteration's) and starts sampling HeapInuse.
 func Start() *Meter {
+	gctune.Start()
 	runtime.GC()
 	m := &Meter{done: make(chan struct{})}
 	m.wg.Add(1)

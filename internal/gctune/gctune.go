@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 const (
@@ -37,9 +38,13 @@ func Percent(live uint64) int {
 }
 
 // Start sets the percent for the heap at hand and, after every
-// collection, for the heap it left live. GOGC in the environment wins:
-// then Start does nothing.
-func Start() {
+// collection, for the heap it left live; a second call does nothing. GOGC
+// in the environment wins: then Start does nothing.
+func Start() { once.Do(start) }
+
+var once sync.Once
+
+func start() {
 	if _, ok := os.LookupEnv("GOGC"); ok {
 		return
 	}

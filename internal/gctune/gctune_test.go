@@ -27,16 +27,17 @@ func TestPercent(t *testing.T) {
 	}
 }
 
-// With GOGC in the environment Start changes nothing; without, it sets
+// With GOGC in the environment start changes nothing; without, it sets
 // Small for a small heap, and keeps it over collections.
 func TestStart(t *testing.T) {
 	t.Setenv("GOGC", "100")
-	Start()
+	start()
 	if p := debug.SetGCPercent(100); p != 100 {
-		t.Fatalf("with GOGC set, Start set the percent to %d", p)
+		t.Fatalf("with GOGC set, start set the percent to %d", p)
 	}
 	os.Unsetenv("GOGC") // t.Setenv puts it back after the test
 	Start()
+	Start() // once
 	for range 3 {
 		runtime.GC()
 	}
