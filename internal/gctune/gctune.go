@@ -23,7 +23,7 @@ const (
 	// Headroom is the most garbage, in bytes, the heap may gather between
 	// collections at Small percent; a larger live heap gets a smaller
 	// percent, down to Go's default of 100.
-	Headroom = 1 << 30
+	Headroom = 256 << 20
 )
 
 // Percent is the GOGC percent for a live heap of live bytes: Small while

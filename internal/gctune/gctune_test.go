@@ -17,7 +17,7 @@ func TestPercent(t *testing.T) {
 		{0, Small},
 		{64 << 20, Small},
 		{Headroom * 100 / Small, Small},
-		{512 << 20, 200},
+		{128 << 20, 200},
 		{1 << 30, 100},
 		{16 << 30, 100},
 	} {
@@ -51,13 +51,13 @@ func TestStart(t *testing.T) {
 func TestSet(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	tu := &tuner{percent: Small}
-	tu.set(512 << 20)
+	tu.set(128 << 20)
 	if tu.percent != 200 || debug.SetGCPercent(200) != 200 {
-		t.Fatalf("512 MiB live: percent %d, want 200", tu.percent)
+		t.Fatalf("128 MiB live: percent %d, want 200", tu.percent)
 	}
-	tu.set(500 << 20) // 204%: within a tenth
+	tu.set(125 << 20) // 204%: within a tenth
 	if tu.percent != 200 {
-		t.Fatalf("500 MiB live: percent %d, want 200 kept", tu.percent)
+		t.Fatalf("125 MiB live: percent %d, want 200 kept", tu.percent)
 	}
 	tu.set(1 << 20)
 	if tu.percent != Small {
