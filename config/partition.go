@@ -203,8 +203,8 @@ func (n *Node) partition() {
 	for i := range n.NIC.GCDs {
 		n.NIC.GCDs[i] *= p
 	}
-	for i := range n.NIC.NUMA {
-		if h.Unified() { // an APU's domain is now its partition 0's
+	if h.Unified() { // an APU's domain is now its partition 0's
+		for i := range n.NIC.NUMA {
 			n.NIC.NUMA[i] *= p
 		}
 	}

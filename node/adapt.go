@@ -99,6 +99,12 @@ func (n *Node) adapt(now sim.VTimeInSec, p *fabric.Packet) ([]*fabric.Packet, bo
 	return nil, false
 }
 
+// dealing is deal's scratch, kept on the node so a decision allocates nothing.
+type dealing struct {
+	shares    []share
+	free, per []sim.VTimeInSec
+}
+
 // share is the wire packets of a transaction one path takes.
 type share struct {
 	packets     int
@@ -116,7 +122,11 @@ func (n *Node) wirePackets(p *fabric.Packet) int {
 // by UGAL: each to the path whose first link would send it soonest, times
 // the path's switch links.
 func (n *Node) deal(now sim.VTimeInSec, p *fabric.Packet, paths [][]int) []share {
-	shares := make([]share, len(paths))
+	// the node's scratch: a decision is made and used before the next one
+	d := &n.dealing
+	d.shares = append(d.shares[:0], make([]share, len(paths))...)
+	d.free, d.per = d.free[:0], d.per[:0]
+	shares := d.shares
 	if l := n.switchLinks[[2]int{paths[0][0], paths[0][1]}]; l.link.Interleaves(p) {
 		// it waits behind no bulk work anywhere: the short way is the
 		// soonest, also for an ack answering a write that went the long way
@@ -126,14 +136,13 @@ func (n *Node) deal(now sim.VTimeInSec, p *fabric.Packet, paths [][]int) []share
 	q := n.Config.Network.Link.PacketPayloadBytes
 	count := n.wirePackets(p)
 	at := now + p.Lag
-	free := make([]sim.VTimeInSec, len(paths)) // when each first link would be done
-	per := make([]sim.VTimeInSec, len(paths))  // a wire packet's time on it
-	for k, path := range paths {
+	for _, path := range paths {
 		l := n.switchLinks[[2]int{path[0], path[1]}]
 		busy := l.link.Drain(at, l.dir, 0)
-		free[k] = at + busy
-		per[k] = l.link.Drain(at, l.dir, q) - busy
+		d.free = append(d.free, at+busy)                       // when its first link would be done
+		d.per = append(d.per, l.link.Drain(at, l.dir, q)-busy) // a wire packet's time on it
 	}
+	free, per := d.free, d.per
 	for w := 0; w < count; w++ {
 		t := at
 		if count > 1 {

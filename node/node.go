@@ -47,6 +47,7 @@ type Node struct {
 	switchLinks map[[2]int]linkDir
 	paths       map[[2]int][][]int
 	joins       map[*fabric.Packet]*join // packets dealt over paths, by the whole, until rejoined
+	dealing     dealing                  // adapt's scratch
 	HostLinks   []*xgmi.Bundle           // by GCD; side 0 = GCD
 	NICs        []*nic.NIC               // by global NIC id (node*nic.count + k)
 	NICLinks    []*xgmi.Bundle           // by global NIC id: its PCIe link; side 0 = GCD

@@ -105,8 +105,11 @@ func (b *Bundle) wire(p *fabric.Packet) int {
 // Interleaves says whether p travels between the wire packets of bulk
 // transfers (its own virtual channel, or a single wire packet) rather than
 // queueing behind them.
-func (b *Bundle) Interleaves(p *fabric.Packet) bool {
-	return !p.Kind.CarriesData() || b.wire(p) <= b.payload+max(b.overhead, b.response)
+func (b *Bundle) Interleaves(p *fabric.Packet) bool { return b.interleaves(p, b.wire(p)) }
+
+// interleaves is Interleaves for p of wb wire bytes.
+func (b *Bundle) interleaves(p *fabric.Packet, wb int) bool {
+	return !p.Kind.CarriesData() || wb <= b.payload+max(b.overhead, b.response)
 }
 
 // transmit puts p, of wb wire bytes, on the wire.
@@ -116,7 +119,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 	if p.Kind.CarriesData() {
 		d.Payload += uint64(p.Size)
 	}
-	if !b.Interleaves(p) {
+	if !b.interleaves(p, wb) {
 		// cut-through: the packet is handed on as its first wire packet
 		// arrives, the rest following at the wire's pace
 		first, spread := d.wire.Stream(now, at, wb, p.Spread)
