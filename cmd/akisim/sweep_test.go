@@ -145,7 +145,7 @@ func TestSweepBadInput(t *testing.T) {
 // them again and merges every point.
 func TestSweepInterruptResumes(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"sweep", "-set", "xgmi.bundle[*].lanes=1,2,4", "-workload", "commscope", "-filter", "PinnedToGPU", "-outdir", "D", "-jobs", "2"}
+	args := []string{"sweep", "-set", "xgmi.bundle[*].lanes=1,2,4", "-workload", "commscope", "-filter", "PinnedToGPU", "-outdir", "D", "-jobs", "1"}
 	cmd := exec.Command(binary(t), args...)
 	cmd.Dir = dir
 	var stderr strings.Builder
@@ -153,7 +153,19 @@ func TestSweepInterruptResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// signal once the first point has started (its log exists), not after a
+	// fixed sleep: a point takes over a second, so it is still running and
+	// the other two have not begun, however fast the machine is
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if logs, _ := os.ReadDir(filepath.Join(dir, "D", "logs")); len(logs) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no point started in 30 s: %s", stderr.String())
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
