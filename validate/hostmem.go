@@ -65,7 +65,7 @@ var frontierPoints = []hostMemPoint{
 const (
 	prefetchTrip   = "flat in size as measured (the KFD re-validates only a range that moved or whose mapping changed), but the round trip through ROCr's async-handler thread and the KFD ioctl, runtime.prefetch_ns, is assumed (no published number) and 2 us short; this run checks it and is never fitted (docs/model.md, Managed memory)"
 	pinAssumed     = "runtime.pin_ns and pin_page_ns are assumed (20 us and 100 ns per 4 KiB page, no published number); this run implies ~8 ns per page, a check never fitted to"
-	pageableFall   = "pageable copies of 32 MiB and more run at 3.4-3.8 GB/s (16 MiB: 23.5); ROCm 5.3's ROCclr takes the same single-pin path at 16 and 32 MiB, so no sourced mechanism yet (docs/model.md, Pageable copies)"
+	pageableFall   = "pageable copies of 32 MiB and more run at 3.4-3.8 GB/s (16 MiB: 23.5), about 1 us more per 4 KiB page on every copy; ROCclr takes one path at 16 and 32 MiB, glibc's mmap threshold (at most 32 MiB) makes the larger buffers fresh mappings; what a fresh mapping costs per copy is not sourced, the model does not know how a buffer was allocated (docs/model.md, Pageable copies)"
 	managedPlateau = "this run's driver migrates at 5.7-7.6 GB/s, twice E1's 2.8 GB/s (ROCm 5.7); no source says what changed (docs/model.md, Managed memory)"
 )
 
