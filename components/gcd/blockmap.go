@@ -7,6 +7,7 @@ package gcd
 type blockMap struct {
 	slots []blockSlot
 	mask  uint64
+	shift uint // 64 - log2(len(slots)): home takes the product's top bits
 }
 
 type blockSlot struct {
@@ -15,15 +16,19 @@ type blockSlot struct {
 }
 
 func newBlockMap(capacity int) blockMap {
-	n := 16
+	n, bits := 16, uint(4)
 	for n < 2*capacity {
 		n *= 2
+		bits++
 	}
-	return blockMap{slots: make([]blockSlot, n), mask: uint64(n - 1)}
+	return blockMap{slots: make([]blockSlot, n), mask: uint64(n - 1), shift: 64 - bits}
 }
 
+// home is Fibonacci hashing: the top bits of id times 2^64/phi, the bits
+// every bit of id reaches. Middle bits missed the memory number (id >> 44),
+// so a copy's source and destination blocks at one offset always collided.
 func (m *blockMap) home(id int64) uint64 {
-	return (uint64(id) * 0x9E3779B97F4A7C15) >> 32 & m.mask
+	return (uint64(id) * 0x9E3779B97F4A7C15) >> m.shift
 }
 
 func (m *blockMap) get(id int64) *block {
