@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -43,6 +44,11 @@ type layer struct {
 // Node merges and checks them for any -set overrides.
 type Source struct {
 	layers []layer // base-most first; the last is the config itself
+
+	once    sync.Once // the layers decoded (Node's steps 1-3), kept for every Node
+	decoded *Node
+	at      *origin
+	err     error
 }
 
 // NewSource parses the config text data (file names it in errors and

@@ -40,53 +40,12 @@ func Parse(file string, data []byte, sets []string) (*Node, error) {
 // Node merges the config with its bases, applies the -set overrides in
 // order, validates the result and returns it, as Load does.
 func (s *Source) Node(sets []string) (*Node, error) {
-	// 1. Syntax, with BurntSushi/toml, into generic data, merged over the
-	// bases. NewSource read each file once; each Node parses the texts
-	// afresh, as merging changes the data it merges into.
-	raw, at, err := s.merge()
-	if err != nil {
-		return nil, err
+	// 1-3 depend on the files alone: done once, each call sets a copy
+	s.once.Do(func() { s.decoded, s.at, s.err = s.decode() })
+	if s.err != nil {
+		return nil, s.err
 	}
-
-	// 2. Strict typed assignment of the generic data: types, unknown keys,
-	// missing keys, with exact key paths ("xgmi.bundle[3].lanes") that
-	// BurntSushi's own messages lack. The first problem in file order wins.
-	var check Node
-	d := &decoder{lines: at}
-	if len(s.layers) > 1 {
-		d.missingIn = s.chain(" or its base ")
-	}
-	d.assign(reflect.ValueOf(&check).Elem(), raw, "")
-	d.missing(reflect.TypeOf(check), raw, "")
-	if len(d.errs) > 0 {
-		first := d.errs[0]
-		for _, e := range d.errs[1:] {
-			if at.lookup(e.key) < at.lookup(first.key) {
-				first = e
-			}
-		}
-		return nil, at.errorAt(first.key, first.msg)
-	}
-
-	// 3. The Node itself, decoded by BurntSushi/toml, strictly. Step 2
-	// catches everything this catches; this is a second net. A derived
-	// config has no text of its own: step 2 made it.
-	n := &check
-	if len(s.layers) == 1 {
-		file, text := s.layers[0].file, s.layers[0].text
-		n = &Node{}
-		md, err := toml.Decode(text, n)
-		if err != nil {
-			var pe toml.ParseError
-			if errors.As(err, &pe) {
-				return nil, &Error{File: file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message, Err: err}
-			}
-			return nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
-		}
-		if und := md.Undecoded(); len(und) > 0 {
-			return nil, at.errorAt(und[0].String(), "unknown key")
-		}
-	}
+	n, at := copyNode(s.decoded), s.at
 
 	// 4. Overrides.
 	st := &setter{sets: sets, prov: map[string]int{}}
@@ -108,6 +67,59 @@ func (s *Source) Node(sets []string) (*Node, error) {
 	n.removeDeadBundles()
 	n.partition()
 	return n, nil
+}
+
+// decode is Node's first three steps, which depend on the files alone:
+// the files merged, checked and decoded, before any -set.
+func (s *Source) decode() (*Node, *origin, error) {
+	// 1. Syntax, with BurntSushi/toml, into generic data, merged over the
+	// bases. NewSource read each file once; each Node parses the texts
+	// afresh, as merging changes the data it merges into.
+	raw, at, err := s.merge()
+	if err != nil {
+		return nil, nil, err
+	}
+
+	// 2. Strict typed assignment of the generic data: types, unknown keys,
+	// missing keys, with exact key paths ("xgmi.bundle[3].lanes") that
+	// BurntSushi's own messages lack. The first problem in file order wins.
+	var check Node
+	d := &decoder{lines: at}
+	if len(s.layers) > 1 {
+		d.missingIn = s.chain(" or its base ")
+	}
+	d.assign(reflect.ValueOf(&check).Elem(), raw, "")
+	d.missing(reflect.TypeOf(check), raw, "")
+	if len(d.errs) > 0 {
+		first := d.errs[0]
+		for _, e := range d.errs[1:] {
+			if at.lookup(e.key) < at.lookup(first.key) {
+				first = e
+			}
+		}
+		return nil, nil, at.errorAt(first.key, first.msg)
+	}
+
+	// 3. The Node itself, decoded by BurntSushi/toml, strictly. Step 2
+	// catches everything this catches; this is a second net. A derived
+	// config has no text of its own: step 2 made it.
+	n := &check
+	if len(s.layers) == 1 {
+		file, text := s.layers[0].file, s.layers[0].text
+		n = &Node{}
+		md, err := toml.Decode(text, n)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return nil, nil, &Error{File: file, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message, Err: err}
+			}
+			return nil, nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+		}
+		if und := md.Undecoded(); len(und) > 0 {
+			return nil, nil, at.errorAt(und[0].String(), "unknown key")
+		}
+	}
+	return n, at, nil
 }
 
 // syntaxError turns a TOML parser error into a one-line *Error.

@@ -325,20 +325,20 @@ func ParamOf(key string) *Param { return paramIndex[stripIndexes(key)] }
 
 // stripIndexes drops every [...] of a key path.
 func stripIndexes(key string) string {
-	if !strings.Contains(key, "[") {
+	if strings.IndexByte(key, '[') < 0 {
 		return key
 	}
-	var b strings.Builder
+	b := make([]byte, 0, len(key))
 	depth := 0
-	for _, r := range key {
-		switch {
-		case r == '[':
+	for i := 0; i < len(key); i++ { // by byte: no rune of UTF-8 holds a [ or ] byte
+		switch c := key[i]; {
+		case c == '[':
 			depth++
-		case r == ']':
+		case c == ']':
 			depth--
 		case depth == 0:
-			b.WriteRune(r)
+			b = append(b, c)
 		}
 	}
-	return b.String()
+	return string(b)
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -546,7 +547,7 @@ func (n *Node) validateRCCL(v *validator) {
 			v.fail(key, nil, "want 1..64 factors (by log2 of bytes/64), got %d", len(c))
 		}
 		for i, f := range c {
-			v.float(fmt.Sprintf("%s[%d]", key, i), f)
+			v.float(key+"["+strconv.Itoa(i)+"]", f)
 		}
 	}
 	v.int("rccl.thread_threshold_ll", r.ThreadThresholdLL)

@@ -27,6 +27,7 @@ type options struct {
 	quiet      bool // no progress on stderr
 	invariants bool // -check: check the model's invariants after every run
 	config     string
+	source     *config.Source // -config already read (a sweep's other points), or nil
 	sets       setFlags
 	envs       setFlags
 	workload   string

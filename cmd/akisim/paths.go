@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // A command's files, each named by the flag that gave it. checkPaths
@@ -56,6 +57,19 @@ func locate(p string) where {
 	return w
 }
 
+// locatedOnce is locate remembering what it found, for checks made at one
+// moment: a sweep's points share their inputs and the sweep's own outputs.
+type locatedOnce struct{ found sync.Map }
+
+func (l *locatedOnce) locate(p string) where {
+	if w, ok := l.found.Load(p); ok {
+		return w.(where)
+	}
+	w := locate(p)
+	l.found.Store(p, w)
+	return w
+}
+
 // special is a device or pipe (/dev/stdout, /dev/null): writing it
 // destroys no file, so it may be named twice.
 func (w where) special() bool {
@@ -78,12 +92,16 @@ func within(a, dir where) bool {
 // checkPaths refuses an output that is an input, two outputs that are one
 // file, and an input or output inside a folder the run replaces. Empty
 // paths are not given and are skipped.
-func checkPaths(ins, outs []pathArg) error {
+func checkPaths(ins, outs []pathArg) error { return checkPathsWith(locate, ins, outs) }
+
+// checkPathsWith is checkPaths finding each path with find: a sweep finds
+// the paths every point shares once (locatedOnce).
+func checkPathsWith(find func(string) where, ins, outs []pathArg) error {
 	at := func(args []pathArg) []where {
 		ws := make([]where, len(args))
 		for i, a := range args {
 			if a.path != "" {
-				ws[i] = locate(a.path)
+				ws[i] = find(a.path)
 			}
 		}
 		return ws

@@ -49,13 +49,15 @@ func readConfig(o *options) (*input, error) {
 	if o.read != nil { // checkRunPaths read it
 		return o.read, nil
 	}
-	file, data, err := config.Resolve(o.config, configs.FS)
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	src, err := config.NewSource(file, data, configs.FS)
-	if err != nil {
-		return nil, bad("%v", err)
+	src := o.source
+	if src == nil {
+		file, data, err := config.Resolve(o.config, configs.FS)
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		if src, err = config.NewSource(file, data, configs.FS); err != nil {
+			return nil, bad("%v", err)
+		}
 	}
 	c, err := src.Node(o.sets)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/report"
 )
@@ -65,6 +66,8 @@ type sweep struct {
 	tookMu  sync.Mutex
 	times   map[string]time.Duration // wall time of the points run now, by id (local)
 	ran     map[string]bool          // the points run now, by id
+	sources sync.Map                 // -config -> its *config.Source: every point's config decoded once
+	paths   locatedOnce              // the files the points name, each found once
 }
 
 // took records a point's wall time.
@@ -299,16 +302,27 @@ func (s *sweep) checkPoint(p sweepPoint) error {
 	if o.command != "run" {
 		return bad("sweep: akisim %s is not a run to sweep", o.command)
 	}
+	if src, ok := s.sources.Load(o.config); ok {
+		o.source = src.(*config.Source)
+	}
 	if _, err := loadConfig(o); err != nil {
 		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
+	s.sources.LoadOrStore(o.config, o.read.src)
 	// the point's own files, then the sweep's: its merged results, its
 	// list of points and its logs
 	ins, outs := o.runPaths(o.read.src.Files())
 	outs = append(outs, pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "results.csv")},
 		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "points.csv")},
 		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "logs"), replaced: true})
-	if err := checkPaths(ins, outs); err != nil {
+	own := s.pointDir(p)
+	find := func(path string) where {
+		if path == own || strings.HasPrefix(path, own+string(filepath.Separator)) {
+			return locate(path) // the point's own: found once anyway
+		}
+		return s.paths.locate(path) // the inputs and the sweep's files, shared by every point
+	}
+	if err := checkPathsWith(find, ins, outs); err != nil {
 		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	return nil

@@ -128,6 +128,8 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "-outdir", "D", "-set", "a=1", "-set", "a=2"}, "given twice"},
 		{[]string{"sweep", "-outdir", "D", "-set", "novalue"}, "want KEY=V1,V2"},
 		{[]string{"sweep", "-outdir", "D", "-set", "xgmi.bundle[0-2].lanes=1,x"}, "sweep point 1 (xgmi.bundle[0-2].lanes=x)"},
+		// the points share one decoded config: a later point's -set is still checked whole
+		{[]string{"sweep", "-outdir", "D", "-set", "sim.sdma_transaction_bytes=4096,2097152"}, "sweep point 1 (sim.sdma_transaction_bytes=2097152): -set sim.sdma_transaction_bytes=2097152: must be at most sdma.outstanding_bytes"},
 		{[]string{"sweep", "-outdir", "D", "-workload", "nope"}, "unknown workload"},
 		{[]string{"sweep", "-outdir", "D", "-force"}, "-force does not apply"},
 		{[]string{"sweep", "-outdir", "D", "validate"}, "does not apply to akisim validate"},
