@@ -42,6 +42,20 @@ func sharedMemory(a, b reflect.Value, path string, out *[]string) {
 	}
 }
 
+// sourceOf reads config file f.
+func sourceOf(t *testing.T, f string) *Source {
+	t.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewSource(f, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
 // Every config in configs/ copies whole: equal, and sharing nothing a -set
 // could write through.
 func TestCopyNodeSharesNothing(t *testing.T) {
@@ -50,15 +64,7 @@ func TestCopyNodeSharesNothing(t *testing.T) {
 		t.Fatal("no configs")
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := NewSource(f, data, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _, err := src.decode()
+		n, _, err := sourceOf(t, f).decode()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,14 +84,7 @@ func TestCopyNodeSharesNothing(t *testing.T) {
 // by the next, and the Nodes share no slice.
 func TestSourceNodesAreIndependent(t *testing.T) {
 	f := filepath.Join("..", "configs", "frontier-node.toml")
-	data, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := NewSource(f, data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := sourceOf(t, f)
 	a, err := src.Node([]string{"xgmi.bundle[0].lanes=1"})
 	if err != nil {
 		t.Fatal(err)
