@@ -73,8 +73,8 @@ func (s *Source) Node(sets []string) (*Node, error) {
 // the files merged, checked and decoded, before any -set.
 func (s *Source) decode() (*Node, *origin, error) {
 	// 1. Syntax, with BurntSushi/toml, into generic data, merged over the
-	// bases. NewSource read each file once; each Node parses the texts
-	// afresh, as merging changes the data it merges into.
+	// bases. NewSource read each file once; this parses the texts once
+	// for every Node of the Source.
 	raw, at, err := s.merge()
 	if err != nil {
 		return nil, nil, err
