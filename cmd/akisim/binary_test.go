@@ -120,16 +120,15 @@ func TestBinaryVersion(t *testing.T) {
 	}
 }
 
-// -config /dev/zero stops with an error at once instead of reading forever.
+// -config /dev/zero stops with an error at the size cap instead of
+// reading forever (which the test's own timeout would catch); the message
+// names the cap it stopped at. No wall-clock bound: a loaded machine made
+// one flaky.
 func TestBinaryDevZeroConfig(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	start := time.Now()
 	oneLine(t, exe(t, t.TempDir(), nil, nil, "-config", "/dev/zero"), 2, "/dev/zero: cannot read config: larger than 16 MiB")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v", d)
-	}
 }
 
 // A piped trace (read once) gives the same results as the file.
@@ -177,15 +176,16 @@ func TestBinaryDevFullStdout(t *testing.T) {
 	}
 }
 
-// Bad output paths are found before simulating: a long workload fails at once.
+// Bad output paths are found before simulating: a long workload fails
+// with no result written (a run checked afterwards prints its rows first),
+// not by a wall-clock bound, which a loaded machine breaks.
 func TestBinaryBadOutdirFailsFast(t *testing.T) {
 	parent := t.TempDir()
 	os.WriteFile(filepath.Join(parent, "file"), nil, 0o644)
-	start := time.Now()
 	r := exe(t, parent, nil, nil, "-workload", "stream", "-outdir", "file/out") // e6: seconds of simulation
 	oneLine(t, r, 2, "-outdir file/out: not a directory")
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v: the outdir was checked after simulating", d)
+	if r.stdout != "" {
+		t.Errorf("stdout %q: the outdir was checked after simulating", r.stdout)
 	}
 }
 
