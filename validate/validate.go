@@ -10,8 +10,10 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/report"
@@ -160,32 +162,70 @@ func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, e
 	if err := cal.Known(); err != nil {
 		return nil, err
 	}
-	var pts []Point
 	all := []placed{}
 	for _, g := range groups() {
 		all = append(all, placed{g: g})
 	}
-	for _, pg := range append(all, placedGroups()...) {
-		g, gc, gcal := pg.g, c, cal
-		if pg.node != "" {
-			var err error
-			if gc, gcal, err = shippedNode(pg.node); err != nil {
-				return nil, err
+	all = append(all, placedGroups()...)
+	// the groups are independent simulations: they run side by side, and
+	// their points are taken in group order, so the output is the serial one
+	type outcome struct {
+		pts   []Point
+		err   error
+		panic any
+	}
+	outs := make([]outcome, len(all))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(all)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				func() {
+					defer func() { outs[i].panic = recover() }()
+					outs[i].pts, outs[i].err = all[i].points(c, ref, cal, only)
+				}()
 			}
+		}()
+	}
+	for i := range all {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var pts []Point
+	for _, o := range outs {
+		if o.panic != nil {
+			panic(o.panic) // a bug in a group: raised where Run was called
 		}
-		if !g.wanted(gcal, only) {
-			continue
+		if o.err != nil {
+			return nil, o.err
 		}
-		ps, err := g.run(gc, ref)
-		if err != nil {
-			return nil, err
-		}
-		if ps, err = g.classify(ps, gcal, only); err != nil {
-			return nil, err
-		}
-		pts = append(pts, ps...)
+		pts = append(pts, o.pts...)
 	}
 	return pts, nil
+}
+
+// points runs pg on its node (the given one, or its shipped config with
+// that config's calibration) and keeps its points of kind only; a group
+// with none of that kind is not run.
+func (pg placed) points(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, error) {
+	g, gc, gcal := pg.g, c, cal
+	if pg.node != "" {
+		var err error
+		if gc, gcal, err = shippedNode(pg.node); err != nil {
+			return nil, err
+		}
+	}
+	if !g.wanted(gcal, only) {
+		return nil, nil
+	}
+	ps, err := g.run(gc, ref)
+	if err != nil {
+		return nil, err
+	}
+	return g.classify(ps, gcal, only)
 }
 
 // want says whether experiment exp is of kind only under cal.
