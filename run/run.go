@@ -165,7 +165,7 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		}
 		return simulate(c, runs[i], i, at, libs, opt, stopRun)
 	}, func(i int, s simulated) bool {
-		if s.stopped {
+		if s.stopped || opt.stop != nil && stop() { // a run that ended after the stop is dropped too, however many ran at once
 			res.Interrupted = true
 			return false
 		}
