@@ -34,6 +34,9 @@ func (o *execOptions) workerCount(count int) int {
 	return max(1, min(w, count))
 }
 
+// ahead is how many results per worker may wait to be taken.
+const ahead = 32
+
 // outcome is what do made of one index, or the panic it raised.
 type outcome[T any] struct {
 	v        T
@@ -44,8 +47,10 @@ type outcome[T any] struct {
 // inOrder calls do(i) for each i in 0..n-1, workers at a time, and hands
 // each result to take in index order on the calling goroutine; take
 // returning false ends it. Results wait for the ones before them, at
-// most 2*workers in all, so a long run does not let finished ones pile
-// up. A panic in do is raised again here when its index is taken, as if
+// most ahead per worker in all: enough that the short runs beside a long
+// one (p2p's copy within a GCD, 20 times its neighbours) do not hold the
+// next long one back, and few enough that the waiting results (a run's
+// rows and stats, what Execute keeps anyway) stay small. A panic in do is raised again here when its index is taken, as if
 // do had run on this goroutine one index after another. quit, given to
 // do, turns true once inOrder is ending: do may give up (its result is
 // not taken). inOrder returns once every do has returned.
@@ -63,7 +68,7 @@ func inOrder[T any](n, workers int, do func(i int, quit func() bool) T, take fun
 	var mu sync.Mutex
 	cond := sync.NewCond(&mu)
 	ready := map[int]outcome[T]{}
-	next, taken, window := 0, 0, 2*workers
+	next, taken, window := 0, 0, ahead*workers
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
