@@ -207,3 +207,26 @@ func TestWorkerErrorEndsInOrder(t *testing.T) {
 		t.Errorf("error %q does not name the run", err)
 	}
 }
+
+// Over its memory budget, a run that is not the first under way waits
+// until the first ends; the first never waits.
+func TestMemGuardHoldsAllButTheFirst(t *testing.T) {
+	g := newMemGuard()
+	g.budget = 1 // any heap is over it
+	g.start(0)
+	g.start(1)
+	g.wait(0, func() bool { return false }) // returns at once
+	released := make(chan struct{})
+	go func() { g.wait(1, func() bool { return false }); close(released) }()
+	select {
+	case <-released:
+		t.Fatal("run 1 went on while run 0 was under way")
+	case <-time.After(100 * time.Millisecond):
+	}
+	g.end(0)
+	select {
+	case <-released:
+	case <-time.After(10 * time.Second):
+		t.Fatal("run 1 still waits after run 0 ended")
+	}
+}

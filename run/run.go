@@ -3,7 +3,8 @@
 // the run's Rows what they did (a job.Replay), and keeps what was asked
 // of the runs: the nodes' statistics, invariant checks, the timeline,
 // Akita's tasks for Daisen and what a profiler would have recorded.
-// Package workloads makes the runs; cmd/akisim and validate execute them
+// The runs are independent, so several run at once (parallel.go), kept
+// in run order. Package workloads makes the runs; cmd/akisim and validate execute them
 // here.
 package run
 
