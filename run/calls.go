@@ -12,6 +12,7 @@ type Option func(*execOptions)
 
 type execOptions struct {
 	calls, timeline bool
+	workers         int                                      // runs at once (WithWorkers); 0: GOMAXPROCS
 	tasks           bool                                     // record Akita tasks (WithTasks)
 	check           bool                                     // check invariants after each run (WithCheck)
 	stop            func() bool                              // asked to stop early (WithStop)

@@ -7,9 +7,12 @@ import (
 // A long run can be stopped early (a signal): the runs that finished keep
 // their rows, the run under way is dropped, and Result.Interrupted says so.
 
-// WithStop has Execute check stop between runs and, every few thousand
-// events, within one; once it says true the run under way is dropped and
-// Execute returns the runs that finished.
+// WithStop has Execute check stop before each run, as each is taken and,
+// every few thousand events, within one; once it says true the runs not
+// yet taken are dropped (those under way, and any that finished beside
+// them) and Execute returns the runs taken, a prefix of the runs in
+// order. Execute never calls stop, progress and rows at once, though it
+// asks stop from the goroutines of the runs under way.
 func WithStop(stop func() bool) Option { return func(o *execOptions) { o.stop = stop } }
 
 // WithProgress has Execute call progress after each run with the runs done,

@@ -22,7 +22,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 		o(&opt)
 	}
 	res := &Result{Stats: NewStats(), Planned: 1} // host time counts from here, as in Execute
-	n, count, err := newNode(c, opt)
+	n, count, err := newNode(c, opt.stop)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,6 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 			return nil, err
 		}
 	}
-	res.ran(name, n, count)
+	res.ran(name, take(n), count.n, copied(n))
 	return res, nil
 }

@@ -3,13 +3,15 @@
 // the run's Rows what they did (a job.Replay), and keeps what was asked
 // of the runs: the nodes' statistics, invariant checks, the timeline,
 // Akita's tasks for Daisen and what a profiler would have recorded.
-// Package workloads makes the runs; cmd/akisim and validate execute them
+// The runs are independent, so several run at once (parallel.go), kept
+// in run order. Package workloads makes the runs; cmd/akisim and validate execute them
 // here.
 package run
 
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
@@ -58,38 +60,67 @@ func (c *eventCounter) Func(ctx sim.HookCtx) {
 }
 
 // newNode builds a fresh node from c for one run, counting its events.
-func newNode(c *config.Node, opt execOptions) (*node.Node, *eventCounter, error) {
+func newNode(c *config.Node, stop func() bool) (*node.Node, *eventCounter, error) {
 	n, err := node.Build(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	count := &eventCounter{stop: opt.stop}
+	count := &eventCounter{stop: stop}
 	n.Engine.AcceptHook(count)
 	return n, count, nil
 }
 
-// ran adds a finished run on node n to the result: its name, statistics,
-// events and the bytes its SDMA engines copied.
-func (res *Result) ran(name string, n *node.Node, count *eventCounter) {
+// ran adds a finished run to the result: its name, statistics, events
+// and the bytes its SDMA engines copied.
+func (res *Result) ran(name string, d *dump, events, bytes uint64) {
 	res.Runs = append(res.Runs, name)
-	res.Stats.Add(name, n)
-	res.Events += count.n
+	res.Stats.keep(name, d)
+	res.Events += events
+	res.Bytes += bytes
+}
+
+// copied is the bytes node n's SDMA engines copied.
+func copied(n *node.Node) uint64 {
+	var b uint64
 	for _, g := range n.GCDs {
 		if g == nil {
 			continue // not built
 		}
 		for _, e := range g.Engines() {
-			res.Bytes += e.BytesCopied
+			b += e.BytesCopied
 		}
 	}
+	return b
 }
 
 // AfterRun, when set (by tests, here and in package workloads), sees
 // every run's node once it has run.
 var AfterRun func(n *node.Node, run job.Run, out []hip.OpResult)
 
+// libraries are the MPI and RCCL settings every run of a node expands
+// its calls with.
+type libraries struct {
+	mpi  mpi.Params
+	rccl rccl.Params
+	topo rccl.Topology
+}
+
+// simulated is what Execute keeps of one run, made on the goroutine that
+// ran it: everything that needs the node, so the node goes once it ends.
+type simulated struct {
+	stopped       bool // asked to stop before it ended: dropped
+	err           error
+	stats         *dump
+	end           float64 // the engine's time at the end
+	events, bytes uint64
+	rows          []report.Row
+	timeline      []report.Span
+	tasks         []tracing.Task
+	recorded      *profile.Profile
+}
+
 // Execute checks every run (job.Check) and simulates each on a fresh node
-// built from c.
+// built from c, several at once (WithWorkers), keeping them in run order.
 func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	var opt execOptions
 	for _, o := range opts {
@@ -99,91 +130,145 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Stats: NewStats(), Planned: len(runs)}
-	mpiP, rcclP, rcclT := mpi.FromConfig(c), rccl.ParamsFromConfig(c), rccl.FromConfig(c) // the libraries' settings, once
-	var simulated float64
-	for _, run := range runs {
-		if opt.stop != nil && opt.stop() {
+	libs := libraries{mpi.FromConfig(c), rccl.ParamsFromConfig(c), rccl.FromConfig(c)} // once
+	workers := opt.workerCount(len(runs))
+	// The caller's stop, progress and rows never run at once: stop is
+	// asked from the runs under way, the others as runs are taken.
+	var callbacks sync.Mutex
+	stop := func() bool {
+		callbacks.Lock()
+		defer callbacks.Unlock()
+		return opt.stop != nil && opt.stop()
+	}
+	var guard *memGuard
+	if workers > 1 {
+		sim.GetIDGenerator() // made once, before the runs share it
+		guard = newMemGuard()
+	}
+	var err error
+	var offset float64 // the runs' simulated seconds so far: where a run's tasks start
+	inOrder(len(runs), workers, func(i int, quit func() bool) simulated {
+		var stopRun func() bool // nil: one run at a time, never stopped
+		switch {
+		case guard != nil:
+			guard.start(i)
+			defer guard.end(i)
+			stopRun = func() bool { guard.wait(i, stop); return quit() || stop() }
+		case opt.stop != nil:
+			stopRun = stop
+		}
+		if stopRun != nil && stopRun() {
+			return simulated{stopped: true}
+		}
+		var at float64
+		if opt.tasks { // one run at a time: the runs before it are taken
+			at = offset
+		}
+		return simulate(c, runs[i], i, at, libs, opt, stopRun)
+	}, func(i int, s simulated) bool {
+		if s.stopped || opt.stop != nil && stop() { // a run that ended after the stop is dropped too, however many ran at once
 			res.Interrupted = true
-			break
+			return false
 		}
-		n, count, err := newNode(c, opt)
-		if err != nil {
-			return nil, err
+		if err = s.err; err != nil {
+			return false
 		}
-		var tasks *taskLog
-		var tracer *tracing.DBTracer
-		if opt.tasks {
-			tasks = &taskLog{prefix: fmt.Sprintf("run[%d].", len(res.Runs)), offset: sim.VTimeInSec(simulated)}
-			tracer = tracing.NewDBTracer(n.Engine, tasks)
-			n.TraceTasks(tracer)
-		}
-		// MPI and RCCL calls become what the libraries do, then the run
-		ops, err := run.Operations(), error(nil)
-		if run.Build != nil {
-			err = trace.Check(ops, job.Limits(c), run.Name)
-		}
-		traced := ops
-		if err == nil {
-			ops, err = rccl.Expand(mpi.Expand(ops, mpiP), rcclP, rcclT)
-		}
-		var out []hip.OpResult
-		if err == nil {
-			var stopped bool
-			stopped, err = runStoppable(func() (e error) { out, e = n.Run(ops); return e })
-			if stopped {
-				res.Interrupted = true
-				break
-			}
-		}
-		var te *trace.Error
-		if errors.As(err, &te) && te.File == "" {
-			te.File = run.Name // found after Check (an RCCL call with no algorithm, a deadlock): the run names the file
-		}
-		if err != nil {
-			return nil, err
-		}
-		if AfterRun != nil {
-			AfterRun(n, run, out)
-		}
-		if opt.checking() {
-			if err := checkRun(run.Name, n, tallyOps(n, traced, out)); err != nil {
-				return nil, err
-			}
-		}
-		rp := &job.Replay{Ops: results(out), Events: map[string]float64{}}
-		for _, o := range ops {
-			if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
-				t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
-				rp.Events[o.Event] = float64(t)
-			}
-		}
-		if rows := finite(run.Rows(rp)); opt.rows != nil {
-			if err := opt.rows(rows); err != nil {
-				return nil, err
+		callbacks.Lock()
+		defer callbacks.Unlock()
+		if opt.rows != nil {
+			if err = opt.rows(s.rows); err != nil {
+				return false
 			}
 		} else {
-			res.Rows = append(res.Rows, rows...)
+			res.Rows = append(res.Rows, s.rows...)
 		}
-		if opt.timeline {
-			res.Timeline = append(res.Timeline, spans(run.Name, out)...)
+		res.Timeline = append(res.Timeline, s.timeline...)
+		res.Tasks = append(res.Tasks, s.tasks...)
+		if s.recorded != nil {
+			res.Recorded = append(res.Recorded, s.recorded)
 		}
-		if tracer != nil {
-			tracer.Terminate() // every task has ended: this flushes nothing unfinished
-			res.Tasks = append(res.Tasks, tasks.tasks...)
-			tasks.tasks = nil // Akita keeps each tracer (an exit handler) until the process ends
-		}
-		if opt.calls {
-			rec := recorded(out, c.GCD.Count, c.Host.NUMADomains)
-			rec.Source = run.Name
-			res.Recorded = append(res.Recorded, rec)
-		}
-		res.ran(run.Name, n, count)
-		simulated += float64(n.Engine.CurrentTime())
+		res.ran(runs[i].Name, s.stats, s.events, s.bytes)
+		offset += s.end
 		if opt.progress != nil {
-			opt.progress(len(res.Runs), len(runs), simulated)
+			opt.progress(len(res.Runs), len(runs), offset)
 		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// simulate runs run number i on a fresh node built from c; its tasks (if
+// kept) start at offset on the trace's time axis. stop, asked every few
+// thousand events, drops the run.
+func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries, opt execOptions, stop func() bool) simulated {
+	n, count, err := newNode(c, stop)
+	if err != nil {
+		return simulated{err: err}
+	}
+	var tasks *taskLog
+	var tracer *tracing.DBTracer
+	if opt.tasks {
+		tasks = &taskLog{prefix: fmt.Sprintf("run[%d].", i), offset: sim.VTimeInSec(offset)}
+		tracer = tracing.NewDBTracer(n.Engine, tasks)
+		n.TraceTasks(tracer)
+	}
+	// MPI and RCCL calls become what the libraries do, then the run
+	ops := run.Operations()
+	if run.Build != nil {
+		err = trace.Check(ops, job.Limits(c), run.Name)
+	}
+	traced := ops
+	if err == nil {
+		ops, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
+	}
+	var out []hip.OpResult
+	if err == nil {
+		var stopped bool
+		stopped, err = runStoppable(func() (e error) { out, e = n.Run(ops); return e })
+		if stopped {
+			return simulated{stopped: true}
+		}
+	}
+	var te *trace.Error
+	if errors.As(err, &te) && te.File == "" {
+		te.File = run.Name // found after Check (an RCCL call with no algorithm, a deadlock): the run names the file
+	}
+	if err != nil {
+		return simulated{err: err}
+	}
+	if AfterRun != nil {
+		AfterRun(n, run, out)
+	}
+	if opt.checking() {
+		if err := checkRun(run.Name, n, tallyOps(n, traced, out)); err != nil {
+			return simulated{err: err}
+		}
+	}
+	rp := &job.Replay{Ops: results(out), Events: map[string]float64{}}
+	for _, o := range ops {
+		if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
+			t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
+			rp.Events[o.Event] = float64(t)
+		}
+	}
+	s := simulated{rows: finite(run.Rows(rp)), stats: take(n), end: float64(n.Engine.CurrentTime()),
+		events: count.n, bytes: copied(n)}
+	if opt.timeline {
+		s.timeline = spans(run.Name, out)
+	}
+	if tracer != nil {
+		tracer.Terminate() // every task has ended: this flushes nothing unfinished
+		s.tasks = tasks.tasks
+		tasks.tasks = nil // Akita keeps each tracer (an exit handler) until the process ends
+	}
+	if opt.calls {
+		s.recorded = recorded(out, c.GCD.Count, c.Host.NUMADomains)
+		s.recorded.Source = run.Name
+	}
+	return s
 }
 
 // spans are the copies, kernels and host accesses of a run, on the engine

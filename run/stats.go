@@ -89,19 +89,24 @@ func (d *dump) add(name string, v float64, desc, unit string) {
 }
 
 // Add takes the dump of run number len(dumps), named run, from its node.
-func (s *Stats) Add(run string, n *node.Node) {
-	now := time.Now()
-	host := now.Sub(s.last).Seconds()
-	s.last = now
+func (s *Stats) Add(run string, n *node.Node) { s.keep(run, take(n)) }
+
+// hostAt is where a dump's host lines (hostSeconds, hostTickRate) are:
+// take leaves them to keep, which knows when the dump is taken.
+const hostAt = 4
+
+// take collects node n's stats, as a dump of a run that ended, on the
+// goroutine that ran it; keep adds it to the runs.
+func take(n *node.Node) *dump {
 	simTicks := ticks(n.Engine.CurrentTime())
 	d := &dump{}
 	d.add("simSeconds", simTicks/simFreq, "Number of seconds simulated", "Second")
 	d.add("simTicks", simTicks, "Number of ticks simulated", "Tick")
 	d.add("finalTick", simTicks, "Number of ticks from beginning of simulation (each run starts a fresh node at 0)", "Tick")
 	d.add("simFreq", simFreq, "The number of ticks per simulated second", "(Tick/Second)")
-	d.d = append(d.d, report.Stat{Name: "hostSeconds", Value: host, Desc: "Real time elapsed on the host", Unit: "Second", Precision: 2},
-		report.Stat{Name: "hostTickRate", Value: math.Round(simTicks / host), Desc: "The number of ticks simulated per host second (ticks/s)", Unit: "(Tick/Second)"})
-	d.add("runIndex", float64(len(s.runs)), "", "Count") // described by the run's name when listed
+	d.d = append(d.d, report.Stat{Name: "hostSeconds", Desc: "Real time elapsed on the host", Unit: "Second", Precision: 2},
+		report.Stat{Name: "hostTickRate", Desc: "The number of ticks simulated per host second (ticks/s)", Unit: "(Tick/Second)"})
+	d.add("runIndex", 0, "", "Count") // numbered by keep, described by the run's name when listed
 	eachPart(d, n.GCDs, func() *gcd.GCD { return n.Idle().GCD }, gcdStats)
 	c := n.Config
 	for _, b := range c.XGMI.Bundles {
@@ -136,6 +141,18 @@ func (s *Stats) Add(run string, n *node.Node) {
 	d.add("node.runtime.managedBytesToHost", float64(mm.BytesToHost), "Managed bytes SDMA migrated into host DRAM", "Byte")
 	d.add("node.runtime.managedPrefetches", float64(mm.PrefetchCalls), "hipMemPrefetchAsync calls", "Count")
 	eachPart(d, n.DRAM, func() *dram.Controller { return n.Idle().DRAM }, dramStats)
+	return d
+}
+
+// keep adds dump d of run number len(dumps), named run: its host time is
+// the time since the dump before it (gem5's, since the last reset), so
+// the runs' host seconds add up to the wall time however many ran at once.
+func (s *Stats) keep(run string, d *dump) {
+	now := time.Now()
+	host := now.Sub(s.last).Seconds()
+	s.last = now
+	d.d[hostAt].Value, d.d[hostAt+1].Value = host, math.Round(d.d[1].Value/host)
+	d.d[hostAt+2].Value = float64(len(s.runs))
 	r := runStats{name: run, layout: len(s.layouts) - 1, values: make([]float64, len(d.d))}
 	for i, st := range d.d {
 		r.values[i] = st.Value

@@ -271,3 +271,27 @@ func BenchmarkOSULatencyFrontier(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWorkers runs Comm|Scope's PinnedToGPU family (one run per
+// size and GCD pair) one run at a time and two at once (run.WithWorkers):
+// what running the points of one workload side by side gains on two
+// cores. The results are the same (run's TestWorkersGiveTheSerialResult).
+func BenchmarkWorkers(b *testing.B) {
+	c := frontier(b)
+	cs := DefaultCommScope(c.GCD.Count, c.Host.NUMADomains)
+	cs.Filter = regexp.MustCompile(`PinnedToGPU`)
+	runs := cs.Runs()
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				metered(b, func(add func(*run.Result)) {
+					res, err := run.Execute(c, runs, run.WithWorkers(w))
+					if err != nil {
+						b.Fatal(err)
+					}
+					add(res)
+				})
+			}
+		})
+	}
+}
