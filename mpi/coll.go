@@ -203,7 +203,9 @@ func (b *builder) buf(i int, w byte) string {
 }
 
 // at is the span [off, off+bytes) of buffer w of index i.
-func (b *builder) at(i int, w byte, off, bytes int64) span { return span{b.buf(i, w), b.off + off, bytes} }
+func (b *builder) at(i int, w byte, off, bytes int64) span {
+	return span{b.buf(i, w), b.off + off, bytes}
+}
 
 // alloc allocates the rank's library buffers the call uses, the first
 // time.
