@@ -326,6 +326,9 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"gcd.count=0"}, `-set gcd.count=0: must be 1..64, got 0`},
 		{[]string{"routing.kernel=shortest"}, `-set routing.kernel=shortest: must be "widest" or "fewest", got "shortest"`},
 		{[]string{"env.MPICH_ENABLE_YAKSA=2"}, `-set env.MPICH_ENABLE_YAKSA=2: must be 0..1, got 2`},
+		// A zero block would never advance the GPU allreduce.
+		{[]string{"env.MPICH_GPU_ALLREDUCE_BLK_SIZE=0"}, `-set env.MPICH_GPU_ALLREDUCE_BLK_SIZE=0: must be 1..1099511627776, got 0`},
+		{[]string{"env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD=-1"}, `-set env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD=-1: must be 0..1099511627776, got -1`},
 		{[]string{"xgmi.bundle[1].lanes=32"}, `-set xgmi.bundle[1].lanes=32: must be 1..16 (0 removes the bundle), got 32`},
 		{[]string{"xgmi.bundle[2-3].lanes=32"}, `-set xgmi.bundle[2-3].lanes=32: xgmi.bundle[1].lanes: must be 1..16 (0 removes the bundle), got 32`},
 		{[]string{"xgmi.bundle[0-9].lanes=1"}, `-set xgmi.bundle[0-9].lanes=1: xgmi.bundle[4].gcds: GCD 9 does not exist (gcd.count = 4, ids 0..3)`},

@@ -39,16 +39,18 @@ type Env struct {
 	VSMsgCutoff  int64 `toml:"GTL_HSA_VSMSG_CUTOFF_SIZE"`
 	// MPICH's collective algorithm switches in bytes (MPIR_CVAR_*, which
 	// MPICH also reads as MPICH_*; mpi/coll.go)
-	ReduceShort       int64 `toml:"MPICH_REDUCE_SHORT_MSG_SIZE"`
-	AllreduceShort    int64 `toml:"MPICH_ALLREDUCE_SHORT_MSG_SIZE"`
-	AllreduceMaxSMP   int64 `toml:"MPICH_ALLREDUCE_MAX_SMP_SIZE"`
-	ReduceScatterLong int64 `toml:"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE"`
-	AllgatherLong     int64 `toml:"MPICH_ALLGATHER_LONG_MSG_SIZE"`
-	AllgatherShort    int64 `toml:"MPICH_ALLGATHER_SHORT_MSG_SIZE"`
-	AlltoallShort     int64 `toml:"MPICH_ALLTOALL_SHORT_MSG_SIZE"`
-	AlltoallMedium    int64 `toml:"MPICH_ALLTOALL_MEDIUM_MSG_SIZE"`
-	AllreduceKernel   int   `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
-	EnableYaksa       int   `toml:"MPICH_ENABLE_YAKSA"`
+	ReduceShort              int64 `toml:"MPICH_REDUCE_SHORT_MSG_SIZE"`
+	AllreduceShort           int64 `toml:"MPICH_ALLREDUCE_SHORT_MSG_SIZE"`
+	AllreduceMaxSMP          int64 `toml:"MPICH_ALLREDUCE_MAX_SMP_SIZE"`
+	ReduceScatterLong        int64 `toml:"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE"`
+	AllgatherLong            int64 `toml:"MPICH_ALLGATHER_LONG_MSG_SIZE"`
+	AllgatherShort           int64 `toml:"MPICH_ALLGATHER_SHORT_MSG_SIZE"`
+	AlltoallShort            int64 `toml:"MPICH_ALLTOALL_SHORT_MSG_SIZE"`
+	AlltoallMedium           int64 `toml:"MPICH_ALLTOALL_MEDIUM_MSG_SIZE"`
+	AllreduceKernel          int   `toml:"MPICH_GPU_ALLREDUCE_USE_KERNEL"`
+	AllreduceKernelThreshold int64 `toml:"MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD"`
+	AllreduceBlock           int64 `toml:"MPICH_GPU_ALLREDUCE_BLK_SIZE"`
+	EnableYaksa              int   `toml:"MPICH_ENABLE_YAKSA"`
 	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`
 	NCCLAlgo        string `toml:"NCCL_ALGO"`

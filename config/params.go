@@ -231,6 +231,8 @@ var Params = concat(
 		msgSize("env.MPICH_ALLTOALL_SHORT_MSG_SIZE", "MPI_Alltoall, 8 ranks and more: Bruck up to this per block"),
 		msgSize("env.MPICH_ALLTOALL_MEDIUM_MSG_SIZE", "MPI_Alltoall: scattered up to this, pairwise above"),
 		ints("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", "", 0, 1, "1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host"),
+		msgSize("env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD", "with the kernel on, MPI_Allreduce on GPU buffers of at least this many bytes reduces on the GPU; smaller ones on the host"),
+		ints("env.MPICH_GPU_ALLREDUCE_BLK_SIZE", "bytes", 1, 1<<40, "the GPU allreduce reduces the message this many bytes at a time, a block after another"), // 0 would never advance
 		ints("env.MPICH_ENABLE_YAKSA", "", 0, 1, "1: MPI_Pack of a derived type on GPU memory runs yaksa's GPU pack kernels; 0: the dataloop engine, a CPU copy per contiguous run"),
 		str("env.NCCL_PROTO", "LL128 is refused: off on gfx90a", `the protocol of every collective; "": RCCL's tuning model picks`).choice("", "LL", "Simple"),
 		str("env.NCCL_ALGO", "", `the algorithm (Tree: AllReduce only); "": RCCL's choice`).choice("", "Ring", "Tree"),

@@ -291,6 +291,8 @@ func (n *Node) validateWith(v *validator) []vErr {
 		v.int("env."+t.key, t.x)
 	}
 	v.int("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", int64(n.Env.AllreduceKernel))
+	v.int("env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD", n.Env.AllreduceKernelThreshold)
+	v.int("env.MPICH_GPU_ALLREDUCE_BLK_SIZE", n.Env.AllreduceBlock)
 	v.int("env.MPICH_ENABLE_YAKSA", int64(n.Env.EnableYaksa))
 	v.float("mpi.post_ns", n.MPI.PostNs)
 	v.float("mpi.ipc_open_ns", n.MPI.IPCOpenNs)

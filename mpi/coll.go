@@ -123,10 +123,13 @@ type builder struct {
 	seq  int // the collective's place in every rank's sequence
 	me   int // the rank's index in the communicator
 	n    int
+	// off and bytes are the part of the buffers the algorithm runs on: the
+	// whole call, or one block of the GPU allreduce (MPICH_GPU_ALLREDUCE_BLK_SIZE).
+	off, bytes int64
 }
 
 func (l *lowering) builder(o *trace.Op, seq int) *builder {
-	return &builder{l: l, call: o, seq: seq, me: slices.Index(l.comm, o.Rank), n: len(l.comm)}
+	return &builder{l: l, call: o, seq: seq, me: slices.Index(l.comm, o.Rank), n: len(l.comm), bytes: o.Bytes}
 }
 
 // staged says whether the call runs between host staging buffers.
@@ -134,8 +137,8 @@ func (b *builder) staged() bool {
 	switch b.call.Op {
 	case trace.MPIReduce, trace.MPIReduceScatter:
 		return true
-	case trace.MPIAllreduce:
-		return !b.l.p.AllreduceKernel
+	case trace.MPIAllreduce: // the GPU kernel from its threshold on (assumed inclusive)
+		return !b.l.p.AllreduceKernel || b.call.Bytes < b.l.p.AllreduceKernelThreshold
 	}
 	return false
 }
@@ -200,7 +203,9 @@ func (b *builder) buf(i int, w byte) string {
 }
 
 // at is the span [off, off+bytes) of buffer w of index i.
-func (b *builder) at(i int, w byte, off, bytes int64) span { return span{b.buf(i, w), off, bytes} }
+func (b *builder) at(i int, w byte, off, bytes int64) span {
+	return span{b.buf(i, w), b.off + off, bytes}
+}
 
 // alloc allocates the rank's library buffers the call uses, the first
 // time.
@@ -261,13 +266,33 @@ func (b *builder) reduction() {
 			result = b.at(b.me, 'r', 0, o.Bytes)
 		}
 	case trace.MPIAllreduce:
-		result = b.allreduce()
+		if b.staged() {
+			result = b.allreduce()
+		} else {
+			result = b.blockAllreduce()
+		}
 	case trace.MPIReduceScatter:
 		result = b.reduceScatter()
 	}
 	if b.staged() && result.bytes > 0 {
 		b.stage(span{o.Dst, 0, result.bytes}, result) // swap back
 	}
+}
+
+// blockAllreduce is the GPU allreduce: the algorithm runs on one
+// MPICH_GPU_ALLREDUCE_BLK_SIZE block after another (assumed: blocks do not
+// overlap; Cray's sources are closed).
+func (b *builder) blockAllreduce() span {
+	total, blk := b.call.Bytes, b.l.p.AllreduceBlock
+	if blk <= 0 { // config validation rejects 0; Params built in Go mean the whole message
+		blk = total
+	}
+	for off := int64(0); off < total; off += blk {
+		b.off, b.bytes = off, min(blk, total-off)
+		b.allreduce()
+	}
+	b.off, b.bytes = 0, total
+	return b.whole(b.me, 'r')
 }
 
 // stage copies between a device buffer and host memory: a blocking

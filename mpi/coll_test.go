@@ -227,14 +227,15 @@ func TestCollectiveDataFlow(t *testing.T) {
 		for _, size := range []int64{1, 8, 100, 3000, 300000, testParams.Coll.ReduceScatterLong} {
 			name := fmt.Sprintf("n%d/%d", n, size)
 			t.Run("allreduce/"+name, func(t *testing.T) {
-				for _, kernel := range []bool{false, true} {
+				// host, GPU whole, GPU in three blocks (the last one short)
+				for _, blk := range []int64{-1, 0, size/3 + 1} {
 					p := testParams
-					p.AllreduceKernel = kernel
+					p.AllreduceKernel, p.AllreduceBlock = blk >= 0, blk
 					m := runColl(t, collTrace(n, size, size, func(r int) trace.Op {
 						return trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
 					}), p, own)
 					for r := 0; r < n; r++ {
-						want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), fmt.Sprintf("kernel %v", kernel))
+						want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), fmt.Sprintf("block %d", blk))
 					}
 				}
 			})
@@ -305,7 +306,7 @@ func TestCollectiveDataFlow(t *testing.T) {
 // The algorithm each call runs, by MPICH's selection.
 func TestCollectiveSelection(t *testing.T) {
 	b := func(kind trace.Kind, n int, bytes int64) *builder {
-		return &builder{l: &lowering{p: testParams}, call: &trace.Op{Op: kind, Bytes: bytes}, n: n}
+		return &builder{l: &lowering{p: testParams}, call: &trace.Op{Op: kind, Bytes: bytes}, n: n, bytes: bytes}
 	}
 	for _, c := range []struct {
 		b    *builder
@@ -453,5 +454,60 @@ func TestSmallReductionsStageByCPU(t *testing.T) {
 		if copies != 2*c.copies || loads != 2*(1-c.copies/2) { // the call is made twice
 			t.Errorf("%d B: %d hipMemcpy, %d CPU loads of the send buffer; want %d and %d", c.bytes, copies, loads, 2*c.copies, 2*(1-c.copies/2))
 		}
+	}
+}
+
+// With the kernel on, MPI_Allreduce stays on the host below
+// MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD and reduces on the GPU from it on.
+func TestAllreduceKernelThreshold(t *testing.T) {
+	p := testParams
+	p.AllreduceKernel, p.AllreduceKernelThreshold = true, 131072
+	for _, c := range []struct {
+		bytes  int64
+		staged bool
+	}{{8, true}, {131071, true}, {131072, false}, {1 << 30, false}} {
+		b := &builder{l: &lowering{p: p}, call: &trace.Op{Op: trace.MPIAllreduce, Bytes: c.bytes}, n: 8, bytes: c.bytes}
+		if b.staged() != c.staged {
+			t.Errorf("%d B: staged %v, want %v", c.bytes, b.staged(), c.staged)
+		}
+	}
+	p.AllreduceKernel = false
+	if b := (&builder{l: &lowering{p: p}, call: &trace.Op{Op: trace.MPIAllreduce, Bytes: 1 << 30}, n: 8}); !b.staged() {
+		t.Error("kernel off: 1 GiB not staged")
+	}
+}
+
+// The GPU allreduce runs its algorithm once per MPICH_GPU_ALLREDUCE_BLK_SIZE
+// block: a rank's sends cover the blocks in order, k blocks make k times
+// the messages of one.
+func TestAllreduceBlocks(t *testing.T) {
+	const n, size = 4, 1 << 20
+	sends := func(blk int64) []trace.Op {
+		p := testParams
+		p.AllreduceKernel, p.AllreduceBlock = true, blk
+		var s []trace.Op
+		for _, o := range lower(collTrace(n, size, size, func(r int) trace.Op {
+			return trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: size}
+		}), p, "mpi.") {
+			if o.Op == trace.MPIIsend && o.Rank == 0 {
+				s = append(s, o)
+			}
+		}
+		return s
+	}
+	whole, four := sends(size), sends(size/4) // collTrace makes the call twice
+	if len(whole) == 0 || len(four) != 4*len(whole) {
+		t.Fatalf("rank 0 sends %d messages in 4 blocks, %d whole; want 4x", len(four), len(whole))
+	}
+	per := len(whole) / 2 // a block's sends in one call
+	for i, o := range four {
+		k := int64(i/per) % 4
+		lo, hi := k*size/4, (k+1)*size/4
+		if o.SrcOff < lo || o.SrcOff+o.Bytes > hi {
+			t.Errorf("send %d: [%d, %d) outside block [%d, %d)", i, o.SrcOff, o.SrcOff+o.Bytes, lo, hi)
+		}
+	}
+	if got := sends(0); len(got) != len(whole) { // Params from Go: 0 is the whole message
+		t.Errorf("block 0: %d sends, want %d", len(got), len(whole))
 	}
 }

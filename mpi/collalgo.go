@@ -201,7 +201,7 @@ func (f fold) index(nr int) int {
 }
 
 // whole is the call's bytes of buffer w of index i.
-func (b *builder) whole(i int, w byte) span { return b.at(i, w, 0, b.call.Bytes) }
+func (b *builder) whole(i int, w byte) span { return b.at(i, w, 0, b.bytes) }
 
 // foldIn is the pre-step: the leaving rank sends its buffer, the staying
 // one reduces it into its own.
@@ -331,7 +331,7 @@ func (b *builder) gatherTo(f fold, cut cutter, steps []step, lo, hi, nr, nroot, 
 // reduce reduces every rank's r into root's r (the rank's own data is in
 // r already); it says whether the rank is the root.
 func (b *builder) reduce(root int) bool {
-	bytes := b.call.Bytes
+	bytes := b.bytes
 	f := newFold(b.n, false)
 	if bytes <= b.l.p.Coll.ReduceShort || bytes < int64(f.pof2) {
 		return b.binomialReduce(root)
@@ -386,7 +386,7 @@ func (b *builder) binomialReduce(root int) bool {
 
 // allreduce leaves the sum in every rank's r and returns it.
 func (b *builder) allreduce() span {
-	bytes := b.call.Bytes
+	bytes := b.bytes
 	b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
 	if b.staged() && bytes <= b.l.p.Coll.AllreduceMaxSMP { // SMP-aware: a node reduce, then a node broadcast
 		b.reduce(0)

@@ -51,7 +51,13 @@ type Params struct {
 	// reduces on the GPU instead of staging through host memory (Cray's
 	// default, 0, in 8.1.17; shared/docs/comm.md).
 	AllreduceKernel bool
-	Net             Net // between nodes (net.go)
+	// AllreduceKernelThreshold (MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD): with
+	// the kernel on, smaller allreduces still reduce on the host.
+	AllreduceKernelThreshold int64
+	// AllreduceBlock (MPICH_GPU_ALLREDUCE_BLK_SIZE, at least 1): the kernel
+	// path reduces this many bytes at a time.
+	AllreduceBlock int64
+	Net            Net // between nodes (net.go)
 }
 
 // FromConfig reads the parameters of node c.
@@ -62,6 +68,7 @@ func FromConfig(c *config.Node) Params {
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
 		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
+		AllreduceKernelThreshold: e.AllreduceKernelThreshold, AllreduceBlock: e.AllreduceBlock,
 		Net: netFromConfig(c)}
 }
 

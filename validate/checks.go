@@ -15,17 +15,19 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1 and rocm as that ROCm release ("": the config's), as the
+// HSA_XNACK=1, rocm as that ROCm release ("": the config's) and
+// allreduceKernel with MPICH_GPU_ALLREDUCE_USE_KERNEL=1, as the
 // measurement was.
 type checkRun struct {
-	commScope string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
-	xnack     bool
-	rocm      string
-	osu       string
-	rccl      string // an rccl-tests binary, one process per node driving its GCDs
-	gcds      []int
-	nodes     int
-	bytes     int64
+	commScope       string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
+	xnack           bool
+	rocm            string
+	allreduceKernel bool
+	osu             string
+	rccl            string // an rccl-tests binary, one process per node driving its GCDs
+	gcds            []int
+	nodes           int
+	bytes           int64
 }
 
 type checkPoint struct {
@@ -85,7 +87,7 @@ const (
 // allreduceGap is what the model lacks for Cray MPICH's small GPU allreduce.
 const allreduceGap = "the model stages small GPU messages through the host and reduces on the CPU at every step; Cray MPICH's real small-message GPU collective path (and its fixed costs) is not modelled (docs/model.md \"MPI collectives\"; issue 22)"
 
-var checkPoints = []checkPoint{
+var checkPoints = append([]checkPoint{
 	// hipMemcpyAsync between GCDs: SDMA copies, by link count and size.
 	pearson("hipMemcpyAsync_GPUToGPU", 1, 16, 4.79, ""),
 	pearson("hipMemcpyAsync_GPUToGPU", 2, 16, 4.40, singleLinkGap),
@@ -155,7 +157,7 @@ var checkPoints = []checkPoint{
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 4 nodes x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
 		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8}, published: 10.5, tolerance: 0.25, unit: "us", gap: allreduceGap},
-}
+}, crayMPICHPoints...)
 
 // rcclPR is pull request pr's smallest size of bench, out of place (us),
 // run as 2 nodes x 8 GCDs.
@@ -215,6 +217,9 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 	}
 	if r.rocm != "" {
 		n.Runtime.ROCm = r.rocm
+	}
+	if r.allreduceKernel {
+		n.Env.AllreduceKernel = 1
 	}
 	if r.commScope != "" {
 		rows, err := commScope(&n, "^"+regexp.QuoteMeta(r.commScope)+"/")

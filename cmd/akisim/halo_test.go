@@ -51,6 +51,7 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"-workload", "p2p", "-fields", "1"}, "-fields: applies to -workload halo only, not to p2p"},
 		{[]string{"halo", "-format", "gbench"}, "-format gbench: only the commscope workload"},
 		{[]string{"halo", "-env", "MPICH_ENABLE_YAKSA=2"}, "-env MPICH_ENABLE_YAKSA=2: must be 0..1, got 2"},
+		{[]string{"halo", "-env", "MPICH_GPU_ALLREDUCE_BLK_SIZE=0"}, "-env MPICH_GPU_ALLREDUCE_BLK_SIZE=0: must be 1..1099511627776, got 0"},
 	} {
 		code, out, errs := akisim(t, tc.args...)
 		if code != 2 || strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || !strings.Contains(errs, tc.want) || out != "" {

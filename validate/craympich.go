@@ -1,0 +1,34 @@
+package validate
+
+import "fmt"
+
+// Cray MPICH 8.1.31's osu_allreduce on device buffers, one Frontier node of
+// 8 GCDs: a published sweep no constant was fitted to (docs/validation.md,
+// "C"). 8.1.31 runs its GPU allreduce kernel by default, so the points run
+// with MPICH_GPU_ALLREDUCE_USE_KERNEL=1; below its 128 KiB threshold the
+// reduction stays on the host.
+
+const (
+	crayMPICH       = "Cray MPICH 8.1.31 osu_allreduce, Frontier"
+	crayMPICHSource = "ggracelii/mpich-rccl frontier/results_sweep/N1_job4934625/D_cray_gpuaware.txt (commit 3d289329), cray-mpich/8.1.31, OSU 7.5 -d rocm, MPI_INT, 8 ranks on one node, avg latency of 50 iterations"
+)
+
+// crayKernelGap is what the model lacks at the kernel threshold's first
+// sizes.
+const crayKernelGap = "Cray's GPU allreduce kernel is closed source: the model runs MPICH's Rabenseifner between IPC-mapped device buffers with a reduction kernel per step, and at 256 KiB (two blocks of a 7-step algorithm, each step a kernel launch and a wait) is 23.5% slow: 149 us against 121; its per-step launch and synchronisation cost is what Cray's single kernel per block does not pay (docs/model.md \"MPI collectives\"; issue 22)"
+
+var crayMPICHPoints = []checkPoint{
+	crayAllreduce(64<<10, 76.50, ""),
+	crayAllreduce(256<<10, 121.03, crayKernelGap),
+	crayAllreduce(1<<20, 158.06, ""),
+	crayAllreduce(16<<20, 1029.35, ""),
+	crayAllreduce(1<<30, 66463.30, ""),
+}
+
+// crayAllreduce is the sweep's osu_allreduce at bytes (us), ranks on GCDs
+// 0-7 in order (assumed: the run's binding is not recorded).
+func crayAllreduce(bytes int64, us float64, gap string) checkPoint {
+	return checkPoint{experiment: crayMPICH, name: fmt.Sprintf("osu_allreduce %s, 1 node x 8 GCDs", sizeName(bytes)), source: crayMPICHSource,
+		run:       checkRun{osu: "osu_allreduce", gcds: span(8), nodes: 1, bytes: bytes, allreduceKernel: true},
+		published: us, tolerance: 0.20, unit: "us", gap: gap}
+}
