@@ -44,7 +44,7 @@ type outcome[T any] struct {
 	p        any
 }
 
-// inOrder calls do(i) for each i in 0..n-1, workers at a time, and hands
+// InOrder calls do(i) for each i in 0..n-1, workers at a time, and hands
 // each result to take in index order on the calling goroutine; take
 // returning false ends it. Results wait for the ones before them, at
 // most ahead per worker in all: enough that the short runs beside a long
@@ -52,9 +52,9 @@ type outcome[T any] struct {
 // next long one back, and few enough that the waiting results (a run's
 // rows and stats, what Execute keeps anyway) stay small. A panic in do is raised again here when its index is taken, as if
 // do had run on this goroutine one index after another. quit, given to
-// do, turns true once inOrder is ending: do may give up (its result is
-// not taken). inOrder returns once every do has returned.
-func inOrder[T any](n, workers int, do func(i int, quit func() bool) T, take func(i int, v T) bool) {
+// do, turns true once InOrder is ending: do may give up (its result is
+// not taken). InOrder returns once every do has returned.
+func InOrder[T any](n, workers int, do func(i int, quit func() bool) T, take func(i int, v T) bool) {
 	var ending atomic.Bool
 	quit := ending.Load
 	if workers <= 1 {

@@ -89,7 +89,7 @@ func TestWorkersGiveTheSerialResult(t *testing.T) {
 	}
 }
 
-// inOrder takes every result in index order, each once, though later
+// InOrder takes every result in index order, each once, though later
 // indexes finish first, and holds at most twice its workers unfinished
 // or untaken than ahead per worker.
 func TestInOrderTakesInIndexOrder(t *testing.T) {
@@ -97,7 +97,7 @@ func TestInOrderTakesInIndexOrder(t *testing.T) {
 	var started, taken atomic.Int32
 	var most atomic.Int32
 	var order []int
-	inOrder(n, workers, func(i int, _ func() bool) int {
+	InOrder(n, workers, func(i int, _ func() bool) int {
 		if s := started.Add(1) - taken.Load(); s > most.Load() {
 			most.Store(s)
 		}

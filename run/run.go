@@ -147,7 +147,7 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	}
 	var err error
 	var offset float64 // the runs' simulated seconds so far: where a run's tasks start
-	inOrder(len(runs), workers, func(i int, quit func() bool) simulated {
+	InOrder(len(runs), workers, func(i int, quit func() bool) simulated {
 		var stopRun func() bool // nil: one run at a time, never stopped
 		switch {
 		case guard != nil:

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/report"
@@ -167,42 +166,25 @@ func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, e
 		all = append(all, placed{g: g})
 	}
 	all = append(all, placedGroups()...)
-	// the groups are independent simulations: they run side by side, and
-	// their points are taken in group order, so the output is the serial one
+	// the groups are independent simulations: they run side by side
+	// (run.InOrder), and their points are taken in group order, so the
+	// output is the serial one; a group's panic is raised here
 	type outcome struct {
-		pts   []Point
-		err   error
-		panic any
+		pts []Point
+		err error
 	}
-	outs := make([]outcome, len(all))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(all)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				func() {
-					defer func() { outs[i].panic = recover() }()
-					outs[i].pts, outs[i].err = all[i].points(c, ref, cal, only)
-				}()
-			}
-		}()
-	}
-	for i := range all {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	var pts []Point
-	for _, o := range outs {
-		if o.panic != nil {
-			panic(o.panic) // a bug in a group: raised where Run was called
-		}
-		if o.err != nil {
-			return nil, o.err
-		}
+	var err error
+	run.InOrder(len(all), runtime.GOMAXPROCS(0), func(i int, _ func() bool) outcome {
+		ps, err := all[i].points(c, ref, cal, only)
+		return outcome{ps, err}
+	}, func(_ int, o outcome) bool {
+		err = o.err
 		pts = append(pts, o.pts...)
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return pts, nil
 }
