@@ -6,7 +6,7 @@ import (
 	"github.com/akisim/akisim/components/cpu"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/sdma"
-	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/ir"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -23,7 +23,7 @@ type Transport interface {
 	// Command fills in cmd, op's copy on one of its NIC's DMA engines;
 	// land(at, flag, gpu) sets a host flag, or raises a GPU flag, at time
 	// at.
-	Command(cmd *sdma.CopyCmd, op *trace.Op, land func(at sim.VTimeInSec, flag string, gpu bool))
+	Command(cmd *sdma.CopyCmd, op *ir.Command, land func(at sim.VTimeInSec, flag string, gpu bool))
 }
 
 // AddNICs has the runtime send the copies of ops with a NIC through t, on
@@ -111,7 +111,7 @@ type flagEvent struct {
 }
 
 // nicCmd fills in an RDMA copy's command through the transport.
-func (r *Runtime) nicCmd(cmd *sdma.CopyCmd, op *trace.Op) {
+func (r *Runtime) nicCmd(cmd *sdma.CopyCmd, op *ir.Command) {
 	r.transport.Command(cmd, op, func(at sim.VTimeInSec, flag string, gpu bool) {
 		r.engine.Schedule(&flagEvent{fabric.EventAt{T: at, H: r}, flag, gpu})
 	})

@@ -3,6 +3,7 @@ package hip
 import (
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -165,7 +166,7 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 }
 
 // memStreams are the memory streams of op's accesses, reads and writes.
-func (r *Runtime) memStreams(op *trace.Op, access []trace.Access) (reads, writes []gcd.MemStream) {
+func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writes []gcd.MemStream) {
 	for _, a := range access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -21,7 +22,7 @@ type slot struct {
 // on the CUs of the GCD whose memory it touches (the source GCD for peer
 // copies) when it stays within one GCD, or with HSA_ENABLE_SDMA=0
 // (HSA_ENABLE_PEER_SDMA=0 for peer copies).
-func (r *Runtime) directItem(i int, op *trace.Op) (item, error) {
+func (r *Runtime) directItem(i int, op *ir.Command) (item, error) {
 	src, ok1 := r.bufs[op.Src]
 	dst, ok2 := r.bufs[op.Dst]
 	switch {

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/components/gcd"
-	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/ir"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -88,7 +88,7 @@ func (r *Runtime) Unfinished() []string {
 // waits for a flag not set yet: the flag's setter (the sender of an MPI
 // message) allocates the buffer before it sets the flag, which trace.Check
 // guarantees by the sender's own order.
-func (r *Runtime) awaitsPeer(op *trace.Op) bool {
+func (r *Runtime) awaitsPeer(op *ir.Command) bool {
 	_, src := r.bufs[op.Src]
 	_, dst := r.bufs[op.Dst]
 	return (!src || !dst) && op.WaitFlag != "" && !r.flags[op.WaitFlag]

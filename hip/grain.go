@@ -1,5 +1,6 @@
 package hip
 
+import "github.com/akisim/akisim/ir"
 import "github.com/akisim/akisim/trace"
 
 // Memory grain as kernels see it (trace/grain.go). A GCD maps memory that
@@ -24,7 +25,7 @@ func (r *Runtime) coarse(buf string) bool {
 // nonCoherent says whether kernel op's access to buf, at place p, may be
 // cached by the L2 of the kernel's GCD: coarse-grained memory that is not
 // that GCD's own HBM. Host threads (host_access) have no GPU L2.
-func (r *Runtime) nonCoherent(op *trace.Op, buf string, p place) bool {
+func (r *Runtime) nonCoherent(op *ir.Command, buf string, p place) bool {
 	if op.Op != trace.Kernel {
 		return false
 	}
@@ -34,6 +35,6 @@ func (r *Runtime) nonCoherent(op *trace.Op, buf string, p place) bool {
 
 // advise applies a mem_advise op: the grain advices set or clear the
 // range's coherence (KFD COHERENT flag).
-func (r *Runtime) advise(op *trace.Op) {
+func (r *Runtime) advise(op *ir.Command) {
 	r.coarseManaged[op.Buf] = op.Advice == trace.AdviseSetCoarseGrain
 }

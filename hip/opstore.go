@@ -3,6 +3,7 @@ package hip
 import (
 	"fmt"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -14,12 +15,12 @@ import (
 // OpSource hands out a trace's operations in order, a chunk at a time:
 // every chunk but the last has the same length; nil, nil at the end.
 type OpSource interface {
-	Next() ([]trace.Op, error)
+	Next() ([]ir.Command, error)
 }
 
 // opChunk is a chunk of loaded operations and their results.
 type opChunk struct {
-	ops []trace.Op
+	ops []ir.Command
 	res []OpResult
 }
 
@@ -37,7 +38,7 @@ type opStore struct {
 }
 
 // op is operation i, which must be loaded and not retired.
-func (r *Runtime) op(i int) *trace.Op {
+func (r *Runtime) op(i int) *ir.Command {
 	return &r.store.chunks[i/r.store.chunkLen].ops[i%r.store.chunkLen]
 }
 

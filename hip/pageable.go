@@ -6,7 +6,7 @@ import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
-	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/ir"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -73,7 +73,7 @@ type PageableStats struct {
 
 // copyItem decides how a copy runs: a pageable copy is the host thread's
 // work (pageStart); any other goes to an SDMA queue or runs as a blit.
-func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
+func (r *Runtime) copyItem(i int, op *ir.Command) (item, error) {
 	if r.pageable(op) {
 		return item{op: i, page: true}, nil
 	}
@@ -81,7 +81,7 @@ func (r *Runtime) copyItem(i int, op *trace.Op) (item, error) {
 }
 
 // pageable reports whether a copy touches pageable memory.
-func (r *Runtime) pageable(op *trace.Op) bool {
+func (r *Runtime) pageable(op *ir.Command) bool {
 	return r.pageableNow(op.Src) || r.pageableNow(op.Dst)
 }
 

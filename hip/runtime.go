@@ -14,6 +14,7 @@ import (
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -29,7 +30,7 @@ type Device struct {
 // OpResult is what happened to one operation.
 type OpResult struct {
 	Index      int
-	Op         *trace.Op      // the loaded trace's op
+	Op         *ir.Command    // the loaded trace's op
 	Issue      sim.VTimeInSec // host called it
 	Start, End sim.VTimeInSec // GPU-side work began and ended (copies), or host return
 	Done       bool           // it ended (at End, which may be 0: zero-cost calls at the start)
@@ -156,8 +157,11 @@ func (r *Runtime) wireCores(k int, c *cpu.Cores) {
 	r.threads[k] = s
 }
 
-// Load sets the operations to replay, starting at time zero.
-func (r *Runtime) Load(ops []trace.Op) {
+// Load sets a trace's operations to replay, starting at time zero.
+func (r *Runtime) Load(ops []trace.Op) { r.LoadCommands(ir.FromTrace(ops)) }
+
+// LoadCommands sets the commands to replay, starting at time zero.
+func (r *Runtime) LoadCommands(ops []ir.Command) {
 	r.reset()
 	r.Results = make([]OpResult, len(ops))
 	for i := range ops {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -103,7 +104,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 func streamKey(rank, id int) int { return rank<<32 | id }
 
 // stream is the stream op is queued on, made at first use.
-func (r *Runtime) stream(op *trace.Op) *stream {
+func (r *Runtime) stream(op *ir.Command) *stream {
 	key := streamKey(op.Rank, op.Stream)
 	s, ok := r.streams[key]
 	if !ok {

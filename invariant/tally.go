@@ -6,6 +6,7 @@ import (
 
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -92,7 +93,7 @@ func (t *Tally) Add(o *hip.OpResult) {
 }
 
 // flags tallies the host and GPU flags op sets, raises or waits for.
-func (t *Tally) flags(op *trace.Op) {
+func (t *Tally) flags(op *ir.Command) {
 	switch {
 	case op.Op == trace.FlagSet:
 		t.hostSets[op.Flag] = true

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -94,15 +95,15 @@ func (m *message) flag(what string) string { return m.name + "." + what }
 // Expand returns ops with every MPI call replaced by the operations the
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
-func Expand(ops []trace.Op, p Params) []trace.Op {
+func Expand(ops []trace.Op, p Params) []ir.Command {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
-		return ops
+		return ir.FromTrace(ops)
 	}
 	pre := prefix(ops)
 	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
+		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]ir.Command, 0, len(ops)+len(ops)/4)}
 	x.match()
 	for i := range ops {
 		x.op(i)
@@ -123,7 +124,7 @@ type expander struct {
 	eager   map[[2]int]int64         // (sender, receiver) -> their largest staged message
 	nicNext map[int]int              // rank -> RDMA puts it queued (they take its NIC streams in turn)
 	nicGets map[int]int              // rank -> rendezvous gets it queued (on streams of their own, in turn)
-	out     []trace.Op
+	out     []ir.Command
 }
 
 // sides are the halves of messages call i makes.
@@ -189,6 +190,11 @@ func (x *expander) match() {
 
 // emit appends an op made for call i: on its rank, line and label.
 func (x *expander) emit(i int, o trace.Op) {
+	x.emitCommand(i, ir.Command{Call: o})
+}
+
+// emitCommand appends a lowered command made for call i, as emit does.
+func (x *expander) emitCommand(i int, o ir.Command) {
 	c := &x.ops[i]
 	o.Rank, o.Line, o.Label = c.Rank, c.Line, c.Label
 	x.out = append(x.out, o)
@@ -230,7 +236,7 @@ func (x *expander) op(i int) {
 		}
 		x.finish(i, sds)
 	default:
-		x.out = append(x.out, *o)
+		x.out = append(x.out, ir.Command{Call: *o})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
@@ -20,7 +21,7 @@ func intp(v int) *int { return &v }
 
 // run checks ops as a trace, expands the MPI calls and runs them on the
 // Frontier node (with sets), returning the results and the expanded ops.
-func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []trace.Op, *node.Node) {
+func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []ir.Command, *node.Node) {
 	t.Helper()
 	c, err := config.Load(filepath.Join("..", "configs", "frontier-node.toml"), sets)
 	if err != nil {
@@ -34,7 +35,7 @@ func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []trace.
 		t.Fatal(err)
 	}
 	x := mpi.Expand(ops, mpi.FromConfig(c))
-	res, err := n.Run(x)
+	res, err := n.RunCommands(x)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -79,7 +80,7 @@ func (x *expander) rendezvous(m *message) bool { return m.bytes > x.p.Net.EagerM
 // streams, two ranks each posting receives before sends (osu_bibw, a halo
 // exchange) would each queue their puts behind gets waiting for the
 // other's puts, and neither header would ever leave.
-func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64, get bool) trace.Op {
+func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64, get bool) ir.Command {
 	streams, rank := max(x.p.Net.Streams, 1), x.ops[i].Rank
 	var stream int
 	if get {
@@ -90,9 +91,9 @@ func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int
 		stream = NICStream + x.nicNext[rank]%streams
 	}
 	recv := x.entryNIC(x.buf(m.recv))
-	return trace.Op{Op: trace.MemcpyAsync, Src: x.buf(m.send), SrcOff: x.off(m.send) + srcOff,
-		Dst: x.buf(m.recv), DstOff: x.off(m.recv) + dstOff, Bytes: bytes,
-		Stream: stream, NIC: &nic, RecvNIC: &recv}
+	return ir.Command{Call: trace.Op{Op: trace.MemcpyAsync, Src: x.buf(m.send), SrcOff: x.off(m.send) + srcOff,
+		Dst: x.buf(m.recv), DstOff: x.off(m.recv) + dstOff, Bytes: bytes, Stream: stream},
+		NIC: &nic, RecvNIC: &recv}
 }
 
 // netSend is what a send between nodes does when it is made (after the
@@ -104,7 +105,7 @@ func (x *expander) netSend(i int, m *message) {
 	case x.rendezvous(m):
 		o := x.nicCopy(i, m, nic, 0, 0, min(x.p.Net.EagerSize, m.bytes), false)
 		o.LandFlag = m.flag("rts")
-		x.emit(i, o)
+		x.emitCommand(i, o)
 	default:
 		o := x.nicCopy(i, m, nic, 0, 0, m.bytes, false)
 		if m.bytes <= x.p.Net.InjectBytes { // the CPU copies the payload into the command
@@ -114,7 +115,7 @@ func (x *expander) netSend(i int, m *message) {
 			o.Inline = true
 		}
 		o.LandFlag, o.SetFlag = m.flag("landed"), m.flag("fin")
-		x.emit(i, o)
+		x.emitCommand(i, o)
 	}
 }
 
@@ -129,7 +130,7 @@ func (x *expander) netRecv(i int, m *message) {
 	o := x.nicCopy(i, m, nic, e, e, m.bytes-e, true)
 	o.RecvNIC = &nic // the get's writes start at its own NIC, which reports them
 	o.WaitFlag, o.LandFlag, o.SetFlag = m.flag("rts"), m.flag("landed"), m.flag("fin")
-	x.emit(i, o)
+	x.emitCommand(i, o)
 }
 
 // numaOfBuf is the NUMA domain (global id) of a buffer's memory or GCD.

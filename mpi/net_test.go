@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
 // nicCopies lists the RDMA copies of expanded ops.
-func nicCopies(ops []trace.Op) []trace.Op {
-	var l []trace.Op
+func nicCopies(ops []ir.Command) []ir.Command {
+	var l []ir.Command
 	for _, o := range ops {
 		if o.NIC != nil {
 			l = append(l, o)

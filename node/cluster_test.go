@@ -11,6 +11,7 @@ import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/internal/limit"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -138,11 +139,11 @@ func TestClusterNodeBeyondMemory(t *testing.T) {
 		t.Fatalf("node 0 alone fits: %v", err)
 	}
 	nic, far := 0, 4
-	_, err = n.Run([]trace.Op{
-		{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: 4096},
-		{Op: trace.Malloc, Buf: "b", GCD: intp(8), Bytes: 4096},
-		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: 4096, Stream: 1, NIC: &nic, RecvNIC: &far, SetFlag: "done"},
-		{Op: trace.FlagWait, Flag: "done"},
+	_, err = n.RunCommands([]ir.Command{
+		{Call: trace.Op{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: 4096}},
+		{Call: trace.Op{Op: trace.Malloc, Buf: "b", GCD: intp(8), Bytes: 4096}},
+		{Call: trace.Op{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: 4096, Stream: 1, SetFlag: "done"}, NIC: &nic, RecvNIC: &far},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "done"}},
 	})
 	var lim *limit.Error
 	if !errors.As(err, &lim) || !strings.Contains(err.Error(), "the 2 nodes (of 8 GCDs) the run touched") {

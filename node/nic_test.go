@@ -3,6 +3,7 @@ package node
 import (
 	"testing"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -14,14 +15,14 @@ func TestNICPutAcrossNodes(t *testing.T) {
 	n := build(t, "frontier-node.toml", "network.nodes=2")
 	nic, far := 0, 4
 	const bytes = 1 << 20
-	ops := []trace.Op{
-		{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: bytes},
-		{Op: trace.Malloc, Buf: "b", GCD: intp(8), Bytes: bytes},
-		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: bytes, Stream: 1, NIC: &nic, RecvNIC: &far, LandFlag: "land", SetFlag: "done"},
-		{Op: trace.FlagWait, Flag: "land"},
-		{Op: trace.FlagWait, Flag: "done"},
+	ops := []ir.Command{
+		{Call: trace.Op{Op: trace.Malloc, Buf: "a", GCD: intp(0), Bytes: bytes}},
+		{Call: trace.Op{Op: trace.Malloc, Buf: "b", GCD: intp(8), Bytes: bytes}},
+		{Call: trace.Op{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: bytes, Stream: 1, SetFlag: "done"}, NIC: &nic, RecvNIC: &far, LandFlag: "land"},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "land"}},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "done"}},
 	}
-	res, err := n.Run(ops)
+	res, err := n.RunCommands(ops)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,11 @@ func TestNICReportsTheLastByte(t *testing.T) {
 	for _, txn := range []string{"4096", "65536"} {
 		n := build(t, "frontier-node.toml", "network.nodes=2", "sim.nic_transaction_bytes="+txn)
 		nic, far := 0, 4
-		res, err := n.Run([]trace.Op{
-			{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: bytes},
-			{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: bytes},
-			{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: bytes, Stream: 1, NIC: &nic, RecvNIC: &far, LandFlag: "land"},
-			{Op: trace.FlagWait, Flag: "land"},
+		res, err := n.RunCommands([]ir.Command{
+			{Call: trace.Op{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: bytes}},
+			{Call: trace.Op{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: bytes}},
+			{Call: trace.Op{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: bytes, Stream: 1}, NIC: &nic, RecvNIC: &far, LandFlag: "land"},
+			{Call: trace.Op{Op: trace.FlagWait, Flag: "land"}},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -80,17 +81,17 @@ func TestNICCommandTakesAFreeEngine(t *testing.T) {
 	n := build(t, "frontier-node.toml", "network.nodes=2", "nic.engines=2")
 	nic, far := 0, 4
 	const long, short = 8 << 20, 4096
-	res, err := n.Run([]trace.Op{
-		{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: long},
-		{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: long},
-		{Op: trace.Malloc, Buf: "s", GCD: intp(1), Bytes: short},
-		{Op: trace.Malloc, Buf: "d", GCD: intp(9), Bytes: short},
-		{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: long, Stream: 1, NIC: &nic, RecvNIC: &far, SetFlag: "long"},
-		{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 2, NIC: &nic, RecvNIC: &far, SetFlag: "first"},
-		{Op: trace.FlagWait, Flag: "first"},
-		{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 3, NIC: &nic, RecvNIC: &far, SetFlag: "second"},
-		{Op: trace.FlagWait, Flag: "second"},
-		{Op: trace.FlagWait, Flag: "long"},
+	res, err := n.RunCommands([]ir.Command{
+		{Call: trace.Op{Op: trace.Malloc, Buf: "a", GCD: intp(1), Bytes: long}},
+		{Call: trace.Op{Op: trace.Malloc, Buf: "b", GCD: intp(9), Bytes: long}},
+		{Call: trace.Op{Op: trace.Malloc, Buf: "s", GCD: intp(1), Bytes: short}},
+		{Call: trace.Op{Op: trace.Malloc, Buf: "d", GCD: intp(9), Bytes: short}},
+		{Call: trace.Op{Op: trace.MemcpyAsync, Src: "a", Dst: "b", Bytes: long, Stream: 1, SetFlag: "long"}, NIC: &nic, RecvNIC: &far},
+		{Call: trace.Op{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 2, SetFlag: "first"}, NIC: &nic, RecvNIC: &far},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "first"}},
+		{Call: trace.Op{Op: trace.MemcpyAsync, Src: "s", Dst: "d", Bytes: short, Stream: 3, SetFlag: "second"}, NIC: &nic, RecvNIC: &far},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "second"}},
+		{Call: trace.Op{Op: trace.FlagWait, Flag: "long"}},
 	})
 	if err != nil {
 		t.Fatal(err)

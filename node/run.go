@@ -4,13 +4,21 @@ import (
 	"fmt"
 
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
-// Run replays operations on the node until they are all done and returns
-// what happened to each.
+// Run replays a trace's operations on the node until they are all done
+// and returns what happened to each. A trace with library calls (MPI,
+// RCCL) is lowered first (packages mpi and rccl) and run with RunCommands.
 func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
-	if err := n.guard(func() error { n.Runtime.Load(ops); return n.Engine.Run() }); err != nil {
+	return n.RunCommands(ir.FromTrace(ops))
+}
+
+// RunCommands replays commands on the node until they are all done and
+// returns what happened to each.
+func (n *Node) RunCommands(ops []ir.Command) ([]hip.OpResult, error) {
+	if err := n.guard(func() error { n.Runtime.LoadCommands(ops); return n.Engine.Run() }); err != nil {
 		return nil, err
 	}
 	if n.Runtime.Err != nil {
@@ -20,7 +28,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 		if !r.Done && i < len(ops) {
 			if n.Runtime.Ranks() > 1 || waitsOnFlags(ops) {
 				// the host threads left all wait for each other: bad input, at the call
-				return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op",
+				return nil, &trace.Error{Line: ir.LineOf(ops, i), Field: "op",
 					Msg: "this call never returns: what it waits for never comes (a flag no one sets, host threads waiting for each other, e.g. two ranks each in a large blocking mpi_send before its mpi_recv, or kernels waiting for each other, e.g. rccl_send before rccl_recv outside an rccl_group_start/end with more than a FIFO's worth of data)"}
 			}
 			return nil, fmt.Errorf("op %d (line %d, %s) never completed", i, ops[i].Line, ops[i].Op)
@@ -34,7 +42,7 @@ func (n *Node) Run(ops []trace.Op) ([]hip.OpResult, error) {
 
 // waitsOnFlags says whether any op waits on a flag (a kernel's wait_flag,
 // a host flag_wait): then a run that stops short is a cycle of waits.
-func waitsOnFlags(ops []trace.Op) bool {
+func waitsOnFlags(ops []ir.Command) bool {
 	for i := range ops {
 		if ops[i].WaitFlag != "" || ops[i].Op == trace.FlagWait {
 			return true

@@ -3,7 +3,7 @@ package node
 import (
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/sdma"
-	"github.com/akisim/akisim/trace"
+	"github.com/akisim/akisim/ir"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -18,7 +18,7 @@ type transport struct {
 }
 
 // Command fills in the command of op's copy.
-func (t *transport) Command(cmd *sdma.CopyCmd, op *trace.Op, land func(at sim.VTimeInSec, flag string, gpu bool)) {
+func (t *transport) Command(cmd *sdma.CopyCmd, op *ir.Command, land func(at sim.VTimeInSec, flag string, gpu bool)) {
 	cmd.Inline = op.Inline
 	if op.LandFlag != "" || op.LandGPUFlag != "" {
 		host, gpu := op.LandFlag, op.LandGPUFlag

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -68,12 +69,12 @@ type program struct {
 	me, n int
 	order []int // the channel's ring, comm ranks from rank 0
 	pos   int   // me's position in it
-	out   []trace.Phase
+	out   []ir.Phase
 	nets  []*conn // the network connections it sends over (their proxies' work follows the kernel)
 }
 
 // ring is the ring program over the channel's range [lo, hi) of the unit.
-func (p *program) ring(lo, hi, chunk int64) []trace.Phase {
+func (p *program) ring(lo, hi, chunk int64) []ir.Phase {
 	n, o := p.n, p.o
 	prev, next := p.order[(p.pos+n-1)%n], p.order[(p.pos+1)%n]
 	in := p.conn(prev, p.me, "ring")
@@ -130,7 +131,7 @@ func (p *program) place(j int, at int64) (in, out int64) {
 // tree is RCCL's tree AllReduce on one node, a chain in ring order from
 // rank 0 (up: the previous rank, down: the next): every chunk is reduced
 // up the chain to rank 0, then every chunk broadcast down it.
-func (p *program) tree(lo, hi, chunk int64) []trace.Phase {
+func (p *program) tree(lo, hi, chunk int64) []ir.Phase {
 	n := p.n
 	var up, down = -1, -1
 	if p.pos > 0 {
@@ -172,7 +173,7 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 		src = p.o.Dst
 	}
 	for _, s := range p.pr.slices(b) {
-		var ph trace.Phase
+		var ph ir.Phase
 		if a.recv {
 			in.recv(&ph, s.bytes*p.pr.wireFactor)
 		}
@@ -190,9 +191,9 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 }
 
 // kernel is the phased kernel of call o.
-func (x *expander) kernel(o *trace.Op, ch Choice, channels int) trace.Op {
-	return trace.Op{Op: trace.Kernel, Name: kernelName(o.Op, ch.Algo, ch.Proto, o.RedOp), GCD: o.GCD, Stream: o.Stream,
-		Bytes: o.Bytes, Channels: make([][]trace.Phase, channels), InFlight: x.p.InFlight, StopEvent: true}
+func (x *expander) kernel(o *trace.Op, ch Choice, channels int) ir.Command {
+	return ir.Command{Call: trace.Op{Op: trace.Kernel, Name: kernelName(o.Op, ch.Algo, ch.Proto, o.RedOp), GCD: o.GCD, Stream: o.Stream,
+		Bytes: o.Bytes, InFlight: x.p.InFlight}, Channels: make([][]ir.Phase, channels), StopEvent: true}
 }
 
 func divUp(a, b int64) int64   { return (a + b - 1) / b }
@@ -253,15 +254,15 @@ func (cn *conn) slot(i int) int64 {
 
 // send adds to ph the store of a slice of wire bytes into the FIFO: once
 // the receiver has freed its slots, then the tail store.
-func (cn *conn) send(ph *trace.Phase, wire int64) {
+func (cn *conn) send(ph *ir.Phase, wire int64) {
 	if c := cn.used + 1 - cn.pr.credits; c > 0 {
-		ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.head, Count: c})
+		ph.Waits = append(ph.Waits, ir.FlagCount{Flag: cn.head, Count: c})
 	}
 	if cn.net { // into its own buffer, for its proxy to send
 		if wire > 0 {
 			ph.Access = append(ph.Access, trace.Access{Buf: cn.back, Mode: "write", Bytes: wire, Offset: cn.slot(cn.used)})
 		}
-		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.localTail, Buf: cn.back, Offset: cn.tailAt})
+		ph.Signals = append(ph.Signals, ir.FlagStore{Flag: cn.localTail, Buf: cn.back, Offset: cn.tailAt})
 		cn.steps = append(cn.steps, netStep{slot: cn.slot(cn.used), bytes: wire})
 		cn.used++
 		return
@@ -269,21 +270,21 @@ func (cn *conn) send(ph *trace.Phase, wire int64) {
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "write", Bytes: wire, Offset: cn.slot(cn.used)})
 	}
-	ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.tail, Buf: cn.buf, Offset: cn.tailAt, InData: cn.pr.inData})
+	ph.Signals = append(ph.Signals, ir.FlagStore{Flag: cn.tail, Buf: cn.buf, Offset: cn.tailAt, InData: cn.pr.inData})
 	cn.used++
 }
 
 // recv adds to ph the wait for a slice, its read, and the head store
 // that frees its slots.
-func (cn *conn) recv(ph *trace.Phase, wire int64) {
-	ph.Waits = append(ph.Waits, trace.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData && !cn.net})
+func (cn *conn) recv(ph *ir.Phase, wire int64) {
+	ph.Waits = append(ph.Waits, ir.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData && !cn.net})
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "read", Bytes: wire, Offset: cn.slot(cn.used)})
 	}
 	if cn.net { // the slot is free: for its proxy to post the next receive
-		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.recvHead, Buf: cn.buf, Offset: cn.headAt})
+		ph.Signals = append(ph.Signals, ir.FlagStore{Flag: cn.recvHead, Buf: cn.buf, Offset: cn.headAt})
 	} else {
-		ph.Signals = append(ph.Signals, trace.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
+		ph.Signals = append(ph.Signals, ir.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
 	}
 	cn.used++
 }

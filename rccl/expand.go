@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -15,8 +16,8 @@ import (
 // with one workgroup per channel running the ring program slice by slice.
 // Ops without RCCL calls come back unchanged. trace.Check has verified
 // the calls.
-func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
-	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() }) {
+func Expand(ops []ir.Command, p Params, t Topology) ([]ir.Command, error) {
+	if !slices.ContainsFunc(ops, func(o ir.Command) bool { return o.IsRCCL() }) {
 		return ops, nil
 	}
 	x := &expander{p: p, t: t, comms: map[string]*comm{}, groups: map[int]*group{},
@@ -27,8 +28,8 @@ func Expand(ops []trace.Op, p Params, t Topology) ([]trace.Op, error) {
 			x.out = append(x.out, *o)
 			continue
 		}
-		if err := x.call(o); err != nil {
-			return nil, &trace.Error{Line: trace.LineOf(ops, i), Field: "op", Msg: err.Error()}
+		if err := x.call(&o.Call); err != nil {
+			return nil, &trace.Error{Line: ir.LineOf(ops, i), Field: "op", Msg: err.Error()}
 		}
 	}
 	return x.out, nil
@@ -58,7 +59,7 @@ type expander struct {
 	p      Params
 	t      Topology
 	comms  map[string]*comm
-	out    []trace.Op
+	out    []ir.Command
 	groups map[int]*group // host rank -> its open ncclGroupStart, if any
 	// proxy threads (net.go): each end of a network connection's, and
 	// the RDMA copies each queued
@@ -77,13 +78,13 @@ type group struct {
 
 type groupKernel struct {
 	call *trace.Op // the first call: where the kernel is launched
-	kern trace.Op
+	kern ir.Command
 }
 
 // launch appends the host's work for call o and its kernel: RCCL's
 // planning and launch on the calling thread, then the kernel on the
 // call's stream.
-func (x *expander) launch(o *trace.Op, kern trace.Op) {
+func (x *expander) launch(o *trace.Op, kern ir.Command) {
 	c := x.comms[o.Comm]
 	me := slices.Index(c.gcds, *o.GCD)
 	for i := range kern.Channels {
@@ -92,11 +93,16 @@ func (x *expander) launch(o *trace.Op, kern trace.Op) {
 	if x.p.EnqueueNs > 0 {
 		x.emit(o, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.EnqueueNs})
 	}
-	x.emit(o, kern)
+	x.emitCommand(o, kern)
 }
 
 // emit appends an op made for call o: on its rank, line and label.
 func (x *expander) emit(o *trace.Op, n trace.Op) {
+	x.emitCommand(o, ir.Command{Call: n})
+}
+
+// emitCommand appends a lowered command made for call o, as emit does.
+func (x *expander) emitCommand(o *trace.Op, n ir.Command) {
 	n.Rank, n.Line, n.Label = o.Rank, o.Line, o.Label
 	x.out = append(x.out, n)
 }
@@ -216,12 +222,12 @@ const (
 // whose address is in the channel just loaded; then the FIFO counters
 // those name (the send head, the Simple receive tail), in the GCD's own
 // fine-grained FIFO memory. Each waits for the one before.
-func (x *expander) prologue(c *comm, me, ch int) []trace.Phase {
+func (x *expander) prologue(c *comm, me, ch int) []ir.Phase {
 	at := int64(c.works[me]) * workBytes % workFifoBytes
 	c.works[me]++
 	ch %= len(c.channels)
 	dev := c.dev[me]
-	return []trace.Phase{
+	return []ir.Phase{
 		{Access: []trace.Access{{Buf: c.work[me], Mode: "read", Bytes: workBytes, Offset: at},
 			{Buf: dev, Mode: "read", Bytes: devCommBytes},
 			{Buf: dev, Mode: "read", Bytes: devChannelBytes, Offset: devCommBytes + int64(ch)*devChannelBytes}}},
@@ -234,8 +240,8 @@ func (x *expander) prologue(c *comm, me, ch int) []trace.Phase {
 // the connections' step counters back into their ncclConnInfo (device
 // memory) for the next kernel; the workgroup ends once they are
 // acknowledged.
-func (x *expander) epilogue(c *comm, me, ch int) trace.Phase {
-	return trace.Phase{Access: []trace.Access{{Buf: c.dev[me], Mode: "write", Bytes: 16, Offset: c.connInfoAt(ch % len(c.channels))}}}
+func (x *expander) epilogue(c *comm, me, ch int) ir.Phase {
+	return ir.Phase{Access: []trace.Access{{Buf: c.dev[me], Mode: "write", Bytes: 16, Offset: c.connInfoAt(ch % len(c.channels))}}}
 }
 
 // Device-memory structures of a rank (ncclDevCommAndChannels and the

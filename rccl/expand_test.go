@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -55,7 +56,7 @@ func callTrace(n int, calls ...string) string {
 }
 
 // expand parses, checks and expands a trace on the Frontier node.
-func expand(t *testing.T, text string, sets ...string) (in, out []trace.Op) {
+func expand(t *testing.T, text string, sets ...string) (in []trace.Op, out []ir.Command) {
 	t.Helper()
 	p, top, lim := expandNode(t, sets...)
 	in, err := trace.Parse(strings.NewReader(text), "t.jsonl")
@@ -65,7 +66,7 @@ func expand(t *testing.T, text string, sets ...string) (in, out []trace.Op) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err = Expand(in, p, top)
+	out, err = Expand(ir.FromTrace(in), p, top)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +74,8 @@ func expand(t *testing.T, text string, sets ...string) (in, out []trace.Op) {
 }
 
 // kernels are the phased kernels of an expansion, in order.
-func kernels(ops []trace.Op) []trace.Op {
-	var k []trace.Op
+func kernels(ops []ir.Command) []ir.Command {
+	var k []ir.Command
 	for _, o := range ops {
 		if o.Op == trace.Kernel && o.Channels != nil {
 			k = append(k, o)
@@ -169,7 +170,7 @@ type flagUse struct {
 	waitPhases map[[2]int]bool // kernel, channel
 }
 
-func flagUses(ks []trace.Op) map[string]*flagUse {
+func flagUses(ks []ir.Command) map[string]*flagUse {
 	m := map[string]*flagUse{}
 	get := func(f string) *flagUse {
 		if m[f] == nil {
@@ -285,7 +286,7 @@ func TestExpandHeadsWaited(t *testing.T) {
 }
 
 // channels is how many channels each kernel of the expansion runs.
-func channelCounts(ks []trace.Op) []int {
+func channelCounts(ks []ir.Command) []int {
 	var c []int
 	for _, k := range ks {
 		c = append(c, len(k.Channels))
@@ -385,7 +386,7 @@ func TestExpandDeterministic(t *testing.T) {
 // A trace without RCCL calls comes back as it is.
 func TestExpandNoCalls(t *testing.T) {
 	in, out := expand(t, `{"op":"malloc","buf":"b","gcd":0,"bytes":64}`)
-	if !reflect.DeepEqual(in, out) {
+	if !reflect.DeepEqual(ir.FromTrace(in), out) {
 		t.Errorf("got %+v, want %+v", out, in)
 	}
 }

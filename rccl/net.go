@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -49,7 +50,7 @@ func (x *expander) proxyThread(c *comm, k proxyKey) int {
 	if !ok {
 		r = ProxyRank + len(x.proxies)
 		x.proxies[k] = r
-		x.out = append(x.out, trace.Op{Op: trace.FlagWait, Flag: c.ready, Rank: r})
+		x.out = append(x.out, ir.Command{Call: trace.Op{Op: trace.FlagWait, Flag: c.ready, Rank: r}})
 	}
 	return r
 }
@@ -187,9 +188,9 @@ func (x *expander) proxy(c *comm, cn *conn, steps []netStep) {
 		return trace.MaxStream + 2 + x.proxyCopies[rank]%streams
 	}
 	for i, s := range steps {
-		x.out = append(x.out, trace.Op{Op: trace.FlagWait, Flag: cn.localTail, GPUCount: cn.sent + i + 1, Rank: sender})
-		put := trace.Op{Op: trace.MemcpyAsync, Src: c.fifo[from], SrcOff: s.slot, Dst: c.fifo[to], DstOff: s.slot,
-			Bytes: s.bytes, NIC: &sendNIC, RecvNIC: &recvNIC, Rank: sender, Stream: stream(sender)}
+		x.out = append(x.out, ir.Command{Call: trace.Op{Op: trace.FlagWait, Flag: cn.localTail, Rank: sender}, GPUCount: cn.sent + i + 1})
+		put := ir.Command{Call: trace.Op{Op: trace.MemcpyAsync, Src: c.fifo[from], SrcOff: s.slot, Dst: c.fifo[to], DstOff: s.slot,
+			Bytes: s.bytes, Rank: sender, Stream: stream(sender)}, NIC: &sendNIC, RecvNIC: &recvNIC}
 		if s.bytes <= x.p.Net.EagerMax {
 			put.LandGPUFlag, put.SetGPUFlag = cn.tail, cn.head
 			x.out = append(x.out, put)
@@ -200,11 +201,11 @@ func (x *expander) proxy(c *comm, cn *conn, steps []netStep) {
 		put.Bytes, put.LandFlag = e, rts
 		x.out = append(x.out, put)
 		if free := cn.sent + i + 1 - cn.pr.credits; free > 0 {
-			x.out = append(x.out, trace.Op{Op: trace.FlagWait, Flag: cn.recvHead, GPUCount: free, Rank: receiver})
+			x.out = append(x.out, ir.Command{Call: trace.Op{Op: trace.FlagWait, Flag: cn.recvHead, Rank: receiver}, GPUCount: free})
 		}
-		x.out = append(x.out, trace.Op{Op: trace.MemcpyAsync, Src: c.fifo[from], SrcOff: s.slot + e, Dst: c.fifo[to], DstOff: s.slot + e,
-			Bytes: s.bytes - e, NIC: &recvNIC, RecvNIC: &recvNIC, WaitFlag: rts, LandGPUFlag: cn.tail, SetGPUFlag: cn.head,
-			Rank: receiver, Stream: stream(receiver)})
+		x.out = append(x.out, ir.Command{Call: trace.Op{Op: trace.MemcpyAsync, Src: c.fifo[from], SrcOff: s.slot + e, Dst: c.fifo[to], DstOff: s.slot + e,
+			Bytes: s.bytes - e, WaitFlag: rts, Rank: receiver, Stream: stream(receiver)},
+			NIC: &recvNIC, RecvNIC: &recvNIC, LandGPUFlag: cn.tail, SetGPUFlag: cn.head})
 	}
 	cn.sent += len(steps)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -42,14 +43,14 @@ func (p *pipe) flagAt(head bool) int64 {
 }
 
 // sends are the sender's phases: slices of buf from off.
-func (p *pipe) sends(buf string, off, bytes int64) []trace.Phase {
-	var out []trace.Phase
+func (p *pipe) sends(buf string, off, bytes int64) []ir.Phase {
+	var out []ir.Phase
 	for i, s := range p.cut(bytes) {
-		ph := trace.Phase{
+		ph := ir.Phase{
 			Access:  nonEmpty(trace.Access{Buf: buf, Mode: "read", Bytes: s.bytes, Offset: off + s.off}, trace.Access{Buf: p.c.fifo[p.to], Mode: "write", Bytes: s.bytes, Offset: p.slot(i)}),
-			Signals: []trace.FlagStore{{Flag: p.tail, Buf: p.c.fifo[p.to], Offset: p.flagAt(false)}}}
+			Signals: []ir.FlagStore{{Flag: p.tail, Buf: p.c.fifo[p.to], Offset: p.flagAt(false)}}}
 		if c := i + 1 - p.x.p.Steps; c > 0 {
-			ph.Waits = []trace.FlagCount{{Flag: p.head, Count: c}}
+			ph.Waits = []ir.FlagCount{{Flag: p.head, Count: c}}
 		}
 		out = append(out, ph)
 	}
@@ -57,13 +58,13 @@ func (p *pipe) sends(buf string, off, bytes int64) []trace.Phase {
 }
 
 // recvs are the receiver's phases: slices into buf from off.
-func (p *pipe) recvs(buf string, off, bytes int64) []trace.Phase {
-	var out []trace.Phase
+func (p *pipe) recvs(buf string, off, bytes int64) []ir.Phase {
+	var out []ir.Phase
 	for i, s := range p.cut(bytes) {
-		out = append(out, trace.Phase{
-			Waits:   []trace.FlagCount{{Flag: p.tail, Count: i + 1}},
+		out = append(out, ir.Phase{
+			Waits:   []ir.FlagCount{{Flag: p.tail, Count: i + 1}},
 			Access:  nonEmpty(trace.Access{Buf: p.c.fifo[p.to], Mode: "read", Bytes: s.bytes, Offset: p.slot(i)}, trace.Access{Buf: buf, Mode: "write", Bytes: s.bytes, Offset: off + s.off}),
-			Signals: []trace.FlagStore{{Flag: p.head, Buf: p.c.fifo[p.from], Offset: p.flagAt(true)}}})
+			Signals: []ir.FlagStore{{Flag: p.head, Buf: p.c.fifo[p.from], Offset: p.flagAt(true)}}})
 	}
 	return out
 }
@@ -87,7 +88,7 @@ func (x *expander) allToAll(o *trace.Op, c *comm, me int) {
 	n := len(c.gcds)
 	per := o.Bytes / int64(n)
 	kern := x.p2pKernel(o, 1+2*(n-1)*p2pChannelsPerPeer)
-	kern.Channels[0] = append(x.prologue(c, me, 0), trace.Phase{Access: []trace.Access{
+	kern.Channels[0] = append(x.prologue(c, me, 0), ir.Phase{Access: []trace.Access{
 		{Buf: o.Src, Mode: "read", Bytes: per, Offset: int64(me) * per}, {Buf: o.Dst, Mode: "write", Bytes: per, Offset: int64(me) * per}}})
 	id := fmt.Sprintf("a%d", k)
 	next := 1
@@ -117,7 +118,7 @@ func parts(bytes int64) [][2]int64 {
 
 // p2pKernel is the kernel of a point-to-point call: Simple, with the
 // send/receive primitives' unroll.
-func (x *expander) p2pKernel(o *trace.Op, channels int) trace.Op {
+func (x *expander) p2pKernel(o *trace.Op, channels int) ir.Command {
 	k := x.kernel(o, Choice{Algo: "Ring", Proto: "Simple"}, channels)
 	k.InFlight = x.p.P2PInFlight
 	return k

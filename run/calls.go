@@ -47,7 +47,7 @@ func recorded(ops []hip.OpResult, gcdsPerNode, numaPerNode int) *profile.Profile
 	var allocs []trace.Op
 	for i := range ops {
 		if o := ops[i].Op; o.IsAlloc() {
-			allocs = append(allocs, *o)
+			allocs = append(allocs, o.Call)
 		}
 	}
 	bufs := trace.Buffers(allocs)

@@ -6,6 +6,7 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -32,9 +33,9 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 		tally = invariant.NewTally(c.GCD.LineBytes)
 	}
 	stopped, err := runStoppable(func() error {
-		return n.RunStream(src, src.Ranks(), func(o *hip.OpResult) error {
+		return n.RunStream(commands{src}, src.Ranks(), func(o *hip.OpResult) error {
 			if tally != nil { // a streamed trace has no library calls: its flags are its own
-				tally.TraceOp(o.Op)
+				tally.TraceOp(&o.Op.Call)
 				tally.Add(o)
 			}
 			made = finite(rows(made[:0], result(o)))
@@ -64,4 +65,16 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 	}
 	res.ran(name, take(n), count.n, copied(n))
 	return res, nil
+}
+
+// commands hands out a streamed trace's chunks as the runtime's commands:
+// a trace has no library calls, so nothing is lowered.
+type commands struct{ src *trace.Stream }
+
+func (c commands) Next() ([]ir.Command, error) {
+	ops, err := c.src.Next()
+	if len(ops) == 0 {
+		return nil, err
+	}
+	return ir.FromTrace(ops), err
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/mpi"
 	"github.com/akisim/akisim/node"
@@ -220,14 +221,14 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	if run.Build != nil {
 		err = trace.Check(ops, job.Limits(c), run.Name)
 	}
-	traced := ops
+	var cmds []ir.Command
 	if err == nil {
-		ops, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
+		cmds, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
 	}
 	var out []hip.OpResult
 	if err == nil {
 		var stopped bool
-		stopped, err = runStoppable(func() (e error) { out, e = n.Run(ops); return e })
+		stopped, err = runStoppable(func() (e error) { out, e = n.RunCommands(cmds); return e })
 		if stopped {
 			return simulated{stopped: true}
 		}
@@ -243,12 +244,12 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 		AfterRun(n, run, out)
 	}
 	if opt.checking() {
-		if err := checkRun(run.Name, n, tallyOps(n, traced, out)); err != nil {
+		if err := checkRun(run.Name, n, tallyOps(n, ops, out)); err != nil {
 			return simulated{err: err}
 		}
 	}
 	rp := &job.Replay{Ops: results(out), Events: map[string]float64{}}
-	for _, o := range ops {
+	for _, o := range cmds {
 		if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
 			t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
 			rp.Events[o.Event] = float64(t)
@@ -311,7 +312,7 @@ func results(out []hip.OpResult) []job.OpResult {
 
 // result is one op's result as a workload reads it.
 func result(o *hip.OpResult) job.OpResult {
-	r := job.OpResult{Index: o.Index, Op: o.Op, Issue: float64(o.Issue), Start: float64(o.Start), End: float64(o.End),
+	r := job.OpResult{Index: o.Index, Op: &o.Op.Call, Issue: float64(o.Issue), Start: float64(o.Start), End: float64(o.End),
 		Done: o.Done, Begin: float64(o.Begin), Engine: o.Engine}
 	if o.AccessEnd != nil {
 		r.AccessEnd = make([]float64, len(o.AccessEnd))

@@ -85,7 +85,7 @@ var fieldsOf = map[Kind][]string{
 	StreamWait:     {"stream", "event"},
 	StreamSync:     {"stream"},
 	DeviceSync:     {},
-	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "duration_ns", "access", "wait_flag", "set_flag"},
+	Kernel:         {"name", "gcd", "stream", "grid", "workgroup", "compute_ns", "duration_ns", "access", "wait_flag", "set_flag", "in_flight"},
 	FlagSet:        {"flag"},
 	SetEnv:         {"name", "value"},
 	HostAccess:     {"numa", "access", "threads"},
@@ -108,6 +108,10 @@ const (
 	MaxRanks = 1 << 16
 	// MaxComputeNs is the longest compute_ns: one second per workgroup.
 	MaxComputeNs = 1e9
+	// MinInFlight is the smallest in_flight: 64 work-items with a 16-byte
+	// load each. A kernel's memory moves in steps of at most in_flight
+	// bytes per CU, so a smaller one would only add events.
+	MinInFlight = 1024
 	// MaxDurationNs is the longest duration_ns: an hour.
 	MaxDurationNs = 3.6e12
 	// MaxThreads is the most threads a host_access may use, far above
@@ -157,6 +161,7 @@ func setFields(o *Op) []string {
 	add(len(o.Access) != 0, "access")
 	add(o.WaitFlag != "", "wait_flag")
 	add(o.SetFlag != "", "set_flag")
+	add(o.InFlight != 0, "in_flight")
 	add(o.Flag != "", "flag")
 	add(o.Rank != 0, "rank")
 	add(o.Fine, "fine")
@@ -492,6 +497,9 @@ func (c *checker) op(o *Op) *Error {
 		}
 		if e := computeNs(o.ComputeNs, "one second per workgroup"); e != nil {
 			return e
+		}
+		if o.InFlight != 0 && o.InFlight < MinInFlight {
+			return errf("in_flight", "must be at least %d (a wavefront's 16-byte loads), got %d", MinInFlight, o.InFlight)
 		}
 		if o.DurationNs != 0 {
 			switch {

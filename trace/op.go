@@ -52,31 +52,13 @@ type Op struct {
 	ComputeNs float64 `json:"compute_ns,omitempty"` // compute time per workgroup besides memory
 	// DurationNs holds a kernel at a recorded execution time (a profiler's
 	// end - start on the recorded machine) instead of costing its memory.
-	DurationNs float64   `json:"duration_ns,omitempty"`
-	Access     []Access  `json:"access,omitempty"`    // the memory the kernel touches
-	WaitFlag   string    `json:"wait_flag,omitempty"` // the kernel spins until this flag is set (a delay kernel; a step of a collective)
-	SetFlag    string    `json:"set_flag,omitempty"`  // the kernel's last store sets this flag, for other GCDs' kernels or host threads
-	Channels   [][]Phase `json:"-"`                   // a library's phased kernel (phase.go): per channel, its phases
-	InFlight   int64     `json:"-"`                   // bytes a workgroup keeps in flight, one per CU at a time (0: the GCD's)
-	StopEvent  bool      `json:"-"`                   // launched with a stop event (hipExtLaunchKernel): ends with a system-scope release
-
-	// A library's RDMA copy (package mpi, between nodes): a memcpy_async
-	// run by a NIC's DMA engine. WaitFlag holds it in its stream until the
-	// flag is set (the NIC acts on a header that arrived, with no host
-	// help); SetFlag is set when it completes; LandFlag is set by the
-	// receiving NIC (RecvNIC): its completion event, once all the data
-	// has gone through it, reaching its host.
-	NIC      *int   `json:"-"` // global NIC id
-	RecvNIC  *int   `json:"-"`
-	LandFlag string `json:"-"`
-	Inline   bool   `json:"-"` // the data came in the command (the CPU copied it in): no DMA read
-	// GPU flags (the counters kernels poll) an RDMA copy raises by one: at
-	// its completion (SetGPUFlag), when the receiving NIC reports it
-	// (LandGPUFlag). A flag_wait with GPUCount waits, polling, until GPU
-	// flag Flag counts that many stores (a library's proxy thread).
-	SetGPUFlag  string `json:"-"`
-	LandGPUFlag string `json:"-"`
-	GPUCount    int    `json:"-"`
+	DurationNs float64  `json:"duration_ns,omitempty"`
+	Access     []Access `json:"access,omitempty"`    // the memory the kernel touches
+	WaitFlag   string   `json:"wait_flag,omitempty"` // the kernel spins until this flag is set (a delay kernel; a step of a collective)
+	SetFlag    string   `json:"set_flag,omitempty"`  // the kernel's last store sets this flag, for other GCDs' kernels or host threads
+	// InFlight caps the bytes each workgroup keeps in flight, one per CU
+	// at a time (its threads x loads in flight each); 0: the GCD's own cap.
+	InFlight int64 `json:"in_flight,omitempty"`
 
 	Flag string `json:"flag,omitempty"` // flag_set: the flag the host sets
 

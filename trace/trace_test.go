@@ -121,7 +121,7 @@ func TestStreamCopySample(t *testing.T) {
 }
 
 func TestParseKernel(t *testing.T) {
-	in := `{"op":"kernel","name":"k","gcd":3,"stream":2,"grid":1024,"workgroup":256,"compute_ns":12.5,` +
+	in := `{"op":"kernel","name":"k","gcd":3,"stream":2,"grid":1024,"workgroup":256,"compute_ns":12.5,"in_flight":16384,` +
 		`"access":[ {"buf":"a","mode":"read","bytes":64,"offset":8,"pattern":"strided","stride":16} ,` +
 		`{"pattern":"random","offset":0,"bytes":1,"mode":"write","buf":"b"}]}` + "\n" +
 		`{"op":"kernel","name":"empty","access":[]}`
@@ -130,7 +130,7 @@ func TestParseKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Op{
-		{Op: Kernel, Name: "k", GCD: ip(3), Stream: 2, Grid: 1024, Workgroup: 256, ComputeNs: 12.5,
+		{Op: Kernel, Name: "k", GCD: ip(3), Stream: 2, Grid: 1024, Workgroup: 256, ComputeNs: 12.5, InFlight: 16384,
 			Access: []Access{
 				{Buf: "a", Mode: "read", Bytes: 64, Offset: 8, Pattern: "strided", Stride: 16},
 				{Buf: "b", Mode: "write", Bytes: 1, Pattern: "random"},
@@ -684,6 +684,21 @@ var kernelErrorCases = []struct {
 		name: "kernel: negative compute_ns", check: true,
 		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"compute_ns":-0.5,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
 		line: 3, field: "compute_ns", want: `t.jsonl:3: compute_ns: must be in 0..1e+09 (one second per workgroup), got -0.5`,
+	},
+	{
+		name: "kernel: in_flight below a wavefront's loads", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"in_flight":512,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "in_flight", want: `t.jsonl:3: in_flight: must be at least 1024 (a wavefront's 16-byte loads), got 512`,
+	},
+	{
+		name: "kernel: negative in_flight", check: true,
+		in:   kernelPre + `{"op":"kernel","name":"k","gcd":0,"grid":64,"workgroup":64,"in_flight":-4096,"access":[{"buf":"a","mode":"read","bytes":8}]}`,
+		line: 3, field: "in_flight", want: `t.jsonl:3: in_flight: must be at least 1024 (a wavefront's 16-byte loads), got -4096`,
+	},
+	{
+		name: "in_flight on a copy",
+		in:   kernelPre + `{"op":"memcpy","src":"a","dst":"a","bytes":8,"in_flight":4096}`,
+		line: 3, field: "in_flight", want: `t.jsonl:3: in_flight: not used by memcpy`,
 	},
 	{
 		name: "kernel: no access", check: true,

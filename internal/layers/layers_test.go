@@ -44,20 +44,30 @@ var engine = []string{"github.com/sarchlab/akita/", "components/", "node", "hip"
 // MPI library's transport over them.
 var network = []string{"components/nic", "node", "mpi", "rccl", "run", "workloads"}
 
+// lowered is the runtime's command form (package ir): what only a
+// library's lowering writes.
+var lowered = []string{"ir"}
+
 // The layers: a workload generates operations (package job's Run) and
 // turns their times into the benchmark's numbers, with no engine, node,
 // statistics or recording below it; package run executes it. The rows it
-// makes (package report) are formats, not engine code either. The HIP
-// runtime knows no network: it runs the commands it is given on the
-// engines it is given.
+// makes (package report) are formats, not engine code either. A
+// workload writes only what a trace file could hold (package trace): the
+// libraries lower their calls into the runtime's commands (package ir),
+// which know no engine. The HIP runtime knows no network: it runs the
+// commands it is given on the engines it is given.
 func TestLayers(t *testing.T) {
 	for _, rule := range []struct {
 		pkg  string
 		bans []string
 	}{
 		{"workloads", engine},
+		{"workloads", lowered}, // a workload writes what a trace file could hold
+		{"halo", lowered},
 		{"job", engine},
+		{"job", lowered},
 		{"report", engine},
+		{"ir", engine},
 		{"hip", network},
 	} {
 		list := deps(t, rule.pkg)

@@ -1,4 +1,6 @@
-package trace
+package ir
+
+import "github.com/akisim/akisim/trace"
 
 // Phased kernels are what a collective library's kernel does (package
 // rccl makes them from a trace's collective calls; traces do not write
@@ -8,7 +10,7 @@ package trace
 // have counted enough stores, move memory, then store to flags.
 type Phase struct {
 	Waits     []FlagCount
-	Access    []Access
+	Access    []trace.Access
 	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
 	Signals   []FlagStore
 }
