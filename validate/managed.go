@@ -66,6 +66,8 @@ func peak(rows []report.Row) float64 {
 // sizeName writes a power-of-two size as Comm|Scope's figures label it.
 func sizeName(b int64) string {
 	switch {
+	case b >= 1<<30 && b%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", b>>30)
 	case b >= 1<<20:
 		return fmt.Sprintf("%d MiB", b>>20)
 	case b >= 1<<10:

@@ -96,26 +96,34 @@ func BenchmarkValidate(b *testing.B) {
 }
 
 // BenchmarkSweepStart is what a sweep does before its first point runs
-// (its points made, then each checked: flags, config, paths) for 10^4
-// points, two axes of 100 values (issue 23's target: a sweep of 10^6
+// (its points made, then checked: flags, config, paths, then the points
+// left to run listed) for 10^4 and
+// 10^6 points, two axes of 100 or 1000 values (target: a sweep of 10^6
 // points starts within 10 s).
 func BenchmarkSweepStart(b *testing.B) {
-	vals := make([]string, 100)
-	for i := range vals {
-		vals[i] = strconv.Itoa(i + 1)
-	}
-	v := strings.Join(vals, ",")
-	args := []string{"-set", "host.cores=" + v, "-set", "gcd.compute_units=" + v, "-trace", "/dev/null", "-outdir", filepath.Join(b.TempDir(), "D")}
-	for b.Loop() {
-		m := benchmeter.Start()
-		s, err := parseSweep(args, io.Discard)
-		if err == nil {
-			err = s.check()
-		}
-		m.Stop(b, 0, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(len(s.points)), "points")
+	for _, per := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("points=%d", per*per), func(b *testing.B) {
+			vals := make([]string, per)
+			for i := range vals {
+				vals[i] = strconv.Itoa(i + 1)
+			}
+			v := strings.Join(vals, ",")
+			args := []string{"-set", "host.cores=" + v, "-set", "gcd.compute_units=" + v, "-trace", "/dev/null", "-outdir", filepath.Join(b.TempDir(), "D")}
+			for b.Loop() {
+				m := benchmeter.Start()
+				s, err := parseSweep(args, io.Discard)
+				if err == nil {
+					err = s.check()
+				}
+				if err == nil && len(s.todo()) != len(s.points) {
+					err = fmt.Errorf("a fresh sweep has points done")
+				}
+				m.Stop(b, 0, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(len(s.points)), "points")
+			}
+		})
 	}
 }

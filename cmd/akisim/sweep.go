@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -257,6 +258,24 @@ func (s *sweep) label(p sweepPoint) string {
 func (s *sweep) pointDir(p sweepPoint) string { return filepath.Join(s.outdir, "points", p.id) }
 func (s *sweep) logPath(p sweepPoint) string  { return filepath.Join(s.logsDir, p.id+".log") }
 
+// todo are the points whose runs have not finished. Only the points with
+// a folder already are looked at: a fresh sweep of 10^6 points makes no
+// 10^6 calls to stat.
+func (s *sweep) todo() []sweepPoint {
+	have := map[string]bool{}
+	entries, _ := os.ReadDir(filepath.Join(s.outdir, "points")) // none yet: every point is to run
+	for _, e := range entries {
+		have[e.Name()] = true
+	}
+	var todo []sweepPoint
+	for _, p := range s.points {
+		if !have[p.id] || !s.done(p) {
+			todo = append(todo, p)
+		}
+	}
+	return todo
+}
+
 // done says whether a point's run finished: its outdir was committed and
 // is not an interrupted run's.
 func (s *sweep) done(p sweepPoint) bool {
@@ -265,11 +284,23 @@ func (s *sweep) done(p sweepPoint) bool {
 	return err == nil && os.IsNotExist(note)
 }
 
-// check runs each point's command line through akisim's own checks, so a
-// bad flag or config value exits 2 before any point runs; on every core,
-// the first bad point by index reported.
+// fullCheckPoints is the most points a sweep checks one by one (about a
+// second of checks); a larger sweep checks each value of each axis.
+const fullCheckPoints = 4096
+
+// check runs points' command lines through akisim's own checks, so a bad
+// flag, config value or path exits 2 before any point runs; on every
+// core, the first bad point by index reported. Up to fullCheckPoints
+// points, every point is checked. A larger sweep checks the points that
+// differ from the first in one axis: every value of every axis, the sum
+// of the axes' lengths rather than their product, so a sweep of 10^6
+// points starts within seconds. A combination bad only together then
+// fails at its own point (the point's run exits 2 and the sweep reports
+// it). No input may lie in a point's folder, which its run replaces.
 func (s *sweep) check() error {
-	errs := make([]error, len(s.points))
+	pick := s.checkedPoints()
+	errs := make([]error, len(pick))
+	ins := make([][]pathArg, len(pick))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.NumCPU() {
@@ -277,11 +308,11 @@ func (s *sweep) check() error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				errs[i] = s.checkPoint(s.points[i])
+				ins[i], errs[i] = s.checkPoint(s.points[pick[i]])
 			}
 		}()
 	}
-	for i := range s.points {
+	for i := range pick {
 		next <- i
 	}
 	close(next)
@@ -291,22 +322,63 @@ func (s *sweep) check() error {
 			return err
 		}
 	}
+	points := s.paths.locate(filepath.Join(s.outdir, "points"))
+	for _, in := range ins {
+		for _, a := range in {
+			if a.path == "" {
+				continue
+			}
+			w := s.paths.locate(a.path)
+			if w.special() || !within(w, points) {
+				continue
+			}
+			rel, _ := filepath.Rel(points.path, w.path)
+			id, _, _ := strings.Cut(rel, string(filepath.Separator))
+			if slices.ContainsFunc(s.points, func(p sweepPoint) bool { return p.id == id }) {
+				return bad("sweep -outdir %s: holds the input %s %s in a point's folder, which its run replaces; move the input out", s.outdir, a.flag, a.path)
+			}
+		}
+	}
 	return nil
 }
 
-func (s *sweep) checkPoint(p sweepPoint) error {
+// checkedPoints are the indexes of the points check runs through
+// akisim's checks: all of them, or, past fullCheckPoints, the first point
+// and each point that differs from it in one axis.
+func (s *sweep) checkedPoints() []int {
+	if len(s.points) <= fullCheckPoints {
+		pick := make([]int, len(s.points))
+		for i := range pick {
+			pick[i] = i
+		}
+		return pick
+	}
+	pick, stride := []int{0}, len(s.points)
+	for _, ax := range s.axes {
+		stride /= len(ax.values)
+		for j := 1; j < len(ax.values); j++ {
+			pick = append(pick, j*stride)
+		}
+	}
+	slices.Sort(pick)
+	return pick
+}
+
+// checkPoint checks one point's command line as akisim would, and
+// returns the inputs it names.
+func (s *sweep) checkPoint(p sweepPoint) ([]pathArg, error) {
 	o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
 	if err != nil {
-		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	if o.command != "run" {
-		return bad("sweep: akisim %s is not a run to sweep", o.command)
+		return nil, bad("sweep: akisim %s is not a run to sweep", o.command)
 	}
 	if src, ok := s.sources.Load(o.config); ok {
 		o.source = src.(*config.Source)
 	}
 	if _, err := loadConfig(o); err != nil {
-		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	s.sources.LoadOrStore(o.config, o.read.src)
 	// the point's own files, then the sweep's: its merged results, its
@@ -323,9 +395,9 @@ func (s *sweep) checkPoint(p sweepPoint) error {
 		return s.paths.locate(path) // the inputs and the sweep's files, shared by every point
 	}
 	if err := checkPathsWith(find, ins, outs); err != nil {
-		return bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
-	return nil
+	return ins, nil
 }
 
 // runSweep is akisim sweep.
@@ -346,12 +418,7 @@ func runSweep(args []string, stderr io.Writer) error {
 			return bad("sweep -outdir %s: %v", s.outdir, errText(err))
 		}
 	}
-	var todo []sweepPoint
-	for _, p := range s.points {
-		if !s.done(p) {
-			todo = append(todo, p)
-		}
-	}
+	todo := s.todo()
 	if skipped := len(s.points) - len(todo); !s.quiet {
 		fmt.Fprintf(stderr, "akisim sweep: %d points, %d done already (skipped), %d to run\n", len(s.points), skipped, len(todo))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,6 +131,9 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "-outdir", "D", "-set", "xgmi.bundle[0-2].lanes=1,x"}, "sweep point 1 (xgmi.bundle[0-2].lanes=x)"},
 		// the points share one decoded config: a later point's -set is still checked whole
 		{[]string{"sweep", "-outdir", "D", "-set", "sim.sdma_transaction_bytes=4096,2097152"}, "sweep point 1 (sim.sdma_transaction_bytes=2097152): -set sim.sdma_transaction_bytes=2097152: must be at most sdma.outstanding_bytes"},
+		// past 4096 points each axis value is checked on its own: a bad last value of the last axis still exits 2
+		{[]string{"sweep", "-outdir", "D", "-set", "host.cores=" + count(65), "-set", "gcd.compute_units=" + count(64) + ",x"}, "sweep point 64 (host.cores=1 gcd.compute_units=x)"},
+		{[]string{"sweep", "-outdir", "D", "-set", "host.cores=" + count(65) + ",0", "-set", "gcd.compute_units=" + count(65)}, "sweep point 4225 (host.cores=0 gcd.compute_units=1)"},
 		{[]string{"sweep", "-outdir", "D", "-workload", "nope"}, "unknown workload"},
 		{[]string{"sweep", "-outdir", "D", "-force"}, "-force does not apply"},
 		{[]string{"sweep", "-outdir", "D", "validate"}, "does not apply to akisim validate"},
@@ -262,5 +266,70 @@ func TestSweepConfigsAndEnv(t *testing.T) {
 	points, _ := os.ReadFile(filepath.Join(dir, "D", "points.csv"))
 	if strings.Count(string(points), ",done,") != 4 {
 		t.Errorf("points.csv:\n%s", points)
+	}
+}
+
+// count is "1,2,...,n".
+func count(n int) string {
+	v := make([]string, n)
+	for i := range v {
+		v[i] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(v, ",")
+}
+
+// A large sweep checks every value of every axis (the points that differ
+// from the first in one axis), not every point of the product.
+func TestSweepChecksEachAxisValue(t *testing.T) {
+	s, err := parseSweep([]string{"-set", "host.cores=" + count(100), "-set", "gcd.compute_units=" + count(50), "-trace", "/dev/null", "-outdir", filepath.Join(t.TempDir(), "D")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := s.checkedPoints()
+	if len(pick) != 100+50-1 {
+		t.Fatalf("%d points checked of %d, want 149", len(pick), len(s.points))
+	}
+	seen := map[string]bool{}
+	for _, i := range pick {
+		p := s.points[i]
+		if p.values[0] != "1" && p.values[1] != "1" {
+			t.Errorf("point %d (%v) differs from the first in two axes", i, p.values)
+		}
+		seen["a"+p.values[0]], seen["b"+p.values[1]] = true, true
+	}
+	if len(seen) != 150 {
+		t.Errorf("%d axis values checked, want all 150", len(seen))
+	}
+	small, _ := parseSweep([]string{"-set", "host.cores=" + count(64), "-set", "gcd.compute_units=" + count(64), "-trace", "/dev/null", "-outdir", "D"}, io.Discard)
+	if n := len(small.checkedPoints()); n != 4096 {
+		t.Errorf("a sweep of 4096 points checks %d of them, want every one", n)
+	}
+}
+
+// An input in a point's own folder would be replaced by its run: refused
+// in a large sweep too, whose points are not all checked one by one.
+func TestSweepInputInAPointFolder(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-set", "host.cores=" + count(65), "-set", "gcd.compute_units=" + count(65), "-outdir", filepath.Join(dir, "D")}
+	in := filepath.Join(dir, "in.jsonl") // a point's id hashes its arguments, the trace's path among them
+	s, err := parseSweep(append(args, "-trace", in), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := s.points[len(s.points)-1]                             // checked only as a product point
+	real := filepath.Join(dir, "D", "points", last.id, "t.jsonl") // the trace's path links there
+	os.MkdirAll(filepath.Dir(real), 0o755)
+	os.WriteFile(real, []byte(`{"op":"device_sync"}`+"\n"), 0o644)
+	if err := os.Symlink(real, in); err != nil {
+		t.Skip(err)
+	}
+	if err := s.check(); err == nil || !strings.Contains(err.Error(), "in a point's folder, which its run replaces") {
+		t.Errorf("input in point %d's folder: %v", last.index, err)
+	}
+	beside := filepath.Join(dir, "D", "points", "t.jsonl") // no point's folder: no run replaces it
+	os.WriteFile(beside, []byte(`{"op":"device_sync"}`+"\n"), 0o644)
+	s, _ = parseSweep(append(args, "-trace", beside), io.Discard)
+	if err := s.check(); err != nil {
+		t.Errorf("input beside the points' folders: %v", err)
 	}
 }
