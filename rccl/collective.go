@@ -168,9 +168,9 @@ func (p *program) tree(lo, hi, chunk int64) []ir.Phase {
 // step adds the phases of action a on b bytes: input at inAt, output at
 // outAt, received over in and sent over out, slice by slice.
 func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
-	src := p.o.Src
+	src, srcOff := p.o.Src, p.o.SrcOff
 	if a.fromOutput {
-		src = p.o.Dst
+		src, srcOff = p.o.Dst, p.o.DstOff
 	}
 	for _, s := range p.pr.slices(b) {
 		var ph ir.Phase
@@ -178,10 +178,10 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 			in.recv(&ph, s.bytes*p.pr.wireFactor)
 		}
 		if a.input && s.bytes > 0 {
-			ph.Access = append(ph.Access, trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: inAt + s.off})
+			ph.Access = append(ph.Access, trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: srcOff + inAt + s.off})
 		}
 		if a.output && s.bytes > 0 {
-			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: outAt + s.off})
+			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: p.o.DstOff + outAt + s.off})
 		}
 		if a.send {
 			out.send(&ph, s.bytes*p.pr.wireFactor)

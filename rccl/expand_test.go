@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -424,5 +425,67 @@ func TestExpandPrologueAndEpilogue(t *testing.T) {
 	}
 	if kernels == 0 {
 		t.Fatal("no kernels")
+	}
+}
+
+// A call's src_offset and dst_offset (rccl-tests' shifted iterations)
+// move every access of its user buffers by that much and nothing else:
+// the FIFOs, flags and prologue stay where they were.
+func TestExpandOffsetsMoveOnlyTheUserData(t *testing.T) {
+	const off = 64 << 20
+	p, top, lim := expandNode(t)
+	in, base := expand(t, callTrace(8, allCalls...))
+	moved := slices.Clone(in)
+	for i := range moved {
+		o := &moved[i]
+		switch {
+		case o.Op == trace.RCCLSend:
+			o.SrcOff = off
+		case o.Op == trace.RCCLRecv:
+			o.DstOff = off
+		case o.IsRCCL() && o.Op != trace.RCCLCommInit:
+			o.SrcOff, o.DstOff = off, off
+		}
+	}
+	if err := trace.Check(moved, lim, "t.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	shifted, err := Expand(ir.FromTrace(moved), p, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := kernels(base), kernels(shifted)
+	if len(a) != len(b) {
+		t.Fatalf("%d kernels, %d with offsets", len(a), len(b))
+	}
+	user := 0
+	for i := range a {
+		if len(a[i].Channels) != len(b[i].Channels) {
+			t.Fatalf("kernel %d: %d channels, %d with offsets", i, len(a[i].Channels), len(b[i].Channels))
+		}
+		for c := range a[i].Channels {
+			pa, pb := a[i].Channels[c], b[i].Channels[c]
+			if len(pa) != len(pb) {
+				t.Fatalf("kernel %d channel %d: %d phases, %d with offsets", i, c, len(pa), len(pb))
+			}
+			for j := range pa {
+				if len(pa[j].Access) != len(pb[j].Access) {
+					t.Fatalf("kernel %d channel %d phase %d: accesses differ in number", i, c, j)
+				}
+				for x, acc := range pa[j].Access {
+					want := acc
+					if strings.HasPrefix(acc.Buf, "b") { // the calls' own buffers
+						want.Offset += off
+						user++
+					}
+					if got := pb[j].Access[x]; !reflect.DeepEqual(got, want) {
+						t.Errorf("kernel %d (%s) channel %d phase %d: access %+v with offsets, want %+v", i, a[i].Name, c, j, got, want)
+					}
+				}
+			}
+		}
+	}
+	if user == 0 {
+		t.Fatal("no access of a call's buffer found")
 	}
 }

@@ -89,7 +89,7 @@ func (x *expander) allToAll(o *trace.Op, c *comm, me int) {
 	per := o.Bytes / int64(n)
 	kern := x.p2pKernel(o, 1+2*(n-1)*p2pChannelsPerPeer)
 	kern.Channels[0] = append(x.prologue(c, me, 0), ir.Phase{Access: []trace.Access{
-		{Buf: o.Src, Mode: "read", Bytes: per, Offset: int64(me) * per}, {Buf: o.Dst, Mode: "write", Bytes: per, Offset: int64(me) * per}}})
+		{Buf: o.Src, Mode: "read", Bytes: per, Offset: o.SrcOff + int64(me)*per}, {Buf: o.Dst, Mode: "write", Bytes: per, Offset: o.DstOff + int64(me)*per}}})
 	id := fmt.Sprintf("a%d", k)
 	next := 1
 	for d := 1; d < n; d++ {
@@ -97,8 +97,8 @@ func (x *expander) allToAll(o *trace.Op, c *comm, me int) {
 		for part, r := range parts(per) {
 			lo, hi := r[0], r[1]
 			pid := fmt.Sprintf("%s.%d", id, part)
-			kern.Channels[next] = append(x.prologue(c, me, next), x.pipe(c, me, to, pid).sends(o.Src, int64(to)*per+lo, hi-lo)...)
-			kern.Channels[next+1] = append(x.prologue(c, me, next+1), x.pipe(c, from, me, pid).recvs(o.Dst, int64(from)*per+lo, hi-lo)...)
+			kern.Channels[next] = append(x.prologue(c, me, next), x.pipe(c, me, to, pid).sends(o.Src, o.SrcOff+int64(to)*per+lo, hi-lo)...)
+			kern.Channels[next+1] = append(x.prologue(c, me, next+1), x.pipe(c, from, me, pid).recvs(o.Dst, o.DstOff+int64(from)*per+lo, hi-lo)...)
 			next += 2
 		}
 	}
@@ -154,9 +154,9 @@ func (x *expander) p2pCall(o *trace.Op, c *comm, me int) {
 		p := x.pipe(c, from, to, fmt.Sprintf("p%d.%d", m, part))
 		kern.Channels[part] = x.prologue(c, me, part)
 		if o.Op == trace.RCCLSend {
-			kern.Channels[part] = append(kern.Channels[part], p.sends(o.Buf, lo, hi-lo)...)
+			kern.Channels[part] = append(kern.Channels[part], p.sends(o.Buf, o.BufOff()+lo, hi-lo)...)
 		} else {
-			kern.Channels[part] = append(kern.Channels[part], p.recvs(o.Buf, lo, hi-lo)...)
+			kern.Channels[part] = append(kern.Channels[part], p.recvs(o.Buf, o.BufOff()+lo, hi-lo)...)
 		}
 	}
 	if x.groups[o.Rank] == nil {

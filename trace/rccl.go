@@ -37,12 +37,13 @@ var RCCLCollectives = []Kind{RCCLAllReduce, RCCLAllGather, RCCLReduceScatter, RC
 func init() {
 	fieldsOf[RCCLCommInit] = []string{"comm", "gcds"}
 	for _, k := range RCCLCollectives {
-		fieldsOf[k] = []string{"comm", "gcd", "src", "dst", "bytes", "datatype", "redop", "stream"}
+		fieldsOf[k] = []string{"comm", "gcd", "src", "dst", "src_offset", "dst_offset", "bytes", "datatype", "redop", "stream"}
 	}
 	fieldsOf[RCCLBroadcast] = append(fieldsOf[RCCLBroadcast], "root")
 	fieldsOf[RCCLReduce] = append(fieldsOf[RCCLReduce], "root")
-	fieldsOf[RCCLSend] = []string{"comm", "gcd", "buf", "bytes", "datatype", "peer", "stream"}
-	fieldsOf[RCCLRecv] = fieldsOf[RCCLSend]
+	// a send reads its buffer from src_offset, a receive writes it from dst_offset
+	fieldsOf[RCCLSend] = []string{"comm", "gcd", "buf", "src_offset", "bytes", "datatype", "peer", "stream"}
+	fieldsOf[RCCLRecv] = []string{"comm", "gcd", "buf", "dst_offset", "bytes", "datatype", "peer", "stream"}
 	fieldsOf[RCCLGroupStart] = []string{}
 	fieldsOf[RCCLGroupEnd] = []string{}
 }
@@ -51,6 +52,23 @@ func init() {
 func (o *Op) IsRCCL() bool {
 	return o.Op == RCCLCommInit || o.Op == RCCLSend || o.Op == RCCLRecv || o.Op == RCCLGroupStart || o.Op == RCCLGroupEnd ||
 		slices.Contains(RCCLCollectives, o.Op)
+}
+
+// BufOff is where in its buffer an rccl_send reads (src_offset) or an
+// rccl_recv writes (dst_offset).
+func (o *Op) BufOff() int64 {
+	if o.Op == RCCLRecv {
+		return o.DstOff
+	}
+	return o.SrcOff
+}
+
+// BufOffField is the field BufOff reads.
+func (o *Op) BufOffField() string {
+	if o.Op == RCCLRecv {
+		return "dst_offset"
+	}
+	return "src_offset"
 }
 
 // Reduces says whether the collective reduces (needs a reduction).
@@ -182,18 +200,19 @@ func (c *checker) rccl(o *Op) *Error {
 		}
 	}
 	in, out := o.CollectiveBytes(int(n))
-	if e := c.deviceBuffer(o, "src", o.Src, string(o.Op)+" buffer", in); e != nil {
+	if e := c.deviceBuffer(o, "src", "src_offset", o.Src, string(o.Op)+" buffer", o.SrcOff, in); e != nil {
 		return e
 	}
-	if e := c.deviceBuffer(o, "dst", o.Dst, string(o.Op)+" buffer", out); e != nil {
+	if e := c.deviceBuffer(o, "dst", "dst_offset", o.Dst, string(o.Op)+" buffer", o.DstOff, out); e != nil {
 		return e
 	}
 	return c.matchCollective(o, comm, me)
 }
 
 // deviceBuffer checks that buffer name, in field, is device memory of the
-// call's GCD and holds bytes; what names the use in an overrun's message.
-func (c *checker) deviceBuffer(o *Op, field, name, what string, bytes int64) *Error {
+// call's GCD and holds bytes from offset off (in offField); what names the
+// use in an overrun's message.
+func (c *checker) deviceBuffer(o *Op, field, offField, name, what string, off, bytes int64) *Error {
 	buf, e := c.buffer(field, name, o.Op)
 	if e != nil {
 		return e
@@ -201,7 +220,7 @@ func (c *checker) deviceBuffer(o *Op, field, name, what string, bytes int64) *Er
 	if buf.Host || buf.GCD != *o.GCD {
 		return errf(field, "buffer %q is not device memory of GCD %d", name, *o.GCD)
 	}
-	return fits(field, "bytes", what, 0, bytes, buf)
+	return fits(offField, "bytes", what, off, bytes, buf)
 }
 
 // CollectiveBytes are the bytes a collective of "bytes" (rccl-tests' size)
@@ -283,7 +302,7 @@ func (c *checker) rcclP2P(o *Op, comm *Comm, me int) *Error {
 	case *o.Peer == me:
 		return errf("peer", "rank %d sends to itself", me)
 	}
-	if e := c.deviceBuffer(o, "buf", o.Buf, "message", o.Bytes); e != nil {
+	if e := c.deviceBuffer(o, "buf", o.BufOffField(), o.Buf, "message", o.BufOff(), o.Bytes); e != nil {
 		return e
 	}
 	id, ok := s.keys[o.Comm]

@@ -137,6 +137,16 @@ func TestRCCLErrors(t *testing.T) {
 		// reduce-scatter reads bytes: the input is too small
 		{rcclBufs + `{"op":"malloc","buf":"s","gcd":0,"bytes":2048}` + "\n" + rcclCall(RCCLReduceScatter, 0, `"src":"s","dst":"a0","bytes":4096`),
 			`t.jsonl:5: bytes: rccl_reduce_scatter buffer of 4096 bytes at offset 0 exceeds buffer "s" of 2048 bytes`},
+		// rccl-tests' shifted iterations: the collective at an offset must fit
+		{rcclBufs + ar(0, `"bytes":64,"src_offset":4064`),
+			`t.jsonl:4: src_offset: rccl_all_reduce buffer of 64 bytes at offset 4064 exceeds buffer "a0" of 4096 bytes`},
+		{rcclBufs + ar(0, `"bytes":64,"dst_offset":-64`), `t.jsonl:4: dst_offset: must be >= 0, got -64`},
+		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"src_offset":4096`),
+			`t.jsonl:4: src_offset: message of 64 bytes at offset 4096 exceeds buffer "a0" of 4096 bytes`},
+		{rcclBufs + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"dst_offset":4033`),
+			`t.jsonl:4: dst_offset: message of 64 bytes at offset 4033 exceeds buffer "a1" of 4096 bytes`},
+		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"dst_offset":64`), `t.jsonl:4: dst_offset: not used by rccl_send`},
+		{rcclBufs + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"src_offset":64`), `t.jsonl:4: src_offset: not used by rccl_recv`},
 		{rcclBufs + rcclCall(RCCLSend, 0, `"bytes":64,"peer":1`), `t.jsonl:4: buf: required by rccl_send`},
 		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":8192,"peer":1`),
 			`t.jsonl:4: bytes: message of 8192 bytes at offset 0 exceeds buffer "a0" of 4096 bytes`},

@@ -156,6 +156,7 @@ func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) er
 	}
 	if a := o.rcclArgs; a != nil {
 		t.StepFactor, t.StepBytes, t.Check, t.Blocking = int(a.stepFactor), a.stepBytes, a.check, a.blocking
+		t.MaxBytes = a.maxBytes // -e, as rccl-tests prints it, whether or not a size lands on it
 		if t.Op != "none" {
 			t.Op = a.op
 		}

@@ -21,8 +21,9 @@ type rcclTestsArgs struct {
 	stepBytes  int64 // -i
 	check      int   // -c: validation iterations (the header; the model moves no values)
 	op         string
-	blocking   bool // -z 1: every collective waits for its streams
-	gpus       int  // -g: GCDs 0..gpus-1 of each node, one process per node
+	blocking   bool  // -z 1: every collective waits for its streams
+	gpus       int   // -g: GCDs 0..gpus-1 of each node, one process per node
+	maxBytes   int64 // -e, which the header prints
 }
 
 // rcclTestsFlag is one of rccl-tests' options (src/common.cu, getopt_long
@@ -169,7 +170,7 @@ func parseRCCLTests(bench string, args []string, stderr io.Writer) (*options, er
 	if err != nil {
 		return nil, err
 	}
-	a.args.gpus = int(a.gpus)
+	a.args.gpus, a.args.maxBytes = int(a.gpus), a.maxB
 	o.rcclArgs = &a.args
 	return o, nil
 }

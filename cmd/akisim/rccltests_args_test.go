@@ -93,6 +93,18 @@ func TestRCCLTestsArgsRunAsWorkload(t *testing.T) {
 	}
 }
 
+// The header's maxBytes is -e as given, as rccl-tests prints it, even
+// where the sizes stop below it (8, 64 and then 512 > 100).
+func TestRCCLTestsArgsHeaderMaxBytes(t *testing.T) {
+	code, out, errs := akisim(t, "all_reduce_perf", "-b", "8", "-e", "100", "-f", "8", "-g", "2", "-n", "1", "-w", "0", "-quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "# nThread 1 nGpus 2 minBytes 8 maxBytes 100 step: 8(factor)"; !strings.HasPrefix(out, want) {
+		t.Errorf("header:\n%s\nwant it to start with\n%s", out, want)
+	}
+}
+
 // -h prints the usage on stderr and exits 0 without a run.
 func TestRCCLTestsArgsHelp(t *testing.T) {
 	noSimulation(t)
