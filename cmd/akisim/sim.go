@@ -211,7 +211,12 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err := ro.finish(o, res); err != nil {
 		return err
 	}
-	if o.format != "csv" && o.format != "json" { // else stdout has the rows already
+	switch {
+	case ro.table != nil:
+		if err := ro.writeTable(o, in.node, res, stdout); err != nil {
+			return err
+		}
+	case o.format != "csv" && o.format != "json": // else stdout has the rows already
 		if err := writeText(o, in.node, res, stdout); err != nil {
 			return err
 		}
@@ -428,11 +433,26 @@ func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	if o.workload == "transferbench" { // TransferBench's own output
 		return writeTransferBench(w, o, c, res)
 	}
-	fmt.Fprintf(w, "akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
+	io.WriteString(w, tableHeading(o, c, res))
 	if o.workload == "p2p" {
 		return report.WriteP2P(w, res.Rows, c.GCD.Count)
 	}
 	return report.WriteTable(w, res.Rows)
+}
+
+// plainTable says whether the workload's text output is the table of its
+// rows (report.WriteTable), not a benchmark's own layout.
+func plainTable(o *options) bool {
+	switch o.workload {
+	case "osu", "rccl", "halo", "transferbench", "p2p":
+		return false
+	}
+	return true
+}
+
+// tableHeading is the line above a text table or matrix.
+func tableHeading(o *options, c *config.Node, res *run.Result) string {
+	return fmt.Sprintf("akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
 }
 
 func what(o *options) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
@@ -15,8 +16,9 @@ import (
 
 // A long trace streams (trace.OpenStream): its rows are written to stdout
 // and the outdir as the run makes them, so neither the trace nor its rows
-// are held whole. Outputs that need every row first (the table, the
-// timeline, -rocprof, -daisen) keep the rows, or read the trace whole.
+// are held whole; the text table spools its lines and keeps only its
+// columns' widths. Outputs that need every row first (the timeline,
+// -rocprof, -daisen) keep the rows, or read the trace whole.
 
 // openStream opens the trace as a stream when it can stream and nothing
 // asked for needs its ops whole; nil otherwise.
@@ -82,6 +84,11 @@ type rowOutputs struct {
 	keep    bool
 	rows    []report.Row
 	n       int // rows written
+	// the text table of a workload printed as plain rows: its lines are
+	// spooled as they come (in memory, then a temporary file), only the
+	// columns' widths kept (report.Table)
+	table      *report.Table
+	tableSpool *stdoutBuffer
 }
 
 // openRowOutputs opens the row outputs of a run: stdout's, and the
@@ -94,6 +101,16 @@ func openRowOutputs(o *options, out *outputs, stdout *stdoutBuffer) (*rowOutputs
 		csvTo = append(csvTo, stdout)
 	case "json":
 		jsonTo = append(jsonTo, stdout)
+	case "text":
+		if plainTable(o) {
+			ro.tableSpool = &stdoutBuffer{}
+			var err error
+			if ro.table, err = report.NewTable(ro.tableSpool); err != nil {
+				return nil, err
+			}
+			break
+		}
+		ro.keep = true
 	default:
 		ro.keep = true
 	}
@@ -130,6 +147,11 @@ func (ro *rowOutputs) add(r report.Row) error {
 			return err
 		}
 	}
+	if ro.table != nil {
+		if err := ro.table.Write(r); err != nil {
+			return err
+		}
+	}
 	if ro.keep {
 		ro.rows = append(ro.rows, r)
 	}
@@ -161,11 +183,24 @@ func (ro *rowOutputs) finish(o *options, res *run.Result) error {
 	return nil
 }
 
-// close closes files left open (a failed run; the outdir goes).
+// close closes files left open (a failed run; the outdir goes) and drops
+// a spooled table.
 func (ro *rowOutputs) close() {
 	for _, f := range ro.files {
 		f.f.Close()
 	}
+	if ro.tableSpool != nil {
+		ro.tableSpool.discard()
+	}
+}
+
+// writeTable writes the spooled table to w under its heading.
+func (ro *rowOutputs) writeTable(o *options, c *config.Node, res *run.Result, w io.Writer) error {
+	if _, err := io.WriteString(w, report.PrintableText(tableHeading(o, c, res))); err != nil {
+		return err
+	}
+	ro.tableSpool.w = ro.table.Aligner(w)
+	return ro.tableSpool.flush()
 }
 
 // simulateStream replays the streamed trace of in, its rows to ro as they

@@ -161,3 +161,25 @@ func TestStdoutSpill(t *testing.T) {
 		t.Errorf("spilled stdout differs: %d and %d bytes", small.Len(), big.Len())
 	}
 }
+
+// The text table of a long trace spools its lines (in memory, or past
+// spillBytes in a temporary file) and reads the same either way.
+func TestTableSpill(t *testing.T) {
+	path := writeLongTrace(t, 3000)
+	var small, big bytes.Buffer
+	if code := cli([]string{"-trace", path}, &big, &bytes.Buffer{}); code != 0 {
+		t.Fatal(code)
+	}
+	old := spillBytes
+	spillBytes = 1000
+	defer func() { spillBytes = old }()
+	if code := cli([]string{"-trace", path}, &small, &bytes.Buffer{}); code != 0 {
+		t.Fatal(code)
+	}
+	if big.Len() < 10*spillBytes || !bytes.Equal(small.Bytes(), big.Bytes()) {
+		t.Errorf("spilled table differs: %d and %d bytes", small.Len(), big.Len())
+	}
+	if !strings.HasPrefix(big.String(), "akisim: trace "+path+" on frontier-node (1 runs)\n\nworkload  case ") {
+		t.Errorf("table starts %q", big.String()[:min(big.Len(), 200)])
+	}
+}
