@@ -39,6 +39,14 @@ type L2 struct {
 	syncLeft int                       // of those, not yet acknowledged
 	pending  []writeBack               // dirty lines evicted and not yet sent, by memory
 
+	// A write-back's acknowledgement only says when its last byte is in;
+	// nothing waits for it but a release's. The others cost no event of
+	// their own: ackEnd is the latest of them, and one tail event reaches
+	// it, so the engine still runs until the last write-back is done.
+	ackEnd  sim.VTimeInSec
+	tail    l2Tail
+	tailSet bool
+
 	// Requests that found all their lines (hits) or not (misses), blocks
 	// evicted or released with dirty lines (WriteBacks), and the bytes
 	// behind them: what the cache served, what it fetched, what it took
@@ -334,6 +342,12 @@ func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
 // earlier would let later requests hit data that is not there yet.
 func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 	o, ok := c.inFlight[p]
+	if _, release := p.Tag.(syncTag); !ok && !release {
+		// done when its last byte is: (now + lag) + spread, as its own
+		// events would have reached it
+		c.written(now + p.Lag + p.Spread)
+		return
+	}
 	if p.Lag > 0 || (p.Spread > 0 && o.fill) {
 		// a fill is usable once its last byte is in
 		t := p.TakeLag(now)
@@ -366,6 +380,21 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	p.Requester = o.requester
 	c.top.Send(now, p)
+}
+
+// l2Tail is the event at the latest write-back acknowledgement known.
+type l2Tail struct{ fabric.EventAt }
+
+// written notes a write-back (not a release's) done at t: the tail event
+// reaches the latest, booked again from where it fired while later ones
+// came in.
+func (c *L2) written(t sim.VTimeInSec) {
+	c.ackEnd = max(c.ackEnd, t)
+	if !c.tailSet {
+		c.tailSet = true
+		c.tail.EventAt = fabric.EventAt{T: c.ackEnd, H: c}
+		c.engine.Schedule(&c.tail)
+	}
 }
 
 // each calls f for every block the lines of [addr, addr+size) of memory m
@@ -445,6 +474,12 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 
 // Handle takes answers that arrived with lag, and fires held sends.
 func (c *L2) Handle(e sim.Event) error {
+	if e == sim.Event(&c.tail) {
+		if c.tailSet = false; c.ackEnd > e.Time() {
+			c.written(c.ackEnd)
+		}
+		return nil
+	}
 	if pe, ok := e.(*fabric.PacketEvent); ok && !fabric.IsSendEvent(e) {
 		c.answer(e.Time(), pe.Pkt)
 		return nil
