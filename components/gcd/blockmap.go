@@ -5,7 +5,7 @@ package gcd
 // back. Go's map was half of the L2's time. Ids sit in the slots, so a
 // probe does not chase a block pointer.
 type blockMap struct {
-	slots []blockSlot
+	slots []blockSlot // made at the first put: most runs' L2s hold nothing
 	mask  uint64
 	shift uint // 64 - log2(len(slots)): home takes the product's top bits
 }
@@ -21,7 +21,7 @@ func newBlockMap(capacity int) blockMap {
 		n *= 2
 		bits++
 	}
-	return blockMap{slots: make([]blockSlot, n), mask: uint64(n - 1), shift: 64 - bits}
+	return blockMap{mask: uint64(n - 1), shift: 64 - bits}
 }
 
 // home is Fibonacci hashing: the top bits of id times 2^64/phi, the bits
@@ -32,6 +32,9 @@ func (m *blockMap) home(id int64) uint64 {
 }
 
 func (m *blockMap) get(id int64) *block {
+	if m.slots == nil {
+		return nil
+	}
 	for i := m.home(id); ; i = (i + 1) & m.mask {
 		sl := &m.slots[i]
 		if sl.b == nil || sl.id == id {
@@ -41,6 +44,9 @@ func (m *blockMap) get(id int64) *block {
 }
 
 func (m *blockMap) put(b *block) {
+	if m.slots == nil {
+		m.slots = make([]blockSlot, m.mask+1)
+	}
 	i := m.home(b.id)
 	for m.slots[i].b != nil {
 		i = (i + 1) & m.mask
