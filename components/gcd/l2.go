@@ -33,12 +33,11 @@ type L2 struct {
 
 	lru      lru // resident blocks, most recent first
 	blocks   blockMap
-	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
-	syncing  *fabric.Packet            // a release or acquire waiting for its write-backs
-	queued   []*fabric.Packet          // releases and acquires behind it (other queues' kernels), in order
-	syncLeft int                       // of those, not yet acknowledged
-	pending  []writeBack               // dirty lines evicted and not yet sent, by memory
-	free     []*fabric.Packet          // acknowledged write-backs, for reuse
+	syncing  *fabric.Packet   // a release or acquire waiting for its write-backs
+	queued   []*fabric.Packet // releases and acquires behind it (other queues' kernels), in order
+	syncLeft int              // of those, not yet acknowledged
+	pending  []writeBack      // dirty lines evicted and not yet sent, by memory
+	free     []*fabric.Packet // acknowledged write-backs, for reuse
 
 	// A write-back's acknowledgement only says when its last byte is in;
 	// nothing waits for it but a release's. The others cost no event of
@@ -129,14 +128,6 @@ func (l *lru) moveToFront(b *block) {
 	}
 }
 
-// origin remembers what a forwarded packet carried for its requester.
-type origin struct {
-	requester sim.Port
-	fill      bool  // a read miss whose data fills lines
-	size      int   // bytes the requester asked for
-	addr      int64 // where
-}
-
 // NotifyRecv takes CU requests from the top and answers from the bottom.
 func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	for {
@@ -192,7 +183,7 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		fetch := missing * c.line
 		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
 		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
-		c.inFlight[p] = origin{requester: p.Requester, fill: true, size: p.Size, addr: p.Addr}
+		p.Origin = fabric.Origin{Requester: p.Requester, Fill: true, Size: p.Size, Addr: p.Addr}
 		p.Size, p.TrafficBytes = int(fetch), int(fetch)
 		p.Requester = c.BottomPort
 		p.Lag += c.latency
@@ -346,7 +337,7 @@ func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
 
 // forward sends a request on to the fabric, as the L2's own.
 func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
-	c.inFlight[p] = origin{requester: p.Requester, fill: fill, size: p.Size, addr: p.Addr}
+	p.Origin = fabric.Origin{Requester: p.Requester, Fill: fill, Size: p.Size, Addr: p.Addr}
 	p.Requester = c.BottomPort
 	p.Lag += c.latency
 	c.bottom.Send(now, p)
@@ -355,7 +346,8 @@ func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
 // answer takes a memory's answer when it logically arrives: filling a line
 // earlier would let later requests hit data that is not there yet.
 func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
-	o, ok := c.inFlight[p]
+	o := &p.Origin
+	ok := o.Requester != nil // a request it passed on, not a write-back
 	if _, release := p.Tag.(syncTag); !ok && !release {
 		// done when its last byte is: (now + lag) + spread, as its own
 		// events would have reached it
@@ -363,10 +355,10 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 		c.free = append(c.free, p)
 		return
 	}
-	if p.Lag > 0 || (p.Spread > 0 && o.fill) {
+	if p.Lag > 0 || (p.Spread > 0 && o.Fill) {
 		// a fill is usable once its last byte is in
 		t := p.TakeLag(now)
-		if o.fill {
+		if o.Fill {
 			t += p.Spread
 			p.Spread = 0
 		}
@@ -386,13 +378,13 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 		}
 		return
 	}
-	delete(c.inFlight, p)
-	if o.fill && p.Kind == fabric.ReadRsp {
+	if o.Fill && p.Kind == fabric.ReadRsp {
 		c.FillBytes += uint64(p.Size)
-		c.fill(now, p.Target, o.addr, int64(o.size), false)
-		p.Size, p.TrafficBytes = o.size, o.size
+		c.fill(now, p.Target, o.Addr, int64(o.Size), false)
+		p.Size, p.TrafficBytes = o.Size, o.Size
 	}
-	p.Requester = o.requester
+	p.Requester = o.Requester
+	p.Origin = fabric.Origin{}
 	c.top.Send(now, p)
 }
 
