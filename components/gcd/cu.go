@@ -54,6 +54,7 @@ type ComputeUnits struct {
 	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
 	rr      int
 	free    []*fabric.Packet // answered transactions, for reuse
+	steps   []*step          // finished steps, for reuse
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -101,6 +102,7 @@ type step struct {
 	ackEnd       sim.VTimeInSec // when the last byte of its writes is acknowledged
 	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
+	ev           cuEvent        // its write phase's event: a step waits for one at a time
 }
 
 type cuEvent struct {
@@ -334,7 +336,21 @@ func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
 	if ch := cu.run.parent; ch != nil {
 		ch.unwritten++
 	}
-	c.compute(now, &step{cu: cu})
+	c.compute(now, c.newStep(cu, 0, 0))
+}
+
+// newStep is a step of cu over progress [from, to), reusing a finished
+// one when it can: a step (and its event) per transaction was the most a
+// kernel allocated once its packets were reused.
+func (c *ComputeUnits) newStep(cu *cuState, from, to int64) *step {
+	n := len(c.steps)
+	if n == 0 {
+		return &step{cu: cu, from: from, to: to}
+	}
+	s := c.steps[n-1]
+	c.steps = c.steps[:n-1]
+	*s = step{cu: cu, from: from, to: to}
+	return s
 }
 
 // issue starts steps of a CU while it has room: each step is as large as
@@ -356,7 +372,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
 			return
 		}
-		s := &step{cu: cu, from: cu.issued, to: cu.issued + n}
+		s := c.newStep(cu, cu.issued, cu.issued+n)
 		if k.parent != nil {
 			k.parent.unwritten++
 		}
@@ -473,7 +489,8 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 		t, s.spread = cu.compute.Stream(now, now, int(s.to-s.from), s.spread)
 	}
 	if t > now {
-		c.at(t, phaseWrite, s, nil)
+		s.ev = cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phaseWrite, s: s}
+		c.engine.Schedule(&s.ev)
 		return
 	}
 	c.writes(now, s)
@@ -561,6 +578,8 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	k := cu.run
 	k.lastAck = max(k.lastAck, s.ackEnd)
 	cu.lastAck = max(cu.lastAck, s.ackEnd)
+	spread := s.ackSpread
+	c.steps = append(c.steps, s) // done with: nothing holds a step past its last acknowledgement
 	if cu.open == 0 && cu.issued == cu.total {
 		cu.doneAt = max(now, cu.lastAck)
 		if k.left--; k.left == 0 {
@@ -568,7 +587,7 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 		}
 		return
 	}
-	c.issue(now, cu, s.ackSpread)
+	c.issue(now, cu, spread)
 }
 
 // finish ends kernel k once its last byte is acknowledged, at t.
