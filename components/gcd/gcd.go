@@ -236,7 +236,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: e, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
 		line: b.line, block: b.l2Block, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
-	c.blocks = newBlockMap(c.capacity)
+	c.blocks = newBlockIndex(c.capacity)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")
 	c.BottomPort, c.bottom = c.NewPort(e, c, 4096, name, "Bottom")
 	return c

@@ -32,7 +32,7 @@ type L2 struct {
 	top, bottom         *fabric.Sender
 
 	lru      lru // resident blocks, most recent first
-	blocks   blockMap
+	blocks   blockIndex
 	syncing  *fabric.Packet   // a release or acquire waiting for its write-backs
 	queued   []*fabric.Packet // releases and acquires behind it (other queues' kernels), in order
 	syncLeft int              // of those, not yet acknowledged
