@@ -407,14 +407,16 @@ func (c *L2) written(t sim.VTimeInSec) {
 // touch, with the block's id and the range of line indexes within it.
 func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
 	first := addr / c.line
-	n := (addr+max(size, 1)-1)/c.line - first + 1
+	end := (addr+max(size, 1)-1)/c.line + 1
 	per := c.block / c.line
-	for l := first; l < first+n; {
-		b := l / per
-		lo := l - b*per
-		hi := min(per, lo+first+n-l)
+	// one division: past the first block, each starts at its line 0
+	b := first / per
+	lo := first - b*per
+	for l := first; l < end; b++ {
+		hi := min(per, lo+end-l)
 		f(blockID(m, b), int(lo), int(hi))
 		l += hi - lo
+		lo = 0
 	}
 }
 
