@@ -24,6 +24,7 @@ type L2 struct {
 	home      []fabric.Route // the one route to local HBM, built once: write-backs are hot
 	line      int64          // bytes per line
 	block     int64          // bytes per replacement block
+	lines     int64          // lines per block (block / line, divided once: evictions are hot)
 	capacity  int            // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
@@ -259,7 +260,7 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := bl.dirty.Count(0, int(c.block/c.line))
+	d := bl.dirty.Count(0, int(c.lines))
 	if d == 0 {
 		return
 	}
@@ -408,7 +409,7 @@ func (c *L2) written(t sim.VTimeInSec) {
 func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
 	first := addr / c.line
 	end := (addr+max(size, 1)-1)/c.line + 1
-	per := c.block / c.line
+	per := c.lines
 	// one division: past the first block, each starts at its line 0
 	b := first / per
 	lo := first - b*per
@@ -471,7 +472,7 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {
-		words := int((c.block/c.line + 63) / 64)
+		words := int((c.lines + 63) / 64)
 		bl = &block{valid: make(lineset.Set, words), dirty: make(lineset.Set, words)}
 	}
 	bl.id, bl.mem = b, m
@@ -503,7 +504,7 @@ func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 func (c *L2) Resident() int64 {
 	n := 0
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		n += bl.valid.Count(0, int(c.block/c.line))
+		n += bl.valid.Count(0, int(c.lines))
 	}
 	return int64(n) * c.line
 }
