@@ -88,7 +88,22 @@ type Packet struct {
 	// paths meet again rejoins the parts (node/adapt.go).
 	Whole *Packet
 
+	// Origin is what a cache that passed the request on (an L2's miss)
+	// keeps for its answer: carried by the packet, so finding it costs
+	// no table.
+	Origin Origin
+
 	ev PacketEvent // a packet waits in one place at a time: its one event
+}
+
+// Origin is a request as a cache passed it on: whom to answer (nil: the
+// cache did not pass this packet on), whether the answer fills its lines,
+// and the bytes asked for, from where.
+type Origin struct {
+	Requester sim.Port
+	Fill      bool
+	Size      int
+	Addr      int64
 }
 
 // PacketEvent fires when a packet is due somewhere. It lives inside the

@@ -138,24 +138,29 @@ func (s *Sender) Pending() int { return len(s.waiting) }
 // Senders keeps a component's senders by port, so wiring can tell each the
 // far port and port-free notifications can retry them all.
 type Senders struct {
-	byPort map[sim.Port]*Sender
-	list   []*Sender
+	list []*Sender // a component has a few ports: a search beats a map made per component
 }
 
 // Add makes a sender for a port owned by handler.
 func (ss *Senders) Add(engine sim.Engine, handler sim.Handler, port sim.Port) *Sender {
-	if ss.byPort == nil {
-		ss.byPort = map[sim.Port]*Sender{}
-	}
 	s := NewSender(engine, handler, port)
-	ss.byPort[port] = s
 	ss.list = append(ss.list, s)
 	return s
 }
 
+// byPort is the sender last added for port, nil if none.
+func (ss *Senders) byPort(port sim.Port) *Sender {
+	for i := len(ss.list) - 1; i >= 0; i-- {
+		if ss.list[i].port == port {
+			return ss.list[i]
+		}
+	}
+	return nil
+}
+
 // SetPeer records the far end of a local port (called by Wire).
 func (ss *Senders) SetPeer(local, far sim.Port) {
-	s := ss.byPort[local]
+	s := ss.byPort(local)
 	s.peer, s.own, s.far = far, nil, nil
 	own, ok1 := local.(*Port)
 	f, ok2 := far.(*Port)

@@ -53,6 +53,8 @@ type ComputeUnits struct {
 	maxRun  int                  // commands (from different queues) running at once
 	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
 	rr      int
+	free    []*fabric.Packet // answered transactions, for reuse
+	steps   []*step          // finished steps, for reuse
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -100,6 +102,7 @@ type step struct {
 	ackEnd       sim.VTimeInSec // when the last byte of its writes is acknowledged
 	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
+	ev           cuEvent        // its write phase's event: a step waits for one at a time
 }
 
 type cuEvent struct {
@@ -333,7 +336,21 @@ func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
 	if ch := cu.run.parent; ch != nil {
 		ch.unwritten++
 	}
-	c.compute(now, &step{cu: cu})
+	c.compute(now, c.newStep(cu, 0, 0))
+}
+
+// newStep is a step of cu over progress [from, to), reusing a finished
+// one when it can: a step (and its event) per transaction was the most a
+// kernel allocated once its packets were reused.
+func (c *ComputeUnits) newStep(cu *cuState, from, to int64) *step {
+	n := len(c.steps)
+	if n == 0 {
+		return &step{cu: cu, from: from, to: to}
+	}
+	s := c.steps[n-1]
+	c.steps = c.steps[:n-1]
+	*s = step{cu: cu, from: from, to: to}
+	return s
 }
 
 // issue starts steps of a CU while it has room: each step is as large as
@@ -355,7 +372,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		if cu.open > 0 && n < min(c.line, cu.total-cu.issued) {
 			return
 		}
-		s := &step{cu: cu, from: cu.issued, to: cu.issued + n}
+		s := c.newStep(cu, cu.issued, cu.issued+n)
 		if k.parent != nil {
 			k.parent.unwritten++
 		}
@@ -396,7 +413,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	}
 	c.Transactions++
 	x := cu.id % c.xcds // the CU's XCD: its L2 and port into the fabric
-	p := fabric.NewRequest(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
+	p := c.request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.inData {
 		c.watchWrite(p, ch)
@@ -406,6 +423,20 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	first, after := c.stream(cu, now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
 	c.mems[x].Send(now, p)
+}
+
+// request makes a step's transaction, reusing an answered packet when it
+// can (as the SDMA engines do): a packet per transaction was over half of
+// what a kernel allocated.
+func (c *ComputeUnits) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route, port sim.Port, s *step) *fabric.Packet {
+	n := len(c.free)
+	if n == 0 {
+		return fabric.NewRequest(kind, size, m, r, port, s)
+	}
+	p := c.free[n-1]
+	c.free = c.free[:n-1]
+	p.Requester, p.Tag = port, s
+	return p.Reissue(kind, size, m, r)
 }
 
 // stream issues size bytes through the pipes of the CUs the state
@@ -458,7 +489,8 @@ func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 		t, s.spread = cu.compute.Stream(now, now, int(s.to-s.from), s.spread)
 	}
 	if t > now {
-		c.at(t, phaseWrite, s, nil)
+		s.ev = cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phaseWrite, s: s}
+		c.engine.Schedule(&s.ev)
 		return
 	}
 	c.writes(now, s)
@@ -520,8 +552,8 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 	case fabric.ReadRsp:
 		// work starts on the first byte; the last follows Spread later
 		s.lastIn = max(s.lastIn, now+p.Spread)
-		p.Spread = 0
 		c.BytesRead += uint64(p.Size)
+		c.free = append(c.free, p)
 		if s.reads--; s.reads == 0 {
 			c.compute(now, s)
 		}
@@ -529,8 +561,8 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		// the first bytes are acknowledged now, the last Spread later
 		s.ackEnd = max(s.ackEnd, now+p.Spread)
 		s.ackSpread = max(s.ackSpread, p.Spread)
-		p.Spread = 0
 		c.BytesWritten += uint64(p.Size)
+		c.free = append(c.free, p)
 		if s.write--; s.write == 0 {
 			c.stepDone(now, s)
 		}
@@ -546,6 +578,8 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	k := cu.run
 	k.lastAck = max(k.lastAck, s.ackEnd)
 	cu.lastAck = max(cu.lastAck, s.ackEnd)
+	spread := s.ackSpread
+	c.steps = append(c.steps, s) // done with: nothing holds a step past its last acknowledgement
 	if cu.open == 0 && cu.issued == cu.total {
 		cu.doneAt = max(now, cu.lastAck)
 		if k.left--; k.left == 0 {
@@ -553,7 +587,7 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 		}
 		return
 	}
-	c.issue(now, cu, s.ackSpread)
+	c.issue(now, cu, spread)
 }
 
 // finish ends kernel k once its last byte is acknowledged, at t.

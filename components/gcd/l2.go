@@ -24,6 +24,7 @@ type L2 struct {
 	home      []fabric.Route // the one route to local HBM, built once: write-backs are hot
 	line      int64          // bytes per line
 	block     int64          // bytes per replacement block
+	lines     int64          // lines per block (block / line, divided once: evictions are hot)
 	capacity  int            // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
@@ -32,12 +33,20 @@ type L2 struct {
 	top, bottom         *fabric.Sender
 
 	lru      lru // resident blocks, most recent first
-	blocks   blockMap
-	inFlight map[*fabric.Packet]origin // forwarded requests: whom to answer
-	syncing  *fabric.Packet            // a release or acquire waiting for its write-backs
-	queued   []*fabric.Packet          // releases and acquires behind it (other queues' kernels), in order
-	syncLeft int                       // of those, not yet acknowledged
-	pending  []writeBack               // dirty lines evicted and not yet sent, by memory
+	blocks   blockIndex
+	syncing  *fabric.Packet   // a release or acquire waiting for its write-backs
+	queued   []*fabric.Packet // releases and acquires behind it (other queues' kernels), in order
+	syncLeft int              // of those, not yet acknowledged
+	pending  []writeBack      // dirty lines evicted and not yet sent, by memory
+	free     []*fabric.Packet // acknowledged write-backs, for reuse
+
+	// A write-back's acknowledgement only says when its last byte is in;
+	// nothing waits for it but a release's. The others cost no event of
+	// their own: ackEnd is the latest of them, and one tail event reaches
+	// it, so the engine still runs until the last write-back is done.
+	ackEnd  sim.VTimeInSec
+	tail    l2Tail
+	tailSet bool
 
 	// Requests that found all their lines (hits) or not (misses), blocks
 	// evicted or released with dirty lines (WriteBacks), and the bytes
@@ -120,14 +129,6 @@ func (l *lru) moveToFront(b *block) {
 	}
 }
 
-// origin remembers what a forwarded packet carried for its requester.
-type origin struct {
-	requester sim.Port
-	fill      bool  // a read miss whose data fills lines
-	size      int   // bytes the requester asked for
-	addr      int64 // where
-}
-
 // NotifyRecv takes CU requests from the top and answers from the bottom.
 func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	for {
@@ -183,7 +184,7 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		fetch := missing * c.line
 		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
 		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
-		c.inFlight[p] = origin{requester: p.Requester, fill: true, size: p.Size, addr: p.Addr}
+		p.Origin = fabric.Origin{Requester: p.Requester, Fill: true, Size: p.Size, Addr: p.Addr}
 		p.Size, p.TrafficBytes = int(fetch), int(fetch)
 		p.Requester = c.BottomPort
 		p.Lag += c.latency
@@ -259,7 +260,7 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := bl.dirty.Count(0, int(c.block/c.line))
+	d := bl.dirty.Count(0, int(c.lines))
 	if d == 0 {
 		return
 	}
@@ -299,7 +300,7 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 			if hi == lo {
 				continue
 			}
-			p := fabric.NewRequest(fabric.WriteReq, int((hi-lo)*c.line), wb.mem, route, c.BottomPort, tag)
+			p := c.writeBack(int((hi-lo)*c.line), wb.mem, route, tag)
 			p.Addr = wb.addr + lo*c.line
 			c.bottom.Send(now, p)
 			n++
@@ -307,6 +308,19 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 	}
 	c.pending = c.pending[:0]
 	return n
+}
+
+// writeBack makes a write-back transaction, reusing an acknowledged one
+// when it can.
+func (c *L2) writeBack(size int, m fabric.Memory, r fabric.Route, tag any) *fabric.Packet {
+	n := len(c.free)
+	if n == 0 {
+		return fabric.NewRequest(fabric.WriteReq, size, m, r, c.BottomPort, tag)
+	}
+	p := c.free[n-1]
+	c.free = c.free[:n-1]
+	p.Tag = tag
+	return p.Reissue(fabric.WriteReq, size, m, r)
 }
 
 // serve answers from the cache after its transfer and latency.
@@ -324,7 +338,7 @@ func (c *L2) serve(now sim.VTimeInSec, p *fabric.Packet, kind fabric.Kind) {
 
 // forward sends a request on to the fabric, as the L2's own.
 func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
-	c.inFlight[p] = origin{requester: p.Requester, fill: fill, size: p.Size, addr: p.Addr}
+	p.Origin = fabric.Origin{Requester: p.Requester, Fill: fill, Size: p.Size, Addr: p.Addr}
 	p.Requester = c.BottomPort
 	p.Lag += c.latency
 	c.bottom.Send(now, p)
@@ -333,53 +347,77 @@ func (c *L2) forward(now sim.VTimeInSec, p *fabric.Packet, fill bool) {
 // answer takes a memory's answer when it logically arrives: filling a line
 // earlier would let later requests hit data that is not there yet.
 func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
-	o, ok := c.inFlight[p]
-	if p.Lag > 0 || (p.Spread > 0 && o.fill) {
+	o := &p.Origin
+	ok := o.Requester != nil // a request it passed on, not a write-back
+	if _, release := p.Tag.(syncTag); !ok && !release {
+		// done when its last byte is: (now + lag) + spread, as its own
+		// events would have reached it
+		c.written(now + p.Lag + p.Spread)
+		c.free = append(c.free, p)
+		return
+	}
+	if p.Lag > 0 || (p.Spread > 0 && o.Fill) {
 		// a fill is usable once its last byte is in
 		t := p.TakeLag(now)
-		if o.fill {
+		if o.Fill {
 			t += p.Spread
 			p.Spread = 0
 		}
 		c.engine.Schedule(p.Event(t, c, 0))
 		return
 	}
-	if !ok { // the ack of a write-back, done when its last byte is
+	if !ok { // the ack of a release's write-back, done when its last byte is
 		if p.Spread > 0 {
 			t := now + p.Spread
 			p.Spread = 0
 			c.engine.Schedule(p.Event(t, c, 0))
 			return
 		}
-		if _, ok := p.Tag.(syncTag); ok {
-			if c.syncLeft--; c.syncLeft == 0 {
-				c.finishSync(now)
-			}
+		c.free = append(c.free, p)
+		if c.syncLeft--; c.syncLeft == 0 {
+			c.finishSync(now)
 		}
 		return
 	}
-	delete(c.inFlight, p)
-	if o.fill && p.Kind == fabric.ReadRsp {
+	if o.Fill && p.Kind == fabric.ReadRsp {
 		c.FillBytes += uint64(p.Size)
-		c.fill(now, p.Target, o.addr, int64(o.size), false)
-		p.Size, p.TrafficBytes = o.size, o.size
+		c.fill(now, p.Target, o.Addr, int64(o.Size), false)
+		p.Size, p.TrafficBytes = o.Size, o.Size
 	}
-	p.Requester = o.requester
+	p.Requester = o.Requester
+	p.Origin = fabric.Origin{}
 	c.top.Send(now, p)
+}
+
+// l2Tail is the event at the latest write-back acknowledgement known.
+type l2Tail struct{ fabric.EventAt }
+
+// written notes a write-back (not a release's) done at t: the tail event
+// reaches the latest, booked again from where it fired while later ones
+// came in.
+func (c *L2) written(t sim.VTimeInSec) {
+	c.ackEnd = max(c.ackEnd, t)
+	if !c.tailSet {
+		c.tailSet = true
+		c.tail.EventAt = fabric.EventAt{T: c.ackEnd, H: c}
+		c.engine.Schedule(&c.tail)
+	}
 }
 
 // each calls f for every block the lines of [addr, addr+size) of memory m
 // touch, with the block's id and the range of line indexes within it.
 func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
 	first := addr / c.line
-	n := (addr+max(size, 1)-1)/c.line - first + 1
-	per := c.block / c.line
-	for l := first; l < first+n; {
-		b := l / per
-		lo := l - b*per
-		hi := min(per, lo+first+n-l)
+	end := (addr+max(size, 1)-1)/c.line + 1
+	per := c.lines
+	// one division: past the first block, each starts at its line 0
+	b := first / per
+	lo := first - b*per
+	for l := first; l < end; b++ {
+		hi := min(per, lo+end-l)
 		f(blockID(m, b), int(lo), int(hi))
 		l += hi - lo
+		lo = 0
 	}
 }
 
@@ -434,7 +472,7 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {
-		words := int((c.block/c.line + 63) / 64)
+		words := int((c.lines + 63) / 64)
 		bl = &block{valid: make(lineset.Set, words), dirty: make(lineset.Set, words)}
 	}
 	bl.id, bl.mem = b, m
@@ -445,6 +483,12 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 
 // Handle takes answers that arrived with lag, and fires held sends.
 func (c *L2) Handle(e sim.Event) error {
+	if e == sim.Event(&c.tail) {
+		if c.tailSet = false; c.ackEnd > e.Time() {
+			c.written(c.ackEnd)
+		}
+		return nil
+	}
 	if pe, ok := e.(*fabric.PacketEvent); ok && !fabric.IsSendEvent(e) {
 		c.answer(e.Time(), pe.Pkt)
 		return nil
@@ -460,7 +504,7 @@ func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 func (c *L2) Resident() int64 {
 	n := 0
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		n += bl.valid.Count(0, int(c.block/c.line))
+		n += bl.valid.Count(0, int(c.lines))
 	}
 	return int64(n) * c.line
 }

@@ -15,8 +15,8 @@ import (
 type TLB struct {
 	entries int
 	walk    sim.VTimeInSec
-	walkers fabric.Server // in walks: BytesPerSec is walks per second
-	pages   blockMap      // resident pages, keyed as L2 blocks are (blockID)
+	walkers fabric.Server   // in walks: BytesPerSec is walks per second
+	pages   blockMap[block] // resident pages, keyed as L2 blocks are (blockID)
 	lru     lru
 
 	Lookups, Misses uint64
@@ -27,7 +27,7 @@ type TLB struct {
 func NewTLB(entries, walkers int, walkNs float64) *TLB {
 	return &TLB{entries: entries, walk: fabric.Ns(walkNs),
 		walkers: fabric.Server{BytesPerSec: float64(walkers) / (walkNs * 1e-9)},
-		pages:   newBlockMap(entries)}
+		pages:   newBlockMap[block](entries)}
 }
 
 // Translate looks up the pages of bytes at addr in m, mapped in pages of
@@ -51,7 +51,7 @@ func (t *TLB) Translate(now sim.VTimeInSec, m fabric.Memory, addr int64, bytes i
 			t.pages.remove(e.id)
 			e.id = id
 		}
-		t.pages.put(e)
+		t.pages.put(e.id, e)
 		t.lru.pushFront(e)
 	}
 	if misses == 0 {
