@@ -30,9 +30,6 @@ func (t *Table) Write(r Row) error {
 	return t.add([]string{r.Workload, r.Case, r.Src, r.Dst, strconv.FormatInt(r.Bytes, 10), r.Metric, FormatValue(r.Value), r.Unit})
 }
 
-// Close ends the rows (the spool stays the caller's).
-func (t *Table) Close() error { return nil }
-
 func (t *Table) add(cells []string) error {
 	b := t.line[:0]
 	for i, c := range cells {
