@@ -39,11 +39,6 @@ type Hub struct {
 	links    map[int]*fabric.Sender
 	memories map[int]*fabric.Sender
 	locals   map[sim.Port]*fabric.Sender // requester port -> port towards it
-	// the last lookups of locals and memories (nil: none yet)
-	lastReq    sim.Port
-	lastLocal  *fabric.Sender
-	lastMem    int
-	lastMemory *fabric.Sender
 	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
 }
@@ -63,7 +58,6 @@ func (h *Hub) LinkPort(neighbour int) sim.Port {
 func (h *Hub) MemoryPort(index int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Memory[%d]", index))
 	h.memories[index] = s
-	h.lastMemory = nil
 	return p
 }
 
@@ -71,7 +65,6 @@ func (h *Hub) MemoryPort(index int) sim.Port {
 func (h *Hub) LocalPort(name string, far sim.Port) sim.Port {
 	p, s := h.newPort(name)
 	h.locals[far] = s
-	h.lastLocal = nil
 	return p
 }
 
@@ -137,33 +130,15 @@ func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	var s *fabric.Sender
 	if p.Kind.IsResponse() {
-		s = h.local(p.Requester)
+		s = h.locals[p.Requester]
 	} else {
-		s = h.memory(p.Target.Index)
+		s = h.memories[p.Target.Index]
 		if h.MemoryDelay != nil {
 			delay += h.MemoryDelay(p)
 		}
 	}
 	p.Lag += delay
 	s.Send(now, p)
-}
-
-// local is the port towards requester: the last one asked, or found in
-// locals (a GCD's answers go mostly to its L2, in runs: the lookup was
-// a tenth of a hub's time).
-func (h *Hub) local(requester sim.Port) *fabric.Sender {
-	if requester != h.lastReq || h.lastLocal == nil {
-		h.lastReq, h.lastLocal = requester, h.locals[requester]
-	}
-	return h.lastLocal
-}
-
-// memory is the port to memory index's controller, likewise.
-func (h *Hub) memory(index int) *fabric.Sender {
-	if index != h.lastMem || h.lastMemory == nil {
-		h.lastMem, h.lastMemory = index, h.memories[index]
-	}
-	return h.lastMemory
 }
 
 // forward sends p on to its next hub.
