@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// A Table lays out rows as WriteTable does without holding them: Write
+// A Table lays out rows as a text table without holding them: Write
 // formats a row's cells into one tab-separated line for a spool (memory
 // or a file the caller provides) and keeps only each column's width;
 // Aligner then turns the spooled lines, read back, into the table. A
@@ -69,8 +69,9 @@ func (a *aligner) Write(p []byte) (int, error) {
 			break
 		}
 		line := p[:i]
-		if len(a.partial) > 0 {
-			line = append(a.partial, line...)
+		if len(a.partial) > 0 { // the line began in an earlier piece
+			a.partial = append(a.partial, line...)
+			line = a.partial
 		}
 		if err := a.emit(line); err != nil {
 			return 0, err
