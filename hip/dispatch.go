@@ -198,8 +198,9 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 		for _, ph := range phases {
 			g := gcd.Phase{ComputeNs: ph.ComputeNs}
 			g.Reads, g.Writes = r.memStreams(op, ph.Access)
+			g.Preload, _ = r.memStreams(op, ph.Preload)
 			for _, w := range ph.Waits {
-				g.Waits = append(g.Waits, gcd.FlagWait{Flag: r.gpuFlag(w.Flag), Count: w.Count, InData: w.InData})
+				g.Waits = append(g.Waits, gcd.FlagWait{Flag: r.gpuFlag(w.Flag), Count: w.Count, InData: w.InData, Recv: w.Recv})
 			}
 			for _, s := range ph.Signals {
 				p := r.bufAt(s.Buf, s.Offset)

@@ -79,7 +79,7 @@ func (t *Tally) Add(o *hip.OpResult) {
 		t.cu[o.Engine] += t.traffic(op.Access)
 		for _, ch := range op.Channels {
 			for _, ph := range ch {
-				t.cu[o.Engine] += t.traffic(ph.Access)
+				t.cu[o.Engine] += t.traffic(ph.Access) + t.traffic(ph.Preload)
 				for _, w := range ph.Waits {
 					t.gpuWaits[w.Flag] = max(t.gpuWaits[w.Flag], w.Count)
 				}

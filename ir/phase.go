@@ -9,18 +9,24 @@ import "github.com/akisim/akisim/trace"
 // Phase is one step of a channel of a phased kernel: wait until flags
 // have counted enough stores, move memory, then store to flags.
 type Phase struct {
-	Waits     []FlagCount
-	Access    []trace.Access
+	Waits  []FlagCount
+	Access []trace.Access
+	// Preload are reads that go out before the phase's waits for received
+	// data are met (LL's loads of the local input, issued before it spins
+	// on the FIFO); its compute needs them.
+	Preload   []trace.Access
 	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
 	Signals   []FlagStore
 }
 
 // FlagCount is a poll until Flag has counted Count stores; InData: the
-// flag is in the data the phase reads, whose loads see it land.
+// flag is in the data the phase reads, whose loads see it land; Recv: it
+// waits for received data, which the phase's preloads do not wait for.
 type FlagCount struct {
 	Flag   string
 	Count  int
 	InData bool
+	Recv   bool
 }
 
 // FlagStore is a store raising Flag, which lives in buffer Buf at Offset:

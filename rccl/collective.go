@@ -178,7 +178,14 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 			in.recv(&ph, s.bytes*p.pr.wireFactor)
 		}
 		if a.input && s.bytes > 0 {
-			ph.Access = append(ph.Access, trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: srcOff + inAt + s.off})
+			read := trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: srcOff + inAt + s.off}
+			if a.recv && p.pr.name == "LL" {
+				// LL loads its input before it spins on the FIFO
+				// (LLGenericOp's loadBegin ahead of readLL, prims_ll.h)
+				ph.Preload = append(ph.Preload, read)
+			} else {
+				ph.Access = append(ph.Access, read)
+			}
 		}
 		if a.output && s.bytes > 0 {
 			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: p.o.DstOff + outAt + s.off})
@@ -277,7 +284,7 @@ func (cn *conn) send(ph *ir.Phase, wire int64) {
 // recv adds to ph the wait for a slice, its read, and the head store
 // that frees its slots.
 func (cn *conn) recv(ph *ir.Phase, wire int64) {
-	ph.Waits = append(ph.Waits, ir.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData && !cn.net})
+	ph.Waits = append(ph.Waits, ir.FlagCount{Flag: cn.tail, Count: cn.used + 1, InData: cn.pr.inData && !cn.net, Recv: true})
 	if wire > 0 {
 		ph.Access = append(ph.Access, trace.Access{Buf: cn.buf, Mode: "read", Bytes: wire, Offset: cn.slot(cn.used)})
 	}

@@ -469,17 +469,19 @@ func TestExpandOffsetsMoveOnlyTheUserData(t *testing.T) {
 				t.Fatalf("kernel %d channel %d: %d phases, %d with offsets", i, c, len(pa), len(pb))
 			}
 			for j := range pa {
-				if len(pa[j].Access) != len(pb[j].Access) {
-					t.Fatalf("kernel %d channel %d phase %d: accesses differ in number", i, c, j)
-				}
-				for x, acc := range pa[j].Access {
-					want := acc
-					if strings.HasPrefix(acc.Buf, "b") { // the calls' own buffers
-						want.Offset += off
-						user++
+				for _, l := range [][2][]trace.Access{{pa[j].Access, pb[j].Access}, {pa[j].Preload, pb[j].Preload}} {
+					if len(l[0]) != len(l[1]) {
+						t.Fatalf("kernel %d channel %d phase %d: accesses differ in number", i, c, j)
 					}
-					if got := pb[j].Access[x]; !reflect.DeepEqual(got, want) {
-						t.Errorf("kernel %d (%s) channel %d phase %d: access %+v with offsets, want %+v", i, a[i].Name, c, j, got, want)
+					for x, acc := range l[0] {
+						want := acc
+						if strings.HasPrefix(acc.Buf, "b") { // the calls' own buffers
+							want.Offset += off
+							user++
+						}
+						if got := l[1][x]; !reflect.DeepEqual(got, want) {
+							t.Errorf("kernel %d (%s) channel %d phase %d: access %+v with offsets, want %+v", i, a[i].Name, c, j, got, want)
+						}
 					}
 				}
 			}
@@ -487,5 +489,41 @@ func TestExpandOffsetsMoveOnlyTheUserData(t *testing.T) {
 	}
 	if user == 0 {
 		t.Fatal("no access of a call's buffer found")
+	}
+}
+
+// LL loads a step's input before it polls for the data it receives: in
+// LL, a phase that waits for received data preloads its reads of the
+// call's own buffers (and reads them nowhere else); Simple preloads
+// nothing.
+func TestExpandLLPreloadsItsInput(t *testing.T) {
+	for _, proto := range []string{"LL", "Simple"} {
+		_, out := expand(t, callTrace(8, "rccl_all_reduce 65536", "rccl_reduce_scatter 65536", "rccl_reduce 65536"), "env.NCCL_PROTO="+proto)
+		preloads := 0
+		for _, k := range kernels(out) {
+			for c, ch := range k.Channels {
+				for j, ph := range ch {
+					recv := slices.ContainsFunc(ph.Waits, func(w ir.FlagCount) bool { return w.Recv })
+					where := fmt.Sprintf("%s %s channel %d phase %d", proto, k.Name, c, j)
+					for _, a := range ph.Preload {
+						preloads++
+						if !recv || a.Mode != "read" || !strings.HasPrefix(a.Buf, "b") {
+							t.Errorf("%s: preload %+v (waits for received data: %v), want only reads of the call's buffers before a receive", where, a, recv)
+						}
+					}
+					for _, a := range ph.Access {
+						if proto == "LL" && recv && a.Mode == "read" && strings.HasPrefix(a.Buf, "b") {
+							t.Errorf("%s: reads its input %+v after the receive, not ahead of it", where, a)
+						}
+					}
+				}
+			}
+		}
+		if proto == "LL" && preloads == 0 {
+			t.Errorf("LL: no preloads in a reduction's receive steps")
+		}
+		if proto == "Simple" && preloads > 0 {
+			t.Errorf("Simple: %d preloads; its threads load only after the wait", preloads)
+		}
 	}
 }

@@ -70,6 +70,7 @@ type kernelRun struct {
 	max     int64          // bytes of each stream a CU keeps in flight for this command
 	lastAck sim.VTimeInSec // when the kernel's last acknowledged byte is in
 	parent  *chanRun       // the channel whose phase this run is, if any
+	preload *chanRun       // the channel whose phase's preloads this run is, if any
 	syncs   int            // L2s yet to answer a release or acquire
 	task    string         // its Akita task ID, when a tracer is hooked
 }
@@ -119,6 +120,8 @@ const (
 	phaseDone
 	phaseChannel // a channel's flags are seen: its phase starts
 	phaseNext    // a channel's phase is acknowledged: its flags, then the next phase
+	phaseTry     // a channel's send credits are seen: its preloads, then its waits for data
+	phaseLoaded  // a channel's preloads are in: its phase may compute
 )
 
 // NotifyRecv takes kernel dispatches and memory responses.
@@ -471,6 +474,10 @@ func (c *ComputeUnits) stream(cu *cuState, now, at sim.VTimeInSec, size int, spr
 func (c *ComputeUnits) compute(now sim.VTimeInSec, s *step) {
 	cu := s.cu
 	k := cu.run
+	if ch := k.parent; ch != nil && ch.loading {
+		ch.gated = append(ch.gated, s) // its other operand is still on its way
+		return
+	}
 	wgs := float64(cu.workgroups)
 	d := fabric.Ns(k.cmd.ComputeNs * wgs / min(wgs, float64(c.slots*max(1, cu.span))))
 	// the wavefronts work on data as it streams in: results stream out as
@@ -596,6 +603,10 @@ func (c *ComputeUnits) finish(t sim.VTimeInSec, k *kernelRun) {
 		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phaseNext, ch: k.parent})
 		return
 	}
+	if k.preload != nil {
+		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: t, H: c}, phase: phaseLoaded, ch: k.preload})
+		return
+	}
 	c.at(t+c.end, phaseDone, nil, k)
 }
 
@@ -692,6 +703,10 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 			c.startPhase(now, ev.ch)
 		case phaseNext:
 			c.phaseEnd(now, ev.ch)
+		case phaseTry:
+			c.tryPhase(now, ev.ch)
+		case phaseLoaded:
+			c.loaded(now, ev.ch)
 		}
 	default:
 		fabric.HandleSendEvent(e)

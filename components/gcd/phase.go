@@ -11,8 +11,12 @@ import "github.com/akisim/akisim/components/fabric"
 
 // Phase is one step of a channel.
 type Phase struct {
-	Waits     []FlagWait // poll until every flag has its count
-	Reads     []MemStream
+	Waits []FlagWait // poll until every flag has its count
+	Reads []MemStream
+	// Preload are reads issued once the waits that are not Recv are met,
+	// without waiting for the received data (LL's loadBegin of its input
+	// before readLL spins, prims_ll.h); the phase computes once they are in.
+	Preload   []MemStream
 	Writes    []MemStream
 	ComputeNs float64 // compute besides memory (a reduction's arithmetic)
 	Signals   []Signal
@@ -20,11 +24,13 @@ type Phase struct {
 
 // FlagWait is a poll until Flag has counted Count stores. InData: the
 // flag is in the data the phase reads (LL), so the phase's own loads are
-// the poll and see it as soon as it lands.
+// the poll and see it as soon as it lands. Recv: the wait is for data the
+// phase receives; its preloads go out before it.
 type FlagWait struct {
 	Flag   *Flag
 	Count  int
 	InData bool
+	Recv   bool
 }
 
 // Signal is a store that raises Flag, which lives in Mem at Addr. A

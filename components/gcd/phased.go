@@ -21,6 +21,12 @@ type chanRun struct {
 	unwritten, unlanded int
 	lastLand            sim.VTimeInSec
 	signalled           bool
+
+	// the phase's preloads: started for phase preloaded, not yet all in
+	// (loading), and the steps whose compute waits for them
+	preloaded int
+	loading   bool
+	gated     []*step
 }
 
 // dispatchPhased starts every channel of a phased kernel on its CU, as the
@@ -34,7 +40,7 @@ func (c *ComputeUnits) dispatchPhased(now sim.VTimeInSec, k *kernelRun) {
 	var chans []*chanRun
 	for i, ps := range k.cmd.Channels {
 		if len(ps) > 0 {
-			chans = append(chans, &chanRun{k: k, phases: ps, cu: i % c.n})
+			chans = append(chans, &chanRun{k: k, phases: ps, cu: i % c.n, preloaded: -1})
 		}
 	}
 	k.left = len(chans)
@@ -50,10 +56,16 @@ func (c *ComputeUnits) dispatchPhased(now sim.VTimeInSec, k *kernelRun) {
 // tryPhase starts the channel's next phase once its flags have their
 // counts: the poll that sees the last of them costs a load of the flag's
 // memory. A flag short of its count parks the channel until a store lands.
+// A phase with preloads issues them once its other flags (send credits)
+// are seen, before it waits for the data it receives.
 func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 	ph := &ch.phases[ch.next]
+	preload := len(ph.Preload) > 0 && ch.preloaded != ch.next
 	at := now
 	for _, w := range ph.Waits {
+		if preload && w.Recv {
+			continue
+		}
 		t, ok := w.Flag.readyAt(w.Count)
 		if !ok {
 			w.Flag.wait(c, ch)
@@ -64,11 +76,49 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 		}
 		at = max(at, t)
 	}
+	if preload {
+		if at > now {
+			c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: at, H: c}, phase: phaseTry, ch: ch})
+			return
+		}
+		c.startPreload(now, ch)
+		c.tryPhase(now, ch)
+		return
+	}
 	if at > now {
 		c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: at, H: c}, phase: phaseChannel, ch: ch})
 		return
 	}
 	c.startPhase(now, ch)
+}
+
+// startPreload issues the phase's preloads as a run of their own on the
+// channel's CU (with the kernel's in-flight window): the phase's compute
+// waits until their last byte is in.
+func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun) {
+	ph := &ch.phases[ch.next]
+	ch.preloaded, ch.loading = ch.next, true
+	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ph.Preload}
+	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, preload: ch, left: 1}
+	cu := &cuState{run: sub, id: ch.cu, span: 1, workgroups: 1}
+	for _, m := range ph.Preload {
+		b := m.Traffic(c.line)
+		cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
+		cu.total = max(cu.total, b)
+	}
+	sub.cus = []*cuState{cu}
+	c.start(now, cu)
+}
+
+// loaded ends the channel's preloads: the steps that have their received
+// data compute now.
+func (c *ComputeUnits) loaded(now sim.VTimeInSec, ch *chanRun) {
+	ch.loading = false
+	gated := ch.gated
+	ch.gated = nil
+	for _, s := range gated {
+		c.compute(now, s)
+	}
 }
 
 // startPhase moves the phase's memory as a one-workgroup run on the

@@ -90,3 +90,56 @@ func TestPhasedStoresArePosted(t *testing.T) {
 		t.Errorf("%.1f us, want %.0f..%.0f us (8 load trips and one store trip)", got*1e6, lo*1e6, hi*1e6)
 	}
 }
+
+// receiver is a kernel of two channels: channel 0 computes for sendNs,
+// writes a line and raises a flag in the data; channel 1 waits for it (a Recv wait), reads
+// a line of it and its own input of inBytes, which it preloads or not.
+func receiver(preload bool, sendNs float64, inBytes int64) *KernelCmd {
+	f := new(Flag)
+	m := fabric.Memory{Index: 0}
+	in := []MemStream{{Mem: m, Addr: 1 << 30, Bytes: inBytes}}
+	recv := Phase{Waits: []FlagWait{{Flag: f, Count: 1, InData: true, Recv: true}}, Reads: []MemStream{{Mem: m, Bytes: 64}}}
+	if preload {
+		recv.Preload = in
+	} else {
+		recv.Reads = append(recv.Reads, in...)
+	}
+	return &KernelCmd{ID: 1, Channels: [][]Phase{
+		{{ComputeNs: sendNs, Writes: []MemStream{{Mem: m, Bytes: 64}}, Signals: []Signal{{Flag: f, Mem: m, Addr: 0, InData: true}}}},
+		{recv},
+	}}
+}
+
+// Preloads go out before the wait for received data (LL's input loads
+// ahead of its poll): the input's trip overlaps the sender's work, where
+// loads issued after the flag pay it in series.
+func TestPreloadOverlapsTheWait(t *testing.T) {
+	const send, in = 30000, 1 << 20 // 30 us of compute; 10.5 us of transfer at 100 GB/s
+	e, _, q := cuRig(4, 16, 64<<10, 100, 10000)
+	after := runKernel(t, e, q, receiver(false, send, in))
+	e, cus, q := cuRig(4, 16, 64<<10, 100, 10000)
+	ahead := runKernel(t, e, q, receiver(true, send, in))
+	t.Logf("input loaded after the flag %.2f us, preloaded %.2f us", after*1e6, ahead*1e6)
+	if saved := after - ahead; saved < 0.8*float64(in)/100e9 {
+		t.Errorf("preloading saved %.2f us of the input's %.2f us transfer: want most of it hidden", saved*1e6, float64(in)/100e9*1e6)
+	}
+	if ahead < send*1e-9 {
+		t.Errorf("preloaded: %.2f us, before the sender's flag (%.0f us of compute)", ahead*1e6, send*1e-3)
+	}
+	if cus.BytesRead != 64+in {
+		t.Errorf("read %d bytes, want %d (the line and the preloaded input)", cus.BytesRead, 64+in)
+	}
+}
+
+// A phase computes only once its preloads are in: a large preload holds
+// the phase past the received data's arrival.
+func TestPreloadHoldsTheCompute(t *testing.T) {
+	e, _, q := cuRig(4, 16, 64<<10, 100, 10000)
+	small := runKernel(t, e, q, receiver(true, 0, 64))
+	e, _, q = cuRig(4, 16, 64<<10, 100, 10000)
+	large := runKernel(t, e, q, receiver(true, 0, 4<<20)) // 4 MiB at 100 GB/s: 42 us of transfer
+	t.Logf("64 B preload %.2f us, 4 MiB %.2f us", small*1e6, large*1e6)
+	if want := 10e-6 + float64(4<<20)/100e9; large < want {
+		t.Errorf("4 MiB preload: kernel %.2f us, below the %.2f us the preload alone takes", large*1e6, want*1e6)
+	}
+}
