@@ -28,6 +28,7 @@ type checkRun struct {
 	gcds            []int
 	nodes           int
 	bytes           int64
+	maxBytes        int64 // rccl-tests -e, over which its iterations shift (0: bytes)
 }
 
 type checkPoint struct {
@@ -144,8 +145,8 @@ var checkPoints = append([]checkPoint{
 		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
 	// rccl-tests on 16 MI250X GCDs (mpirun -np 16 ... -g 1 -n 250) before
 	// each pull request's change: its smallest size, out of place.
-	rcclPR(929, "all_reduce_perf", 8, 25.06),
-	rcclPR(930, "all_gather_perf", 64, 33.75),
+	rcclPR(929, "all_reduce_perf", 8, 160<<10, 25.06), // -b 8 -e 160K
+	rcclPR(930, "all_gather_perf", 64, 1<<20, 33.75),  // -b 64 -e 1M
 
 	// osu_allreduce, 8 GPU ranks per node, 8 B, within LUMI's own bands.
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 1 node x 8 GCDs",
@@ -161,10 +162,10 @@ var checkPoints = append([]checkPoint{
 
 // rcclPR is pull request pr's smallest size of bench, out of place (us),
 // run as 2 nodes x 8 GCDs.
-func rcclPR(pr int, bench string, bytes int64, us float64) checkPoint {
+func rcclPR(pr int, bench string, bytes, maxBytes int64, us float64) checkPoint {
 	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", bench, bytes),
 		source: fmt.Sprintf("ROCm/rccl pull request #%d (2023-10-24), \"Before\" table", pr),
-		run:    checkRun{rccl: bench, gcds: span(16), nodes: 2, bytes: bytes}, published: us, tolerance: 0.20, unit: "us", gap: rcclPRGap}
+		run:    checkRun{rccl: bench, gcds: span(16), nodes: 2, bytes: bytes, maxBytes: maxBytes}, published: us, tolerance: 0.20, unit: "us", gap: rcclPRGap}
 }
 
 // span is GCDs 0..n-1.
@@ -236,7 +237,7 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 	n.Network.Nodes = r.nodes
 	if r.rccl != "" {
 		runs, err := workloads.RCCLTests{Bench: r.rccl, GCDs: r.gcds, Sizes: []int64{r.bytes}, Datatype: "float",
-			Warmup: 5, Iterations: 20, GCDsPerNode: n.GCD.Count}.Runs()
+			Warmup: 5, Iterations: 20, GCDsPerNode: n.GCD.Count, MaxBytes: r.maxBytes}.Runs()
 		if err != nil {
 			return 0, err
 		}

@@ -42,6 +42,13 @@ type RCCLTests struct {
 	// which more iterations amortise, is a few us against the ms these
 	// sizes take.
 	BudgetBytes int64
+	// MaxBytes is rccl-tests -e (0: the largest of Sizes). startColl
+	// moves timed iteration i of a size to offset (i mod MaxBytes/size) x
+	// size of its MaxBytes-sized buffers "so that we avoid cache effects"
+	// (rccl-tests src/common.cu), so below -e an iteration's data is not
+	// in the L2 from the one before. The untimed iteration before them is
+	// at offset 0, as are the model's warm-ups.
+	MaxBytes int64
 }
 
 // RCCLBudget is the CLI's BudgetBytes unless -iters or -warmup is given:
@@ -120,11 +127,16 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 	var ops []trace.Op
 	probe := trace.Op{Op: k, Bytes: size}
 	in, out := probe.CollectiveBytes(n)
+	warm, timed := t.iterations(size)
+	// the shifts the timed iterations take; the buffers are allocated as
+	// far as they reach (rccl-tests allocates -e bytes, the rest untouched)
+	slots := max(1, min(int64(timed), t.maxBytes()/size))
+	shift := func(i int) int64 { return size * (int64(i) % slots) }
 	for r, g := range t.GCDs {
-		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("send%d", r), GCD: intp(g), Bytes: in},
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("send%d", r), GCD: intp(g), Bytes: in + shift(int(slots-1))},
 			// in place, the receive buffer holds the input too (rccl-tests
 			// offsets the output inside it for AllGather and ReduceScatter)
-			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out)})
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out) + shift(int(slots-1))})
 	}
 	rankOf := func(g int) int { // the process driving GCD g
 		if t.GCDsPerNode <= 0 {
@@ -146,10 +158,10 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 	// an iteration: one call per GCD, between ncclGroupStart and
 	// ncclGroupEnd as rccl-tests makes them (its sends and receives launch
 	// together), in each process
-	group := func(inPlace bool) {
+	group := func(inPlace bool, off int64) {
 		for p := range procs {
 			ops = append(ops, trace.Op{Op: trace.RCCLGroupStart, Rank: p})
-			groupOf(&ops, t, k, size, p, rankOf, inPlace)
+			groupOf(&ops, t, k, size, p, rankOf, inPlace, off)
 			ops = append(ops, trace.Op{Op: trace.RCCLGroupEnd, Rank: p})
 		}
 	}
@@ -158,15 +170,14 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: r + 1, Rank: rankOf(g)})
 		}
 	}
-	warm, timed := t.iterations(size)
 	for i, inPlace := range []bool{false, true} {
 		for range warm {
-			group(inPlace)
+			group(inPlace, 0)
 		}
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
-		for range timed {
-			group(inPlace)
+		for it := range timed {
+			group(inPlace, shift(it))
 			if t.Blocking {
 				sync()
 			}
@@ -177,9 +188,17 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 	return job.Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed)}
 }
 
+// maxBytes is rccl-tests' -e: MaxBytes, or the largest size.
+func (t RCCLTests) maxBytes() int64 {
+	if t.MaxBytes > 0 {
+		return t.MaxBytes
+	}
+	return slices.Max(t.Sizes)
+}
+
 // groupOf appends process p's calls of one iteration of collective k of
-// size bytes: one per GCD it drives.
-func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rankOf func(int) int, inPlace bool) {
+// size bytes, off bytes into their buffers: one per GCD it drives.
+func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rankOf func(int) int, inPlace bool, off int64) {
 	n := len(t.GCDs)
 	for r, g := range t.GCDs {
 		if rankOf(g) != p {
@@ -190,7 +209,7 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 			src = fmt.Sprintf("recv%d", r)
 		}
 		call := trace.Op{Op: k, Comm: "world", GCD: intp(g), Src: src, Dst: fmt.Sprintf("recv%d", r),
-			Bytes: size, Datatype: t.Datatype, Stream: r + 1, Rank: p}
+			SrcOff: off, DstOff: off, Bytes: size, Datatype: t.Datatype, Stream: r + 1, Rank: p}
 		switch k {
 		case trace.RCCLAllReduce, trace.RCCLReduceScatter, trace.RCCLReduce:
 			call.RedOp = cmp.Or(t.RedOp, "sum")
@@ -199,9 +218,9 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 			call.Root = intp(t.Root)
 		}
 		if k == trace.RCCLSend { // sendrecv_perf: to the next rank, from the previous
-			recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r),
+			recv := trace.Op{Op: trace.RCCLRecv, Comm: "world", GCD: intp(g), Buf: fmt.Sprintf("recv%d", r), DstOff: off,
 				Bytes: size, Datatype: t.Datatype, Peer: intp((r + n - 1) % n), Stream: r + 1, Rank: p}
-			call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src,
+			call = trace.Op{Op: trace.RCCLSend, Comm: "world", GCD: intp(g), Buf: src, SrcOff: off,
 				Bytes: size, Datatype: t.Datatype, Peer: intp((r + 1) % n), Stream: r + 1, Rank: p}
 			*ops = append(*ops, call, recv)
 			continue

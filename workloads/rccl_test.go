@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/trace"
 )
 
 // rcclRows runs rccl-tests bench on gcds for sizes, one warm-up and one
@@ -158,5 +159,63 @@ func TestRCCLTestsRoundsSizes(t *testing.T) {
 	}
 	if want := []string{"all_gather_perf/96", "all_gather_perf/4096"}; !slices.Equal(names, want) {
 		t.Errorf("runs %v, want %v", names, want)
+	}
+}
+
+// Below -e, rccl-tests' startColl runs timed iteration i at i x size
+// into its -e bytes buffers (modulo how many fit): every timed call of
+// every bench is at its iteration's offset, the warm-ups at 0, and the
+// buffers reach the last offset used. On 8 GCDs at 1 MiB the shifted
+// iterations find their data outside the L2, so they take longer than
+// iterations that reuse one place.
+func TestRCCLTestsShiftIterations(t *testing.T) {
+	const size = 1 << 20
+	for _, bench := range []string{"all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "broadcast_perf", "reduce_perf", "alltoall_perf", "sendrecv_perf"} {
+		for _, c := range []struct {
+			max  int64
+			want []int64 // the timed iterations' offsets
+		}{{size, []int64{0, 0, 0, 0}}, {3 * size, []int64{0, size, 2 * size, 0}}, {64 * size, []int64{0, size, 2 * size, 3 * size}}} {
+			tt := RCCLTests{Bench: bench, GCDs: []int{0, 1}, Sizes: []int64{size}, Datatype: "float", Warmup: 2, Iterations: 4, MaxBytes: c.max}
+			runs, err := tt.Runs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var offs []int64
+			last := map[string]int64{}
+			for _, o := range runs[0].Ops {
+				if o.IsRCCL() && o.GCD != nil && *o.GCD == 0 && o.Op != trace.RCCLRecv && o.Op != trace.RCCLCommInit {
+					offs = append(offs, o.SrcOff)
+					if o.DstOff != o.SrcOff && o.Op != trace.RCCLSend {
+						t.Errorf("%s: src_offset %d, dst_offset %d", bench, o.SrcOff, o.DstOff)
+					}
+				}
+				if o.Op == trace.Malloc {
+					last[o.Buf] = o.Bytes
+				}
+			}
+			// out of place, then in place: two warm-ups at 0, then the timed ones
+			want := slices.Concat([]int64{0, 0}, c.want, []int64{0, 0}, c.want)
+			if !slices.Equal(offs, want) {
+				t.Errorf("%s -e %d: offsets %v, want %v", bench, c.max, offs, want)
+			}
+			if got, reach := last["recv0"], slices.Max(c.want)+size; got < reach {
+				t.Errorf("%s -e %d: receive buffer of %d bytes, the last iteration reaches %d", bench, c.max, got, reach)
+			}
+		}
+	}
+	time := func(max int64) float64 {
+		tt := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: []int64{size}, Datatype: "float",
+			Warmup: 1, Iterations: 4, MaxBytes: max}
+		runs, err := tt.Runs()
+		for _, r := range mustExecute(t, frontier(t), runs, err).Rows {
+			if r.Metric == "latency" {
+				return r.Value
+			}
+		}
+		t.Fatal("no latency row")
+		return 0
+	}
+	if same, shifted := time(size), time(1<<30); shifted <= same {
+		t.Errorf("1 MiB all_reduce on 8 GCDs: %.2f us with shifted iterations, %.2f us in one place: want slower", shifted, same)
 	}
 }

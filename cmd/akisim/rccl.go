@@ -22,7 +22,7 @@ func rcclRuns(o *options, c *config.Node) ([]job.Run, error) {
 		t.GCDsPerNode = c.GCD.Count // one process per node
 	}
 	if a := o.rcclArgs; a != nil {
-		t.RedOp, t.Blocking = a.op, a.blocking
+		t.RedOp, t.Blocking, t.MaxBytes = a.op, a.blocking, a.maxBytes
 	}
 	if !o.given["iters"] && !o.given["warmup"] {
 		t.BudgetBytes = workloads.RCCLBudget

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -102,6 +103,33 @@ func TestRCCLTestsArgsHeaderMaxBytes(t *testing.T) {
 	}
 	if want := "# nThread 1 nGpus 2 minBytes 8 maxBytes 100 step: 8(factor)"; !strings.HasPrefix(out, want) {
 		t.Errorf("header:\n%s\nwant it to start with\n%s", out, want)
+	}
+}
+
+// -e is also how far rccl-tests shifts its timed iterations (startColl):
+// 1 MiB on 8 GCDs shifted over 2 MiB (-f 4 stops there) finds its data
+// outside the L2 every other iteration and takes longer than with -e 1M,
+// where every iteration reuses one place.
+func TestRCCLTestsArgsMaxBytesShifts(t *testing.T) {
+	time := func(e string) float64 {
+		t.Helper()
+		code, out, errs := akisim(t, "all_reduce_perf", "-b", "1M", "-e", e, "-f", "4", "-g", "8", "-n", "4", "-w", "1", "-format", "csv")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Split(line, ","); len(f) == 8 && f[5] == "latency" {
+				v, err := strconv.ParseFloat(f[len(f)-2], 64)
+				if err == nil {
+					return v
+				}
+			}
+		}
+		t.Fatalf("no out-of-place latency in\n%s", out)
+		return 0
+	}
+	if one, shifted := time("1M"), time("2M"); shifted <= one {
+		t.Errorf("1 MiB: %.2f us with -e 2M, %.2f us with -e 1M: want the shifted iterations slower", shifted, one)
 	}
 }
 
