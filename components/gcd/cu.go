@@ -527,10 +527,13 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		c.stepDone(now, s)
 		return
 	}
-	if cu.run.parent != nil {
+	if ch := cu.run.parent; ch != nil {
 		// posted stores: the next loads go out now; the phase still ends
 		// on the acks
 		c.issue(now, cu, 0)
+		if ch.state == cu && cu.issued == cu.total && ch.unwritten == 0 {
+			c.preloadNext(now, ch)
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 			c.engine.Schedule(&cuEvent{EventAt: fabric.EventAt{T: at, H: c}, phase: phaseTry, ch: ch})
 			return
 		}
-		c.startPreload(now, ch)
+		c.startPreload(now, ch, ch.next)
 		c.tryPhase(now, ch)
 		return
 	}
@@ -95,9 +95,9 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 // startPreload issues the phase's preloads as a run of their own on the
 // channel's CU (with the kernel's in-flight window): the phase's compute
 // waits until their last byte is in.
-func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun) {
-	ph := &ch.phases[ch.next]
-	ch.preloaded, ch.loading = ch.next, true
+func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun, n int) {
+	ph := &ch.phases[n]
+	ch.preloaded, ch.loading = n, true
 	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ph.Preload}
 	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, preload: ch, left: 1}
 	cu := &cuState{run: sub, id: ch.cu, span: 1, workgroups: 1}
@@ -108,6 +108,30 @@ func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun) {
 	}
 	sub.cus = []*cuState{cu}
 	c.start(now, cu)
+}
+
+// preloadNext issues the next phase's preloads once every store of this
+// one is issued, if its send credits are already in: RCCL's next step
+// loads its input right after its stores go out, without waiting for
+// their acknowledgements, which the model's phase end does.
+func (c *ComputeUnits) preloadNext(now sim.VTimeInSec, ch *chanRun) {
+	n := ch.next + 1
+	if n >= len(ch.phases) || len(ch.phases[n].Preload) == 0 || ch.preloaded == n {
+		return
+	}
+	for _, w := range ch.phases[n].Waits {
+		if w.Recv {
+			continue
+		}
+		t, ok := w.Flag.readyAt(w.Count)
+		if !w.InData {
+			t += c.poll
+		}
+		if !ok || t > now {
+			return // the phase's start issues them once its credits are in
+		}
+	}
+	c.startPreload(now, ch, n)
 }
 
 // loaded ends the channel's preloads: the steps that have their received

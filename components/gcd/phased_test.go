@@ -143,3 +143,27 @@ func TestPreloadHoldsTheCompute(t *testing.T) {
 		t.Errorf("4 MiB preload: kernel %.2f us, below the %.2f us the preload alone takes", large*1e6, want*1e6)
 	}
 }
+
+// A step's preloads go out as soon as the step before it has issued its
+// stores, not once they are acknowledged: channel 0 stores a line (its
+// acknowledgement takes a memory latency), then receives from channel 1
+// with 1 MiB of its own input to load, which is in before the store's
+// acknowledgement plus the input's own trip.
+func TestPreloadFollowsTheStores(t *testing.T) {
+	f := new(Flag)
+	m := fabric.Memory{Index: 0}
+	const in = 1 << 20
+	k := &KernelCmd{ID: 1, Channels: [][]Phase{
+		{{Writes: []MemStream{{Mem: m, Addr: 2 << 30, Bytes: 64}}},
+			{Waits: []FlagWait{{Flag: f, Count: 1, InData: true, Recv: true}}, Reads: []MemStream{{Mem: m, Bytes: 64}},
+				Preload: []MemStream{{Mem: m, Addr: 1 << 30, Bytes: in}}}},
+		{{ComputeNs: 15000, Writes: []MemStream{{Mem: m, Bytes: 64}}, Signals: []Signal{{Flag: f, Mem: m, Addr: 0, InData: true}}}},
+	}}
+	e, _, q := cuRig(4, 16, 64<<10, 100, 10000)
+	got := runKernel(t, e, q, k)
+	serial := 10e-6 + 10e-6 + float64(in)/100e9 // the store's acknowledgement, then the input's trip
+	t.Logf("kernel %.2f us; the input loaded after the store's acknowledgement would end at %.2f us", got*1e6, serial*1e6)
+	if got >= serial {
+		t.Errorf("kernel %.2f us: the preload waited for the previous step's acknowledgement (%.2f us)", got*1e6, serial*1e6)
+	}
+}
