@@ -19,6 +19,10 @@ type Run struct {
 	Build func() []trace.Op
 	// Rows computes the benchmark's numbers from the replay.
 	Rows func(r *Replay) []report.Row
+	// Cost estimates the run's simulation work against its neighbours'
+	// (e.g. the bytes its collectives move; 0: unknown): when runs go side
+	// by side, the costliest start first. It changes no result.
+	Cost int64
 }
 
 // Operations is the run's operations: Ops, or what Build makes.

@@ -55,6 +55,18 @@ type outcome[T any] struct {
 // do, turns true once InOrder is ending: do may give up (its result is
 // not taken). InOrder returns once every do has returned.
 func InOrder[T any](n, workers int, do func(i int, quit func() bool) T, take func(i int, v T) bool) {
+	InOrderBy(n, workers, nil, do, take)
+}
+
+// InOrderBy is InOrder with one worker starting, of the indexes within
+// the window of results that may wait, the one of the highest cost first
+// (the lowest index among equals; nil: every worker in index order),
+// while the others go in index order: a sweep's longest run starts at
+// once beside the short ones, which still come out in order as they
+// finish, instead of starting after them and ending last. Which index a
+// worker runs does not change what do returns, and the results are
+// still taken in index order.
+func InOrderBy[T any](n, workers int, cost func(i int) int64, do func(i int, quit func() bool) T, take func(i int, v T) bool) {
 	var ending atomic.Bool
 	quit := ending.Load
 	if workers <= 1 {
@@ -69,22 +81,55 @@ func InOrder[T any](n, workers int, do func(i int, quit func() bool) T, take fun
 	cond := sync.NewCond(&mu)
 	ready := map[int]outcome[T]{}
 	next, taken, window := 0, 0, ahead*workers
+	began := map[int]bool{} // with cost: the indexes started and not yet taken
+	low := 0                // with cost: no index below it is left to start
+	// pick is the index worker w starts next, or -1 if none may start now
+	pick := func(w int) int {
+		end := min(n, taken+window)
+		if cost == nil {
+			if next < end {
+				next++
+				return next - 1
+			}
+			return -1
+		}
+		low = max(low, taken)
+		for low < end && began[low] {
+			low++
+		}
+		best := -1
+		if low < end {
+			best = low
+		}
+		for i := low; w == 0 && i < end; i++ {
+			if !began[i] && cost(i) > cost(best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			began[best] = true
+			next++
+		}
+		return best
+	}
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				mu.Lock()
-				for !ending.Load() && next < n && next >= taken+window {
+				i := -1
+				for !ending.Load() && next < n {
+					if i = pick(w); i >= 0 {
+						break
+					}
 					cond.Wait()
 				}
-				if ending.Load() || next >= n {
+				if i < 0 {
 					mu.Unlock()
 					return
 				}
-				i := next
-				next++
 				mu.Unlock()
 				o := caught(func() T { return do(i, quit) })
 				mu.Lock()
@@ -108,6 +153,7 @@ func InOrder[T any](n, workers int, do func(i int, quit func() bool) T, take fun
 			cond.Wait()
 		}
 		delete(ready, i)
+		delete(began, i)
 		taken = i + 1
 		cond.Broadcast()
 		mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -228,5 +229,39 @@ func TestMemGuardHoldsAllButTheFirst(t *testing.T) {
 	case <-released:
 	case <-time.After(10 * time.Second):
 		t.Fatal("run 1 still waits after run 0 ended")
+	}
+}
+
+// InOrderBy has one worker start the costliest index within the window
+// first and the other the lowest, and still hands the results over in
+// index order; with more indexes than the window, cost rising with the
+// index (the lowest, which take waits for, is always the cheapest), every
+// index still runs.
+func TestInOrderByStartsTheCostliestFirst(t *testing.T) {
+	for _, n := range []int{10, 1000} {
+		var count atomic.Int32
+		startedAs := make([]int32, n) // index i was the startedAs[i]-th to start
+		var got []int
+		var both sync.WaitGroup // the first two runs wait for each other: one per worker
+		both.Add(2)
+		InOrderBy(n, 2, func(i int) int64 { return int64(i) }, func(i int, _ func() bool) int {
+			if startedAs[i] = count.Add(1); startedAs[i] <= 2 {
+				both.Done()
+				both.Wait()
+			}
+			return i * i
+		}, func(i, v int) bool {
+			if v != i*i {
+				t.Errorf("index %d got %d", i, v)
+			}
+			got = append(got, i)
+			return true
+		})
+		if len(got) != n || !slices.IsSorted(got) {
+			t.Fatalf("n %d: taken %d results, in order %v", n, len(got), slices.IsSorted(got))
+		}
+		if n == 10 && (startedAs[9] > 2 || startedAs[0] > 2) {
+			t.Errorf("n 10: the costliest index started %dth, the first %dth: want both among the first two", startedAs[9], startedAs[0])
+		}
 	}
 }

@@ -11,6 +11,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/akisim/akisim/config"
@@ -147,8 +148,12 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		guard = newMemGuard()
 	}
 	var err error
-	var offset float64 // the runs' simulated seconds so far: where a run's tasks start
-	InOrder(len(runs), workers, func(i int, quit func() bool) simulated {
+	var offset float64       // the runs' simulated seconds so far: where a run's tasks start
+	var cost func(int) int64 // the costliest runs first, if the runs say
+	if slices.ContainsFunc(runs, func(r job.Run) bool { return r.Cost != 0 }) {
+		cost = func(i int) int64 { return runs[i].Cost }
+	}
+	InOrderBy(len(runs), workers, cost, func(i int, quit func() bool) simulated {
 		var stopRun func() bool // nil: one run at a time, never stopped
 		switch {
 		case guard != nil:

@@ -185,7 +185,9 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 		sync()
 		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
 	}
-	return job.Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed)}
+	// its cost: the bytes its calls move, out of place and in place
+	cost := 2 * int64(warm+timed) * int64(n) * max(in, out)
+	return job.Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed), Cost: cost}
 }
 
 // maxBytes is rccl-tests' -e: MaxBytes, or the largest size.
