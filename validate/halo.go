@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
@@ -84,12 +85,14 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 		return t[workloads.HaloExchangeCase(label, dims, 1, 4, 64, decomp)]
 	}
 	var pts []Point
+	var cube map[string]float64 // 1024³'s cases, which the rank-reorder shapes include
 	for _, n := range []int{64, 1024} {
 		dims := []int{n, n, n}
 		t, err := exchange(dims, workloads.HaloExchangeLabels, []string{halo.MPIDefault})
 		if err != nil {
 			return nil, err
 		}
+		cube = t
 		batched, packed := at(t, "acm-batched-he", dims, halo.MPIDefault), at(t, "acm-packed-he", dims, halo.MPIDefault)
 		order := Point{Experiment: exp, Name: fmt.Sprintf("%d³: acm-packed-he / acm-batched-he, above 1 (fused wins)", n),
 			Simulated: packed / batched, Published: 1, AtLeast: true, Unit: "x"}
@@ -115,9 +118,16 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 	decomps := []string{halo.MPIDefault, halo.Custom, halo.Hierarchical}
 	lo, hi := map[string]float64{}, map[string]float64{}
 	for _, dims := range [][]int{{1024, 1024, 1024}, {2048, 1024, 512}, {512, 1024, 2048}, {4096, 2048, 128}} {
-		t, err := exchange(dims, []string{"acm-batched-he"}, decomps)
+		ds := decomps
+		if dims[0] == 1024 && dims[2] == 1024 { // its mpi-default case ran above: each case is a run of its own
+			ds = decomps[1:]
+		}
+		t, err := exchange(dims, []string{"acm-batched-he"}, ds)
 		if err != nil {
 			return nil, err
+		}
+		if len(ds) < len(decomps) {
+			maps.Copy(t, cube)
 		}
 		for _, d := range decomps {
 			v := at(t, "acm-batched-he", dims, d)
