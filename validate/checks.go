@@ -237,7 +237,7 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 	n.Network.Nodes = r.nodes
 	if r.rccl != "" {
 		runs, err := workloads.RCCLTests{Bench: r.rccl, GCDs: r.gcds, Sizes: []int64{r.bytes}, Datatype: "float",
-			Warmup: 5, Iterations: 20, GCDsPerNode: n.GCD.Count, MaxBytes: r.maxBytes}.Runs()
+			Warmup: 5, Iterations: 20, GCDsPerNode: n.GCD.Count, MaxBytes: r.maxBytes, OutOfPlace: true}.Runs()
 		if err != nil {
 			return 0, err
 		}

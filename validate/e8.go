@@ -84,7 +84,7 @@ func e8Points(c *config.Node) ([]Point, error) {
 // with its default 5 warm-up and 20 timed iterations: its first row.
 func e8RCCL(c *config.Node, bench string, gcds []int) (float64, error) {
 	runs, err := workloads.RCCLTests{Bench: bench, GCDs: gcds, Sizes: []int64{1 << 20}, Datatype: "float",
-		Warmup: 5, Iterations: 20}.Runs()
+		Warmup: 5, Iterations: 20, OutOfPlace: true}.Runs()
 	if err != nil {
 		return 0, err
 	}

@@ -100,7 +100,7 @@ func mi300xPoints(c *config.Node) ([]Point, error) {
 	}
 	pts = append(pts, tb...)
 	runs, err := workloads.RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: []int64{64 << 20},
-		Datatype: "float", Warmup: 1, Iterations: 2}.Runs()
+		Datatype: "float", Warmup: 1, Iterations: 2, OutOfPlace: true}.Runs()
 	if err != nil {
 		return nil, err
 	}

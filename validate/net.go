@@ -32,7 +32,7 @@ func netPoints(c *config.Node) ([]Point, error) {
 		gcds = append(gcds, g)
 	}
 	t := workloads.RCCLTests{Bench: "all_reduce_perf", GCDs: gcds, Sizes: []int64{128 << 20}, Datatype: "float",
-		Warmup: 1, Iterations: 1, GCDsPerNode: c.GCD.Count}
+		Warmup: 1, Iterations: 1, GCDsPerNode: c.GCD.Count, OutOfPlace: true}
 	runs, err := t.Runs()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +218,29 @@ func TestRCCLTestsShiftIterations(t *testing.T) {
 	}
 	if same, shifted := time(size), time(1<<30); shifted <= same {
 		t.Errorf("1 MiB all_reduce on 8 GCDs: %.2f us with shifted iterations, %.2f us in one place: want slower", shifted, same)
+	}
+}
+
+// OutOfPlace runs only the out-of-place half: its rows are the full run's
+// out-of-place rows, value for value, from fewer operations.
+func TestRCCLTestsOutOfPlaceOnly(t *testing.T) {
+	c := frontier(t)
+	tt := RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3}, Sizes: []int64{4096, 1 << 20}, Datatype: "float", Warmup: 1, Iterations: 2}
+	full, err := tt.Runs()
+	both := mustExecute(t, c, full, err).Rows
+	tt.OutOfPlace = true
+	half, err := tt.Runs()
+	out := mustExecute(t, c, half, err).Rows
+	var want []report.Row
+	for _, r := range both {
+		if !strings.HasSuffix(r.Metric, "_inplace") {
+			want = append(want, r)
+		}
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("out-of-place only:\n%v\nwant the full run's out-of-place rows:\n%v", out, want)
+	}
+	if len(half[0].Ops) >= len(full[0].Ops) {
+		t.Errorf("%d ops out of place only, %d in the full run: want fewer", len(half[0].Ops), len(full[0].Ops))
 	}
 }
