@@ -202,7 +202,7 @@ func (m MHD) rank(d *halo.Decomposition, rank int) []trace.Op {
 	var ops []trace.Op
 	var groups [2]mhdGroup
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
-		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf}
+		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
 		for b := range 2 {
 			h := m.Halo
 			h.prefix = fmt.Sprintf("r%d.g%d.b%d.", rank, g, b)
@@ -246,7 +246,7 @@ func (m MHD) rank(d *halo.Decomposition, rank int) []trace.Op {
 	var pending [2][2]int // which of made a launched exchange's wait takes
 	ops4 := func(g, b, first int) []trace.Op {
 		if made[g][b][first] == nil {
-			made[g][b][first] = groups[g].buf[b].exchange(groups[g].x, rank, first == 1)
+			made[g][b][first] = groups[g].buf[b].exchange(nil, groups[g].x, rank, first == 1)
 		}
 		return made[g][b][first]
 	}
