@@ -328,10 +328,15 @@ func roundUp(n, to int64) int64 { return (n + to - 1) / to * to }
 // the segment's end exit at once (pack_batched.cu:49-87).
 func (h Halo) batchedKernel(name string, elems []int64, groups [][]trace.Access) trace.Op {
 	per := roundUp(slices.Max(elems), haloTPB) / haloTPB
-	var acc []trace.Access
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	acc := make([]trace.Access, 0, n)
 	for y, g := range groups {
+		rows := []int64{int64(y) * per, int64(y)*per + roundUp(elems[y], haloTPB)/haloTPB} // read only: the group's accesses share it
 		for _, a := range g {
-			a.Workgroups = []int64{int64(y) * per, int64(y)*per + roundUp(elems[y], haloTPB)/haloTPB}
+			a.Workgroups = rows
 			acc = append(acc, a)
 		}
 	}

@@ -153,14 +153,14 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 			g := p.GCD(rank)
 			mr := m
 			mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-			rops := mr.rank(d, rank)
-			for i := range rops {
-				rops[i].Rank = rank
+			start := len(ops)
+			ops = mr.rank(ops, d, rank)
+			for i := start; i < len(ops); i++ {
+				ops[i].Rank = rank
 			}
-			if ops == nil { // ranks call about as much as rank 0: grow once
-				ops = make([]trace.Op, 0, len(rops)*d.Procs()*9/8)
+			if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
+				ops = slices.Grow(ops, len(ops)*(d.Procs()-1))
 			}
-			ops = append(ops, rops...)
 		}
 		return ops
 	}
@@ -193,13 +193,12 @@ type mhdGroup struct {
 	buf [2]Halo
 }
 
-// rank is what one rank calls: allocations, then the steps, its clock
-// read (rank 0) at each step's start and after the last.
-func (m MHD) rank(d *halo.Decomposition, rank int) []trace.Op {
+// rank appends what one rank calls to ops: allocations, then the steps,
+// its clock read (rank 0) at each step's start and after the last.
+func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 	mm := halo.PaddedBox(d.Local, MHDRadius)
 	field := halo.Segment{Dims: mm}.Elems() * haloElem
 	packets := halo.Packets(d.Local, MHDRadius)
-	var ops []trace.Op
 	var groups [2]mhdGroup
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
 		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
