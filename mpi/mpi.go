@@ -190,14 +190,34 @@ func (x *expander) match() {
 
 // emit appends an op made for call i: on its rank, line and label.
 func (x *expander) emit(i int, o trace.Op) {
-	x.emitCommand(i, ir.Command{Call: o})
+	c := x.next()
+	c.Call = o
+	x.stamp(i, c)
 }
 
 // emitCommand appends a lowered command made for call i, as emit does.
 func (x *expander) emitCommand(i int, o ir.Command) {
-	c := x.ops[i]
-	o.Rank, o.Line, o.Label = c.Rank, c.Line, c.Label
-	x.out = append(x.out, o)
+	c := x.next()
+	*c = o
+	x.stamp(i, c)
+}
+
+// stamp puts command c on call i's rank, line and label.
+func (x *expander) stamp(i int, c *ir.Command) {
+	o := x.ops[i]
+	c.Rank, c.Line, c.Label = o.Rank, o.Line, o.Label
+}
+
+// next is a new zero command at the end of out, written in place:
+// commands are large, and building each aside and copying it in was a
+// good part of expanding.
+func (x *expander) next() *ir.Command {
+	if len(x.out) == cap(x.out) {
+		x.out = append(x.out, ir.Command{})
+	} else {
+		x.out = x.out[:len(x.out)+1] // out only grows: the slot past its end is still zero
+	}
+	return &x.out[len(x.out)-1]
 }
 
 func (x *expander) op(i int) {
@@ -236,7 +256,7 @@ func (x *expander) op(i int) {
 		}
 		x.finish(i, sds)
 	default:
-		x.out = append(x.out, ir.Command{Call: *o})
+		x.next().Call = *o
 	}
 }
 
