@@ -74,26 +74,42 @@ type lowering struct {
 	prefix string
 	comm   []int                   // the communicator: every rank of the trace
 	bufs   map[string]trace.Buffer // the program's buffers
-	out    []trace.Op
-	seq    map[int]int     // rank -> collectives lowered so far
-	host   map[int]int64   // rank -> bytes of each of its host staging buffers
-	dev    map[int]int64   // rank -> bytes of its device scratch buffer
-	made   map[string]bool // library buffers allocated so far
-	gcd    map[int]int     // rank -> its GCD (of its first collective's buffer)
-	sent   map[[3]int]int  // (collective, from, to) -> host messages so far, as the sender counts
-	recvd  map[[3]int]int  // the same, as the receiver counts
-	reqs   map[int]int     // rank -> requests (and events) the library started
+	out    []trace.Op              // the ops the collectives make, call after call
+	seq    map[int]int             // rank -> collectives lowered so far
+	host   map[int]int64           // rank -> bytes of each of its host staging buffers
+	dev    map[int]int64           // rank -> bytes of its device scratch buffer
+	made   map[string]bool         // library buffers allocated so far
+	gcd    map[int]int             // rank -> its GCD (of its first collective's buffer)
+	sent   map[[3]int]int          // (collective, from, to) -> host messages so far, as the sender counts
+	recvd  map[[3]int]int          // the same, as the receiver counts
+	reqs   map[int]int             // rank -> requests (and events) the library started
 }
 
 // lower returns ops with every collective replaced by what it does on its
 // rank; ops without collectives come back unchanged.
 func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
+	refs := lowerRefs(ops, p, prefix)
+	out := make([]trace.Op, len(refs))
+	for i, o := range refs {
+		out[i] = *o
+	}
+	return out
+}
+
+// lowerRefs is lower's sequence as pointers: into ops for the calls kept,
+// into the ops made for the collectives. A trace's ops are large, and most
+// are kept: pointing at them spares a copy of the trace.
+func lowerRefs(ops []trace.Op, p Params, prefix string) []*trace.Op {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsCollective() }) {
-		return ops
+		refs := make([]*trace.Op, len(ops))
+		for i := range ops {
+			refs[i] = &ops[i]
+		}
+		return refs
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, out: make([]trace.Op, 0, len(ops)+len(ops)/4)}
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)
@@ -104,17 +120,28 @@ func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
 			}
 		}
 	}
+	refs := make([]*trace.Op, 0, len(ops)+len(ops)/4)
 	for i := range ops {
 		o := &ops[i]
 		if !o.IsCollective() {
-			l.out = append(l.out, *o)
+			refs = append(refs, o)
 			continue
 		}
+		if cap(l.out)-len(l.out) < lowChunk/4 { // a new chunk: the ops made so far stay where refs point
+			l.out = make([]trace.Op, 0, lowChunk)
+		}
+		start := len(l.out)
 		l.builder(o, l.seq[o.Rank]).run()
 		l.seq[o.Rank]++
+		for j := start; j < len(l.out); j++ {
+			refs = append(refs, &l.out[j])
+		}
 	}
-	return l.out
+	return refs
 }
+
+// lowChunk is how many ops lowerRefs makes room for at a time.
+const lowChunk = 4096
 
 // builder makes one collective call of one rank.
 type builder struct {

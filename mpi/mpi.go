@@ -100,12 +100,12 @@ func Expand(ops []trace.Op, p Params) []ir.Command {
 		return ir.FromTrace(ops)
 	}
 	pre := prefix(ops)
-	ops = lower(ops, p, pre) // collectives become point-to-point calls and local work
-	x := &expander{p: p, ops: ops, prefix: pre, bufs: trace.Buffers(ops), bySide: map[side]*message{},
+	low := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
+	x := &expander{p: p, ops: low, prefix: pre, bufs: buffers(low), bySide: map[side]*message{},
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]ir.Command, 0, len(ops)+len(ops)/4)}
+		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]ir.Command, 0, len(low)+len(low)/4)}
 	x.match()
-	for i := range ops {
+	for i := range low {
 		x.op(i)
 	}
 	return x.out
@@ -113,8 +113,8 @@ func Expand(ops []trace.Op, p Params) []ir.Command {
 
 type expander struct {
 	p       Params
-	ops     []trace.Op
-	prefix  string // of the names of the library's buffers, events and flags
+	ops     []*trace.Op // the lowered calls (lowerRefs)
+	prefix  string      // of the names of the library's buffers, events and flags
 	bufs    map[string]trace.Buffer
 	bySide  map[side]*message        // send or receive half of a call -> its message
 	reqs    map[trace.RequestKey]int // request -> the call that started it
@@ -129,7 +129,7 @@ type expander struct {
 
 // sides are the halves of messages call i makes.
 func (x *expander) sides(i int) []side {
-	switch o := &x.ops[i]; {
+	switch o := x.ops[i]; {
 	case o.Op == trace.MPISendrecv:
 		return []side{{i, true}, {i, false}}
 	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
@@ -150,7 +150,7 @@ func (x *expander) off(s side) int64 {
 // buf is the buffer of a side: an mpi_sendrecv sends src and receives
 // into dst.
 func (x *expander) buf(s side) string {
-	o := &x.ops[s.op]
+	o := x.ops[s.op]
 	switch {
 	case o.Op != trace.MPISendrecv:
 		return o.Buf
@@ -165,7 +165,7 @@ func (x *expander) match() {
 	queues := trace.Matcher{}
 	for i := range x.ops {
 		for _, sd := range x.sides(i) {
-			o := &x.ops[i]
+			o := x.ops[i]
 			k := trace.MessageKey(o, sd.send)
 			q, ok := queues.Add(k, trace.Half{Op: i, Send: sd.send})
 			if !ok {
@@ -190,18 +190,38 @@ func (x *expander) match() {
 
 // emit appends an op made for call i: on its rank, line and label.
 func (x *expander) emit(i int, o trace.Op) {
-	x.emitCommand(i, ir.Command{Call: o})
+	c := x.next()
+	c.Call = o
+	x.stamp(i, c)
 }
 
 // emitCommand appends a lowered command made for call i, as emit does.
 func (x *expander) emitCommand(i int, o ir.Command) {
-	c := &x.ops[i]
-	o.Rank, o.Line, o.Label = c.Rank, c.Line, c.Label
-	x.out = append(x.out, o)
+	c := x.next()
+	*c = o
+	x.stamp(i, c)
+}
+
+// stamp puts command c on call i's rank, line and label.
+func (x *expander) stamp(i int, c *ir.Command) {
+	o := x.ops[i]
+	c.Rank, c.Line, c.Label = o.Rank, o.Line, o.Label
+}
+
+// next is a new zero command at the end of out, written in place:
+// commands are large, and building each aside and copying it in was a
+// good part of expanding.
+func (x *expander) next() *ir.Command {
+	if len(x.out) == cap(x.out) {
+		x.out = append(x.out, ir.Command{})
+	} else {
+		x.out = x.out[:len(x.out)+1] // out only grows: the slot past its end is still zero
+	}
+	return &x.out[len(x.out)-1]
 }
 
 func (x *expander) op(i int) {
-	o := &x.ops[i]
+	o := x.ops[i]
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
 		x.start(i, x.sides(i)[0])
@@ -236,7 +256,7 @@ func (x *expander) op(i int) {
 		}
 		x.finish(i, sds)
 	default:
-		x.out = append(x.out, ir.Command{Call: *o})
+		x.next().Call = *o
 	}
 }
 
@@ -310,7 +330,7 @@ func (x *expander) stageCopy(i int, dev, src string, srcOff int64, dst string, d
 // allocated by the sender the first time, on its GCD's NUMA domain (the
 // receiver reads it only after the sender's ready flag).
 func (x *expander) bounce(i int, buf string) string {
-	o := &x.ops[i]
+	o := x.ops[i]
 	pair := [2]int{o.Rank, *o.Peer}
 	b := x.bounceName(pair)
 	if !x.shm[pair] {
@@ -319,6 +339,20 @@ func (x *expander) bounce(i int, buf string) string {
 		x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
 	}
 	return b
+}
+
+// buffers is trace.Buffers of the lowered calls: each named buffer's
+// first allocation.
+func buffers(ops []*trace.Op) map[string]trace.Buffer {
+	bufs := map[string]trace.Buffer{}
+	for _, o := range ops {
+		if b, ok := o.Allocates(); ok {
+			if _, dup := bufs[o.Buf]; !dup {
+				bufs[o.Buf] = b
+			}
+		}
+	}
+	return bufs
 }
 
 // bounceName names the bounce buffer of messages from pair[0] to pair[1].

@@ -244,20 +244,20 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 		for s, seg := range segs {
 			for f := range nf {
 				ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
-				ops = append(ops, h.yaksa(yaksaCall{f: f, seg: seg, buf: packBuf(s, f), md: segBuf("md", s, f), first: first}, mm)...)
+				ops = h.yaksa(ops, yaksaCall{f: f, seg: seg, buf: packBuf(s, f), md: segBuf("md", s, f), first: first}, mm)
 			}
 		}
 	case label == "mpi-pack-indexed" && h.Yaksa: // MPI_BOTTOM: yaksa asks, per piece; the F fields share one subarray type
 		for s, seg := range segs {
 			for f := range nf {
-				ops = append(ops, h.yaksa(yaksaCall{f: f, seg: seg, buf: packBuf(s, -1), at: int64(f) * seg.Elems() * haloElem,
-					md: segBuf("md", s, -1), first: first && f == 0, bottom: true}, mm)...)
+				ops = h.yaksa(ops, yaksaCall{f: f, seg: seg, buf: packBuf(s, -1), at: int64(f) * seg.Elems() * haloElem,
+					md: segBuf("md", s, -1), first: first && f == 0, bottom: true}, mm)
 			}
 		}
 	case label == "mpi-pack":
 		for s, seg := range segs {
 			for f := range nf {
-				ops = append(ops, h.mpiPack([]trace.Access{h.segAccess(f, seg, mm, "read"), packWrite(s, f, seg, 1)})...)
+				ops = h.mpiPack(ops, []trace.Access{h.segAccess(f, seg, mm, "read"), packWrite(s, f, seg, 1)})
 			}
 		}
 	case label == "mpi-pack-indexed":
@@ -268,7 +268,7 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 				w.Offset = int64(f) * w.Bytes
 				copies = append(copies, []trace.Access{h.segAccess(f, seg, mm, "read"), w})
 			}
-			ops = append(ops, h.mpiPack(copies...)...)
+			ops = h.mpiPack(ops, copies...)
 		}
 	case label == "acm-pack":
 		for s, seg := range segs {
@@ -301,13 +301,13 @@ func (h Halo) pack(label string, nf int, mm []int, segs []halo.Segment, first bo
 	return ops
 }
 
-// mpiPack is one MPI_Pack on device memory: the GTL's pointer queries of
+// mpiPack appends one MPI_Pack on device memory to ops: the GTL's pointer queries of
 // the input and output buffers, then the dataloop walk on the calling
 // thread, one CPU copy per contiguous run, block after block of the type
 // (each block a read of one field's runs and a write of the pack buffer):
 // one thread's miss buffers serve one block at a time.
-func (h Halo) mpiPack(blocks ...[]trace.Access) []trace.Op {
-	ops := []trace.Op{{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs}}
+func (h Halo) mpiPack(ops []trace.Op, blocks ...[]trace.Access) []trace.Op {
+	ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
 	for _, acc := range blocks {
 		ops = append(ops, trace.Op{Op: trace.HostAccess, NUMA: intp(h.NUMA), Threads: 1, Access: acc})
 	}
@@ -328,10 +328,15 @@ func roundUp(n, to int64) int64 { return (n + to - 1) / to * to }
 // the segment's end exit at once (pack_batched.cu:49-87).
 func (h Halo) batchedKernel(name string, elems []int64, groups [][]trace.Access) trace.Op {
 	per := roundUp(slices.Max(elems), haloTPB) / haloTPB
-	var acc []trace.Access
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	acc := make([]trace.Access, 0, n)
 	for y, g := range groups {
+		rows := []int64{int64(y) * per, int64(y)*per + roundUp(elems[y], haloTPB)/haloTPB} // read only: the group's accesses share it
 		for _, a := range g {
-			a.Workgroups = []int64{int64(y) * per, int64(y)*per + roundUp(elems[y], haloTPB)/haloTPB}
+			a.Workgroups = rows
 			acc = append(acc, a)
 		}
 	}

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/akisim/akisim/halo"
@@ -123,12 +124,14 @@ type exchange struct {
 	packets []halo.Packet
 	label   string
 	nf      int
+	waits   *[]trace.Op // scratch for an exchange's waits, reused from one exchange to the next
 }
 
 // exchangeRun is bm_collective_comm's benchmark of one label with nf
 // fields over decomposition d placed by p.
 func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) job.Run {
-	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf}
+	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf,
+		waits: new([]trace.Op)}
 	var sent int64 // rank 0's bytes per exchange
 	for _, pk := range x.packets {
 		if from, _ := d.Peers(0, pk); from != 0 {
@@ -142,25 +145,23 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 	}}
 }
 
-// exchangeOps is every rank's operations of an exchange run, rank after rank.
+// exchangeOps is every rank's operations of an exchange run, rank after
+// rank, made straight into one slice: ops are large, and growing or
+// copying them dominated building the run.
 func (h Halo) exchangeOps(x exchange, p halo.Placement) []trace.Op {
-	d := x.d
-	byRank := make([][]trace.Op, d.Procs())
-	total := 0
-	for rank := range byRank {
+	var ops []trace.Op
+	for rank := range x.d.Procs() {
 		g := p.GCD(rank)
 		hr := h
 		hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
-		byRank[rank] = hr.exchangeRank(x, rank)
-		total += len(byRank[rank])
-	}
-	ops := make([]trace.Op, 0, total) // one copy: ops are large, growing them dominated building the run
-	for rank, rops := range byRank {
-		for i := range rops {
-			rops[i].Rank = rank
+		start := len(ops)
+		ops = hr.exchangeRank(ops, x, rank)
+		for i := start; i < len(ops); i++ {
+			ops[i].Rank = rank
 		}
-		ops = append(ops, rops...)
-		byRank[rank] = nil
+		if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
+			ops = slices.Grow(ops, len(ops)*(x.d.Procs()-1))
+		}
 	}
 	return ops
 }
@@ -180,11 +181,12 @@ func (h Halo) medianUs(r *job.Replay) float64 {
 	return Median(us)
 }
 
-// exchangeRank is what rank (h: on its GCD, its buffers named after it)
-// calls: its allocations, then per sample the timed exchange between
-// syncs; rank 0 reads its clock.
-func (h Halo) exchangeRank(x exchange, rank int) []trace.Op {
-	var ops []trace.Op
+// exchangeRank appends what rank (h: on its GCD, its buffers named
+// after it) calls to ops: its allocations, then per sample the timed
+// exchange between syncs; rank 0 reads its clock. Every sample after the
+// first calls the first's exchange without its datatypes' metadata
+// allocations: those ops are copied, their access lists shared.
+func (h Halo) exchangeRank(ops []trace.Op, x exchange, rank int) []trace.Op {
 	field := halo.Segment{Dims: x.mm}.Elems() * haloElem
 	for f := range x.nf {
 		ops = append(ops, alloc(h.fieldBuf(f), h.GCD, field))
@@ -210,11 +212,25 @@ func (h Halo) exchangeRank(x exchange, rank int) []trace.Op {
 			ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", what, i)})
 		}
 	}
+	var first, later [2]int // where in ops the first sample's exchange is, and the second's, which the later ones repeat
 	for i := range h.Warmup + h.Samples {
 		ops = append(ops, sync...)
 		clock(haloStart, i)
 		ops = append(ops, sync...)
-		ops = append(ops, h.exchange(x, rank, i == 0)...)
+		switch a := len(ops); i {
+		case 0:
+			ops = h.exchange(ops, x, rank, true)
+			first = [2]int{a, len(ops)}
+		case 1: // the first without its datatypes' metadata allocations (TestHaloExchangeLater)
+			for _, o := range ops[first[0]:first[1]] {
+				if o.Op != trace.MallocManaged {
+					ops = append(ops, o)
+				}
+			}
+			later = [2]int{a, len(ops)}
+		default:
+			ops = append(ops, ops[later[0]:later[1]]...)
+		}
 		ops = append(ops, sync...)
 		clock(haloStop, i)
 	}
@@ -225,10 +241,13 @@ func (h Halo) exchangeRank(x exchange, rank int) []trace.Op {
 // acm's send and receive buffers, or the library's staging buffers.
 func (h Halo) buf(what string, k, f int) string { return h.prefix + segBuf(what, k, f) }
 
-// exchange is one timed exchange of rank; first is the first sample's
-// (the datatypes' metadata is made in it).
-func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
-	var launch, wait []trace.Op
+// exchange appends one timed exchange of rank to launch; first is the
+// first sample's (the datatypes' metadata is made in it).
+func (h Halo) exchange(launch []trace.Op, x exchange, rank int, first bool) []trace.Op {
+	var wait []trace.Op
+	if x.waits != nil {
+		wait = (*x.waits)[:0]
+	}
 	sync := trace.Op{Op: trace.DeviceSync}
 	post := trace.Op{Op: trace.HostCompute, ComputeNs: h.PostNs}
 	nf := x.nf
@@ -248,8 +267,8 @@ func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
 		isend = trace.Op{Op: trace.MPIIsend, Buf: h.buf("send", k, f), Bytes: bytes, Peer: intp(to), Tag: tag, Req: rs}
 		return irecv, isend
 	}
-	waits := func(k, f int) []trace.Op {
-		return []trace.Op{{Op: trace.MPIWait, Req: h.buf("rq.recv", k, f)}, {Op: trace.MPIWait, Req: h.buf("rq.send", k, f)}}
+	waits := func(k, f int) (recv, send trace.Op) {
+		return trace.Op{Op: trace.MPIWait, Req: h.buf("rq.recv", k, f)}, trace.Op{Op: trace.MPIWait, Req: h.buf("rq.send", k, f)}
 	}
 	self := func(k int) bool { from, _ := x.d.Peers(rank, x.packets[k]); return from == rank }
 	switch x.label {
@@ -277,19 +296,21 @@ func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
 				}
 			}
 			irecv, isend := msg(u.k, u.f, per*pk.Recv.Elems()*haloElem, self(u.k))
-			unpack := h.typePup(pk.Recv, x.mm, fields, h.buf("recv", u.k, u.f), h.buf("md.recv", u.k, u.f), first, u.f < 0, true)
+			unpack := func(ops []trace.Op) []trace.Op {
+				return h.typePup(ops, pk.Recv, x.mm, fields, h.buf("recv", u.k, u.f), h.buf("md.recv", u.k, u.f), first, u.f < 0, true)
+			}
 			launch = append(launch, irecv)
-			launch = append(launch, h.typePup(pk.Send, x.mm, fields, h.buf("send", u.k, u.f), h.buf("md.send", u.k, u.f), first, u.f < 0, false)...)
+			launch = h.typePup(launch, pk.Send, x.mm, fields, h.buf("send", u.k, u.f), h.buf("md.send", u.k, u.f), first, u.f < 0, false)
 			if self(u.k) { // MPICH's local copy: out of the staging buffer at once
 				launch = append(launch, post)
-				launch = append(launch, unpack...)
+				launch = unpack(launch)
 				continue
 			}
 			launch = append(launch, isend)
-			w := waits(u.k, u.f)
-			wait = append(wait, w[0])
-			wait = append(wait, unpack...)
-			wait = append(wait, w[1])
+			wr, ws := waits(u.k, u.f)
+			wait = append(wait, wr)
+			wait = unpack(wait)
+			wait = append(wait, ws)
 		}
 	case "acm-packed-he":
 		for k, pk := range x.packets {
@@ -301,7 +322,8 @@ func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
 			irecv, isend := msg(k, -1, bytes, self(k))
 			launch = append(launch, irecv, h.packKernel("pack", x, []int{k}, to), sync, isend)
 			if !self(k) {
-				wait = append(wait, waits(k, -1)...)
+				wr, ws := waits(k, -1)
+				wait = append(wait, wr, ws)
 			}
 			wait = append(wait, h.unpackKernel("unpack", x, []int{k}), sync)
 		}
@@ -319,12 +341,17 @@ func (h Halo) exchange(x exchange, rank int, first bool) []trace.Op {
 			irecv, isend := msg(k, -1, bytes, self(k))
 			launch = append(launch, irecv, isend)
 			if !self(k) {
-				wait = append(wait, waits(k, -1)...)
+				wr, ws := waits(k, -1)
+				wait = append(wait, wr, ws)
 			}
 		}
 		wait = append(wait, h.unpackKernel("unpack_batched", x, all), sync)
 	}
-	return append(launch, wait...)
+	launch = append(launch, wait...)
+	if x.waits != nil {
+		*x.waits = wait
+	}
+	return launch
 }
 
 // packKernel is acm's pack of packets ks (one: pack, a 1-D grid; all:
@@ -368,7 +395,7 @@ func (h Halo) unpackKernel(name string, x exchange, ks []int) trace.Op {
 // buf, with MPI_Pack's engine: a subarray of one field (one entry in
 // fields), or a hindexed_block over all of them at MPI_BOTTOM (bottom),
 // field after field in the buffer.
-func (h Halo) typePup(seg halo.Segment, mm []int, fields []int, buf, md string, first, bottom, unpack bool) []trace.Op {
+func (h Halo) typePup(ops []trace.Op, seg halo.Segment, mm []int, fields []int, buf, md string, first, bottom, unpack bool) []trace.Op {
 	per := seg.Elems() * haloElem
 	if !h.Yaksa {
 		var blocks [][]trace.Access
@@ -381,15 +408,14 @@ func (h Halo) typePup(seg halo.Segment, mm []int, fields []int, buf, md string, 
 			}
 			blocks = append(blocks, b)
 		}
-		return h.mpiPack(blocks...)
+		return h.mpiPack(ops, blocks...)
 	}
-	var ops []trace.Op
 	if !bottom { // MPICH asks for both pointers' attributes
 		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
 	}
 	for i, f := range fields {
-		ops = append(ops, h.yaksa(yaksaCall{f: f, seg: seg, buf: buf, at: int64(i) * per, md: md,
-			first: first && i == 0, bottom: bottom, unpack: unpack}, mm)...)
+		ops = h.yaksa(ops, yaksaCall{f: f, seg: seg, buf: buf, at: int64(i) * per, md: md,
+			first: first && i == 0, bottom: bottom, unpack: unpack}, mm)
 	}
 	return ops
 }

@@ -1,6 +1,8 @@
 package workloads
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/halo"
@@ -127,6 +129,39 @@ func TestHaloRadiusRuleShared(t *testing.T) {
 			_, err := h.Runs()
 			if fits := r >= 1 && r <= 16; (err == nil) != fits {
 				t.Errorf("%s on a 16x16x16 box, radius %d: error %v, want one only if the radius is not 1..16", bench, r, err)
+			}
+		}
+	}
+}
+
+// exchangeRank copies the later samples' exchange from the first one's
+// without its metadata allocations: that is what building it says, for
+// every label, with yaksa and without, with packets to self (one rank on
+// the z axis) and without.
+func TestHaloExchangeLater(t *testing.T) {
+	c := frontier(t)
+	for _, procs := range []int{4, 8} {
+		d, err := halo.Decompose(halo.MPIDefault, []int{32, 32, 32}, procs, halo.LUMILevels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, yaksa := range []bool{false, true} {
+			h := Halo{Radius: 4, QueryNs: c.Runtime.APICallNs, Yaksa: yaksa, PostNs: c.MPI.PostNs, GCD: 1, NUMA: 0, prefix: "r1."}
+			for _, label := range HaloExchangeLabels {
+				x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: 2}
+				var want []trace.Op
+				all := h.exchange(nil, x, 1, true)
+				for _, o := range all {
+					if o.Op != trace.MallocManaged {
+						want = append(want, o)
+					}
+				}
+				if dropped := len(all) - len(want); (dropped > 0) != (yaksa && strings.HasPrefix(label, "mpi-")) {
+					t.Errorf("%d ranks, yaksa %v, %s: the first exchange allocates %d metadata nodes", procs, yaksa, label, dropped)
+				}
+				if got := h.exchange(nil, x, 1, false); !reflect.DeepEqual(got, want) {
+					t.Errorf("%d ranks, yaksa %v, %s: a later exchange is not the first without its metadata allocations", procs, yaksa, label)
+				}
 			}
 		}
 	}

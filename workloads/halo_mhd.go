@@ -153,14 +153,14 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 			g := p.GCD(rank)
 			mr := m
 			mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-			rops := mr.rank(d, rank)
-			for i := range rops {
-				rops[i].Rank = rank
+			start := len(ops)
+			ops = mr.rank(ops, d, rank)
+			for i := start; i < len(ops); i++ {
+				ops[i].Rank = rank
 			}
-			if ops == nil { // ranks call about as much as rank 0: grow once
-				ops = make([]trace.Op, 0, len(rops)*d.Procs()*9/8)
+			if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
+				ops = slices.Grow(ops, len(ops)*(d.Procs()-1))
 			}
-			ops = append(ops, rops...)
 		}
 		return ops
 	}
@@ -193,16 +193,15 @@ type mhdGroup struct {
 	buf [2]Halo
 }
 
-// rank is what one rank calls: allocations, then the steps, its clock
-// read (rank 0) at each step's start and after the last.
-func (m MHD) rank(d *halo.Decomposition, rank int) []trace.Op {
+// rank appends what one rank calls to ops: allocations, then the steps,
+// its clock read (rank 0) at each step's start and after the last.
+func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 	mm := halo.PaddedBox(d.Local, MHDRadius)
 	field := halo.Segment{Dims: mm}.Elems() * haloElem
 	packets := halo.Packets(d.Local, MHDRadius)
-	var ops []trace.Op
 	var groups [2]mhdGroup
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
-		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf}
+		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
 		for b := range 2 {
 			h := m.Halo
 			h.prefix = fmt.Sprintf("r%d.g%d.b%d.", rank, g, b)
@@ -246,7 +245,7 @@ func (m MHD) rank(d *halo.Decomposition, rank int) []trace.Op {
 	var pending [2][2]int // which of made a launched exchange's wait takes
 	ops4 := func(g, b, first int) []trace.Op {
 		if made[g][b][first] == nil {
-			made[g][b][first] = groups[g].buf[b].exchange(groups[g].x, rank, first == 1)
+			made[g][b][first] = groups[g].buf[b].exchange(nil, groups[g].x, rank, first == 1)
 		}
 		return made[g][b][first]
 	}

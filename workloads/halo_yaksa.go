@@ -110,12 +110,11 @@ type yaksaCall struct {
 	first, bottom, unpack bool
 }
 
-// yaksa is the yaksa part of one MPI_Pack (or of the pack or unpack of
+// yaksa appends the yaksa part of one MPI_Pack (or of the pack or unpack of
 // a datatype message, halo_exchange.go): per piece, a copy per run or a
 // kernel, then a wait. An unpack is the pack's mirror (yaksuri_hipi_pup.c
 // iunpack): contiguous reads of buf, the segment's runs written.
-func (h Halo) yaksa(c yaksaCall, mm []int) []trace.Op {
-	var ops []trace.Op
+func (h Halo) yaksa(ops []trace.Op, c yaksaCall, mm []int) []trace.Op {
 	pieces, calls := yaksaSplit(c.seg)
 	if c.bottom {
 		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * float64(calls) * h.QueryNs})
@@ -141,10 +140,12 @@ func (h Halo) yaksa(c yaksaCall, mm []int) []trace.Op {
 			if c.unpack {
 				packed.Mode = "read"
 			}
-			k := h.kernel(name, roundUp(p.seg.Elems(), haloTPB), field, packed)
+			acc := make([]trace.Access, 2, 2+p.levels+1) // and the metadata's nodes
+			acc[0], acc[1] = field, packed
 			if c.unpack {
-				k.Access[0], k.Access[1] = packed, field
+				acc[0], acc[1] = packed, field
 			}
+			k := h.kernel(name, roundUp(p.seg.Elems(), haloTPB), acc...)
 			k.Stream = yaksaStream
 			for n := range p.levels + 1 { // and the builtin type's node
 				buf := fmt.Sprintf("%s.%d", c.md, n)

@@ -143,7 +143,7 @@ func TestHaloYaksaCopies(t *testing.T) {
 	h := haloPack(t, dims, []string{"mpi-pack"}, 1)
 	h.Yaksa = true
 	s := slices.IndexFunc(segs, func(s halo.Segment) bool { return s.Dims[0] == 2048 })
-	ops := h.yaksa(yaksaCall{seg: segs[s], buf: packBuf(s, 0), md: "md", first: true}, mm)
+	ops := h.yaksa(nil, yaksaCall{seg: segs[s], buf: packBuf(s, 0), md: "md", first: true}, mm)
 	if len(ops) != 5 || ops[4].Op != trace.StreamSync {
 		t.Fatalf("y face: %d ops %+v, want 4 copies and a wait", len(ops), ops)
 	}
