@@ -3,7 +3,6 @@ package run
 import (
 	"sync/atomic"
 
-	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/node"
 	"github.com/akisim/akisim/trace"
@@ -34,8 +33,8 @@ func checkRun(name string, n *node.Node, t *invariant.Tally) error {
 	return nil
 }
 
-// tallyOps tallies a run's finished ops, whose trace (before the
-// libraries expanded it) is traced, for its check.
-func tallyOps(n *node.Node, traced []trace.Op, out []hip.OpResult) *invariant.Tally {
-	return invariant.NewTally(n.Config.GCD.LineBytes).Trace(traced).Ops(out)
+// traceTally is the tally of a run's own trace (before the libraries
+// expanded it): the flags it names. The finished ops are added after.
+func traceTally(n *node.Node, traced []trace.Op) *invariant.Tally {
+	return invariant.NewTally(n.Config.GCD.LineBytes).Trace(traced)
 }

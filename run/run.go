@@ -16,6 +16,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/mpi"
@@ -226,10 +227,15 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	if run.Build != nil {
 		err = trace.Check(ops, job.Limits(c), run.Name)
 	}
+	var tally *invariant.Tally
+	if err == nil && opt.checking() {
+		tally = traceTally(n, ops) // the flags the trace names, taken before it is let go
+	}
 	var cmds []ir.Command
 	if err == nil {
 		cmds, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
 	}
+	ops = nil // the node runs the commands: the trace they came from need not stay for the run
 	var out []hip.OpResult
 	if err == nil {
 		var stopped bool
@@ -248,8 +254,8 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	if AfterRun != nil {
 		AfterRun(n, run, out)
 	}
-	if opt.checking() {
-		if err := checkRun(run.Name, n, tallyOps(n, ops, out)); err != nil {
+	if tally != nil {
+		if err := checkRun(run.Name, n, tally.Ops(out)); err != nil {
 			return simulated{err: err}
 		}
 	}
