@@ -128,12 +128,17 @@ func (c *ComputeUnits) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		switch m := msg.(type) {
-		case *KernelCmd:
-			c.enqueue(now, m)
-		case *fabric.Packet:
-			c.response(now, m)
-		}
+		c.Take(now, port, msg)
+	}
+}
+
+// Take handles a kernel dispatch or memory response as it arrives.
+func (c *ComputeUnits) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
+	switch m := msg.(type) {
+	case *fabric.Packet:
+		c.response(now, m)
+	case *KernelCmd:
+		c.enqueue(now, m)
 	}
 }
 

@@ -136,12 +136,17 @@ func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		p := msg.(*fabric.Packet)
-		if port == c.TopPort {
-			c.request(now, p)
-		} else {
-			c.answer(now, p)
-		}
+		c.Take(now, port, msg)
+	}
+}
+
+// Take handles a CU request or a memory answer as it arrives.
+func (c *L2) Take(now sim.VTimeInSec, port sim.Port, msg sim.Msg) {
+	p := msg.(*fabric.Packet)
+	if port == c.TopPort {
+		c.request(now, p)
+	} else {
+		c.answer(now, p)
 	}
 }
 

@@ -79,6 +79,9 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
+// Take forwards a packet as it arrives.
+func (h *Hub) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) { h.route(now, msg.(*fabric.Packet)) }
+
 // overLink says whether p came to its hub over a link rather than from a
 // requester or memory attached there: it is past the first hub of its way
 // (a request's Hop 0, a response's last hub, where the memory answered).
