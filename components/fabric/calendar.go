@@ -84,13 +84,16 @@ func (c *Calendar) Handle(e sim.Event) error {
 			break
 		}
 		ev := c.take()
-		hooked := c.Engine.NumHooks() > 0
+		hooks := c.Engine.Hooks()
+		hooked := len(hooks) > 0
 		if hooked {
-			c.invoke(sim.HookPosBeforeEvent, ev)
+			c.invoke(hooks, sim.HookPosBeforeEvent, ev)
 		}
-		_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
+		// the engine, too, goes on past a handler's error, and calls the
+		// hooks it has after the event
+		_ = ev.Handler().Handle(ev)
 		if hooked {
-			c.invoke(sim.HookPosAfterEvent, ev)
+			c.invoke(c.Engine.Hooks(), sim.HookPosAfterEvent, ev)
 		}
 	}
 	if next, ok := c.next(); ok {
@@ -102,9 +105,9 @@ func (c *Calendar) Handle(e sim.Event) error {
 	return nil
 }
 
-func (c *Calendar) invoke(pos *sim.HookPos, ev sim.Event) {
+func (c *Calendar) invoke(hooks []sim.Hook, pos *sim.HookPos, ev sim.Event) {
 	ctx := sim.HookCtx{Domain: c.Engine, Pos: pos, Item: ev}
-	for _, h := range c.Engine.Hooks() {
+	for _, h := range hooks {
 		h.Func(ctx)
 	}
 }

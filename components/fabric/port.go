@@ -74,11 +74,14 @@ func (p *Port) Send(msg sim.Msg) *sim.SendError {
 }
 
 // Recv takes a message from the connection, or refuses it when full.
-func (p *Port) Recv(msg sim.Msg) *sim.SendError {
+func (p *Port) Recv(msg sim.Msg) *sim.SendError { return p.recv(msg.Meta().RecvTime, msg) }
+
+// recv is Recv of msg, received at now.
+func (p *Port) recv(now sim.VTimeInSec, msg sim.Msg) *sim.SendError {
 	if p.taker != nil && p.head == len(p.buf) && !p.full && p.NumHooks() == 0 {
 		// what queueing it and notifying would do: the owner retrieves
 		// it first, and nothing else is there
-		p.taker.Take(msg.Meta().RecvTime, p, msg)
+		p.taker.Take(now, p, msg)
 		return nil
 	}
 	if len(p.buf)-p.head >= p.capacity {
@@ -89,7 +92,7 @@ func (p *Port) Recv(msg sim.Msg) *sim.SendError {
 		p.InvokeHook(sim.HookCtx{Domain: p, Pos: sim.HookPosPortMsgRecvd, Item: msg})
 	}
 	p.buf = append(p.buf, msg)
-	p.comp.NotifyRecv(msg.Meta().RecvTime, p)
+	p.comp.NotifyRecv(now, p)
 	return nil
 }
 
