@@ -63,9 +63,24 @@ type L2 struct {
 // block is one replacement unit: which of its lines are valid and dirty.
 type block struct {
 	id           int64         // blockID of mem and the block's address
+	prev, next   *block        // LRU neighbours (more, less recent)
 	mem          fabric.Memory // the memory the lines are of
 	valid, dirty lineset.Set   // bit sets over the block's lines
-	prev, next   *block        // LRU neighbours (more, less recent)
+	// bits holds valid's and dirty's words for a block of up to 64 lines:
+	// an eviction then finds them beside the block, not two misses away
+	bits [2]uint64
+}
+
+// newBlock makes a block of the given lines, with no line valid.
+func newBlock(lines int64) *block {
+	bl := &block{}
+	if words := int((lines + 63) / 64); words == 1 {
+		bl.valid, bl.dirty = bl.bits[0:1:1], bl.bits[1:2:2]
+	} else {
+		s := make(lineset.Set, 2*words)
+		bl.valid, bl.dirty = s[:words:words], s[words:]
+	}
+	return bl
 }
 
 // writeBack is the dirty lines of one memory waiting to leave together.
@@ -494,8 +509,7 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {
-		words := int((c.lines + 63) / 64)
-		bl = &block{valid: make(lineset.Set, words), dirty: make(lineset.Set, words)}
+		bl = newBlock(c.lines)
 	}
 	bl.id, bl.mem = b, m
 	c.lru.pushFront(bl)
