@@ -79,11 +79,11 @@ func (c *Calendar) Handle(e sim.Event) error {
 		c.wakes = c.wakes[:n-1]
 	}
 	for {
-		next, ok := c.next()
-		if !ok || next.t > now {
+		heap, next, ok := c.next()
+		if !ok || next > now {
 			break
 		}
-		ev := c.take()
+		ev := c.take(heap)
 		hooks := c.Engine.Hooks()
 		hooked := len(hooks) > 0
 		if hooked {
@@ -96,8 +96,8 @@ func (c *Calendar) Handle(e sim.Event) error {
 			c.invoke(c.Engine.Hooks(), sim.HookPosAfterEvent, ev)
 		}
 	}
-	if next, ok := c.next(); ok {
-		c.wake(next.t)
+	if _, next, ok := c.next(); ok {
+		c.wake(next)
 	}
 	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
 		c.free = append(c.free, w)
@@ -115,23 +115,28 @@ func (c *Calendar) invoke(hooks []sim.Hook, pos *sim.HookPos, ev sim.Event) {
 // Pending is the number of events booked and not yet run.
 func (c *Calendar) Pending() int { return len(c.heap) + len(c.run) - c.head }
 
-// next is the earliest booked event, if any.
-func (c *Calendar) next() (calEntry, bool) {
+// next is when the earliest booked event is due and whether it is in the
+// heap (else the run); ok is false when nothing is booked.
+func (c *Calendar) next() (heap bool, t sim.VTimeInSec, ok bool) {
 	if c.head == len(c.run) {
 		if len(c.heap) == 0 {
-			return calEntry{}, false
+			return false, 0, false
 		}
-		return c.heap[0], true
+		return true, c.heap[0].t, true
 	}
-	if len(c.heap) > 0 && c.heap[0].before(c.run[c.head]) {
-		return c.heap[0], true
+	r := &c.run[c.head]
+	if len(c.heap) > 0 {
+		if h := &c.heap[0]; h.t < r.t || (h.t == r.t && h.seq < r.seq) {
+			return true, h.t, true
+		}
 	}
-	return c.run[c.head], true
+	return false, r.t, true
 }
 
-// take removes the earliest booked event (there is one) and returns it.
-func (c *Calendar) take() sim.Event {
-	if c.head == len(c.run) || (len(c.heap) > 0 && c.heap[0].before(c.run[c.head])) {
+// take removes the earliest booked event, from the heap or the run as
+// next said, and returns it.
+func (c *Calendar) take(heap bool) sim.Event {
+	if heap {
 		return c.pop().ev
 	}
 	ev := c.run[c.head].ev
