@@ -85,15 +85,20 @@ func (c *Calendar) Handle(e sim.Event) error {
 		}
 		ev := c.take(heap)
 		hooks := c.Engine.Hooks()
-		hooked := len(hooks) > 0
-		if hooked {
-			c.invoke(hooks, sim.HookPosBeforeEvent, ev)
+		if len(hooks) == 0 {
+			_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
+			continue
 		}
-		// the engine, too, goes on past a handler's error, and calls the
-		// hooks it has after the event
+		// one context for both, as the engine's own; the hooks after the
+		// event are those it has then
+		ctx := sim.HookCtx{Domain: c.Engine, Pos: sim.HookPosBeforeEvent, Item: ev}
+		for _, h := range hooks {
+			h.Func(ctx)
+		}
 		_ = ev.Handler().Handle(ev)
-		if hooked {
-			c.invoke(c.Engine.Hooks(), sim.HookPosAfterEvent, ev)
+		ctx.Pos = sim.HookPosAfterEvent
+		for _, h := range c.Engine.Hooks() {
+			h.Func(ctx)
 		}
 	}
 	if _, next, ok := c.next(); ok {
@@ -103,13 +108,6 @@ func (c *Calendar) Handle(e sim.Event) error {
 		c.free = append(c.free, w)
 	}
 	return nil
-}
-
-func (c *Calendar) invoke(hooks []sim.Hook, pos *sim.HookPos, ev sim.Event) {
-	ctx := sim.HookCtx{Domain: c.Engine, Pos: pos, Item: ev}
-	for _, h := range hooks {
-		h.Func(ctx)
-	}
 }
 
 // Pending is the number of events booked and not yet run.
