@@ -424,73 +424,56 @@ func (c *L2) written(t sim.VTimeInSec) {
 	}
 }
 
-// blockLines walks the blocks the lines of a range touch: a loop over
-// it costs no call per block, as a callback did.
-type blockLines struct {
-	m          fabric.Memory
-	b          int64 // the block next
-	l, end     int64 // the line next, and the range's end
-	lo, per    int64 // next's first line within its block, lines per block
-	id         int64 // the block's id (blockID)
-	first, lim int   // its range of line indexes
-}
-
-// span starts a walk over the blocks the lines of [addr, addr+size) of
-// memory m touch.
-func (c *L2) span(m fabric.Memory, addr, size int64) blockLines {
+// each calls f for every block the lines of [addr, addr+size) of memory m
+// touch, with the block's id and the range of line indexes within it.
+func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
 	first := addr / c.line
+	end := (addr+max(size, 1)-1)/c.line + 1
 	per := c.lines
 	// one division: past the first block, each starts at its line 0
 	b := first / per
-	return blockLines{m: m, b: b, l: first, end: (addr+max(size, 1)-1)/c.line + 1, lo: first - b*per, per: per}
-}
-
-// next moves to the next block, false when none is left.
-func (w *blockLines) next() bool {
-	if w.l >= w.end {
-		return false
+	lo := first - b*per
+	for l := first; l < end; b++ {
+		hi := min(per, lo+end-l)
+		f(blockID(m, b), int(lo), int(hi))
+		l += hi - lo
+		lo = 0
 	}
-	hi := min(w.per, w.lo+w.end-w.l)
-	w.id, w.first, w.lim = blockID(w.m, w.b), int(w.lo), int(hi)
-	w.l += hi - w.lo
-	w.lo = 0
-	w.b++
-	return true
 }
 
 // missingLines counts the lines of a range that are not valid.
 func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 	var missing int64
-	for w := c.span(m, addr, size); w.next(); {
-		bl := c.blocks.get(w.id)
+	c.each(m, addr, size, func(b int64, lo, hi int) {
+		bl := c.blocks.get(b)
 		if bl == nil {
-			missing += int64(w.lim - w.first)
-			continue
+			missing += int64(hi - lo)
+			return
 		}
-		missing += int64(w.lim-w.first) - int64(bl.valid.Count(w.first, w.lim))
-	}
+		missing += int64(hi-lo) - int64(bl.valid.Count(lo, hi))
+	})
 	return missing
 }
 
 // touch makes the blocks of a range most recently used.
 func (c *L2) touch(m fabric.Memory, addr, size int64) {
-	for w := c.span(m, addr, size); w.next(); {
-		if bl := c.blocks.get(w.id); bl != nil {
+	c.each(m, addr, size, func(b int64, _, _ int) {
+		if bl := c.blocks.get(b); bl != nil {
 			c.lru.moveToFront(bl)
 		}
-	}
+	})
 }
 
 // fill makes the lines of a range valid (and dirty for writes), bringing
 // in their blocks and evicting the least recent ones.
 func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
-	for w := c.span(m, addr, size); w.next(); {
-		bl := c.insert(m, w.id)
-		bl.valid.Add(w.first, w.lim)
+	c.each(m, addr, size, func(b int64, lo, hi int) {
+		bl := c.insert(m, b)
+		bl.valid.Add(lo, hi)
 		if dirty {
-			bl.dirty.Add(w.first, w.lim)
+			bl.dirty.Add(lo, hi)
 		}
-	}
+	})
 	c.sendWriteBacks(now, nil)
 }
 
