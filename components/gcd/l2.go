@@ -31,6 +31,7 @@ type L2 struct {
 
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
+	topIn               *fabric.Port // TopPort, compared as a pointer: an interface compare is a call
 
 	lru      lru // resident blocks, most recent first
 	blocks   blockIndex
@@ -158,11 +159,19 @@ func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 // Take handles a CU request or a memory answer as it arrives.
 func (c *L2) Take(now sim.VTimeInSec, port sim.Port, msg sim.Msg) {
 	p := msg.(*fabric.Packet)
-	if port == c.TopPort {
+	if c.isTop(port) {
 		c.request(now, p)
 	} else {
 		c.answer(now, p)
 	}
+}
+
+// isTop says whether port is the L2's top port.
+func (c *L2) isTop(port sim.Port) bool {
+	if p, ok := port.(*fabric.Port); ok {
+		return p == c.topIn
+	}
+	return port == c.TopPort
 }
 
 // isLocal says whether m is this GCD's own HBM.

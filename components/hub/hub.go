@@ -38,7 +38,7 @@ type Hub struct {
 	// controller. Tables: hub and memory ids are global in a cluster.
 	links    table[int]
 	memories table[int]
-	locals   table[sim.Port] // requester port -> port towards it
+	locals   portTable // requester port -> port towards it
 	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
 }

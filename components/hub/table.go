@@ -1,6 +1,9 @@
 package hub
 
-import "github.com/akisim/akisim/components/fabric"
+import (
+	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
+)
 
 // table finds the sender for a key (a neighbour hub, a memory, a
 // requester port). A hub has a few of each: a search of the list beats
@@ -10,6 +13,33 @@ type table[K comparable] struct {
 	keys    []K
 	senders []*fabric.Sender
 	m       map[K]*fabric.Sender // past mapAbove keys
+}
+
+// portTable is a table of requester ports. Ports are fabric.Ports (all of
+// akisim's): those are searched as pointers, since comparing interfaces
+// is a call per key.
+type portTable struct {
+	table[sim.Port]
+	ptrs []*fabric.Port // keys[i] as a fabric.Port, nil if it is not one
+}
+
+func (t *portTable) put(k sim.Port, s *fabric.Sender) {
+	t.table.put(k, s)
+	p, _ := k.(*fabric.Port)
+	t.ptrs = append(t.ptrs, p)
+}
+
+func (t *portTable) get(k sim.Port) *fabric.Sender {
+	p, ok := k.(*fabric.Port)
+	if !ok || p == nil || t.m != nil {
+		return t.table.get(k)
+	}
+	for i := len(t.ptrs) - 1; i >= 0; i-- {
+		if t.ptrs[i] == p {
+			return t.senders[i]
+		}
+	}
+	return nil
 }
 
 const mapAbove = 8

@@ -1,9 +1,11 @@
 package hub
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/akisim/akisim/components/fabric"
+	"github.com/sarchlab/akita/v3/sim"
 )
 
 // A table answers what a map would: the last sender put for a key, nil
@@ -22,3 +24,31 @@ func TestTableIsAMap(t *testing.T) {
 		}
 	}
 }
+
+// A table of ports finds the sender of each port, fabric ports by
+// pointer and others as interfaces, as a map would.
+func TestPortTableIsAMap(t *testing.T) {
+	var tb portTable
+	want := map[sim.Port]*fabric.Sender{}
+	var ports []sim.Port
+	for i := 0; i < 2*mapAbove; i++ {
+		var p sim.Port = fabric.NewPort(nil, 1, fmt.Sprintf("P[%d]", i))
+		if i%3 == 0 {
+			p = otherPort{p}
+		}
+		ports = append(ports, p)
+	}
+	for i := 0; i < 3*mapAbove; i++ {
+		k, s := ports[i%len(ports)], &fabric.Sender{}
+		tb.put(k, s)
+		want[k] = s
+		for _, k := range ports {
+			if got := tb.get(k); got != want[k] {
+				t.Fatalf("after %d puts: get(%s) = %p, want %p", i+1, k.Name(), got, want[k])
+			}
+		}
+	}
+}
+
+// otherPort is a port that is not a fabric.Port.
+type otherPort struct{ sim.Port }
