@@ -29,37 +29,42 @@ func (m *Controller) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		p := msg.(*fabric.Packet)
-		at := p.TakeLag(now)
-		var rsp *fabric.Packet
-		done := at
-		switch p.Kind {
-		case fabric.ReadReq:
-			// the data streams out as it is read
-			first, spread := m.bw.Stream(now, at, p.Size, 0)
-			m.Reads++
-			m.BytesRead += uint64(p.Size)
-			rsp = p.Respond(fabric.ReadRsp, p.Size)
-			rsp.Spread = spread
-			done = first
-		case fabric.WriteReq:
-			// written as it streams in; each byte acknowledged once written:
-			// the acknowledgement streams back over the same spread
-			first, spread := m.bw.Stream(now, at, p.Size, p.Spread)
-			p.Land(first + spread)
-			done = first
-			m.Writes++
-			m.BytesWrite += uint64(p.Size)
-			rsp = p.Respond(fabric.WriteAck, p.Size)
-			rsp.Spread = spread
-		case fabric.FlushReq:
-			rsp = p.Respond(fabric.FlushAck, 0)
-		default:
-			panic("memory controller got a " + p.Kind.String())
-		}
-		rsp.Lag = done + m.latency - now
-		m.out.Send(now, rsp)
+		m.Take(now, port, msg)
 	}
+}
+
+// Take serves a request as it arrives.
+func (m *Controller) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
+	p := msg.(*fabric.Packet)
+	at := p.TakeLag(now)
+	var rsp *fabric.Packet
+	done := at
+	switch p.Kind {
+	case fabric.ReadReq:
+		// the data streams out as it is read
+		first, spread := m.bw.Stream(now, at, p.Size, 0)
+		m.Reads++
+		m.BytesRead += uint64(p.Size)
+		rsp = p.Respond(fabric.ReadRsp, p.Size)
+		rsp.Spread = spread
+		done = first
+	case fabric.WriteReq:
+		// written as it streams in; each byte acknowledged once written:
+		// the acknowledgement streams back over the same spread
+		first, spread := m.bw.Stream(now, at, p.Size, p.Spread)
+		p.Land(first + spread)
+		done = first
+		m.Writes++
+		m.BytesWrite += uint64(p.Size)
+		rsp = p.Respond(fabric.WriteAck, p.Size)
+		rsp.Spread = spread
+	case fabric.FlushReq:
+		rsp = p.Respond(fabric.FlushAck, 0)
+	default:
+		panic("memory controller got a " + p.Kind.String())
+	}
+	rsp.Lag = done + m.latency - now
+	m.out.Send(now, rsp)
 }
 
 // Handle fires delayed responses.

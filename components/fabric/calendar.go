@@ -8,10 +8,14 @@ import "github.com/sarchlab/akita/v3/sim"
 // the engine's one heap of interface values each pop then chased pointers
 // through hundreds of thousands of events (half of a 64-GCD run's time).
 // Here times sit in the heap's entries, and events of one time run in the
-// order they were scheduled.
+// order they were scheduled. Most events are booked in time order: those
+// queue in a run, the rest in a heap, and the calendar takes the earlier
+// of the two heads (a pop of the heap was most of its cost).
 type Calendar struct {
 	sim.Engine
 	heap  []calEntry
+	run   []calEntry // from head on: events booked no earlier than the one before
+	head  int
 	seq   uint64
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
@@ -41,7 +45,11 @@ func NewCalendar(engine sim.Engine) *Calendar {
 // is due before every wake-up already there.
 func (c *Calendar) Schedule(evt sim.Event) {
 	t := evt.Time()
-	c.push(calEntry{t, c.seq, evt})
+	if n := len(c.run); n == c.head || t >= c.run[n-1].t {
+		c.run = append(c.run, calEntry{t, c.seq, evt})
+	} else {
+		c.push(calEntry{t, c.seq, evt})
+	}
 	c.seq++
 	c.wake(t)
 }
@@ -70,19 +78,31 @@ func (c *Calendar) Handle(e sim.Event) error {
 	if n := len(c.wakes); n > 0 && c.wakes[n-1] == now {
 		c.wakes = c.wakes[:n-1]
 	}
-	for len(c.heap) > 0 && c.heap[0].t <= now {
-		ev := c.pop().ev
-		hooked := c.Engine.NumHooks() > 0
-		if hooked {
-			c.invoke(sim.HookPosBeforeEvent, ev)
+	for {
+		heap, next, ok := c.next()
+		if !ok || next > now {
+			break
 		}
-		_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
-		if hooked {
-			c.invoke(sim.HookPosAfterEvent, ev)
+		ev := c.take(heap)
+		hooks := c.Engine.Hooks()
+		if len(hooks) == 0 {
+			_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
+			continue
+		}
+		// one context for both, as the engine's own; the hooks after the
+		// event are those it has then
+		ctx := sim.HookCtx{Domain: c.Engine, Pos: sim.HookPosBeforeEvent, Item: ev}
+		for _, h := range hooks {
+			h.Func(ctx)
+		}
+		_ = ev.Handler().Handle(ev)
+		ctx.Pos = sim.HookPosAfterEvent
+		for _, h := range c.Engine.Hooks() {
+			h.Func(ctx)
 		}
 	}
-	if len(c.heap) > 0 {
-		c.wake(c.heap[0].t)
+	if _, next, ok := c.next(); ok {
+		c.wake(next)
 	}
 	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
 		c.free = append(c.free, w)
@@ -90,15 +110,45 @@ func (c *Calendar) Handle(e sim.Event) error {
 	return nil
 }
 
-func (c *Calendar) invoke(pos *sim.HookPos, ev sim.Event) {
-	ctx := sim.HookCtx{Domain: c.Engine, Pos: pos, Item: ev}
-	for _, h := range c.Engine.Hooks() {
-		h.Func(ctx)
+// Pending is the number of events booked and not yet run.
+func (c *Calendar) Pending() int { return len(c.heap) + len(c.run) - c.head }
+
+// next is when the earliest booked event is due and whether it is in the
+// heap (else the run); ok is false when nothing is booked.
+func (c *Calendar) next() (heap bool, t sim.VTimeInSec, ok bool) {
+	if c.head == len(c.run) {
+		if len(c.heap) == 0 {
+			return false, 0, false
+		}
+		return true, c.heap[0].t, true
 	}
+	r := &c.run[c.head]
+	if len(c.heap) > 0 {
+		if h := &c.heap[0]; h.t < r.t || (h.t == r.t && h.seq < r.seq) {
+			return true, h.t, true
+		}
+	}
+	return false, r.t, true
 }
 
-// Pending is the number of events booked and not yet run.
-func (c *Calendar) Pending() int { return len(c.heap) }
+// take removes the earliest booked event, from the heap or the run as
+// next said, and returns it.
+func (c *Calendar) take(heap bool) sim.Event {
+	if heap {
+		return c.pop().ev
+	}
+	ev := c.run[c.head].ev
+	c.run[c.head] = calEntry{}
+	c.head++
+	if c.head == len(c.run) {
+		c.run, c.head = c.run[:0], 0
+	} else if c.head >= 64 && 2*c.head >= len(c.run) {
+		n := copy(c.run, c.run[c.head:])
+		clear(c.run[n:])
+		c.run, c.head = c.run[:n], 0
+	}
+	return ev
+}
 
 func (a calEntry) before(b calEntry) bool {
 	return a.t < b.t || (a.t == b.t && a.seq < b.seq)

@@ -139,3 +139,46 @@ func TestCalendarManyEvents(t *testing.T) {
 		}
 	}
 }
+
+// Events booked mostly in time order (they queue in the calendar's run)
+// with some earlier ones among them (they go to its heap), ties across
+// both and bookings from handlers still run in time, then booking order.
+func TestCalendarMostlyInOrder(t *testing.T) {
+	e := sim.NewSerialEngine()
+	r := &recorder{cal: fabric.NewCalendar(e), clock: e, then: map[int]func(sim.VTimeInSec){}}
+	rng := rand.New(rand.NewSource(2))
+	const n = 3000
+	times := make([]sim.VTimeInSec, 0, 2*n)
+	at := sim.VTimeInSec(0)
+	for i := range n {
+		at += sim.VTimeInSec(rng.Intn(3))
+		tm := at
+		if rng.Intn(5) == 0 {
+			tm = max(0, at-sim.VTimeInSec(rng.Intn(20)))
+		}
+		times = append(times, tm)
+		r.book(tm, i)
+		if i%7 == 0 { // books one more when it runs, at or after its time
+			r.then[i] = func(now sim.VTimeInSec) {
+				k := len(times)
+				times = append(times, now+sim.VTimeInSec(rng.Intn(4)))
+				r.book(times[k], k)
+			}
+		}
+	}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ran) != len(times) {
+		t.Fatalf("ran %d of %d", len(r.ran), len(times))
+	}
+	for k := 1; k < len(r.ran); k++ {
+		a, b := r.ran[k-1], r.ran[k]
+		if times[a] > times[b] || (times[a] == times[b] && a > b) {
+			t.Fatalf("event %d (t=%v) ran before %d (t=%v)", a, times[a], b, times[b])
+		}
+		if r.at[k] != times[b] {
+			t.Fatalf("event %d ran at %v, booked for %v", b, r.at[k], times[b])
+		}
+	}
+}

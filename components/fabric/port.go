@@ -19,7 +19,16 @@ type Port struct {
 	buf      []sim.Msg
 	head     int
 	capacity int
-	full     bool // a sender was refused: tell it when room frees
+	full     bool  // a sender was refused: tell it when room frees
+	taker    Taker // comp, when it takes messages straight from the port
+}
+
+// Taker is a component that handles a message as it arrives at an empty
+// port, as its NotifyRecv would at once on retrieving it: the message
+// then skips the port's queue (a component's ports sat on every hop).
+// Its NotifyRecv still drains whatever the port queues.
+type Taker interface {
+	Take(now sim.VTimeInSec, port sim.Port, msg sim.Msg)
 }
 
 // NewPort makes a port of comp that holds up to capacity messages.
@@ -28,7 +37,11 @@ func NewPort(comp sim.Component, capacity int, name string) *Port {
 		sim.NameMustBeValid(name)
 		validNames.Store(name, struct{}{})
 	}
-	return &Port{name: name, comp: comp, capacity: capacity}
+	p := &Port{name: name, comp: comp, capacity: capacity}
+	if capacity > 0 {
+		p.taker, _ = comp.(Taker)
+	}
+	return p
 }
 
 // validNames are the port names Akita's check has passed, process-wide:
@@ -61,7 +74,16 @@ func (p *Port) Send(msg sim.Msg) *sim.SendError {
 }
 
 // Recv takes a message from the connection, or refuses it when full.
-func (p *Port) Recv(msg sim.Msg) *sim.SendError {
+func (p *Port) Recv(msg sim.Msg) *sim.SendError { return p.recv(msg.Meta().RecvTime, msg) }
+
+// recv is Recv of msg, received at now.
+func (p *Port) recv(now sim.VTimeInSec, msg sim.Msg) *sim.SendError {
+	if p.taker != nil && p.head == len(p.buf) && !p.full && p.NumHooks() == 0 {
+		// what queueing it and notifying would do: the owner retrieves
+		// it first, and nothing else is there
+		p.taker.Take(now, p, msg)
+		return nil
+	}
 	if len(p.buf)-p.head >= p.capacity {
 		p.full = true
 		return sim.NewSendError()
@@ -70,7 +92,7 @@ func (p *Port) Recv(msg sim.Msg) *sim.SendError {
 		p.InvokeHook(sim.HookCtx{Domain: p, Pos: sim.HookPosPortMsgRecvd, Item: msg})
 	}
 	p.buf = append(p.buf, msg)
-	p.comp.NotifyRecv(msg.Meta().RecvTime, p)
+	p.comp.NotifyRecv(now, p)
 	return nil
 }
 

@@ -110,3 +110,37 @@ func TestPortInvokesAttachedHooks(t *testing.T) {
 		t.Errorf("receiver's hook saw %q, want %q", recv.seen, wantRecv)
 	}
 }
+
+// taker is an owner that takes messages as they arrive at its empty port.
+type taker struct {
+	*owner
+	took []int
+}
+
+func (t *taker) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
+	t.took = append(t.took, msg.(*note).n)
+}
+
+// A Taker gets each message straight from its empty port, without a
+// NotifyRecv, as many times as messages arrive; with a hook on the port
+// (a tracer) messages queue and notify as for any component.
+func TestPortHandsMessagesToTaker(t *testing.T) {
+	e := sim.NewSerialEngine()
+	a := newOwner(e, "A", 4)
+	b := &taker{owner: &owner{ComponentBase: sim.NewComponentBase("B")}}
+	b.Port, b.out = b.NewPort(e, b, 2, "B", "Port")
+	fabric.Wire(a.Port, b.Port)
+	a.sendNotes(0, 0, 3)
+	if !reflect.DeepEqual(b.took, upTo(3)) || b.recvs != 0 || b.Port.Peek() != nil {
+		t.Fatalf("took %v with %d notifications and %v queued, want %v, none, nothing", b.took, b.recvs, b.Port.Peek(), upTo(3))
+	}
+	b.Port.AcceptHook(hookFunc(func(sim.HookCtx) {}))
+	a.sendNotes(1, 3, 4)
+	if len(b.took) != 3 || b.recvs != 1 || b.Port.Peek() == nil {
+		t.Errorf("with a hook: took %v, %d notifications, want the note queued and notified", b.took, b.recvs)
+	}
+}
+
+type hookFunc func(sim.HookCtx)
+
+func (f hookFunc) Func(ctx sim.HookCtx) { f(ctx) }

@@ -108,11 +108,11 @@ func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
 // when a Conn joins the two.
 func (s *Sender) send(msg sim.Msg, m *sim.MsgMeta) *sim.SendError {
 	own := s.own
-	if own == nil || own.conn != sim.Connection(own.direct) {
+	if own == nil || own.direct == nil { // plugged into a Conn: its conn is direct
 		return s.port.Send(msg)
 	}
 	m.RecvTime = m.SendTime
-	err := s.far.Recv(msg)
+	err := s.far.recv(m.RecvTime, msg)
 	if err == nil && own.NumHooks() > 0 {
 		own.InvokeHook(sim.HookCtx{Domain: own, Pos: sim.HookPosPortMsgSend, Item: msg})
 	}

@@ -53,6 +53,7 @@ type ComputeUnits struct {
 	maxRun  int                  // commands (from different queues) running at once
 	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
 	rr      int
+	toMem   []memRoutes      // kernel routes to each memory used so far
 	free    []*fabric.Packet // answered transactions, for reuse
 	steps   []*step          // finished steps, for reuse
 
@@ -131,12 +132,17 @@ func (c *ComputeUnits) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		switch m := msg.(type) {
-		case *KernelCmd:
-			c.enqueue(now, m)
-		case *fabric.Packet:
-			c.response(now, m)
-		}
+		c.Take(now, port, msg)
+	}
+}
+
+// Take handles a kernel dispatch or memory response as it arrives.
+func (c *ComputeUnits) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
+	switch m := msg.(type) {
+	case *fabric.Packet:
+		c.response(now, m)
+	case *KernelCmd:
+		c.enqueue(now, m)
 	}
 }
 
@@ -408,7 +414,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 		ready, after := c.tlb.Translate(now, m, addr, size, ms.PageBytes)
 		at, spread = max(at, ready), max(spread, after)
 	}
-	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
+	rs := c.kernelRoutes(m)
 	pick := stream + cu.id
 	if c.spray {
 		c.rr++
@@ -426,6 +432,28 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	first, after := c.stream(cu, now, at, size, spread)
 	p.Lag, p.Spread = first-now, after
 	c.mems[x].Send(now, p)
+}
+
+// memRoutes are the kernel routes from the CUs' hub to a memory.
+type memRoutes struct {
+	mem    fabric.Memory
+	routes []fabric.Route
+}
+
+// kernelRoutes are the routes of the CUs' traffic to memory m. The node
+// works them out once (node.Routes keeps them); the CUs keep the few they
+// use in a list, searched faster than the node's table of all pairs is.
+func (c *ComputeUnits) kernelRoutes(m fabric.Memory) []fabric.Route {
+	for i := range c.toMem {
+		if c.toMem[i].mem == m {
+			return c.toMem[i].routes
+		}
+	}
+	rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(m))
+	if len(c.toMem) < 16 { // a kernel touches a few memories: past that the list would only cost
+		c.toMem = append(c.toMem, memRoutes{m, rs})
+	}
+	return rs
 }
 
 // request makes a step's transaction, reusing an answered packet when it

@@ -238,6 +238,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
 	c.blocks = newBlockIndex(c.capacity)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")
+	c.topIn, _ = c.TopPort.(*fabric.Port)
 	c.BottomPort, c.bottom = c.NewPort(e, c, 4096, name, "Bottom")
 	return c
 }

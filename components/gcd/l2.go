@@ -31,6 +31,7 @@ type L2 struct {
 
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
+	topIn               *fabric.Port // TopPort, compared as a pointer: an interface compare is a call
 
 	lru      lru // resident blocks, most recent first
 	blocks   blockIndex
@@ -63,9 +64,24 @@ type L2 struct {
 // block is one replacement unit: which of its lines are valid and dirty.
 type block struct {
 	id           int64         // blockID of mem and the block's address
+	prev, next   *block        // LRU neighbours (more, less recent)
 	mem          fabric.Memory // the memory the lines are of
 	valid, dirty lineset.Set   // bit sets over the block's lines
-	prev, next   *block        // LRU neighbours (more, less recent)
+	// bits holds valid's and dirty's words for a block of up to 64 lines:
+	// an eviction then finds them beside the block, not two misses away
+	bits [2]uint64
+}
+
+// newBlock makes a block of the given lines, with no line valid.
+func newBlock(lines int64) *block {
+	bl := &block{}
+	if words := int((lines + 63) / 64); words == 1 {
+		bl.valid, bl.dirty = bl.bits[0:1:1], bl.bits[1:2:2]
+	} else {
+		s := make(lineset.Set, 2*words)
+		bl.valid, bl.dirty = s[:words:words], s[words:]
+	}
+	return bl
 }
 
 // writeBack is the dirty lines of one memory waiting to leave together.
@@ -136,13 +152,26 @@ func (c *L2) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		if msg == nil {
 			return
 		}
-		p := msg.(*fabric.Packet)
-		if port == c.TopPort {
-			c.request(now, p)
-		} else {
-			c.answer(now, p)
-		}
+		c.Take(now, port, msg)
 	}
+}
+
+// Take handles a CU request or a memory answer as it arrives.
+func (c *L2) Take(now sim.VTimeInSec, port sim.Port, msg sim.Msg) {
+	p := msg.(*fabric.Packet)
+	if c.isTop(port) {
+		c.request(now, p)
+	} else {
+		c.answer(now, p)
+	}
+}
+
+// isTop says whether port is the L2's top port.
+func (c *L2) isTop(port sim.Port) bool {
+	if p, ok := port.(*fabric.Port); ok {
+		return p == c.topIn
+	}
+	return port == c.TopPort
 }
 
 // isLocal says whether m is this GCD's own HBM.
@@ -472,8 +501,7 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {
-		words := int((c.lines + 63) / 64)
-		bl = &block{valid: make(lineset.Set, words), dirty: make(lineset.Set, words)}
+		bl = newBlock(c.lines)
 	}
 	bl.id, bl.mem = b, m
 	c.lru.pushFront(bl)

@@ -39,6 +39,5 @@ func (b Builder) WithMemoryDelay(f func(p *fabric.Packet) sim.VTimeInSec) Builde
 // Build makes the hub.
 func (b Builder) Build(name string) *Hub {
 	return &Hub{ComponentBase: sim.NewComponentBase(name), engine: fabric.NewCalendar(b.engine), ID: b.id,
-		ForwardDelay: fabric.Ns(b.forwardNs), ReorderDelay: fabric.Ns(b.reorder), MemoryDelay: b.memoryDelay,
-		links: map[int]*fabric.Sender{}, memories: map[int]*fabric.Sender{}, locals: map[sim.Port]*fabric.Sender{}}
+		ForwardDelay: fabric.Ns(b.forwardNs), ReorderDelay: fabric.Ns(b.reorder), MemoryDelay: b.memoryDelay}
 }

@@ -35,10 +35,10 @@ type Hub struct {
 	Adapt func(now sim.VTimeInSec, p *fabric.Packet) (out []*fabric.Packet, held bool)
 
 	// by neighbour hub: port towards its link; by memory index: port to its
-	// controller. Maps: hub and memory ids are global in a cluster.
-	links    map[int]*fabric.Sender
-	memories map[int]*fabric.Sender
-	locals   map[sim.Port]*fabric.Sender // requester port -> port towards it
+	// controller. Tables: hub and memory ids are global in a cluster.
+	links    table[int]
+	memories table[int]
+	locals   portTable // requester port -> port towards it
 	fabric.Senders
 	Forwarded uint64 // packets passed through to another hub
 }
@@ -50,21 +50,21 @@ func (h *Hub) newPort(name string) (sim.Port, *fabric.Sender) {
 // LinkPort makes the port towards the link that leads to hub neighbour.
 func (h *Hub) LinkPort(neighbour int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Link[%d]", neighbour))
-	h.links[neighbour] = s
+	h.links.put(neighbour, s)
 	return p
 }
 
 // MemoryPort makes the port to the controller of memory index.
 func (h *Hub) MemoryPort(index int) sim.Port {
 	p, s := h.newPort(fmt.Sprintf("Memory[%d]", index))
-	h.memories[index] = s
+	h.memories.put(index, s)
 	return p
 }
 
 // LocalPort makes the port to a requester (an SDMA engine) whose own port is far.
 func (h *Hub) LocalPort(name string, far sim.Port) sim.Port {
 	p, s := h.newPort(name)
-	h.locals[far] = s
+	h.locals.put(far, s)
 	return p
 }
 
@@ -78,6 +78,9 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		h.route(now, msg.(*fabric.Packet))
 	}
 }
+
+// Take forwards a packet as it arrives.
+func (h *Hub) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) { h.route(now, msg.(*fabric.Packet)) }
 
 // overLink says whether p came to its hub over a link rather than from a
 // requester or memory attached there: it is past the first hub of its way
@@ -130,9 +133,9 @@ func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	var s *fabric.Sender
 	if p.Kind.IsResponse() {
-		s = h.locals[p.Requester]
+		s = h.locals.get(p.Requester)
 	} else {
-		s = h.memories[p.Target.Index]
+		s = h.memories.get(p.Target.Index)
 		if h.MemoryDelay != nil {
 			delay += h.MemoryDelay(p)
 		}
@@ -148,7 +151,7 @@ func (h *Hub) forward(now sim.VTimeInSec, p *fabric.Packet, through bool) {
 	}
 	next := p.NextHub()
 	p.Advance()
-	h.links[next].Send(now, p)
+	h.links.get(next).Send(now, p)
 }
 
 // Handle fires delayed sends.

@@ -62,20 +62,41 @@ func (b *Bundle) accept(now sim.VTimeInSec, d *direction, dir int) {
 		if msg == nil {
 			break
 		}
-		p := msg.(*fabric.Packet)
-		if p.Lag > 0 {
-			if wb := b.wire(p); d.early+wb <= b.early && b.fits(d, wb) {
-				// part of the credits may go to packets still on their
-				// way: their serialisation is booked at their arrival time
-				d.early += wb
-				b.transmit(now, d, dir, p, wb, true)
-				continue
-			}
-			b.engine.Schedule(p.Event(p.TakeLag(now), b, dir+2))
-			continue
-		}
-		d.ready = append(d.ready, p)
+		b.arrive(now, d, dir, msg.(*fabric.Packet))
 	}
+	b.send(now, d, dir)
+}
+
+// Take accepts a packet as it arrives at a bundle end.
+func (b *Bundle) Take(now sim.VTimeInSec, port sim.Port, msg sim.Msg) {
+	dir := 0
+	if b.dirs[1].in == port {
+		dir = 1
+	}
+	d := b.dirs[dir]
+	b.arrive(now, d, dir, msg.(*fabric.Packet))
+	b.send(now, d, dir)
+}
+
+// arrive books a lagging packet early, while credits for that allow, or
+// has it wait for its time; one without lag joins those at the link.
+func (b *Bundle) arrive(now sim.VTimeInSec, d *direction, dir int, p *fabric.Packet) {
+	if p.Lag > 0 {
+		if wb := b.wire(p); d.early+wb <= b.early && b.fits(d, wb) {
+			// part of the credits may go to packets still on their
+			// way: their serialisation is booked at their arrival time
+			d.early += wb
+			b.transmit(now, d, dir, p, wb, true)
+			return
+		}
+		b.engine.Schedule(p.Event(p.TakeLag(now), b, dir+2))
+		return
+	}
+	d.ready = append(d.ready, p)
+}
+
+// send puts packets at the link on the wire while the receiver has credits.
+func (b *Bundle) send(now sim.VTimeInSec, d *direction, dir int) {
 	for d.head < len(d.ready) {
 		p := d.ready[d.head]
 		wb := b.wire(p)
