@@ -53,9 +53,9 @@ type ComputeUnits struct {
 	maxRun  int                  // commands (from different queues) running at once
 	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
 	rr      int
-	toMem   []memRoutes      // kernel routes to each memory used so far
-	free    []*fabric.Packet // answered transactions, for reuse
-	steps   []*step          // finished steps, for reuse
+	toMem   []memRoutes    // kernel routes to each memory used so far
+	packets fabric.Packets // answered transactions, for reuse
+	steps   []*step        // finished steps, for reuse
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -422,7 +422,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms M
 	}
 	c.Transactions++
 	x := cu.id % c.xcds // the CU's XCD: its L2 and port into the fabric
-	p := c.request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
+	p := c.packets.Request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.inData {
 		c.watchWrite(p, ch)
@@ -454,20 +454,6 @@ func (c *ComputeUnits) kernelRoutes(m fabric.Memory) []fabric.Route {
 		c.toMem = append(c.toMem, memRoutes{m, rs})
 	}
 	return rs
-}
-
-// request makes a step's transaction, reusing an answered packet when it
-// can (as the SDMA engines do): a packet per transaction was over half of
-// what a kernel allocated.
-func (c *ComputeUnits) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route, port sim.Port, s *step) *fabric.Packet {
-	n := len(c.free)
-	if n == 0 {
-		return fabric.NewRequest(kind, size, m, r, port, s)
-	}
-	p := c.free[n-1]
-	c.free = c.free[:n-1]
-	p.Requester, p.Tag = port, s
-	return p.Reissue(kind, size, m, r)
 }
 
 // stream issues size bytes through the pipes of the CUs the state
@@ -591,7 +577,7 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		// work starts on the first byte; the last follows Spread later
 		s.lastIn = max(s.lastIn, now+p.Spread)
 		c.BytesRead += uint64(p.Size)
-		c.free = append(c.free, p)
+		c.packets.Put(p)
 		if s.reads--; s.reads == 0 {
 			c.compute(now, s)
 		}
@@ -600,7 +586,7 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		s.ackEnd = max(s.ackEnd, now+p.Spread)
 		s.ackSpread = max(s.ackSpread, p.Spread)
 		c.BytesWritten += uint64(p.Size)
-		c.free = append(c.free, p)
+		c.packets.Put(p)
 		if s.write--; s.write == 0 {
 			c.stepDone(now, s)
 		}

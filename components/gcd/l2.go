@@ -39,7 +39,7 @@ type L2 struct {
 	queued   []*fabric.Packet // releases and acquires behind it (other queues' kernels), in order
 	syncLeft int              // of those, not yet acknowledged
 	pending  []writeBack      // dirty lines evicted and not yet sent, by memory
-	free     []*fabric.Packet // acknowledged write-backs, for reuse
+	packets  fabric.Packets   // acknowledged write-backs, for reuse
 
 	// A write-back's acknowledgement only says when its last byte is in;
 	// nothing waits for it but a release's. The others cost no event of
@@ -329,7 +329,7 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 			if hi == lo {
 				continue
 			}
-			p := c.writeBack(int((hi-lo)*c.line), wb.mem, route, tag)
+			p := c.packets.Request(fabric.WriteReq, int((hi-lo)*c.line), wb.mem, route, c.BottomPort, tag)
 			p.Addr = wb.addr + lo*c.line
 			c.bottom.Send(now, p)
 			n++
@@ -337,19 +337,6 @@ func (c *L2) sendWriteBacks(now sim.VTimeInSec, tag any) int {
 	}
 	c.pending = c.pending[:0]
 	return n
-}
-
-// writeBack makes a write-back transaction, reusing an acknowledged one
-// when it can.
-func (c *L2) writeBack(size int, m fabric.Memory, r fabric.Route, tag any) *fabric.Packet {
-	n := len(c.free)
-	if n == 0 {
-		return fabric.NewRequest(fabric.WriteReq, size, m, r, c.BottomPort, tag)
-	}
-	p := c.free[n-1]
-	c.free = c.free[:n-1]
-	p.Tag = tag
-	return p.Reissue(fabric.WriteReq, size, m, r)
 }
 
 // serve answers from the cache after its transfer and latency.
@@ -382,7 +369,7 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 		// done when its last byte is: (now + lag) + spread, as its own
 		// events would have reached it
 		c.written(now + p.Lag + p.Spread)
-		c.free = append(c.free, p)
+		c.packets.Put(p)
 		return
 	}
 	if p.Lag > 0 || (p.Spread > 0 && o.Fill) {
@@ -402,7 +389,7 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 			c.engine.Schedule(p.Event(t, c, 0))
 			return
 		}
-		c.free = append(c.free, p)
+		c.packets.Put(p)
 		if c.syncLeft--; c.syncLeft == 0 {
 			c.finishSync(now)
 		}

@@ -27,10 +27,10 @@ type Engine struct {
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
 
-	queues [][]*CopyCmd // the engine's SDMA queues (rings), served round-robin
-	next   int          // queue to look at first
-	active *copyState
-	free   []*fabric.Packet // answered packets, reused for new requests
+	queues  [][]*CopyCmd // the engine's SDMA queues (rings), served round-robin
+	next    int          // queue to look at first
+	active  *copyState
+	packets fabric.Packets // answered packets, reused for new requests
 
 	issuing bool           // issue is running (responses can arrive inside it)
 	issueAt sim.VTimeInSec // logical time new reads leave at
@@ -213,12 +213,7 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 
 // request makes a transaction, reusing an answered packet when it can.
 func (e *Engine) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route) *fabric.Packet {
-	if n := len(e.free); n > 0 {
-		p := e.free[n-1]
-		e.free = e.free[:n-1]
-		return p.Reissue(kind, size, m, r)
-	}
-	return fabric.NewRequest(kind, size, m, r, e.MemPort, nil)
+	return e.packets.Request(kind, size, m, r, e.MemPort, nil)
 }
 
 // response handles a transaction's answer at the time it logically
@@ -246,7 +241,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		s.done += int64(p.Size)
 		s.lastAck = max(s.lastAck, now+p.Spread)
 		spread := p.Spread
-		e.free = append(e.free, p)
+		e.packets.Put(p)
 		e.BytesCopied += uint64(p.Size)
 		if s.done == s.cmd.Bytes {
 			e.finish(now, s.lastAck)
@@ -254,7 +249,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		}
 		e.issue(now, at, spread)
 	case fabric.FlushAck:
-		e.free = append(e.free, p)
+		e.packets.Put(p)
 		if s.flushes--; s.flushes == 0 {
 			e.at(at+e.fenceNs+e.signalNs, phaseSignal)
 		}
