@@ -96,18 +96,9 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 // channel's CU (with the kernel's in-flight window): the phase's compute
 // waits until their last byte is in.
 func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun, n int) {
-	ph := &ch.phases[n]
 	ch.preloaded, ch.loading = n, true
-	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ph.Preload}
-	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, preload: ch, left: 1}
-	cu := &cuState{run: sub, id: ch.cu, span: 1, workgroups: 1}
-	for _, m := range ph.Preload {
-		b := m.Traffic(c.line)
-		cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
-		cu.total = max(cu.total, b)
-	}
-	sub.cus = []*cuState{cu}
-	c.start(now, cu)
+	sub := &kernelRun{cmd: &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ch.phases[n].Preload}, start: now, max: ch.k.max, preload: ch}
+	c.start(now, c.channelShare(ch, sub))
 }
 
 // preloadNext issues the next phase's preloads once every store of this
@@ -150,19 +141,25 @@ func (c *ComputeUnits) loaded(now sim.VTimeInSec, ch *chanRun) {
 func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 	ph := &ch.phases[ch.next]
 	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes}
-	sub := &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch, left: 1}
-	cu := &cuState{run: sub, id: ch.cu, span: 1, workgroups: 1}
-	for _, ms := range [...][]MemStream{ph.Reads, ph.Writes} {
+	cu := c.channelShare(ch, &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch})
+	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
+	ch.inData = len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
+	c.start(now, cu)
+}
+
+// channelShare is run (one workgroup: a channel's phase, or its preloads)
+// as the share of the channel's CU that moves its reads and writes.
+func (c *ComputeUnits) channelShare(ch *chanRun, run *kernelRun) *cuState {
+	cu := &cuState{run: run, id: ch.cu, span: 1, workgroups: 1}
+	for _, ms := range [...][]MemStream{run.cmd.Reads, run.cmd.Writes} {
 		for _, m := range ms {
 			b := m.Traffic(c.line)
 			cu.base, cu.bytes = append(cu.base, m.Addr), append(cu.bytes, b)
 			cu.total = max(cu.total, b)
 		}
 	}
-	sub.cus = []*cuState{cu}
-	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
-	ch.inData = len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
-	c.start(now, cu)
+	run.cus, run.left = []*cuState{cu}, 1
+	return cu
 }
 
 // watchWrite has a phase's data store tell the channel when it lands, for
