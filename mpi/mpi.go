@@ -346,11 +346,7 @@ func (x *expander) bounce(i int, buf string) string {
 func buffers(ops []*trace.Op) map[string]trace.Buffer {
 	bufs := map[string]trace.Buffer{}
 	for _, o := range ops {
-		if b, ok := o.Allocates(); ok {
-			if _, dup := bufs[o.Buf]; !dup {
-				bufs[o.Buf] = b
-			}
-		}
+		trace.AddBuffer(bufs, o)
 	}
 	return bufs
 }

@@ -32,16 +32,19 @@ type Buffer struct {
 func Buffers(ops []Op) map[string]Buffer {
 	bufs := map[string]Buffer{}
 	for i := range ops {
-		o := &ops[i]
-		if !o.IsAlloc() || o.Buf == "" {
-			continue
-		}
-		if _, dup := bufs[o.Buf]; dup {
-			continue
-		}
-		bufs[o.Buf] = o.placed()
+		AddBuffer(bufs, &ops[i])
 	}
 	return bufs
+}
+
+// AddBuffer notes in bufs the buffer op allocates, unless an earlier op
+// allocated that name (Buffers, op by op).
+func AddBuffer(bufs map[string]Buffer, o *Op) {
+	if b, ok := o.Allocates(); ok {
+		if _, dup := bufs[o.Buf]; !dup {
+			bufs[o.Buf] = b
+		}
+	}
 }
 
 // Allocates is the buffer op allocates, if it is a named allocation.
