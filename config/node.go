@@ -51,6 +51,14 @@ type Env struct {
 	AllreduceKernelThreshold int64 `toml:"MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD"`
 	AllreduceBlock           int64 `toml:"MPICH_GPU_ALLREDUCE_BLK_SIZE"`
 	EnableYaksa              int   `toml:"MPICH_ENABLE_YAKSA"`
+	// Shared-memory collectives inside a node (Cray's cells, MPICH's
+	// release_gather; mpi/releasegather.go)
+	SharedMemColl       int   `toml:"MPICH_SHARED_MEM_COLL_OPT"`
+	SharedMemCells      int   `toml:"MPICH_SHARED_MEM_COLL_NCELLS"`
+	SharedMemCellBytes  int64 `toml:"MPICH_SHARED_MEM_COLL_CELLSZ"`
+	PosixCollsThreshold int   `toml:"MPICH_POSIX_NUM_COLLS_THRESHOLD"`
+	ReduceIntranodeKval int   `toml:"MPICH_REDUCE_INTRANODE_TREE_KVAL"`
+	BcastIntranodeKval  int   `toml:"MPICH_BCAST_INTRANODE_TREE_KVAL"`
 	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`
 	NCCLAlgo        string `toml:"NCCL_ALGO"`

@@ -233,6 +233,12 @@ var Params = concat(
 		ints("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", "", 0, 1, "1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host"),
 		msgSize("env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD", "with the kernel on, MPI_Allreduce on GPU buffers of at least this many bytes reduces on the GPU; smaller ones on the host"),
 		ints("env.MPICH_GPU_ALLREDUCE_BLK_SIZE", "bytes", 1, 1<<40, "the GPU allreduce reduces the message this many bytes at a time, a block after another"), // 0 would never advance
+		ints("env.MPICH_SHARED_MEM_COLL_OPT", "", 0, 1, "1: MPI_Allreduce on host buffers of ranks of one node, if the message fits a cell, reduces through shared-memory cells (release_gather) instead of messages"),
+		ints("env.MPICH_SHARED_MEM_COLL_NCELLS", "", 1, 1<<20, "shared-memory collectives: cells per rank, taken in turn call after call"),
+		ints("env.MPICH_SHARED_MEM_COLL_CELLSZ", "bytes", 129, 1<<30, "shared-memory collectives: bytes of a cell, two 64-byte lines of them its header; a message of more than the rest takes the point-to-point algorithms"),
+		ints("env.MPICH_POSIX_NUM_COLLS_THRESHOLD", "", 0, 1<<30, "the shared-memory collectives run from this call of a communicator's on; the ones before take the point-to-point algorithms"),
+		ints("env.MPICH_REDUCE_INTRANODE_TREE_KVAL", "", 1, 1<<20, "shared-memory collectives: children per rank of the k-ary tree data is reduced up"),
+		ints("env.MPICH_BCAST_INTRANODE_TREE_KVAL", "", 1, 1<<20, "shared-memory collectives: children per rank of the k-ary tree the result is released down"),
 		ints("env.MPICH_ENABLE_YAKSA", "", 0, 1, "1: MPI_Pack of a derived type on GPU memory runs yaksa's GPU pack kernels; 0: the dataloop engine, a CPU copy per contiguous run"),
 		str("env.NCCL_PROTO", "LL128 is refused: off on gfx90a", `the protocol of every collective; "": RCCL's tuning model picks`).choice("", "LL", "Simple"),
 		str("env.NCCL_ALGO", "", `the algorithm (Tree: AllReduce only); "": RCCL's choice`).choice("", "Ring", "Tree"),

@@ -83,6 +83,10 @@ type lowering struct {
 	sent   map[[3]int]int          // (collective, from, to) -> host messages so far, as the sender counts
 	recvd  map[[3]int]int          // the same, as the receiver counts
 	reqs   map[int]int             // rank -> requests (and events) the library started
+	posix  map[int]int             // rank -> calls that reached the shared-memory layer (releasegather.go)
+	// cellState is, per rank, the chunks through its shared cells so far:
+	// the next one takes cell cellState % Shared.Cells
+	cellState map[int]int
 }
 
 // lower returns ops with every collective replaced by what it does on its
@@ -109,7 +113,7 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) []*trace.Op {
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}}
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, cellState: map[int]int{}}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)

@@ -387,8 +387,12 @@ func (b *builder) binomialReduce(root int) bool {
 // allreduce leaves the sum in every rank's r and returns it.
 func (b *builder) allreduce() span {
 	bytes := b.bytes
+	smp := b.staged() && bytes <= b.l.p.Coll.AllreduceMaxSMP
+	if smp && b.releaseGather() { // one node: MPICH's shared-memory cells
+		return b.whole(b.me, 'r')
+	}
 	b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
-	if b.staged() && bytes <= b.l.p.Coll.AllreduceMaxSMP { // SMP-aware: a node reduce, then a node broadcast
+	if smp { // SMP-aware: a node reduce, then a node broadcast
 		b.reduce(0)
 		b.bcastTree(0, b.whole(b.me, 'r'))
 		return b.whole(b.me, 'r')

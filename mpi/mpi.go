@@ -58,7 +58,8 @@ type Params struct {
 	// AllreduceBlock (MPICH_GPU_ALLREDUCE_BLK_SIZE, at least 1): the kernel
 	// path reduces this many bytes at a time.
 	AllreduceBlock int64
-	Net            Net // between nodes (net.go)
+	Shared         Shared // MPICH's shared-memory collectives (releasegather.go)
+	Net            Net    // between nodes (net.go)
 }
 
 // FromConfig reads the parameters of node c.
@@ -70,6 +71,8 @@ func FromConfig(c *config.Node) Params {
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
 		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
 		AllreduceKernelThreshold: e.AllreduceKernelThreshold, AllreduceBlock: e.AllreduceBlock,
+		Shared: Shared{On: e.SharedMemColl == 1, Threshold: e.PosixCollsThreshold, CellBytes: e.SharedMemCellBytes,
+			Cells: e.SharedMemCells, ReduceK: e.ReduceIntranodeKval, ReleaseK: e.BcastIntranodeKval},
 		Net: netFromConfig(c)}
 }
 

@@ -86,7 +86,7 @@ const (
 )
 
 // allreduceGap is what the model lacks for Cray MPICH's small GPU allreduce.
-const allreduceGap = "on one node the model's 11.98 us is 6.9 us of posted host messages (mpi.post_ns on the five stages of the SMP-aware reduce and bcast), 1.4 us of CPU loads and stores of the GCD buffers (uncached, host link and HBM) and 3.7 us of the messages' flags and copies; two sourced mechanisms would remove most of it and are not modelled: MPICH 3.4's shared-memory release_gather collectives (from the 5th call, MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD: cells and flags, no posts) and VRAM mapped cached for the CPU where the GPU's xGMI reaches it (amdgpu_vram_mgr.c, gmc.xgmi.connected_to_cpu), which makes OSU's repeated 8 B loads and stores cache hits (docs/model.md \"MPI collectives\"; issue 22)"
+const allreduceGap = "on one node the model's 8 B allreduce goes through MPICH 3.4's shared-memory cells (release_gather, no posted messages) in 5.33 us: the CPU's staging copies of the GCD buffers, about 0.9 us in and 0.9 us out (uncached loads and stores over the host link), and nine 8 B host copies and reductions in a row at 0.39 us each (DRAM round trips: the model has no CPU caches); across nodes, the point-to-point SMP-aware path with mpi.post_ns per message. Missing, with a source: CPU caching of the cells and of the GCD buffers (amdgpu maps VRAM cached where the GPU's xGMI reaches the CPU, amdgpu_vram_mgr.c), and MPICH's hierarchical composition across nodes (docs/model.md \"MPI collectives\"; issue 22)"
 
 var checkPoints = append([]checkPoint{
 	// hipMemcpyAsync between GCDs: SDMA copies, by link count and size.

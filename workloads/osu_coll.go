@@ -26,6 +26,31 @@ var osuCollectives = map[string]trace.Kind{
 	"osu_alltoall":       trace.MPIAlltoall,
 }
 
+// collWarmup is the collectives' warm-up unless -x sets one. OSU skips
+// 200 iterations (10 above 8 KiB); the model simulates as many of them as
+// bring every state it keeps to what they leave: IPC handles, opened on
+// the first call, and the shared-memory collectives, which a communicator
+// takes from its MPICH_POSIX_NUM_COLLS_THRESHOLD-th call on (5) and sets
+// up on that first call (MPICH allocates them lazily): five calls before
+// the timed ones. The cells hold a few hundred bytes
+// (MPICH_SHARED_MEM_COLL_CELLSZ), and a larger message's first call sets
+// all it keeps, so above collWarmupBytes / collWarmup bytes the warm-ups
+// shrink to what collWarmupBytes holds (one at least): E8's 1 MiB
+// collectives simulate one, not five. A cell size past that needs -x.
+const (
+	collWarmup      = 5
+	collWarmupBytes = 1 << 20
+)
+
+// collWarmups is the number of untimed iterations of a collective test
+// of n bytes.
+func (o OSU) collWarmups(n int64) int {
+	if o.WarmupSet {
+		return o.Warmup
+	}
+	return int(max(1, min(collWarmup, collWarmupBytes/max(n, 1))))
+}
+
 // collRun builds one size of a collective test.
 func (o OSU) collRun(n int64) job.Run {
 	kind := osuCollectives[o.Bench]
@@ -54,9 +79,9 @@ func (o OSU) collRun(n int64) job.Run {
 		}
 		barrier := trace.Op{Op: trace.MPIBarrier}
 		rank = append(rank, barrier)
-		for it := 0; it < o.warmups()+o.Iterations; it++ {
+		for it := 0; it < o.collWarmups(n)+o.Iterations; it++ {
 			start, stop := trace.Op{Op: trace.HostCompute}, trace.Op{Op: trace.HostCompute}
-			if it >= o.warmups() { // after the warm-up
+			if it >= o.collWarmups(n) { // after the warm-up
 				start.Label, stop.Label = osuStart, osuStop
 			}
 			if kind == trace.MPIReduce {

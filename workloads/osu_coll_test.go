@@ -44,6 +44,25 @@ func TestOSUCollectives(t *testing.T) {
 	}
 }
 
+// The default warm-up leaves the timed calls in steady state: an 8-GCD
+// osu_allreduce gives what it gives after OSU's own 10 skipped iterations
+// (8 B through the shared-memory cells, which take a communicator's calls
+// from its 5th on and are set up on that call; with one warm-up the timed
+// call would be the 2nd, on the point-to-point path).
+func TestOSUCollectiveWarmupReachesSteadyState(t *testing.T) {
+	for _, n := range []int64{8, 128} {
+		def := osuRow(t, OSU{Bench: "osu_allreduce", GCDs: e8Order, Sizes: []int64{n}, Iterations: 1})
+		osu := osuRow(t, OSU{Bench: "osu_allreduce", GCDs: e8Order, Sizes: []int64{n}, Iterations: 1, Warmup: 10, WarmupSet: true})
+		one := osuRow(t, OSU{Bench: "osu_allreduce", GCDs: e8Order, Sizes: []int64{n}, Iterations: 1, Warmup: 1, WarmupSet: true})
+		if math.Abs(def-osu) > 1e-9*osu {
+			t.Errorf("%d B: %.4f us with the default warm-up, %.4f us after 10: want the same", n, def, osu)
+		}
+		if one == def { // through the cells once warm
+			t.Errorf("%d B: %.4f us after one warm-up as after the default: want the point-to-point call's own time", n, one)
+		}
+	}
+}
+
 // A broadcast between two ranks is one message: over IPC the root's send
 // completes when the child's copy does, so the mean time per rank is
 // osu_latency's one-way time of the same size between the same GCDs.
