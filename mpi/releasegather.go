@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/akisim/akisim/trace"
 )
@@ -51,23 +52,18 @@ func (s Shared) fits(bytes int64) bool {
 	return s.On && s.Cells >= 1 && bytes <= s.CellBytes-cellHeader
 }
 
-// oneNode says whether the communicator's ranks share one node's memory.
-func (b *builder) oneNode() bool {
-	for i := range b.n {
-		if b.node(i) != b.node(0) {
-			return false
-		}
-	}
-	return true
-}
-
 // releaseGather runs the staged allreduce through the shared cells if
 // MPICH would, and says whether it did. MPICH counts the calls that reach
 // its shared-memory layer (bcast, reduce, barrier and allreduce); here
 // only the allreduces do, the others taking Cray's point-to-point paths.
+// On one node it is the shared-memory allreduce; across nodes MPICH's
+// SMP-aware composition (MPIDI_Allreduce_intra_composition_alpha,
+// ch4_coll_impl.h v3.4.2): a reduce to each node's first rank through its
+// cells, an allreduce between those ranks over the network, a bcast from
+// each node's first rank through its cells.
 func (b *builder) releaseGather() bool {
 	sh, r := b.l.p.Shared, b.call.Rank
-	if !sh.fits(b.bytes) || !b.oneNode() {
+	if !sh.fits(b.bytes) {
 		return false
 	}
 	b.l.posix[r]++
@@ -79,32 +75,143 @@ func (b *builder) releaseGather() bool {
 		b.l.made[cells] = true
 		b.emit(trace.Op{Op: trace.HostMalloc, Buf: cells, NUMA: b.numa(), Bytes: sh.CellBytes * int64(sh.Cells)})
 	}
-	seg := int64(b.l.cellState[r] % sh.Cells)
-	b.l.cellState[r]++
-	cell := func(i int) span {
-		return span{b.l.prefix + fmt.Sprintf("h%d.c", b.rank(i)), seg*sh.CellBytes + cellHeader, b.bytes}
+	groups, g := b.nodeGroups()
+	local := groups[g]
+	li := slices.Index(local, b.me)
+	if len(groups) == 1 { // every rank copies the sum out of rank 0's cell
+		sum := b.cellGather(local, li, false)
+		b.cellRelease(local, li, sum)
+		return true
 	}
-	flag := func(i int, what string) string {
-		return b.l.prefix + fmt.Sprintf("c%d.%d.%s", b.seq, b.rank(i), what)
+	b.cellGather(local, li, true) // the node's first rank reduces into its result
+	if li == 0 {
+		b.rootsAllreduce(groups)
 	}
-	// gather, up the reduce tree
-	b.hostCopy(cell(b.me), b.whole(b.me, 's'))
-	for _, c := range kids(b.me, sh.ReduceK, b.n) {
-		b.emit(trace.Op{Op: trace.FlagWait, Flag: flag(c, "gathered")})
-		b.reduceLocal(cell(b.me), cell(c))
-	}
-	if b.me != 0 {
-		b.emit(trace.Op{Op: trace.FlagSet, Flag: flag(b.me, "gathered")})
-	}
-	// release, down the bcast tree
-	if b.me != 0 {
-		b.emit(trace.Op{Op: trace.FlagWait, Flag: flag((b.me-1)/sh.ReleaseK, "released")})
-	}
-	if len(kids(b.me, sh.ReleaseK, b.n)) > 0 {
-		b.emit(trace.Op{Op: trace.FlagSet, Flag: flag(b.me, "released")})
-	}
-	b.hostCopy(b.whole(b.me, 'r'), cell(0))
+	b.cellRelease(local, li, span{})
 	return true
+}
+
+// cell is index i's current cell: its data after the header.
+func (b *builder) cell(i int, seg int64) span {
+	sh := b.l.p.Shared
+	return span{b.l.prefix + fmt.Sprintf("h%d.c", b.rank(i)), seg*sh.CellBytes + cellHeader, b.bytes}
+}
+
+// nextCell is the cell the rank's next step takes (cells in turn).
+func (b *builder) nextCell() int64 {
+	r := b.call.Rank
+	seg := int64(b.l.cellState[r] % b.l.p.Shared.Cells)
+	b.l.cellState[r]++
+	return seg
+}
+
+// cellFlag names index i's flag of this call.
+func (b *builder) cellFlag(i int, what string) string {
+	return b.l.prefix + fmt.Sprintf("c%d.%d.%s", b.seq, b.rank(i), what)
+}
+
+// cellGather reduces the node's data up a k-ary tree over local (index
+// li of it is the rank): each rank copies its data into its cell, reduces
+// its children's cells into it as they flag them, and flags its parent.
+// With intoResult the node's first rank reduces into its result buffer
+// instead (MPICH's reduce to rank 0). It returns where the sum ends.
+func (b *builder) cellGather(local []int, li int, intoResult bool) span {
+	seg := b.nextCell()
+	acc := b.cell(b.me, seg)
+	if li == 0 && intoResult {
+		acc = b.whole(b.me, 'r')
+	}
+	b.hostCopy(acc, b.whole(b.me, 's'))
+	for _, c := range kids(li, b.l.p.Shared.ReduceK, len(local)) {
+		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.cellFlag(local[c], "gathered")})
+		b.reduceLocal(acc, b.cell(local[c], seg))
+	}
+	if li != 0 {
+		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, "gathered")})
+	}
+	return b.cell(local[0], seg)
+}
+
+// cellRelease sends the node's first rank's data down a k-ary tree over
+// local: each rank waits for its parent's flag, flags its own children,
+// and copies the data into its result. from is where the data is (the
+// first rank's cell, which every rank copies out); empty, the first rank
+// copies its result into its next cell first and keeps it (MPICH's bcast).
+func (b *builder) cellRelease(local []int, li int, from span) {
+	bcast := from.buf == ""
+	if bcast {
+		from = b.cell(local[0], b.nextCell())
+		if li == 0 {
+			b.hostCopy(from, b.whole(b.me, 'r'))
+		}
+	}
+	k := b.l.p.Shared.ReleaseK
+	if li != 0 {
+		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.cellFlag(local[(li-1)/k], "released")})
+	}
+	if len(kids(li, k, len(local))) > 0 {
+		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, "released")})
+	}
+	if li != 0 || !bcast {
+		b.hostCopy(b.whole(b.me, 'r'), from)
+	}
+}
+
+// nodeGroups are the communicator's indexes by node, nodes in the order
+// of their first index, and the group of the rank.
+func (b *builder) nodeGroups() (groups [][]int, mine int) {
+	at := map[int]int{}
+	for i := range b.n {
+		nd := b.node(i)
+		k, ok := at[nd]
+		if !ok {
+			k = len(groups)
+			at[nd] = k
+			groups = append(groups, nil)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	return groups, at[b.node(b.me)]
+}
+
+// rootsAllreduce is the allreduce between the nodes' first ranks, in
+// place on their results: recursive doubling over the network (assumed
+// for every size a cell holds; MPICH picks it up to
+// MPICH_ALLREDUCE_SHORT_MSG_SIZE), a rank count that is not a power of two
+// folding in and out first as MPICH does.
+func (b *builder) rootsAllreduce(groups [][]int) {
+	roots := make([]int, len(groups))
+	for k, g := range groups {
+		roots[k] = g[0]
+	}
+	pos := slices.Index(roots, b.me)
+	f := newFold(len(roots), true)
+	r, t := b.whole(b.me, 'r'), b.whole(b.me, 't')
+	nr := f.newrank(pos)
+	if pos < 2*f.rem { // fold in
+		p := roots[pos^1]
+		if nr < 0 {
+			b.exchange([]xfer{{peer: p, at: r}}, nil)
+		} else {
+			b.exchange(nil, []xfer{{peer: p, at: t, from: b.whole(p, 'r')}})
+			b.reduceLocal(r, t)
+		}
+	}
+	if nr >= 0 {
+		for mask := 1; mask < f.pof2; mask <<= 1 {
+			p := roots[f.index(nr^mask)]
+			b.exchange([]xfer{{peer: p, at: r}}, []xfer{{peer: p, at: t, from: b.whole(p, 'r')}})
+			b.reduceLocal(r, t)
+		}
+	}
+	if pos < 2*f.rem { // fold out
+		p := roots[pos^1]
+		if nr < 0 {
+			b.exchange(nil, []xfer{{peer: p, at: r, from: b.whole(p, 'r')}})
+		} else {
+			b.exchange([]xfer{{peer: p, at: r}}, nil)
+		}
+	}
 }
 
 // kids are the children of index i in a k-ary tree of n rooted at 0.

@@ -25,20 +25,26 @@ func allreduceTrace(n int, size int64) []trace.Op {
 
 // Every rank ends with every contribution on every rank count and tree
 // shape: from the first call (threshold 1) and from the second (the first
-// taking the point-to-point algorithm), in a cell it fills or not.
+// taking the point-to-point algorithm), in a cell it fills or not, on one
+// node and with 1, 2 or 3 ranks a node (the nodes' first ranks folding in
+// where they are not a power of two).
 func TestReleaseGatherDataFlow(t *testing.T) {
 	own := func(r int, _ int64) uint64 { return bit(r, 0) }
 	for n := 2; n <= 8; n++ {
-		for _, size := range []int64{1, 8, 100, 128} {
+		for _, size := range []int64{1, 8, 128} {
 			for _, tree := range [][2]int{{4, 64}, {2, 2}, {1, 1}} {
 				for _, threshold := range []int{1, 2} {
-					name := fmt.Sprintf("n%d/%dB/k%d-%d/from%d", n, size, tree[0], tree[1], threshold)
-					t.Run(name, func(t *testing.T) {
-						m := runColl(t, allreduceTrace(n, size), sharedParams(threshold, 256, tree[0], tree[1]), own)
-						for r := 0; r < n; r++ {
-							want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), "result")
-						}
-					})
+					for _, perNode := range []int{0, 1, 2, 3} {
+						name := fmt.Sprintf("n%d/%dB/k%d-%d/from%d/pernode%d", n, size, tree[0], tree[1], threshold, perNode)
+						t.Run(name, func(t *testing.T) {
+							p := sharedParams(threshold, 256, tree[0], tree[1])
+							p.Net.GCDsPerNode = perNode
+							m := runColl(t, allreduceTrace(n, size), p, own)
+							for r := 0; r < n; r++ {
+								want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), "result")
+							}
+						})
+					}
 				}
 			}
 		}
@@ -46,9 +52,9 @@ func TestReleaseGatherDataFlow(t *testing.T) {
 }
 
 // The calls before MPICH_POSIX_NUM_COLLS_THRESHOLD post host messages;
-// from it on a call posts none and takes the cells; MPICH_SHARED_MEM_COLL_OPT=0,
-// ranks on two nodes, or a message larger than a cell's data never take
-// them.
+// from it on a call posts none on its node and takes the cells, on one
+// node or several; MPICH_SHARED_MEM_COLL_OPT=0 or a message larger than a
+// cell's data never take them.
 func TestReleaseGatherSelection(t *testing.T) {
 	count := func(ops []trace.Op, rank int) (rts, gathered int) {
 		for _, o := range ops {
@@ -79,7 +85,7 @@ func TestReleaseGatherSelection(t *testing.T) {
 		{"from the third call", sharedParams(3, 256, 4, 64), 8, true, false, true},
 		{"a full cell", sharedParams(1, 256, 4, 64), 128, false, true, false},
 		{"off", off, 8, true, false, true},
-		{"two nodes", twoNodes, 8, true, false, true},
+		{"two nodes: gather, the first ranks' allreduce, release", twoNodes, 8, false, true, false},
 		{"past a cell", sharedParams(1, 256, 4, 64), 129, true, false, true},
 	} {
 		n := 8

@@ -86,7 +86,7 @@ const (
 )
 
 // allreduceGap is what the model lacks for Cray MPICH's small GPU allreduce.
-const allreduceGap = "on one node the model's 8 B allreduce goes through MPICH 3.4's shared-memory cells (release_gather, no posted messages) in 5.33 us: the CPU's staging copies of the GCD buffers, about 0.9 us in and 0.9 us out (uncached loads and stores over the host link), and nine 8 B host copies and reductions in a row at 0.39 us each (DRAM round trips: the model has no CPU caches); across nodes, the point-to-point SMP-aware path with mpi.post_ns per message. Missing, with a source: CPU caching of the cells and of the GCD buffers (amdgpu maps VRAM cached where the GPU's xGMI reaches the CPU, amdgpu_vram_mgr.c), and MPICH's hierarchical composition across nodes (docs/model.md \"MPI collectives\"; issue 22)"
+const allreduceGap = "the model's 8 B allreduce goes through the shared-memory cells (MPICH 3.4's release_gather, as Cray's MPICH_SHARED_MEM_COLL_OPT; no posted messages) in 5.33 us on one node: the CPU's staging copies of the GCD buffers, about 0.9 us in and 0.9 us out (uncached loads and stores over the host link), and nine 8 B host copies and reductions in a row at 0.39 us each (DRAM round trips: the model has no CPU caches); across nodes MPICH's SMP-aware composition adds recursive doubling between the nodes' first ranks, about 5 us a step (two posted messages at mpi.post_ns, assumed 1 us, and the network's 8 B latency). Missing, with a source: CPU caching of the cells and of the GCD buffers (amdgpu maps VRAM cached where the GPU's xGMI reaches the CPU, amdgpu_vram_mgr.c) (docs/model.md \"MPI collectives\"; issue 22)"
 
 var checkPoints = append([]checkPoint{
 	// hipMemcpyAsync between GCDs: SDMA copies, by link count and size.
