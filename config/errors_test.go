@@ -331,6 +331,7 @@ func TestSetErrors(t *testing.T) {
 		// A shared-memory cell holds its two header lines and a byte at least.
 		{[]string{"env.MPICH_SHARED_MEM_COLL_CELLSZ=128"}, `-set env.MPICH_SHARED_MEM_COLL_CELLSZ=128: must be 129..1073741824, got 128`},
 		{[]string{"env.MPICH_SHARED_MEM_COLL_NCELLS=0"}, `-set env.MPICH_SHARED_MEM_COLL_NCELLS=0: must be 1..1048576, got 0`},
+		{[]string{"env.MPICH_BCAST_INTRANODE_RADIX=1"}, `-set env.MPICH_BCAST_INTRANODE_RADIX=1: must be 2..1048576, got 1`},
 		{[]string{"env.MPICH_SHARED_MEM_COLL_OPT=2"}, `-set env.MPICH_SHARED_MEM_COLL_OPT=2: must be 0..1, got 2`},
 		{[]string{"env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD=-1"}, `-set env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD=-1: must be 0..1099511627776, got -1`},
 		{[]string{"xgmi.bundle[1].lanes=32"}, `-set xgmi.bundle[1].lanes=32: must be 1..16 (0 removes the bundle), got 32`},

@@ -42,6 +42,7 @@ type Env struct {
 	ReduceShort              int64 `toml:"MPICH_REDUCE_SHORT_MSG_SIZE"`
 	AllreduceShort           int64 `toml:"MPICH_ALLREDUCE_SHORT_MSG_SIZE"`
 	AllreduceMaxSMP          int64 `toml:"MPICH_ALLREDUCE_MAX_SMP_SIZE"`
+	BcastRadix               int   `toml:"MPICH_BCAST_INTRANODE_RADIX"`
 	ReduceScatterLong        int64 `toml:"MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE"`
 	AllgatherLong            int64 `toml:"MPICH_ALLGATHER_LONG_MSG_SIZE"`
 	AllgatherShort           int64 `toml:"MPICH_ALLGATHER_SHORT_MSG_SIZE"`

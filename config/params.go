@@ -225,6 +225,7 @@ var Params = concat(
 		msgSize("env.MPICH_REDUCE_SHORT_MSG_SIZE", "MPI_Reduce: binomial up to this, else reduce-scatter + gather"),
 		msgSize("env.MPICH_ALLREDUCE_SHORT_MSG_SIZE", "MPI_Allreduce: recursive doubling up to this"),
 		msgSize("env.MPICH_ALLREDUCE_MAX_SMP_SIZE", "SMP-aware allreduce up to this"),
+		ints("env.MPICH_BCAST_INTRANODE_RADIX", "", 2, 1<<20, "MPI_Bcast (and the SMP-aware allreduce's node bcast) is a tree with this many children per rank, for every size"),
 		msgSize("env.MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE", "MPI_Reduce_scatter: pairwise from here"),
 		msgSize("env.MPICH_ALLGATHER_LONG_MSG_SIZE", "MPI_Allgather, power-of-two ranks: recursive doubling below this total"),
 		msgSize("env.MPICH_ALLGATHER_SHORT_MSG_SIZE", "MPI_Allgather, other rank counts: Bruck below this total"),

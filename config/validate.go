@@ -294,6 +294,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD", n.Env.AllreduceKernelThreshold)
 	v.int("env.MPICH_GPU_ALLREDUCE_BLK_SIZE", n.Env.AllreduceBlock)
 	v.int("env.MPICH_ENABLE_YAKSA", int64(n.Env.EnableYaksa))
+	v.int("env.MPICH_BCAST_INTRANODE_RADIX", int64(n.Env.BcastRadix))
 	v.int("env.MPICH_SHARED_MEM_COLL_OPT", int64(n.Env.SharedMemColl))
 	v.int("env.MPICH_SHARED_MEM_COLL_NCELLS", int64(n.Env.SharedMemCells))
 	v.int("env.MPICH_SHARED_MEM_COLL_CELLSZ", n.Env.SharedMemCellBytes)

@@ -41,16 +41,13 @@ type Thresholds struct {
 	ReduceShort       int64 // MPI_Reduce: binomial up to this, else reduce-scatter + gather
 	AllreduceShort    int64 // MPI_Allreduce: recursive doubling up to this, else reduce-scatter + allgather
 	AllreduceMaxSMP   int64 // MPICH_ALLREDUCE_MAX_SMP_SIZE: SMP-aware (node reduce + node bcast) up to this
+	BcastRadix        int   // MPICH_BCAST_INTRANODE_RADIX: children per rank of the bcast tree (MPICH_BCAST_ONLY_TREE=1: every size)
 	ReduceScatterLong int64 // MPICH_REDUCE_SCATTER_COMMUTATIVE_LONG_MSG_SIZE: pairwise from here
 	AllgatherLong     int64 // MPI_Allgather, power-of-two ranks: recursive doubling below this total
 	AllgatherShort    int64 // MPI_Allgather, other rank counts: Bruck below this total
 	AlltoallShort     int64 // MPI_Alltoall, 8 ranks and more: Bruck up to this per block
 	AlltoallMedium    int64 // MPI_Alltoall: scattered (all at once) up to this, pairwise above
 }
-
-// bcastRadix is MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4: a
-// radix-4 tree for every size.
-const bcastRadix = 4
 
 // span is bytes of a buffer from off.
 type span struct {

@@ -182,7 +182,7 @@ func collTrace(n int, sbytes, dbytes int64, call func(r int) trace.Op) []trace.O
 	return ops
 }
 
-var testParams = Params{IPC: true, IPCThreshold: 1024, IPCCache: 50, VSMsgCutoff: 4096, Coll: Thresholds{ReduceShort: 2048, AllreduceShort: 8, AllreduceMaxSMP: 262144, ReduceScatterLong: 524288, AllgatherLong: 524288, AllgatherShort: 81920, AlltoallShort: 256, AlltoallMedium: 32768}, PostNs: 1000, IPCOpenNs: 50000, NUMA: []int{3, 3, 1, 1, 0, 0, 2, 2}}
+var testParams = Params{IPC: true, IPCThreshold: 1024, IPCCache: 50, VSMsgCutoff: 4096, Coll: Thresholds{ReduceShort: 2048, AllreduceShort: 8, AllreduceMaxSMP: 262144, BcastRadix: 4, ReduceScatterLong: 524288, AllgatherLong: 524288, AllgatherShort: 81920, AlltoallShort: 256, AlltoallMedium: 32768}, PostNs: 1000, IPCOpenNs: 50000, NUMA: []int{3, 3, 1, 1, 0, 0, 2, 2}}
 
 // runColl lowers ops and runs their data flow with rank r's s<r> holding
 // fill(r, byte).
@@ -509,5 +509,32 @@ func TestAllreduceBlocks(t *testing.T) {
 	}
 	if got := sends(0); len(got) != len(whole) { // Params from Go: 0 is the whole message
 		t.Errorf("block 0: %d sends, want %d", len(got), len(whole))
+	}
+}
+
+// MPICH_BCAST_INTRANODE_RADIX shapes the bcast tree: rank 7 of 8 receives
+// from rank 1 with radix 4 ((7-1)/4) and from rank 3 with radix 2, and
+// every rank ends with the root's data either way.
+func TestBcastRadix(t *testing.T) {
+	root := 0
+	for _, c := range []struct{ radix, parent int }{{4, 1}, {2, 3}, {7, 0}} {
+		p := testParams
+		p.Coll.BcastRadix = c.radix
+		ops := collTrace(8, 1<<20, 0, func(r int) trace.Op {
+			return trace.Op{Op: trace.MPIBcast, Buf: fmt.Sprintf("s%d", r), Bytes: 1 << 20, Root: &root}
+		})
+		var from []int
+		for _, o := range lower(ops, p, "mpi.") {
+			if o.Rank == 7 && o.Op == trace.MPIIrecv {
+				from = append(from, *o.Peer)
+			}
+		}
+		if len(from) != 2 || from[0] != c.parent || from[1] != c.parent { // the call is made twice
+			t.Errorf("radix %d: rank 7 receives from %v, want rank %d twice", c.radix, from, c.parent)
+		}
+		m := runColl(t, ops, p, func(r int, _ int64) uint64 { return bit(r, 0) })
+		for r := 0; r < 8; r++ {
+			want(t, m, fmt.Sprintf("s%d", r), 0, 1<<20, bit(root, 0), fmt.Sprintf("radix %d", c.radix))
+		}
 	}
 }

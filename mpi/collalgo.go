@@ -21,20 +21,22 @@ func (b *builder) barrier() {
 	}
 }
 
-// bcastTree sends s from root down a radix-4 tree (Cray MPICH 8.1.17:
-// MPICH_BCAST_ONLY_TREE=1, MPICH_BCAST_INTRANODE_RADIX=4). Assumed: the tree is k-ary in
-// relative rank order (MPICH's tree bcast, MPIR_CVAR_BCAST_TREE_TYPE kary)
-// and the message goes whole, unsegmented; each child receives from its
-// parent, then forwards to its own children at once.
+// bcastTree sends s from root down a tree of MPICH_BCAST_INTRANODE_RADIX
+// children a rank (Cray MPICH 8.1.17: MPICH_BCAST_ONLY_TREE=1, radix 4).
+// Assumed: the tree is k-ary in relative rank order (MPICH's tree bcast,
+// MPIR_CVAR_BCAST_TREE_TYPE kary) and the message goes whole, unsegmented;
+// each child receives from its parent, then forwards to its own children
+// at once.
 func (b *builder) bcastTree(root int, s span) {
 	rel := (b.me - root + b.n) % b.n
 	index := func(rel int) int { return (rel + root) % b.n }
+	k := b.l.p.Coll.BcastRadix
 	if rel > 0 {
-		parent := index((rel - 1) / bcastRadix)
+		parent := index((rel - 1) / k)
 		b.exchange(nil, []xfer{{peer: parent, at: s, from: b.at(parent, 'r', s.off, s.bytes)}})
 	}
 	var kids []xfer
-	for c := rel*bcastRadix + 1; c <= rel*bcastRadix+bcastRadix && c < b.n; c++ {
+	for c := rel*k + 1; c <= rel*k+k && c < b.n; c++ {
 		kids = append(kids, xfer{peer: index(c), at: s})
 	}
 	if len(kids) > 0 {

@@ -66,7 +66,7 @@ type Params struct {
 func FromConfig(c *config.Node) Params {
 	e := &c.Env
 	return Params{IPC: e.IPCEnabled == 1, IPCThreshold: e.IPCThreshold, IPCCache: e.IPCCacheMax, VSMsgCutoff: e.VSMsgCutoff,
-		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP,
+		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP, BcastRadix: e.BcastRadix,
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
 		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
