@@ -166,7 +166,20 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 }
 
 // memStreams are the memory streams of op's accesses, reads and writes.
+// Both are cut from one allocation sized to the accesses: a batched
+// kernel's dozens of accesses would otherwise grow two slices.
 func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writes []gcd.MemStream) {
+	if len(access) == 0 {
+		return nil, nil
+	}
+	nr := 0
+	for i := range access {
+		if access[i].Mode != "write" {
+			nr++
+		}
+	}
+	all := make([]gcd.MemStream, 0, len(access))
+	reads, writes = all[:0:nr], all[nr:nr]
 	for _, a := range access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
@@ -185,6 +198,12 @@ func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writ
 		} else {
 			reads = append(reads, m)
 		}
+	}
+	if len(reads) == 0 { // none: nil, as before the slab
+		reads = nil
+	}
+	if len(writes) == 0 {
+		writes = nil
 	}
 	return reads, writes
 }
