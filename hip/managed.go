@@ -90,8 +90,10 @@ type ManagedStats struct {
 // managedAlloc records a new managed buffer: every block in host DRAM.
 func (r *Runtime) managedAlloc(b trace.Buffer) error {
 	blocks := (b.Bytes + managedBlock - 1) / managedBlock
-	if err := limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), limit.Product(blocks, 16)); err != nil {
-		return err
+	// the refusal's message is made only for a refusal: a run may make
+	// thousands of small managed buffers (yaksa's type metadata)
+	if need := limit.Product(blocks, 16); limit.Memory("", need) != nil {
+		return limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), need)
 	}
 	r.allocate(b)
 	at := make([]int, blocks)
@@ -99,13 +101,13 @@ func (r *Runtime) managedAlloc(b trace.Buffer) error {
 		at[i] = hostSide
 	}
 	if r.managed == nil {
-		r.managed = map[string]*managedBuf{}
+		r.managed = make(map[string]*managedBuf, r.managedHint)
 	}
 	never := make([]sim.VTimeInSec, len(at))
 	for i := range never { // a new range is not "just restored": its first fault is served
 		never[i] = -ns(r.rel.FaultPendingNs)
 	}
-	r.managed[b.Name] = &managedBuf{at: at, valid: never, dev: map[int]int64{}}
+	r.managed[b.Name] = &managedBuf{at: at, valid: never} // dev: made at its first migration
 	return nil
 }
 
@@ -125,6 +127,9 @@ func (r *Runtime) devAddr(buf string, g int) int64 {
 	mb := r.managed[buf]
 	if a, ok := mb.dev[g]; ok {
 		return a
+	}
+	if mb.dev == nil {
+		mb.dev = map[int]int64{}
 	}
 	a := r.reserve(fabric.Memory{Index: g}, r.bufs[buf].Bytes)
 	mb.dev[g] = a

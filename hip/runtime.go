@@ -86,10 +86,13 @@ type Runtime struct {
 
 	Pageable PageableStats
 
-	managed   map[string]*managedBuf // managed buffers' residency (managed.go)
-	migrating map[int]*migration     // migrations in progress, by the op waiting for them
-	faulted   map[int]bool           // kernels whose faults were taken
-	Managed   ManagedStats
+	managed map[string]*managedBuf // managed buffers' residency (managed.go)
+	// managedHint: the managed allocations of the loaded commands, to
+	// size managed at its first (a run of many would grow it step by step)
+	managedHint int
+	migrating   map[int]*migration // migrations in progress, by the op waiting for them
+	faulted     map[int]bool       // kernels whose faults were taken
+	Managed     ManagedStats
 
 	Results []OpResult
 	Err     error
@@ -168,17 +171,33 @@ func (r *Runtime) LoadCommands(ops []ir.Command) {
 		r.Results[i] = OpResult{Index: i, Op: &ops[i]}
 	}
 	r.store = opStore{chunks: []*opChunk{{ops: ops, res: r.Results}}, chunkLen: max(1, len(ops)), loaded: len(ops), srcDone: true}
+	// the ranks in order of first call, each one's calls counted, and the
+	// buffers: the threads' lists and the buffer maps are made at their
+	// size, not grown (a run of many ranks has hundreds of thousands)
 	var ranks []int
-	seen := map[int]bool{}
+	calls := map[int]int{}
+	allocs := 0
 	for i := range ops {
-		if !seen[ops[i].Rank] {
-			seen[ops[i].Rank] = true
+		if calls[ops[i].Rank]++; calls[ops[i].Rank] == 1 {
 			ranks = append(ranks, ops[i].Rank)
 		}
+		if ops[i].IsAlloc() {
+			allocs++
+		}
+		if ops[i].Op == trace.MallocManaged {
+			r.managedHint++
+		}
 	}
+	r.bufs, r.base = make(map[string]trace.Buffer, allocs), make(map[string]int64, allocs)
 	r.startThreads(ranks)
+	var th *thread
 	for i := range ops {
-		th := r.threadOf[ops[i].Rank]
+		if th == nil || th.rank != ops[i].Rank { // a rank's calls mostly come together
+			th = r.threadOf[ops[i].Rank]
+			if th.ops == nil {
+				th.ops = make([]int, 0, calls[th.rank])
+			}
+		}
 		th.ops = append(th.ops, i)
 	}
 }
@@ -201,7 +220,7 @@ func (r *Runtime) reset() {
 	r.registered = map[string]bool{}
 	r.coarseManaged = map[string]bool{}
 	r.Pageable = PageableStats{}
-	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
+	r.managed, r.managedHint, r.migrating, r.faulted, r.Managed = nil, 0, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = nil
 }
 
