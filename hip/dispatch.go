@@ -107,6 +107,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				return // resumed when the record completes
 			}
 			s.acquire = true // a barrier packet
+			r.waitDone(s)
 		default: // event record
 			if s.dirty != nil && (s.inflight == 0 || s.last == s.dirty) {
 				// behind the stream's kernels the event is a marker packet

@@ -70,7 +70,8 @@ type Runtime struct {
 	procs         []*thread               // one host thread per rank (process), ranks ascending
 	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream
-	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
+	streamOrder   []int // the keys of streams (streamKey), ascending
+	waiting       []int // the keys of streams with a stream_wait queued, ascending (eventRecorded)
 	events        map[eventKey]sim.VTimeInSec
 	lastRecord    map[eventKey]int        // event -> its latest record op queued (what waits see)
 	recorded      map[int]bool            // record ops that completed
@@ -207,7 +208,7 @@ func (r *Runtime) reset() {
 	r.bufs = map[string]trace.Buffer{}
 	r.base = map[string]int64{}
 	r.top = map[fabric.Memory]int64{}
-	r.streams, r.streamOrder = map[int]*stream{}, nil
+	r.streams, r.streamOrder, r.waiting = map[int]*stream{}, nil, nil
 	r.events = map[eventKey]sim.VTimeInSec{}
 	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
@@ -364,7 +365,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.dispatch(now, s)
 	case trace.StreamWait:
 		s := r.stream(op)
-		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Rank, op.Event)})
+		r.queueWait(s, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Rank, op.Event)})
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
