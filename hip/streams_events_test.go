@@ -45,12 +45,13 @@ func TestWaitsOnManyStreams(t *testing.T) {
 	}
 	ops := []trace.Op{dev("a", 0), dev("b", 1), dev("c", 2), dev("d", 3), dev("e", 4), dev("f", 5),
 		onRank(dev("g", 6), 1), onRank(dev("h", 7), 1),
-		cp("a", "b", 1), rec("slow", 1, 0), // 9: recorded after a 64 MiB copy
-		rec("fast", 3, 0),                   // 10: an empty stream: at once
-		wait("slow", 2, 0), cp("c", "d", 2), // 12
-		wait("fast", 4, 0), wait("slow", 4, 0), cp("e", "f", 4), // 15: both waits
-		cp("b", "a", 5),                                                                               // 16: never waits
-		onRank(cp("g", "h", 1), 1), rec("slow", 1, 1), wait("slow", 2, 1), onRank(cp("h", "g", 2), 1), // 17..20: rank 1's own "slow"
+		cp("a", "b", 1), rec("slow", 1, 0), // 8, 9: rank 0's slow, behind a 64 MiB copy
+		rec("fast", 3, 0),                   // 10: on an empty stream, at once
+		wait("slow", 2, 0), cp("c", "d", 2), // 11, 12
+		wait("fast", 4, 0), wait("slow", 4, 0), cp("e", "f", 4), // 13..15: two waits in a row
+		cp("b", "a", 5),                               // 16: waits on nothing
+		onRank(cp("g", "h", 1), 1), rec("slow", 1, 1), // 17, 18: rank 1's own slow
+		wait("slow", 2, 1), onRank(cp("h", "g", 2), 1), // 19, 20
 	}
 	res, n := replayed(t, ops)
 	slow, slow1 := recordedAfter(t, n, 0, "slow", res[8]), recordedAfter(t, n, 1, "slow", res[17])
