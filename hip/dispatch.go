@@ -83,7 +83,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			op := r.op(it.op)
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes,
-				SrcAddr: r.base[op.Src], DstAddr: r.base[op.Dst]}
+				SrcAddr: r.base[op.Src].addr, DstAddr: r.base[op.Dst].addr}
 			doorbell := ns(r.cost.DoorbellNs)
 			if op.NIC != nil {
 				r.nicCmd(cmd, op)
@@ -235,8 +235,8 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := r.op(i)
-	return r.copyKernel(i, place{memOf(r.bufs[op.Src]), r.base[op.Src] + op.SrcOff},
-		place{memOf(r.bufs[op.Dst]), r.base[op.Dst] + op.DstOff}, op.Bytes)
+	src, dst := r.base[op.Src], r.base[op.Dst]
+	return r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
 }
 
 // copyKernel is a blit kernel copying bytes from src to dst for op i: one

@@ -116,7 +116,8 @@ func (r *Runtime) managedAt(buf string, off int64) place {
 	mb := r.managed[buf]
 	g := mb.at[off/managedBlock]
 	if g == hostSide || r.unified { // on an APU a block is mapped on a GCD in place
-		return place{memOf(r.bufs[buf]), r.base[buf] + off}
+		b := r.base[buf]
+		return place{b.mem, b.addr + off}
 	}
 	return place{fabric.Memory{Index: g}, r.devAddr(buf, g) + off}
 }

@@ -64,7 +64,7 @@ type Runtime struct {
 
 	store         opStore // the operations loaded (all, or a stream's window)
 	bufs          map[string]trace.Buffer
-	base          map[string]int64        // buffer -> its first address in its memory
+	base          map[string]based        // buffer -> its memory and first address there (alloc.go)
 	top           map[fabric.Memory]int64 // next free address of each memory
 	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
 	procs         []*thread               // one host thread per rank (process), ranks ascending
@@ -189,7 +189,7 @@ func (r *Runtime) LoadCommands(ops []ir.Command) {
 			r.managedHint++
 		}
 	}
-	r.bufs, r.base = make(map[string]trace.Buffer, allocs), make(map[string]int64, allocs)
+	r.bufs, r.base = make(map[string]trace.Buffer, allocs), make(map[string]based, allocs)
 	r.startThreads(ranks)
 	var th *thread
 	for i := range ops {
@@ -206,7 +206,7 @@ func (r *Runtime) LoadCommands(ops []ir.Command) {
 // reset clears what a run leaves behind.
 func (r *Runtime) reset() {
 	r.bufs = map[string]trace.Buffer{}
-	r.base = map[string]int64{}
+	r.base = map[string]based{}
 	r.top = map[fabric.Memory]int64{}
 	r.streams, r.streamOrder, r.waiting = map[int]*stream{}, nil, nil
 	r.events = map[eventKey]sim.VTimeInSec{}
