@@ -114,6 +114,28 @@ type thread struct {
 	cur     int   // the op of its current call
 	blocked *blocker
 	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
+	// its own two host events, taken in turn (resume): a thread makes one
+	// call at a time, so at most one is pending, and the engine may still
+	// hold the other, just handled
+	events  [2]hostEvent
+	turn    int
+	pending int // its host events scheduled and not handled yet
+}
+
+// resume schedules thread th's next step at t. A call at a time, without
+// an allocation per call: th's own events in turn, or, should one still
+// be pending, a new one.
+func (r *Runtime) resume(th *thread, t sim.VTimeInSec) {
+	var ev *hostEvent
+	if th.pending == 0 {
+		th.turn ^= 1
+		ev = &th.events[th.turn]
+	} else {
+		ev = new(hostEvent)
+	}
+	*ev = hostEvent{fabric.EventAt{T: t, H: r}, th}
+	th.pending++
+	r.engine.Schedule(ev)
 }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
@@ -239,7 +261,7 @@ func (r *Runtime) startThreads(ranks []int) {
 	}
 	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
 	for _, th := range r.procs {
-		r.engine.Schedule(&hostEvent{fabric.EventAt{T: 0, H: r}, th})
+		r.resume(th, 0)
 	}
 }
 
@@ -289,7 +311,9 @@ func (r *Runtime) Handle(e sim.Event) error {
 		r.unblock(fe.T)
 		return nil
 	}
-	r.step(e.Time(), e.(*hostEvent).th)
+	th := e.(*hostEvent).th
+	th.pending--
+	r.step(e.Time(), th)
 	return nil
 }
 
@@ -406,7 +430,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		return
 	}
 	res.Start, res.End, res.Done = now, next, true
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}, th})
+	r.resume(th, next)
 }
 
 // NotifyRecv takes completion signals.

@@ -3,7 +3,6 @@ package hip
 import (
 	"slices"
 
-	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
@@ -97,7 +96,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	if b.kind != "op" {
 		r.res(i).Start, r.res(i).End, r.res(i).Done = r.res(i).Issue, t, true
 	}
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}, th})
+	r.resume(th, t)
 }
 
 // streamKey keys rank's stream id: each process has its own streams,
