@@ -109,10 +109,11 @@ type hostEvent struct {
 // ranks run side by side and share the node.
 type thread struct {
 	rank    int
-	ops     []int // its ops, as indices into the trace
-	next    int   // index into ops of its next call
-	cur     int   // the op of its current call
-	blocked *blocker
+	ops     []int     // its ops, as indices into the trace
+	next    int       // index into ops of its next call
+	cur     int       // the op of its current call
+	blocked *blocker  // what it waits for (nil: running); points to wait
+	wait    blocker   // its wait, kept in the thread: a call that waits makes no allocation
 	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
 	// its own two host events, taken in turn (resume): a thread makes one
 	// call at a time, so at most one is pending, and the engine may still
@@ -121,6 +122,9 @@ type thread struct {
 	turn    int
 	pending int // its host events scheduled and not handled yet
 }
+
+// block holds th until b is over (unblockThread).
+func (th *thread) block(b blocker) { th.wait, th.blocked = b, &th.wait }
 
 // resume schedules thread th's next step at t. A call at a time, without
 // an allocation per call: th's own events in turn, or, should one still
@@ -357,12 +361,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.registered[op.Buf] = true
 		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
 	case trace.HostUnregister: // ROCclr waits for the device first
-		th.blocked = &blocker{kind: "device", unregister: op.Buf}
+		th.block(blocker{kind: "device", unregister: op.Buf})
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
 		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, prefetch: true})
 		r.dispatch(now, s)
-		th.blocked = &blocker{kind: "op", op: i}
+		th.block(blocker{kind: "op", op: i})
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil && r.awaitsPeer(op) {
@@ -376,7 +380,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
 		if !op.IsAsync() || it.page { // a pageable copy returns when done
-			th.blocked = &blocker{kind: "op", op: i}
+			th.block(blocker{kind: "op", op: i})
 		}
 	case trace.Kernel:
 		s := r.stream(op)
@@ -400,7 +404,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		if !r.cpuFaulting(now, i) { // managed pages on a GCD come back first (managed.go)
 			r.hostAccess(now, i)
 		}
-		th.blocked = &blocker{kind: "op", op: i}
+		th.block(blocker{kind: "op", op: i})
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
 	case trace.FlagWait: // a poll of shared host memory
@@ -409,18 +413,18 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 			break
 		}
 		if !r.flags[op.Flag] {
-			th.blocked = &blocker{kind: "flag", event: op.Flag}
+			th.block(blocker{kind: "flag", event: op.Flag})
 		}
 	case trace.HostCompute: // the host's own work, not a HIP call
 		next = now + ns(op.ComputeNs)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		th.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)}
+		th.block(blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)})
 	case trace.StreamSync:
-		th.blocked = &blocker{kind: "stream", stream: op.Stream}
+		th.block(blocker{kind: "stream", stream: op.Stream})
 	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees
-		th.blocked = &blocker{kind: "device"}
+		th.block(blocker{kind: "device"})
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
