@@ -49,6 +49,10 @@ type managedBuf struct {
 	at    []int            // per 2 MiB block: the GCD holding it, or hostSide
 	valid []sim.VTimeInSec // per block: when the driver last mapped it on a GCD (KFD validate_timestamp)
 	dev   map[int]int64    // its address on each GCD it has been migrated to
+	// a buffer of one block (most: yaksa's metadata nodes) keeps its
+	// block's place and time here, at and valid one allocation with it
+	one      [1]int
+	oneValid [1]sim.VTimeInSec
 }
 
 // blockMove is one block's way to a new place: a hop over SDMA, or two
@@ -96,18 +100,20 @@ func (r *Runtime) managedAlloc(b trace.Buffer) error {
 		return limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), need)
 	}
 	r.allocate(b)
-	at := make([]int, blocks)
-	for i := range at {
-		at[i] = hostSide
+	mb := &managedBuf{} // dev: made at its first migration
+	if blocks == 1 {
+		mb.at, mb.valid = mb.one[:], mb.oneValid[:]
+	} else {
+		mb.at, mb.valid = make([]int, blocks), make([]sim.VTimeInSec, blocks)
+	}
+	for i := range mb.at {
+		mb.at[i] = hostSide
+		mb.valid[i] = -ns(r.rel.FaultPendingNs) // a new range is not "just restored": its first fault is served
 	}
 	if r.managed == nil {
 		r.managed = make(map[string]*managedBuf, r.managedHint)
 	}
-	never := make([]sim.VTimeInSec, len(at))
-	for i := range never { // a new range is not "just restored": its first fault is served
-		never[i] = -ns(r.rel.FaultPendingNs)
-	}
-	r.managed[b.Name] = &managedBuf{at: at, valid: never} // dev: made at its first migration
+	r.managed[b.Name] = mb
 	return nil
 }
 
