@@ -248,7 +248,8 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		k.max = min(k.max, k.cmd.InFlight)
 	}
 	// the streams are the reads, then the writes; per stream its traffic
-	// and the workgroups given to earlier CUs, in one allocation
+	// and the workgroups given to earlier CUs, then each CU's shares
+	// (below), in one allocation
 	reads, writes := k.cmd.Reads, k.cmd.Writes
 	ns := len(reads) + len(writes)
 	stream := func(j int) *MemStream {
@@ -257,8 +258,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		}
 		return &writes[j-len(reads)]
 	}
-	work := make([]int64, 2*ns)
-	traffic, given := work[:ns:ns], work[ns:]
+	n := int64(c.n)
+	used := min(wg, n)
+	work := make([]int64, 2*int64(ns)*(1+used))
+	traffic, given, shares := work[:ns:ns], work[ns:2*ns:2*ns], work[2*ns:]
 	for j := range ns {
 		traffic[j] = stream(j).Traffic(c.line)
 	}
@@ -266,12 +269,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	// dispatcher hands them out: a stream's workgroups [from, end), and so
 	// its traffic, spread over the CUs even when it is a few rows of a
 	// batched kernel's grid whose other blocks exit at once. The CUs with
-	// work (the first min(wg, n)) and their shares are made in one slab
-	// each: a kernel of many streams would otherwise grow two slices per CU.
-	n := int64(c.n)
-	used := min(wg, n)
+	// work (the first min(wg, n)) are made in one slab, their shares cut
+	// from work: a kernel of many streams would otherwise grow two slices
+	// per CU.
 	states := make([]cuState, used)
-	shares := make([]int64, 2*used*int64(ns))
 	k.cus = make([]*cuState, 0, used)
 	for i := int64(0); i < used; i++ {
 		mine := wg / n
@@ -280,7 +281,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		}
 		cu := &states[i]
 		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
-		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns)]
+		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
 		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
 		for j := range ns {
 			m := stream(j)
