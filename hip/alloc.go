@@ -10,7 +10,17 @@ import (
 // allocate places a buffer in its memory.
 func (r *Runtime) allocate(b trace.Buffer) {
 	r.bufs[b.Name] = b
-	r.base[b.Name] = r.reserve(memOf(b), b.Bytes)
+	m := memOf(b)
+	r.base[b.Name] = based{place{m, r.reserve(m, b.Bytes)}, b.Managed}
+}
+
+// based is where a buffer was placed when it was allocated, and whether
+// it is managed (its blocks move: managedAt). bufAt finds a buffer's
+// place with this one map look-up: it runs for every access of every
+// kernel.
+type based struct {
+	place
+	managed bool
 }
 
 // reserve takes bytes at the next free address of memory m, aligned to

@@ -83,7 +83,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			op := r.op(it.op)
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes,
-				SrcAddr: r.base[op.Src], DstAddr: r.base[op.Dst]}
+				SrcAddr: r.base[op.Src].addr, DstAddr: r.base[op.Dst].addr}
 			doorbell := ns(r.cost.DoorbellNs)
 			if op.NIC != nil {
 				r.nicCmd(cmd, op)
@@ -107,6 +107,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 				return // resumed when the record completes
 			}
 			s.acquire = true // a barrier packet
+			r.waitDone(s)
 		default: // event record
 			if s.dirty != nil && (s.inflight == 0 || s.last == s.dirty) {
 				// behind the stream's kernels the event is a marker packet
@@ -166,7 +167,20 @@ func (r *Runtime) accessCmd(i int) *gcd.KernelCmd {
 }
 
 // memStreams are the memory streams of op's accesses, reads and writes.
+// Both are cut from one allocation sized to the accesses: a batched
+// kernel's dozens of accesses would otherwise grow two slices.
 func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writes []gcd.MemStream) {
+	if len(access) == 0 {
+		return nil, nil
+	}
+	nr := 0
+	for i := range access {
+		if access[i].Mode != "write" {
+			nr++
+		}
+	}
+	all := make([]gcd.MemStream, 0, len(access))
+	reads, writes = all[:0:nr], all[nr:nr]
 	for _, a := range access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
@@ -185,6 +199,12 @@ func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writ
 		} else {
 			reads = append(reads, m)
 		}
+	}
+	if len(reads) == 0 { // none: nil, as before the slab
+		reads = nil
+	}
+	if len(writes) == 0 {
+		writes = nil
 	}
 	return reads, writes
 }
@@ -215,8 +235,8 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := r.op(i)
-	return r.copyKernel(i, place{memOf(r.bufs[op.Src]), r.base[op.Src] + op.SrcOff},
-		place{memOf(r.bufs[op.Dst]), r.base[op.Dst] + op.DstOff}, op.Bytes)
+	src, dst := r.base[op.Src], r.base[op.Dst]
+	return r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
 }
 
 // copyKernel is a blit kernel copying bytes from src to dst for op i: one

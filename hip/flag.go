@@ -38,7 +38,14 @@ func (r *Runtime) holdForFlag(s *stream, it item) {
 // for it go on, and so do other ranks' threads polling it.
 func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	r.flags[name] = true
-	keys := slices.Sorted(maps.Keys(r.flagWaiters[name])) // in stream order, as every stream was once
+	// the streams held for it, in stream order, as every stream was once;
+	// a flag most often holds one, sorted in place without an allocation
+	var few [4]int
+	keys := few[:0]
+	for id := range r.flagWaiters[name] {
+		keys = append(keys, id)
+	}
+	slices.Sort(keys)
 	delete(r.flagWaiters, name)
 	for _, id := range keys {
 		s := r.streams[id]

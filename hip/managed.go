@@ -49,6 +49,10 @@ type managedBuf struct {
 	at    []int            // per 2 MiB block: the GCD holding it, or hostSide
 	valid []sim.VTimeInSec // per block: when the driver last mapped it on a GCD (KFD validate_timestamp)
 	dev   map[int]int64    // its address on each GCD it has been migrated to
+	// a buffer of one block (most: yaksa's metadata nodes) keeps its
+	// block's place and time here, at and valid one allocation with it
+	one      [1]int
+	oneValid [1]sim.VTimeInSec
 }
 
 // blockMove is one block's way to a new place: a hop over SDMA, or two
@@ -90,22 +94,26 @@ type ManagedStats struct {
 // managedAlloc records a new managed buffer: every block in host DRAM.
 func (r *Runtime) managedAlloc(b trace.Buffer) error {
 	blocks := (b.Bytes + managedBlock - 1) / managedBlock
-	if err := limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), limit.Product(blocks, 16)); err != nil {
-		return err
+	// the refusal's message is made only for a refusal: a run may make
+	// thousands of small managed buffers (yaksa's type metadata)
+	if need := limit.Product(blocks, 16); limit.Memory("", need) != nil {
+		return limit.Memory(fmt.Sprintf("malloc_managed of %d bytes (where each of its %d 2 MiB blocks is)", b.Bytes, blocks), need)
 	}
 	r.allocate(b)
-	at := make([]int, blocks)
-	for i := range at {
-		at[i] = hostSide
+	mb := &managedBuf{} // dev: made at its first migration
+	if blocks == 1 {
+		mb.at, mb.valid = mb.one[:], mb.oneValid[:]
+	} else {
+		mb.at, mb.valid = make([]int, blocks), make([]sim.VTimeInSec, blocks)
+	}
+	for i := range mb.at {
+		mb.at[i] = hostSide
+		mb.valid[i] = -ns(r.rel.FaultPendingNs) // a new range is not "just restored": its first fault is served
 	}
 	if r.managed == nil {
-		r.managed = map[string]*managedBuf{}
+		r.managed = make(map[string]*managedBuf, r.managedHint)
 	}
-	never := make([]sim.VTimeInSec, len(at))
-	for i := range never { // a new range is not "just restored": its first fault is served
-		never[i] = -ns(r.rel.FaultPendingNs)
-	}
-	r.managed[b.Name] = &managedBuf{at: at, valid: never, dev: map[int]int64{}}
+	r.managed[b.Name] = mb
 	return nil
 }
 
@@ -114,7 +122,8 @@ func (r *Runtime) managedAt(buf string, off int64) place {
 	mb := r.managed[buf]
 	g := mb.at[off/managedBlock]
 	if g == hostSide || r.unified { // on an APU a block is mapped on a GCD in place
-		return place{memOf(r.bufs[buf]), r.base[buf] + off}
+		b := r.base[buf]
+		return place{b.mem, b.addr + off}
 	}
 	return place{fabric.Memory{Index: g}, r.devAddr(buf, g) + off}
 }
@@ -125,6 +134,9 @@ func (r *Runtime) devAddr(buf string, g int) int64 {
 	mb := r.managed[buf]
 	if a, ok := mb.dev[g]; ok {
 		return a
+	}
+	if mb.dev == nil {
+		mb.dev = map[int]int64{}
 	}
 	a := r.reserve(fabric.Memory{Index: g}, r.bufs[buf].Bytes)
 	mb.dev[g] = a

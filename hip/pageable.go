@@ -178,10 +178,11 @@ type place struct {
 // bufAt is where byte off of buf is; a managed buffer's block may have
 // migrated (managed.go).
 func (r *Runtime) bufAt(buf string, off int64) place {
-	if r.managed[buf] != nil {
+	b := r.base[buf]
+	if b.managed {
 		return r.managedAt(buf, off)
 	}
-	return place{memOf(r.bufs[buf]), r.base[buf] + off}
+	return place{b.mem, b.addr + off}
 }
 
 // stagingBuffer is GCD g's staging buffer, allocated at first use on its

@@ -64,13 +64,14 @@ type Runtime struct {
 
 	store         opStore // the operations loaded (all, or a stream's window)
 	bufs          map[string]trace.Buffer
-	base          map[string]int64        // buffer -> its first address in its memory
+	base          map[string]based        // buffer -> its memory and first address there (alloc.go)
 	top           map[fabric.Memory]int64 // next free address of each memory
 	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
 	procs         []*thread               // one host thread per rank (process), ranks ascending
 	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream
-	streamOrder   []int // the keys of streams (streamKey), ascending (streamIDs)
+	streamOrder   []int // the keys of streams (streamKey), ascending
+	waiting       []int // the keys of streams with a stream_wait queued, ascending (eventRecorded)
 	events        map[eventKey]sim.VTimeInSec
 	lastRecord    map[eventKey]int        // event -> its latest record op queued (what waits see)
 	recorded      map[int]bool            // record ops that completed
@@ -86,10 +87,13 @@ type Runtime struct {
 
 	Pageable PageableStats
 
-	managed   map[string]*managedBuf // managed buffers' residency (managed.go)
-	migrating map[int]*migration     // migrations in progress, by the op waiting for them
-	faulted   map[int]bool           // kernels whose faults were taken
-	Managed   ManagedStats
+	managed map[string]*managedBuf // managed buffers' residency (managed.go)
+	// managedHint: the managed allocations of the loaded commands, to
+	// size managed at its first (a run of many would grow it step by step)
+	managedHint int
+	migrating   map[int]*migration // migrations in progress, by the op waiting for them
+	faulted     map[int]bool       // kernels whose faults were taken
+	Managed     ManagedStats
 
 	Results []OpResult
 	Err     error
@@ -105,11 +109,37 @@ type hostEvent struct {
 // ranks run side by side and share the node.
 type thread struct {
 	rank    int
-	ops     []int // its ops, as indices into the trace
-	next    int   // index into ops of its next call
-	cur     int   // the op of its current call
-	blocked *blocker
+	ops     []int     // its ops, as indices into the trace
+	next    int       // index into ops of its next call
+	cur     int       // the op of its current call
+	blocked *blocker  // what it waits for (nil: running); points to wait
+	wait    blocker   // its wait, kept in the thread: a call that waits makes no allocation
 	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
+	// its own two host events, taken in turn (resume): a thread makes one
+	// call at a time, so at most one is pending, and the engine may still
+	// hold the other, just handled
+	events  [2]hostEvent
+	turn    int
+	pending int // its host events scheduled and not handled yet
+}
+
+// block holds th until b is over (unblockThread).
+func (th *thread) block(b blocker) { th.wait, th.blocked = b, &th.wait }
+
+// resume schedules thread th's next step at t. A call at a time, without
+// an allocation per call: th's own events in turn, or, should one still
+// be pending, a new one.
+func (r *Runtime) resume(th *thread, t sim.VTimeInSec) {
+	var ev *hostEvent
+	if th.pending == 0 {
+		th.turn ^= 1
+		ev = &th.events[th.turn]
+	} else {
+		ev = new(hostEvent)
+	}
+	*ev = hostEvent{fabric.EventAt{T: t, H: r}, th}
+	th.pending++
+	r.engine.Schedule(ev)
 }
 
 // NewRuntime makes a runtime for the given devices, costs and environment.
@@ -168,17 +198,33 @@ func (r *Runtime) LoadCommands(ops []ir.Command) {
 		r.Results[i] = OpResult{Index: i, Op: &ops[i]}
 	}
 	r.store = opStore{chunks: []*opChunk{{ops: ops, res: r.Results}}, chunkLen: max(1, len(ops)), loaded: len(ops), srcDone: true}
+	// the ranks in order of first call, each one's calls counted, and the
+	// buffers: the threads' lists and the buffer maps are made at their
+	// size, not grown (a run of many ranks has hundreds of thousands)
 	var ranks []int
-	seen := map[int]bool{}
+	calls := map[int]int{}
+	allocs := 0
 	for i := range ops {
-		if !seen[ops[i].Rank] {
-			seen[ops[i].Rank] = true
+		if calls[ops[i].Rank]++; calls[ops[i].Rank] == 1 {
 			ranks = append(ranks, ops[i].Rank)
 		}
+		if ops[i].IsAlloc() {
+			allocs++
+		}
+		if ops[i].Op == trace.MallocManaged {
+			r.managedHint++
+		}
 	}
+	r.bufs, r.base = make(map[string]trace.Buffer, allocs), make(map[string]based, allocs)
 	r.startThreads(ranks)
+	var th *thread
 	for i := range ops {
-		th := r.threadOf[ops[i].Rank]
+		if th == nil || th.rank != ops[i].Rank { // a rank's calls mostly come together
+			th = r.threadOf[ops[i].Rank]
+			if th.ops == nil {
+				th.ops = make([]int, 0, calls[th.rank])
+			}
+		}
 		th.ops = append(th.ops, i)
 	}
 }
@@ -186,9 +232,9 @@ func (r *Runtime) LoadCommands(ops []ir.Command) {
 // reset clears what a run leaves behind.
 func (r *Runtime) reset() {
 	r.bufs = map[string]trace.Buffer{}
-	r.base = map[string]int64{}
+	r.base = map[string]based{}
 	r.top = map[fabric.Memory]int64{}
-	r.streams, r.streamOrder = map[int]*stream{}, nil
+	r.streams, r.streamOrder, r.waiting = map[int]*stream{}, nil, nil
 	r.events = map[eventKey]sim.VTimeInSec{}
 	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
@@ -201,7 +247,7 @@ func (r *Runtime) reset() {
 	r.registered = map[string]bool{}
 	r.coarseManaged = map[string]bool{}
 	r.Pageable = PageableStats{}
-	r.managed, r.migrating, r.faulted, r.Managed = nil, map[int]*migration{}, map[int]bool{}, ManagedStats{}
+	r.managed, r.managedHint, r.migrating, r.faulted, r.Managed = nil, 0, map[int]*migration{}, map[int]bool{}, ManagedStats{}
 	r.Results = nil
 }
 
@@ -219,7 +265,7 @@ func (r *Runtime) startThreads(ranks []int) {
 	}
 	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
 	for _, th := range r.procs {
-		r.engine.Schedule(&hostEvent{fabric.EventAt{T: 0, H: r}, th})
+		r.resume(th, 0)
 	}
 }
 
@@ -269,7 +315,9 @@ func (r *Runtime) Handle(e sim.Event) error {
 		r.unblock(fe.T)
 		return nil
 	}
-	r.step(e.Time(), e.(*hostEvent).th)
+	th := e.(*hostEvent).th
+	th.pending--
+	r.step(e.Time(), th)
 	return nil
 }
 
@@ -313,12 +361,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.registered[op.Buf] = true
 		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
 	case trace.HostUnregister: // ROCclr waits for the device first
-		th.blocked = &blocker{kind: "device", unregister: op.Buf}
+		th.block(blocker{kind: "device", unregister: op.Buf})
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
 		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, prefetch: true})
 		r.dispatch(now, s)
-		th.blocked = &blocker{kind: "op", op: i}
+		th.block(blocker{kind: "op", op: i})
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil && r.awaitsPeer(op) {
@@ -332,7 +380,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
 		if !op.IsAsync() || it.page { // a pageable copy returns when done
-			th.blocked = &blocker{kind: "op", op: i}
+			th.block(blocker{kind: "op", op: i})
 		}
 	case trace.Kernel:
 		s := r.stream(op)
@@ -345,7 +393,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.dispatch(now, s)
 	case trace.StreamWait:
 		s := r.stream(op)
-		s.queue = append(s.queue, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Rank, op.Event)})
+		r.queueWait(s, item{op: i, event: op.Event, wait: true, record: r.recordOf(op.Rank, op.Event)})
 		r.dispatch(now, s)
 	case trace.HostAccess:
 		// the host thread itself loads or stores: it waits until done
@@ -356,7 +404,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		if !r.cpuFaulting(now, i) { // managed pages on a GCD come back first (managed.go)
 			r.hostAccess(now, i)
 		}
-		th.blocked = &blocker{kind: "op", op: i}
+		th.block(blocker{kind: "op", op: i})
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
 	case trace.FlagWait: // a poll of shared host memory
@@ -365,18 +413,18 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 			break
 		}
 		if !r.flags[op.Flag] {
-			th.blocked = &blocker{kind: "flag", event: op.Flag}
+			th.block(blocker{kind: "flag", event: op.Flag})
 		}
 	case trace.HostCompute: // the host's own work, not a HIP call
 		next = now + ns(op.ComputeNs)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		th.blocked = &blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)}
+		th.block(blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)})
 	case trace.StreamSync:
-		th.blocked = &blocker{kind: "stream", stream: op.Stream}
+		th.block(blocker{kind: "stream", stream: op.Stream})
 	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees
-		th.blocked = &blocker{kind: "device"}
+		th.block(blocker{kind: "device"})
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
@@ -386,7 +434,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		return
 	}
 	res.Start, res.End, res.Done = now, next, true
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: next, H: r}, th})
+	r.resume(th, next)
 }
 
 // NotifyRecv takes completion signals.

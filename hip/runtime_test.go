@@ -80,14 +80,8 @@ func TestEventsAndWaits(t *testing.T) {
 		{Op: trace.EventSync, Event: "e"},
 		{Op: trace.Malloc, Buf: "late", GCD: intp(0), Bytes: 64},
 		{Op: trace.StreamSync, Stream: 2}}
-	res, n, err := replay(t, ops)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, ok := n.Runtime.Event("e")
-	if !ok || e < res[4].End {
-		t.Fatalf("event at %g, copy ended at %g", e, res[4].End)
-	}
+	res, n := replayed(t, ops)
+	e := recordedAfter(t, n, 0, "e", res[4])
 	if res[7].Start < e {
 		t.Errorf("stream 2 copy started at %g before the event it waits for (%g)", res[7].Start, e)
 	}

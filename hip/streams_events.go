@@ -3,7 +3,6 @@ package hip
 import (
 	"slices"
 
-	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
@@ -39,6 +38,7 @@ type stream struct {
 	dirty    *gcd.ComputeUnits // CUs whose kernels ran since the stream's last release
 	acquire  bool              // the next kernel starts with a system-scope acquire (grain.go)
 	library  bool              // a library's own queue (NIC commands, MPI's IPC copies): no HIP stream, hipDeviceSynchronize does not wait for it
+	waits    int               // stream_wait items in queue (waiting lists it while > 0)
 }
 
 type blocker struct {
@@ -96,7 +96,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	if b.kind != "op" {
 		r.res(i).Start, r.res(i).End, r.res(i).Done = r.res(i).Issue, t, true
 	}
-	r.engine.Schedule(&hostEvent{fabric.EventAt{T: t, H: r}, th})
+	r.resume(th, t)
 }
 
 // streamKey keys rank's stream id: each process has its own streams,
@@ -113,7 +113,7 @@ func (r *Runtime) stream(op *ir.Command) *stream {
 		if th := r.threadOf[op.Rank]; th != nil {
 			th.streams = append(th.streams, s)
 		}
-		k, _ := slices.BinarySearch(r.streamOrder, key) // keep streamIDs sorted
+		k, _ := slices.BinarySearch(r.streamOrder, key) // keep streamOrder sorted
 		r.streamOrder = slices.Insert(r.streamOrder, k, key)
 	}
 	return s
@@ -132,8 +132,17 @@ func (r *Runtime) recordOf(rank int, event string) int {
 // recordDone says whether a record op completed (-1: nothing to wait for).
 func (r *Runtime) recordDone(op int) bool { return op < 0 || r.recorded[op] }
 
+// eventRecorded lets go the streams held at a wait, in id order: only a
+// stream with a stream_wait queued can be (r.waiting), so a record costs
+// the waiting streams, not every stream of every rank. The ids are taken
+// before the first dispatch: a dispatch may record an event in turn and
+// take streams off the list; none joins it (only a host call queues a
+// wait).
 func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
-	for _, id := range r.streamIDs() {
+	if len(r.waiting) == 0 {
+		return
+	}
+	for _, id := range slices.Clone(r.waiting) {
 		s := r.streams[id]
 		if len(s.queue) > 0 && s.queue[0].wait && s.inflight == 0 {
 			r.dispatch(now, s)
@@ -141,6 +150,23 @@ func (r *Runtime) eventRecorded(now sim.VTimeInSec) {
 	}
 }
 
-// streamIDs is the streams in id order (deterministic), kept as streams
-// are made rather than sorted at every event record.
-func (r *Runtime) streamIDs() []int { return r.streamOrder }
+// queueWait queues a stream_wait item on s and lists s as waiting.
+func (r *Runtime) queueWait(s *stream, it item) {
+	s.queue = append(s.queue, it)
+	if s.waits++; s.waits == 1 {
+		key := streamKey(s.rank, s.id)
+		k, _ := slices.BinarySearch(r.waiting, key)
+		r.waiting = slices.Insert(r.waiting, k, key)
+	}
+}
+
+// waitDone notes that s's head wait item left its queue: with no other
+// queued, s is no longer waiting.
+func (r *Runtime) waitDone(s *stream) {
+	if s.waits--; s.waits == 0 {
+		key := streamKey(s.rank, s.id)
+		if k, ok := slices.BinarySearch(r.waiting, key); ok {
+			r.waiting = slices.Delete(r.waiting, k, k+1)
+		}
+	}
+}

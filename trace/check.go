@@ -30,11 +30,23 @@ type Buffer struct {
 // rejects) the first allocation wins. A device buffer whose op has no gcd
 // gets GCD -1, and likewise NUMA for a host buffer.
 func Buffers(ops []Op) map[string]Buffer {
-	bufs := map[string]Buffer{}
+	bufs := make(map[string]Buffer, allocations(ops))
 	for i := range ops {
 		AddBuffer(bufs, &ops[i])
 	}
 	return bufs
+}
+
+// allocations counts ops' allocations: the size of a map of their
+// buffers, made at once rather than grown through every doubling.
+func allocations(ops []Op) int {
+	n := 0
+	for i := range ops {
+		if ops[i].IsAlloc() {
+			n++
+		}
+	}
+	return n
 }
 
 // AddBuffer notes in bufs the buffer op allocates, unless an earlier op
@@ -135,10 +147,9 @@ type Limits struct {
 	Unified bool
 }
 
-// setFields lists the JSON fields op sets (non-zero), in Op's field order,
-// "op" and "label" aside.
-func setFields(o *Op) []string {
-	var s []string
+// setFields appends to s the JSON fields op sets (non-zero), in Op's field
+// order, "op" and "label" aside; Check reuses s from op to op.
+func setFields(s []string, o *Op) []string {
 	add := func(set bool, name string) {
 		if set {
 			s = append(s, name)
@@ -215,6 +226,7 @@ func setFields(o *Op) []string {
 // without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
 	c := newChecker(n, setRanks(ops), hostWaiters(ops), newMPIState(ops))
+	c.bufs = make(map[string]allocated, allocations(ops))
 	if e := c.ops(ops, 0, name); e != nil {
 		return e
 	}
@@ -293,6 +305,7 @@ type checker struct {
 	coll       rcclState            // RCCL communicators and calls so far
 	line       int                  // line of the op being checked
 	rank       int                  // its rank
+	fields     []string             // setFields' scratch, reused from op to op
 }
 
 // memory is what the allocations of a trace use of one kind of memory.
@@ -334,7 +347,8 @@ func (c *checker) op(o *Op) *Error {
 	if !ok {
 		return errf("op", "unknown op kind %q", o.Op)
 	}
-	if e := unused(o.Op, allowed, setFields(o)); e != nil {
+	c.fields = setFields(c.fields[:0], o)
+	if e := unused(o.Op, allowed, c.fields); e != nil {
 		return e
 	}
 	if o.Rank < 0 || o.Rank >= MaxRanks {
@@ -475,7 +489,7 @@ func (c *checker) op(o *Op) *Error {
 			return e
 		}
 		if o.NUMA != nil {
-			if e := c.nodes.reach(o, c.bufs, c.nodes.numaNode(*o.NUMA), fmt.Sprintf("the host threads run on NUMA domain %d", *o.NUMA)); e != nil {
+			if e := c.nodes.reach(o, c.bufs, c.nodes.numaNode(*o.NUMA), "the host threads run on NUMA domain %d", *o.NUMA); e != nil {
 				return e
 			}
 		}
@@ -517,7 +531,7 @@ func (c *checker) op(o *Op) *Error {
 				return e
 			}
 		}
-		if e := c.nodes.reach(o, c.bufs, c.nodes.gcdNode(*o.GCD), fmt.Sprintf("the kernel runs on GCD %d", *o.GCD)); e != nil {
+		if e := c.nodes.reach(o, c.bufs, c.nodes.gcdNode(*o.GCD), "the kernel runs on GCD %d", *o.GCD); e != nil {
 			return e
 		}
 		for i := range o.Access {
@@ -552,57 +566,58 @@ func (c *checker) accesses(o *Op) *Error {
 		return errf("access", "must have at least one entry")
 	}
 	for i := range o.Access {
-		p := fmt.Sprintf("access[%d].", i)
-		if e := c.access(p, &o.Access[i]); e != nil {
+		// the entry's prefix is made only for an error: most accesses pass
+		if e := c.access(&o.Access[i]); e != nil {
+			e.Field = fmt.Sprintf("access[%d].", i) + e.Field
 			return e
 		}
 		if w := o.Access[i].Workgroups; w != nil && o.Workgroup > 0 {
 			n := o.Grid / int64(o.Workgroup)
 			if len(w) != 2 || w[0] < 0 || w[0] >= w[1] || w[1] > n {
-				return errf(p+"workgroups", "must be [first, end) with 0 <= first < end <= the kernel's %d workgroups, got %v", n, w)
+				return errf(fmt.Sprintf("access[%d].workgroups", i), "must be [first, end) with 0 <= first < end <= the kernel's %d workgroups, got %v", n, w)
 			}
 		}
 	}
 	return nil
 }
 
-// access checks one entry of a kernel's access list; prefix ("access[I].")
-// goes before the field names in errors. Host buffers (zero-copy) and
-// buffers on other GCDs (peer access) are allowed.
-func (c *checker) access(prefix string, a *Access) *Error {
-	b, e := c.buffer(prefix+"buf", a.Buf, Kernel)
+// access checks one entry of a kernel's access list; its errors name the
+// entry's own fields ("bytes"), which accesses prefixes ("access[I]."). Host
+// buffers (zero-copy) and buffers on other GCDs (peer access) are allowed.
+func (c *checker) access(a *Access) *Error {
+	b, e := c.buffer("buf", a.Buf, Kernel)
 	if e != nil {
 		return e
 	}
 	if a.Mode != "read" && a.Mode != "write" {
-		return errf(prefix+"mode", `must be "read" or "write", got %q`, a.Mode)
+		return errf("mode", `must be "read" or "write", got %q`, a.Mode)
 	}
 	if a.Bytes <= 0 {
-		return errf(prefix+"bytes", "must be > 0, got %d", a.Bytes)
+		return errf("bytes", "must be > 0, got %d", a.Bytes)
 	}
-	if e := fits(prefix+"offset", prefix+"bytes", "access", a.Offset, a.Bytes, b); e != nil {
+	if e := fits("offset", "bytes", "access", a.Offset, a.Bytes, b); e != nil {
 		return e
 	}
 	if a.Element < 0 {
-		return errf(prefix+"element", "must be > 0, got %d", a.Element)
+		return errf("element", "must be > 0, got %d", a.Element)
 	}
 	if a.Element > a.Bytes {
-		return errf(prefix+"element", "must be at most bytes (%d): an access moves whole elements, got %d", a.Bytes, a.Element)
+		return errf("element", "must be at most bytes (%d): an access moves whole elements, got %d", a.Bytes, a.Element)
 	}
 	switch a.Pattern {
 	case "", "sequential", "random":
 		if a.Stride != 0 {
-			return errf(prefix+"stride", "not used by pattern %q", patternName(a.Pattern))
+			return errf("stride", "not used by pattern %q", patternName(a.Pattern))
 		}
 	case "strided":
 		if a.Stride == 0 {
-			return errf(prefix+"stride", `required by pattern "strided"`)
+			return errf("stride", `required by pattern "strided"`)
 		}
 		if a.Stride < 0 {
-			return errf(prefix+"stride", "must be > 0, got %d", a.Stride)
+			return errf("stride", "must be > 0, got %d", a.Stride)
 		}
 	default:
-		return errf(prefix+"pattern", `must be "sequential", "strided" or "random", got %q`, a.Pattern)
+		return errf("pattern", `must be "sequential", "strided" or "random", got %q`, a.Pattern)
 	}
 	return nil
 }

@@ -46,13 +46,14 @@ func (m nodeMap) same(field string, src, dst Buffer) *Error {
 	return nil
 }
 
-// reach checks every buffer op o accesses is on node: what (the kernel's
-// GCD or the host threads' domain) says where it runs.
-func (m nodeMap) reach(o *Op, bufs map[string]allocated, node int, what string) *Error {
+// reach checks every buffer op o accesses is on node: what, a format of
+// id (the kernel's GCD or the host threads' domain), says where it runs;
+// it is formatted only for an error, not for every kernel.
+func (m nodeMap) reach(o *Op, bufs map[string]allocated, node int, what string, id int) *Error {
 	for i, a := range o.Access {
 		if b, ok := bufs[a.Buf]; ok && m.of(b.Buffer) != node {
 			return errf(fmt.Sprintf("access[%d].buf", i), "%q is on %s, but %s of node %d: nodes share no memory, send it with MPI or RCCL",
-				a.Buf, m.where(b.Buffer), what, node)
+				a.Buf, m.where(b.Buffer), fmt.Sprintf(what, id), node)
 		}
 	}
 	return nil

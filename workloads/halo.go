@@ -347,15 +347,20 @@ func (h Halo) batchedKernel(name string, elems []int64, groups [][]trace.Access)
 func packBuf(s, f int) string { return segBuf("pack", s, f) }
 
 // segBuf names what belongs to segment s (and field f, if f >= 0).
-func segBuf(what string, s, f int) string {
+func segBuf(what string, s, f int) string { return segName("", what, s, f) }
+
+// segName is prefix and segBuf's name, made in one concatenation: the
+// exchange names every rank's buffers, requests and metadata this way,
+// hundreds of thousands of names per run.
+func segName(prefix, what string, s, f int) string {
 	if f < 0 {
-		return fmt.Sprintf("%s%d", what, s)
+		return prefix + what + strconv.Itoa(s)
 	}
-	return fmt.Sprintf("%s%d.%d", what, s, f)
+	return prefix + what + strconv.Itoa(s) + "." + strconv.Itoa(f)
 }
 
 // fieldBuf names field f's buffer (the padded local box).
-func (h Halo) fieldBuf(f int) string { return fmt.Sprintf("%sin%d", h.prefix, f) }
+func (h Halo) fieldBuf(f int) string { return h.prefix + "in" + strconv.Itoa(f) }
 
 // segAccess is the read or write (mode) of field f's segment: its
 // contiguous runs (x fastest), one element of the access per run, a row

@@ -239,7 +239,7 @@ func (h Halo) exchangeRank(ops []trace.Op, x exchange, rank int) []trace.Op {
 
 // buf names the rank's buffer what of packet k (and field f, if f >= 0):
 // acm's send and receive buffers, or the library's staging buffers.
-func (h Halo) buf(what string, k, f int) string { return h.prefix + segBuf(what, k, f) }
+func (h Halo) buf(what string, k, f int) string { return segName(h.prefix, what, k, f) }
 
 // exchange appends one timed exchange of rank to launch; first is the
 // first sample's (the datatypes' metadata is made in it).
@@ -251,26 +251,31 @@ func (h Halo) exchange(launch []trace.Op, x exchange, rank int, first bool) []tr
 	sync := trace.Op{Op: trace.DeviceSync}
 	post := trace.Op{Op: trace.HostCompute, ComputeNs: h.PostNs}
 	nf := x.nf
+	// each packet's peers, found once (a packet's messages are one per
+	// field, and each asks again)
+	from, to := make([]int, len(x.packets)), make([]int, len(x.packets))
+	for k, pk := range x.packets {
+		from[k], to[k] = x.d.Peers(rank, pk)
+	}
 	// msg posts packet k's receive and send (tag: its communicator) and
 	// queues their waits; self: no message, two 0-byte posts
 	msg := func(k, f int, bytes int64, self bool) (irecv, isend trace.Op) {
 		if self {
 			return post, post
 		}
-		from, to := x.d.Peers(rank, x.packets[k])
 		tag := k
 		if f >= 0 {
 			tag = f*len(x.packets) + k
 		}
 		rr, rs := h.buf("rq.recv", k, f), h.buf("rq.send", k, f)
-		irecv = trace.Op{Op: trace.MPIIrecv, Buf: h.buf("recv", k, f), Bytes: bytes, Peer: intp(from), Tag: tag, Req: rr}
-		isend = trace.Op{Op: trace.MPIIsend, Buf: h.buf("send", k, f), Bytes: bytes, Peer: intp(to), Tag: tag, Req: rs}
+		irecv = trace.Op{Op: trace.MPIIrecv, Buf: h.buf("recv", k, f), Bytes: bytes, Peer: intp(from[k]), Tag: tag, Req: rr}
+		isend = trace.Op{Op: trace.MPIIsend, Buf: h.buf("send", k, f), Bytes: bytes, Peer: intp(to[k]), Tag: tag, Req: rs}
 		return irecv, isend
 	}
 	waits := func(k, f int) (recv, send trace.Op) {
 		return trace.Op{Op: trace.MPIWait, Req: h.buf("rq.recv", k, f)}, trace.Op{Op: trace.MPIWait, Req: h.buf("rq.send", k, f)}
 	}
-	self := func(k int) bool { from, _ := x.d.Peers(rank, x.packets[k]); return from == rank }
+	self := func(k int) bool { return from[k] == rank }
 	switch x.label {
 	case "mpi-he", "mpi-he-hindexed":
 		type unit struct{ k, f int } // a message: a packet of one field, or of all (f < 0)

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -234,6 +235,31 @@ func TestMedian(t *testing.T) {
 	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}} {
 		if got := Median(c.v); got != c.want {
 			t.Errorf("Median(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+}
+
+// Halo buffers are named by concatenation (segName), as fmt would write
+// them: a rank's prefix, what, the segment, and the field after a dot
+// when there is one; a field's box is "in" and its number.
+func TestHaloBufferNames(t *testing.T) {
+	h := Halo{prefix: "r12."}
+	for k := range 30 {
+		for f := -1; f < 17; f++ {
+			want := fmt.Sprintf("r12.rq.send%d.%d", k, f)
+			if f < 0 {
+				want = fmt.Sprintf("r12.rq.send%d", k)
+			}
+			if got := h.buf("rq.send", k, f); got != want {
+				t.Fatalf("buf(rq.send, %d, %d) = %q, want %q", k, f, got, want)
+			}
+		}
+	}
+	for _, c := range []struct{ got, want string }{
+		{segBuf("md", 2, -1), "md2"}, {packBuf(25, 16), "pack25.16"}, {h.fieldBuf(15), "r12.in15"}, {Halo{}.fieldBuf(0), "in0"},
+	} {
+		if c.got != c.want {
+			t.Errorf("name %q, want %q", c.got, c.want)
 		}
 	}
 }

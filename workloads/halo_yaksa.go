@@ -1,8 +1,8 @@
 package workloads
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/trace"
@@ -148,7 +148,7 @@ func (h Halo) yaksa(ops []trace.Op, c yaksaCall, mm []int) []trace.Op {
 			k := h.kernel(name, roundUp(p.seg.Elems(), haloTPB), acc...)
 			k.Stream = yaksaStream
 			for n := range p.levels + 1 { // and the builtin type's node
-				buf := fmt.Sprintf("%s.%d", c.md, n)
+				buf := c.md + "." + strconv.Itoa(n)
 				if first {
 					ops = append(ops, trace.Op{Op: trace.MallocManaged, Buf: buf, NUMA: intp(h.NUMA), Bytes: yaksaMDNode})
 				}

@@ -247,27 +247,44 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	if k.cmd.InFlight > 0 { // the kernel's own loads in flight: its threads x loads each (a benchmark's copy kernel)
 		k.max = min(k.max, k.cmd.InFlight)
 	}
-	streams := append(append([]MemStream{}, k.cmd.Reads...), k.cmd.Writes...)
-	traffic := make([]int64, len(streams))
-	for i, m := range streams {
-		traffic[i] = m.Traffic(c.line)
+	// the streams are the reads, then the writes; per stream its traffic
+	// and the workgroups given to earlier CUs, then each CU's shares
+	// (below), in one allocation
+	reads, writes := k.cmd.Reads, k.cmd.Writes
+	ns := len(reads) + len(writes)
+	stream := func(j int) *MemStream {
+		if j < len(reads) {
+			return &reads[j]
+		}
+		return &writes[j-len(reads)]
+	}
+	n := int64(c.n)
+	used := min(wg, n)
+	work := make([]int64, 2*int64(ns)*(1+used))
+	traffic, given, shares := work[:ns:ns], work[ns:2*ns:2*ns], work[2*ns:]
+	for j := range ns {
+		traffic[j] = stream(j).Traffic(c.line)
 	}
 	// Workgroups go to the CUs in turn (workgroup w to CU w mod n), as the
 	// dispatcher hands them out: a stream's workgroups [from, end), and so
 	// its traffic, spread over the CUs even when it is a few rows of a
-	// batched kernel's grid whose other blocks exit at once.
-	n := int64(c.n)
-	given := make([]int64, len(streams)) // workgroups of stream j given to earlier CUs
-	for i := int64(0); i < n; i++ {
+	// batched kernel's grid whose other blocks exit at once. The CUs with
+	// work (the first min(wg, n)) are made in one slab, their shares cut
+	// from work: a kernel of many streams would otherwise grow two slices
+	// per CU.
+	states := make([]cuState, used)
+	k.cus = make([]*cuState, 0, used)
+	for i := int64(0); i < used; i++ {
 		mine := wg / n
 		if i < wg%n {
 			mine++
 		}
-		if mine == 0 {
-			continue
-		}
-		cu := &cuState{run: k, id: int(i), span: 1, workgroups: mine}
-		for j, m := range streams {
+		cu := &states[i]
+		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
+		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
+		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
+		for j := range ns {
+			m := stream(j)
 			from, end := int64(0), wg
 			if m.End > 0 {
 				from, end = m.First, min(m.End, wg)
@@ -275,8 +292,7 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 			count := max(0, (end-from-(i-from%n+n)%n+n-1)/n) // w in [from, end) with w mod n = i
 			lo, hi := c.split(traffic[j], given[j], end-from), c.split(traffic[j], given[j]+count, end-from)
 			given[j] += count
-			cu.base = append(cu.base, m.Addr+lo)
-			cu.bytes = append(cu.bytes, hi-lo)
+			cu.base[j], cu.bytes[j] = m.Addr+lo, hi-lo
 			cu.total = max(cu.total, hi-lo)
 		}
 		k.cus = append(k.cus, cu)

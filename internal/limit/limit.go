@@ -54,8 +54,12 @@ func CheckEnv() error {
 // Available is the memory a run may take: AKISIM_MEMORY_BYTES if set,
 // else MemAvailable of /proc/meminfo at the first call (0 if neither).
 func Available() int64 {
-	if v, err := strconv.ParseInt(os.Getenv("AKISIM_MEMORY_BYTES"), 10, 64); err == nil && v > 0 {
-		return v
+	// unset, the usual case, is not parsed: a failed parse allocates its
+	// error, and a run asks at every managed allocation
+	if s := os.Getenv("AKISIM_MEMORY_BYTES"); s != "" {
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
+			return v
+		}
 	}
 	once.Do(func() { avail = memAvailable() })
 	return avail
