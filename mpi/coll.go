@@ -1,7 +1,6 @@
 package mpi
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -217,11 +216,12 @@ func (b *builder) rank(i int) int { return b.l.comm[i] }
 // rank only: the point-to-point layer finds the peer's).
 func (b *builder) buf(i int, w byte) string {
 	if b.staged() {
-		return b.l.prefix + fmt.Sprintf("h%d.%c", b.rank(i), w)
+		var n [64]byte
+		return newName(&n, b.l.prefix).c('h').d(b.rank(i)).c('.').c(w).String()
 	}
 	switch {
 	case w == 't':
-		return b.l.prefix + fmt.Sprintf("d%d.t", b.rank(i))
+		return b.scratch(b.rank(i))
 	case b.call.Op == trace.MPIBcast:
 		return b.call.Buf
 	case w == 's':
@@ -252,7 +252,7 @@ func (b *builder) alloc() {
 			}
 		}
 	}
-	if name := b.l.prefix + fmt.Sprintf("d%d.t", r); b.devNeed() > 0 && !b.l.made[name] {
+	if name := b.scratch(r); b.devNeed() > 0 && !b.l.made[name] {
 		b.l.made[name] = true
 		b.emit(trace.Op{Op: trace.Malloc, Buf: name, GCD: &gcd, Bytes: b.l.dev[r]})
 	}
@@ -337,7 +337,8 @@ func (b *builder) stage(dst, src span) {
 
 // flag names a flag of a host message of this collective.
 func (b *builder) flag(from, to, k int, what string) string {
-	return b.l.prefix + fmt.Sprintf("c%d.%d-%d.%d.%s", b.seq, from, to, k, what)
+	var n [64]byte
+	return newName(&n, b.l.prefix).c('c').d(b.seq).c('.').d(from).c('-').d(to).c('.').d(k).c('.').s(what).String()
 }
 
 // exchange sends and receives a step's messages and waits for all
@@ -364,7 +365,8 @@ func (b *builder) messages(sends, recvs []xfer) {
 			x.at.buf = b.tiny()
 		}
 		b.l.reqs[b.call.Rank]++
-		req := b.l.prefix + fmt.Sprintf("r%d", b.l.reqs[b.call.Rank])
+		var n [64]byte
+		req := newName(&n, b.l.prefix).c('r').d(b.l.reqs[b.call.Rank]).String()
 		reqs = append(reqs, req)
 		op := trace.Op{Op: k, Buf: x.at.buf, Bytes: x.at.bytes, Peer: intp(b.rank(x.peer)), Tag: -1 - b.seq, Req: req}
 		if k == trace.MPIIsend {
@@ -405,7 +407,8 @@ func (b *builder) remote(i int) bool {
 
 // tiny is the rank's small host buffer that messages without bytes name.
 func (b *builder) tiny() string {
-	name := b.l.prefix + fmt.Sprintf("h%d.0", b.call.Rank)
+	var n [64]byte
+	name := newName(&n, b.l.prefix).c('h').d(b.call.Rank).s(".0").String()
 	if !b.l.made[name] {
 		b.l.made[name] = true
 		b.emit(trace.Op{Op: trace.HostMalloc, Buf: name, NUMA: b.numa(), Bytes: 64})
@@ -530,7 +533,8 @@ func (b *builder) kernel(name string, bytes int64, acc []trace.Access) {
 	grid := (bytes + kernelBytesPerItem - 1) / kernelBytesPerItem
 	grid = (grid + wg - 1) / wg * wg
 	b.emit(trace.Op{Op: trace.Kernel, Name: name, GCD: &gcd, Stream: Stream, Grid: grid, Workgroup: kernelWorkgroup, Access: acc})
-	ev := b.l.prefix + fmt.Sprintf("c%d.%d.k%d", b.seq, b.call.Rank, b.l.reqs[b.call.Rank])
+	var n [64]byte
+	ev := newName(&n, b.l.prefix).c('c').d(b.seq).c('.').d(b.call.Rank).s(".k").d(b.l.reqs[b.call.Rank]).String()
 	b.l.reqs[b.call.Rank]++
 	b.emit(trace.Op{Op: trace.EventRecord, Event: ev, Stream: Stream})
 	b.emit(trace.Op{Op: trace.EventSync, Event: ev})
@@ -544,3 +548,9 @@ const (
 )
 
 func intp(v int) *int { return &v }
+
+// scratch names rank r's device scratch buffer.
+func (b *builder) scratch(r int) string {
+	var n [64]byte
+	return newName(&n, b.l.prefix).c('d').d(r).s(".t").String()
+}

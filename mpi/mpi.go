@@ -18,7 +18,6 @@
 package mpi
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -76,25 +75,6 @@ func FromConfig(c *config.Node) Params {
 		Net: netFromConfig(c)}
 }
 
-// side is one half of a message a call makes: the send or the receive
-// (an mpi_sendrecv makes one of each).
-type side struct {
-	op   int  // the call
-	send bool // the sending half
-}
-
-// message is one matched send and receive.
-type message struct {
-	name       string // what its flags and event are named after
-	send, recv side
-	bytes      int64
-	ipc        bool
-	cpuCopy    bool // an IPC message the receiver's CPU copies (at most GTL_HSA_VSMSG_CUTOFF_SIZE bytes)
-	net        bool // between nodes (net.go)
-}
-
-func (m *message) flag(what string) string { return m.name + "." + what }
-
 // Expand returns ops with every MPI call replaced by the operations the
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
@@ -104,7 +84,7 @@ func Expand(ops []trace.Op, p Params) []ir.Command {
 	}
 	pre := prefix(ops)
 	low := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
-	x := &expander{p: p, ops: low, prefix: pre, bufs: buffers(low), bySide: map[side]*message{},
+	x := &expander{p: p, ops: low, prefix: pre, bufs: buffers(low), bySide: make([]int32, 2*len(low)),
 		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
 		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]ir.Command, 0, len(low)+len(low)/4)}
 	x.match()
@@ -119,7 +99,8 @@ type expander struct {
 	ops     []*trace.Op // the lowered calls (lowerRefs)
 	prefix  string      // of the names of the library's buffers, events and flags
 	bufs    map[string]trace.Buffer
-	bySide  map[side]*message        // send or receive half of a call -> its message
+	msgs    []message                // the matched messages, in the order their second half came
+	bySide  []int32                  // at 2*op+send: 1 + the index in msgs of that half's message, 0 for none
 	reqs    map[trace.RequestKey]int // request -> the call that started it
 	pending map[int][]int            // rank -> its started requests not waited, as op indices, in order
 	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
@@ -128,17 +109,6 @@ type expander struct {
 	nicNext map[int]int              // rank -> RDMA puts it queued (they take its NIC streams in turn)
 	nicGets map[int]int              // rank -> rendezvous gets it queued (on streams of their own, in turn)
 	out     []ir.Command
-}
-
-// sides are the halves of messages call i makes.
-func (x *expander) sides(i int) []side {
-	switch o := x.ops[i]; {
-	case o.Op == trace.MPISendrecv:
-		return []side{{i, true}, {i, false}}
-	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
-		return []side{{i, o.IsSend()}}
-	}
-	return nil
 }
 
 // off is where in its buffer a side's message starts: a collective's
@@ -161,34 +131,6 @@ func (x *expander) buf(s side) string {
 		return o.Src
 	}
 	return o.Dst
-}
-
-// match pairs sends and receives, by trace.Matcher as Check did.
-func (x *expander) match() {
-	queues := trace.Matcher{}
-	for i := range x.ops {
-		for _, sd := range x.sides(i) {
-			o := x.ops[i]
-			k := trace.MessageKey(o, sd.send)
-			q, ok := queues.Add(k, trace.Half{Op: i, Send: sd.send})
-			if !ok {
-				continue
-			}
-			other := side{q.Op, q.Send}
-			m := &message{name: fmt.Sprintf("%s%d", x.prefix, len(x.bySide)/2), send: other, recv: sd, bytes: o.Bytes}
-			if sd.send {
-				m.send, m.recv = sd, other
-			}
-			m.net = x.node(x.buf(m.send)) != x.node(x.buf(m.recv))
-			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
-			m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
-			if !m.ipc && !m.net {
-				pair := [2]int{k[0], k[1]}
-				x.eager[pair] = max(x.eager[pair], m.bytes)
-			}
-			x.bySide[m.send], x.bySide[m.recv] = m, m
-		}
-	}
 }
 
 // emit appends an op made for call i: on its rank, line and label.
@@ -227,24 +169,27 @@ func (x *expander) op(i int) {
 	o := x.ops[i]
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
-		x.start(i, x.sides(i)[0])
+		sds, _ := x.sides(i)
+		x.start(i, sds[0])
 		x.reqs[o.RequestOf()] = i
 		x.pending[o.Rank] = append(x.pending[o.Rank], i)
 	case trace.MPISend, trace.MPIRecv, trace.MPISendrecv:
-		sds := x.sides(i)
-		for _, sd := range sds {
+		sds, n := x.sides(i)
+		for _, sd := range sds[:n] {
 			x.start(i, sd)
 		}
-		x.finish(i, sds)
+		x.finish(i, sds[:n])
 	case trace.MPIWait:
 		j := x.reqs[o.RequestOf()]
 		delete(x.reqs, o.RequestOf())
 		x.drop(o.Rank, j)
-		x.finish(i, x.sides(j))
+		sds, n := x.sides(j)
+		x.finish(i, sds[:n])
 	case trace.MPIWaitall:
 		var sds []side
 		for _, j := range x.pending[o.Rank] {
-			sds = append(sds, x.sides(j)...)
+			js, n := x.sides(j)
+			sds = append(sds, js[:n]...)
 		}
 		x.finish(i, sds)
 		x.pending[o.Rank] = nil
@@ -255,7 +200,8 @@ func (x *expander) op(i int) {
 			j := x.reqs[k]
 			delete(x.reqs, k)
 			x.drop(o.Rank, j)
-			sds = append(sds, x.sides(j)...)
+			js, n := x.sides(j)
+			sds = append(sds, js[:n]...)
 		}
 		x.finish(i, sds)
 	default:
@@ -276,7 +222,7 @@ func (x *expander) drop(rank, j int) {
 // staged one copies into the bounce buffer first and is then done. An IPC
 // receive's copy is queued at once (recvIPC).
 func (x *expander) start(i int, sd side) {
-	m := x.bySide[sd]
+	m := x.message(sd)
 	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.PostNs})
 	switch {
 	case m.net && sd.send:
@@ -294,7 +240,7 @@ func (x *expander) start(i int, sd side) {
 	if !m.ipc {
 		x.stageCopy(i, x.buf(sd), x.buf(sd), x.off(sd), x.bounce(i, x.buf(sd)), 0, m.bytes)
 	}
-	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("rts")})
+	x.emit(i, trace.Op{Op: trace.FlagSet, Flag: x.flag(m, rts)})
 }
 
 // recvIPC is an IPC receive's copy, which MPICH starts in whichever MPI
@@ -311,7 +257,7 @@ func (x *expander) recvIPC(i int, sd side, m *message) {
 		return
 	}
 	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
-		Stream: IPCStream + x.ops[m.send.op].Rank, WaitFlag: m.flag("rts"), SetFlag: m.flag("fin")})
+		Stream: IPCStream + x.ops[m.send.op].Rank, WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)})
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or
@@ -356,7 +302,8 @@ func buffers(ops []*trace.Op) map[string]trace.Buffer {
 
 // bounceName names the bounce buffer of messages from pair[0] to pair[1].
 func (x *expander) bounceName(pair [2]int) string {
-	return fmt.Sprintf("%sshm.%d.%d", x.prefix, pair[0], pair[1])
+	var n [64]byte
+	return newName(&n, x.prefix).s("shm.").d(pair[0]).c('.').d(pair[1]).String()
 }
 
 // prefix is "mpi." or, if the program names something so (a buffer,
@@ -382,23 +329,23 @@ func prefix(ops []trace.Op) string {
 func (x *expander) finish(i int, sds []side) {
 	n := len(x.out)
 	for _, sd := range sds {
-		m := x.bySide[sd]
+		m := x.message(sd)
 		switch {
 		case !sd.send && m.cpuCopy:
-			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, rts)})
 			x.stageCopy(i, x.buf(sd), x.buf(m.send), x.off(m.send), x.buf(sd), x.off(sd), m.bytes)
-			x.emit(i, trace.Op{Op: trace.FlagSet, Flag: m.flag("fin")})
+			x.emit(i, trace.Op{Op: trace.FlagSet, Flag: x.flag(m, fin)})
 		case sd.send || m.ipc:
 		case m.net: // the NIC's completion event
-			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("landed")})
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, landed)})
 		default:
-			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("rts")})
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, rts)})
 			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.ops[m.send.op].Rank, x.ops[sd.op].Rank}), 0, x.buf(sd), x.off(sd), m.bytes)
 		}
 	}
 	for _, sd := range sds {
-		if m := x.bySide[sd]; m.ipc || (sd.send && m.net) { // the receiver's copy done, or the far NIC's word
-			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: m.flag("fin")})
+		if m := x.message(sd); m.ipc || (sd.send && m.net) { // the receiver's copy done, or the far NIC's word
+			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, fin)})
 		}
 	}
 	if len(x.out) == n {

@@ -104,7 +104,7 @@ func (x *expander) netSend(i int, m *message) {
 	switch {
 	case x.rendezvous(m):
 		o := x.nicCopy(i, m, nic, 0, 0, min(x.p.Net.EagerSize, m.bytes), false)
-		o.LandFlag = m.flag("rts")
+		o.LandFlag = x.flag(m, rts)
 		x.emitCommand(i, o)
 	default:
 		o := x.nicCopy(i, m, nic, 0, 0, m.bytes, false)
@@ -114,7 +114,7 @@ func (x *expander) netSend(i int, m *message) {
 				{Buf: x.buf(m.send), Mode: "read", Bytes: max(m.bytes, 1), Offset: x.off(m.send)}}})
 			o.Inline = true
 		}
-		o.LandFlag, o.SetFlag = m.flag("landed"), m.flag("fin")
+		o.LandFlag, o.SetFlag = x.flag(m, landed), x.flag(m, fin)
 		x.emitCommand(i, o)
 	}
 }
@@ -129,7 +129,7 @@ func (x *expander) netRecv(i int, m *message) {
 	nic := x.nicOf(x.buf(m.recv))
 	o := x.nicCopy(i, m, nic, e, e, m.bytes-e, true)
 	o.RecvNIC = &nic // the get's writes start at its own NIC, which reports them
-	o.WaitFlag, o.LandFlag, o.SetFlag = m.flag("rts"), m.flag("landed"), m.flag("fin")
+	o.WaitFlag, o.LandFlag, o.SetFlag = x.flag(m, rts), x.flag(m, landed), x.flag(m, fin)
 	x.emitCommand(i, o)
 }
 

@@ -1,7 +1,6 @@
 package mpi
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/akisim/akisim/trace"
@@ -70,7 +69,7 @@ func (b *builder) releaseGather() bool {
 	if b.l.posix[r] < sh.Threshold {
 		return false
 	}
-	cells := b.l.prefix + fmt.Sprintf("h%d.c", r)
+	cells := b.cells(r)
 	if !b.l.made[cells] { // the first call through the cells sets them up
 		b.l.made[cells] = true
 		b.emit(trace.Op{Op: trace.HostMalloc, Buf: cells, NUMA: b.numa(), Bytes: sh.CellBytes * int64(sh.Cells)})
@@ -94,7 +93,7 @@ func (b *builder) releaseGather() bool {
 // cell is index i's current cell: its data after the header.
 func (b *builder) cell(i int, seg int64) span {
 	sh := b.l.p.Shared
-	return span{b.l.prefix + fmt.Sprintf("h%d.c", b.rank(i)), seg*sh.CellBytes + cellHeader, b.bytes}
+	return span{b.cells(b.rank(i)), seg*sh.CellBytes + cellHeader, b.bytes}
 }
 
 // nextCell is the cell the rank's next step takes (cells in turn).
@@ -107,7 +106,8 @@ func (b *builder) nextCell() int64 {
 
 // cellFlag names index i's flag of this call.
 func (b *builder) cellFlag(i int, what string) string {
-	return b.l.prefix + fmt.Sprintf("c%d.%d.%s", b.seq, b.rank(i), what)
+	var n [64]byte
+	return newName(&n, b.l.prefix).c('c').d(b.seq).c('.').d(b.rank(i)).c('.').s(what).String()
 }
 
 // cellGather reduces the node's data up a k-ary tree over local (index
@@ -221,4 +221,10 @@ func kids(i, k, n int) []int {
 		c = append(c, j)
 	}
 	return c
+}
+
+// cells names rank r's shared-memory cells.
+func (b *builder) cells(r int) string {
+	var n [64]byte
+	return newName(&n, b.l.prefix).c('h').d(r).s(".c").String()
 }
