@@ -79,36 +79,46 @@ func FromConfig(c *config.Node) Params {
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []ir.Command {
+	cmds, _ := expand(ops, p)
+	return cmds
+}
+
+// expand is Expand, and the number of commands count found before making
+// them (-1 if it had nothing to expand).
+func expand(ops []trace.Op, p Params) ([]ir.Command, int) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
-		return ir.FromTrace(ops)
+		return ir.FromTrace(ops), -1
 	}
 	pre := prefix(ops)
 	low := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: low, prefix: pre, bufs: buffers(low), bySide: make([]int32, 2*len(low)),
-		reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}, cache: map[int][]string{}, shm: map[[2]int]bool{},
-		eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}, out: make([]ir.Command, 0, len(low)+len(low)/4)}
+		cache: map[int][]string{}, shm: map[[2]int]bool{}, eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}}
 	x.match()
+	x.waits()
+	n := x.count()
+	x.out = make([]ir.Command, 0, n)
 	for i := range low {
 		x.op(i)
 	}
-	return x.out
+	return x.out, n
 }
 
 type expander struct {
-	p       Params
-	ops     []*trace.Op // the lowered calls (lowerRefs)
-	prefix  string      // of the names of the library's buffers, events and flags
-	bufs    map[string]trace.Buffer
-	msgs    []message                // the matched messages, in the order their second half came
-	bySide  []int32                  // at 2*op+send: 1 + the index in msgs of that half's message, 0 for none
-	reqs    map[trace.RequestKey]int // request -> the call that started it
-	pending map[int][]int            // rank -> its started requests not waited, as op indices, in order
-	cache   map[int][]string         // rank -> the peer buffers it has mapped, least recent first
-	shm     map[[2]int]bool          // (sender, receiver) -> their bounce buffer is allocated
-	eager   map[[2]int]int64         // (sender, receiver) -> their largest staged message
-	nicNext map[int]int              // rank -> RDMA puts it queued (they take its NIC streams in turn)
-	nicGets map[int]int              // rank -> rendezvous gets it queued (on streams of their own, in turn)
-	out     []ir.Command
+	p        Params
+	ops      []*trace.Op // the lowered calls (lowerRefs)
+	prefix   string      // of the names of the library's buffers, events and flags
+	bufs     map[string]trace.Buffer
+	msgs     []message        // the matched messages, in the order their second half came
+	bySide   []int32          // at 2*op+send: 1 + the index in msgs of that half's message, 0 for none
+	waited   []int32          // the calls whose requests the waits complete, wait after wait (waits.go)
+	waitFrom []int32          // by call: where its requests start in waited (the next call's: where they end)
+	halves   []side           // finished's reused slice
+	cache    map[int][]string // rank -> the peer buffers it has mapped, least recent first
+	shm      map[[2]int]bool  // (sender, receiver) -> their bounce buffer is allocated
+	eager    map[[2]int]int64 // (sender, receiver) -> their largest staged message
+	nicNext  map[int]int      // rank -> RDMA puts it queued (they take its NIC streams in turn)
+	nicGets  map[int]int      // rank -> rendezvous gets it queued (on streams of their own, in turn)
+	out      []ir.Command
 }
 
 // off is where in its buffer a side's message starts: a collective's
@@ -171,49 +181,16 @@ func (x *expander) op(i int) {
 	case trace.MPIIsend, trace.MPIIrecv:
 		sds, _ := x.sides(i)
 		x.start(i, sds[0])
-		x.reqs[o.RequestOf()] = i
-		x.pending[o.Rank] = append(x.pending[o.Rank], i)
 	case trace.MPISend, trace.MPIRecv, trace.MPISendrecv:
 		sds, n := x.sides(i)
 		for _, sd := range sds[:n] {
 			x.start(i, sd)
 		}
 		x.finish(i, sds[:n])
-	case trace.MPIWait:
-		j := x.reqs[o.RequestOf()]
-		delete(x.reqs, o.RequestOf())
-		x.drop(o.Rank, j)
-		sds, n := x.sides(j)
-		x.finish(i, sds[:n])
-	case trace.MPIWaitall:
-		var sds []side
-		for _, j := range x.pending[o.Rank] {
-			js, n := x.sides(j)
-			sds = append(sds, js[:n]...)
-		}
-		x.finish(i, sds)
-		x.pending[o.Rank] = nil
-	case waitReqs:
-		var sds []side
-		for _, req := range strings.Split(o.Req, ",") {
-			k := trace.RequestKey{Rank: o.Rank, Req: req}
-			j := x.reqs[k]
-			delete(x.reqs, k)
-			x.drop(o.Rank, j)
-			js, n := x.sides(j)
-			sds = append(sds, js[:n]...)
-		}
-		x.finish(i, sds)
+	case trace.MPIWait, trace.MPIWaitall, waitReqs:
+		x.finish(i, x.finished(i))
 	default:
 		x.next().Call = *o
-	}
-}
-
-// drop removes request op j from its rank's pending list.
-func (x *expander) drop(rank, j int) {
-	p := x.pending[rank]
-	if k := slices.Index(p, j); k >= 0 {
-		x.pending[rank] = slices.Delete(p, k, k+1)
 	}
 }
 
@@ -356,14 +333,23 @@ func (x *expander) finish(i int, sds []side) {
 // open maps buf on rank from its IPC handle unless the rank has it mapped
 // (MPICH's handle cache, least recently used out).
 func (x *expander) open(i, rank int, buf string) {
-	c := x.cache[rank]
+	if !x.mapped(x.cache, rank, buf) {
+		x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.IPCOpenNs})
+	}
+}
+
+// mapped says whether rank has buf in its handle cache (cache, by rank,
+// least recent first) and makes it the most recent; a miss maps it, the
+// least recent going if the cache is full.
+func (x *expander) mapped(cache map[int][]string, rank int, buf string) bool {
+	c := cache[rank]
 	if k := slices.Index(c, buf); k >= 0 {
-		x.cache[rank] = append(slices.Delete(c, k, k+1), buf)
-		return
+		cache[rank] = append(slices.Delete(c, k, k+1), buf)
+		return true
 	}
 	if len(c) >= x.p.IPCCache {
 		c = c[1:]
 	}
-	x.cache[rank] = append(c, buf)
-	x.emit(i, trace.Op{Op: trace.HostCompute, ComputeNs: x.p.IPCOpenNs})
+	cache[rank] = append(c, buf)
+	return false
 }

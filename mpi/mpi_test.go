@@ -34,7 +34,10 @@ func run(t *testing.T, ops []trace.Op, sets ...string) ([]hip.OpResult, []ir.Com
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := mpi.Expand(ops, mpi.FromConfig(c))
+	x, counted := mpi.ExpandCounted(ops, mpi.FromConfig(c))
+	if counted >= 0 && counted != len(x) {
+		t.Errorf("the expansion counted %d commands and made %d", counted, len(x))
+	}
 	res, err := n.RunCommands(x)
 	if err != nil {
 		t.Fatal(err)
