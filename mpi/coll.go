@@ -88,7 +88,7 @@ type lowering struct {
 // lower returns ops with every collective replaced by what it does on its
 // rank; ops without collectives come back unchanged.
 func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
-	refs := lowerRefs(ops, p, prefix)
+	refs, _ := lowerRefs(ops, p, prefix)
 	out := make([]trace.Op, len(refs))
 	for i, o := range refs {
 		out[i] = *o
@@ -98,14 +98,16 @@ func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
 
 // lowerRefs is lower's sequence as pointers: into ops for the calls kept,
 // into the ops made for the collectives. A trace's ops are large, and most
-// are kept: pointing at them spares a copy of the trace.
-func lowerRefs(ops []trace.Op, p Params, prefix string) []*trace.Op {
+// are kept: pointing at them spares a copy of the trace. bufs is
+// trace.Buffers of the sequence: the program's buffers and the library's,
+// whose names (under prefix) are never the program's.
+func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs map[string]trace.Buffer) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsCollective() }) {
 		refs := make([]*trace.Op, len(ops))
 		for i := range ops {
 			refs[i] = &ops[i]
 		}
-		return refs
+		return refs, trace.Buffers(ops)
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
@@ -120,7 +122,7 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) []*trace.Op {
 			}
 		}
 	}
-	refs := make([]*trace.Op, 0, len(ops)+len(ops)/4)
+	refs = make([]*trace.Op, 0, len(ops)+len(ops)/4)
 	for i := range ops {
 		o := &ops[i]
 		if !o.IsCollective() {
@@ -135,9 +137,10 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) []*trace.Op {
 		l.seq[o.Rank]++
 		for j := start; j < len(l.out); j++ {
 			refs = append(refs, &l.out[j])
+			trace.AddBuffer(l.bufs, &l.out[j]) // the library's own (gcdOf looks up only the program's)
 		}
 	}
-	return refs
+	return refs, l.bufs
 }
 
 // lowChunk is how many ops lowerRefs makes room for at a time.

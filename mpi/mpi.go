@@ -90,8 +90,8 @@ func expand(ops []trace.Op, p Params) ([]ir.Command, int) {
 		return ir.FromTrace(ops), -1
 	}
 	pre := prefix(ops)
-	low := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
-	x := &expander{p: p, ops: low, prefix: pre, bufs: buffers(low), bySide: make([]int32, 2*len(low)),
+	low, bufs := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
+	x := &expander{p: p, ops: low, prefix: pre, bufs: bufs, bySide: make([]int32, 2*len(low)),
 		cache: map[int][]string{}, shm: map[[2]int]bool{}, eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}}
 	x.match()
 	x.waits()
@@ -265,16 +265,6 @@ func (x *expander) bounce(i int, buf string) string {
 		x.emit(i, trace.Op{Op: trace.HostMalloc, Buf: b, NUMA: &numa, Bytes: x.eager[pair]})
 	}
 	return b
-}
-
-// buffers is trace.Buffers of the lowered calls: each named buffer's
-// first allocation.
-func buffers(ops []*trace.Op) map[string]trace.Buffer {
-	bufs := map[string]trace.Buffer{}
-	for _, o := range ops {
-		trace.AddBuffer(bufs, o)
-	}
-	return bufs
 }
 
 // bounceName names the bounce buffer of messages from pair[0] to pair[1].
