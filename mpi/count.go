@@ -4,8 +4,8 @@ import "github.com/akisim/akisim/trace"
 
 // count is how many commands the expansion makes, found before making
 // them so that out is made at its size: a large trace's commands are a
-// good part of a run's memory, and room to spare (or a slice grown by
-// doubling) was a sixth of the expansion's bytes. It follows start and
+// good part of a run's memory, and room to spare (or a slice copied each
+// time it grew) was a tenth of the expansion's bytes. It follows start and
 // finish (mpi.go, net.go) command for command; TestCountIsExact holds
 // the two together.
 func (x *expander) count() int {
