@@ -80,9 +80,11 @@ type lowering struct {
 	recvd  map[[3]int]int          // the same, as the receiver counts
 	reqs   map[int]int             // rank -> requests (and events) the library started
 	posix  map[int]int             // rank -> calls that reached the shared-memory layer (releasegather.go)
-	// cellState is, per rank, the chunks through its shared cells so far:
+	// cellState is, per rank, the steps through its shared cells so far:
 	// the next one takes cell cellState % Shared.Cells
 	cellState map[int]int
+	groups    [][]int // the communicator's indexes by node (releasegather.go), made at first use
+	groupOf   []int   // index -> its group
 }
 
 // lower returns ops with every collective replaced by what it does on its

@@ -35,12 +35,12 @@ func (b *builder) bcastTree(root int, s span) {
 		parent := index((rel - 1) / k)
 		b.exchange(nil, []xfer{{peer: parent, at: s, from: b.at(parent, 'r', s.off, s.bytes)}})
 	}
-	var kids []xfer
-	for c := rel*k + 1; c <= rel*k+k && c < b.n; c++ {
-		kids = append(kids, xfer{peer: index(c), at: s})
+	var to []xfer
+	for _, c := range kids(rel, k, b.n) {
+		to = append(to, xfer{peer: index(c), at: s})
 	}
-	if len(kids) > 0 {
-		b.exchange(kids, nil)
+	if len(to) > 0 {
+		b.exchange(to, nil)
 	}
 }
 
@@ -205,14 +205,24 @@ func (f fold) index(nr int) int {
 // whole is the call's bytes of buffer w of index i.
 func (b *builder) whole(i int, w byte) span { return b.at(i, w, 0, b.bytes) }
 
-// foldIn is the pre-step: the leaving rank sends its buffer, the staying
-// one reduces it into its own.
-func (b *builder) foldIn(f fold) {
-	if b.me >= 2*f.rem {
+// member is the communicator index at place pos of members, the ranks an
+// algorithm runs among (nil: the whole communicator, pos itself).
+func member(members []int, pos int) int {
+	if members == nil {
+		return pos
+	}
+	return members[pos]
+}
+
+// foldIn is the pre-step among members, the rank at place pos of them:
+// the leaving rank sends its buffer, the staying one reduces it into its
+// own.
+func (b *builder) foldIn(f fold, members []int, pos int) {
+	if pos >= 2*f.rem {
 		return
 	}
-	p := b.me ^ 1
-	if f.newrank(b.me) < 0 {
+	p := member(members, pos^1)
+	if f.newrank(pos) < 0 {
 		b.exchange([]xfer{{peer: p, at: b.whole(b.me, 'r')}}, nil)
 		return
 	}
@@ -221,16 +231,27 @@ func (b *builder) foldIn(f fold) {
 }
 
 // foldOut is the post-step: the rank that stayed gives the result back.
-func (b *builder) foldOut(f fold) {
-	if b.me >= 2*f.rem {
+func (b *builder) foldOut(f fold, members []int, pos int) {
+	if pos >= 2*f.rem {
 		return
 	}
-	p := b.me ^ 1
-	if f.newrank(b.me) < 0 {
+	p := member(members, pos^1)
+	if f.newrank(pos) < 0 {
 		b.exchange(nil, []xfer{{peer: p, at: b.whole(b.me, 'r'), from: b.whole(p, 'r')}})
 		return
 	}
 	b.exchange([]xfer{{peer: p, at: b.whole(b.me, 'r')}}, nil)
+}
+
+// doubling is recursive doubling among members, the rank newrank nr of
+// the fold's pof2: at each step it swaps its r with the rank nr^mask and
+// reduces what it got into r.
+func (b *builder) doubling(f fold, members []int, nr int) {
+	for mask := 1; mask < f.pof2; mask <<= 1 {
+		p := member(members, f.index(nr^mask))
+		b.exchange([]xfer{{peer: p, at: b.whole(b.me, 'r')}}, []xfer{{peer: p, at: b.whole(b.me, 't'), from: b.whole(p, 'r')}})
+		b.reduceLocal(b.whole(b.me, 'r'), b.whole(b.me, 't'))
+	}
 }
 
 // cutter gives where block k of pof2 blocks of the result buffer starts;
@@ -338,7 +359,7 @@ func (b *builder) reduce(root int) bool {
 	if bytes <= b.l.p.Coll.ReduceShort || bytes < int64(f.pof2) {
 		return b.binomialReduce(root)
 	}
-	b.foldIn(f)
+	b.foldIn(f, nil, b.me)
 	cut := evenCut(bytes, f.pof2)
 	nr, nroot, zero := f.newrank(b.me), f.newrank(root), f.index(0)
 	var steps []step
@@ -390,7 +411,7 @@ func (b *builder) binomialReduce(root int) bool {
 func (b *builder) allreduce() span {
 	bytes := b.bytes
 	smp := b.staged() && bytes <= b.l.p.Coll.AllreduceMaxSMP
-	if smp && b.releaseGather() { // one node: MPICH's shared-memory cells
+	if smp && b.releaseGather() { // MPICH's shared-memory cells
 		return b.whole(b.me, 'r')
 	}
 	b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
@@ -400,21 +421,17 @@ func (b *builder) allreduce() span {
 		return b.whole(b.me, 'r')
 	}
 	f := newFold(b.n, true)
-	b.foldIn(f)
+	b.foldIn(f, nil, b.me)
 	if nr := f.newrank(b.me); nr >= 0 {
-		if bytes <= b.l.p.Coll.AllreduceShort || bytes < int64(f.pof2) { // recursive doubling
-			for mask := 1; mask < f.pof2; mask <<= 1 {
-				p := f.index(nr ^ mask)
-				b.exchange([]xfer{{peer: p, at: b.whole(b.me, 'r')}}, []xfer{{peer: p, at: b.whole(b.me, 't'), from: b.whole(p, 'r')}})
-				b.reduceLocal(b.whole(b.me, 'r'), b.whole(b.me, 't'))
-			}
+		if bytes <= b.l.p.Coll.AllreduceShort || bytes < int64(f.pof2) {
+			b.doubling(f, nil, nr)
 		} else { // Rabenseifner: reduce-scatter by halving, allgather by doubling
 			cut := evenCut(bytes, f.pof2)
 			steps, lo, hi := b.halve(f, cut, false)
 			b.unhalve(f, cut, steps, lo, hi)
 		}
 	}
-	b.foldOut(f)
+	b.foldOut(f, nil, b.me)
 	return b.whole(b.me, 'r')
 }
 
@@ -444,7 +461,7 @@ func (b *builder) reduceScatter() span {
 	}
 	b.copy(b.whole(me, 'r'), b.whole(me, 's'))
 	f := newFold(n, true)
-	b.foldIn(f)
+	b.foldIn(f, nil, b.me)
 	if f.newrank(me) >= 0 {
 		b.halve(f, func(k int) int64 { // newrank k holds the blocks of the ranks it stands for
 			if k == f.pof2 {

@@ -158,20 +158,27 @@ func (b *builder) cellRelease(local []int, li int, from span) {
 }
 
 // nodeGroups are the communicator's indexes by node, nodes in the order
-// of their first index, and the group of the rank.
+// of their first index, and the group of the rank. The ranks' nodes are
+// known once the lowering has sized the calls, so the groups are made
+// once, at the first call that needs them.
 func (b *builder) nodeGroups() (groups [][]int, mine int) {
-	at := map[int]int{}
-	for i := range b.n {
-		nd := b.node(i)
-		k, ok := at[nd]
-		if !ok {
-			k = len(groups)
-			at[nd] = k
-			groups = append(groups, nil)
+	l := b.l
+	if l.groups == nil {
+		at := map[int]int{}
+		l.groupOf = make([]int, b.n)
+		for i := range b.n {
+			nd := b.node(i)
+			k, ok := at[nd]
+			if !ok {
+				k = len(l.groups)
+				at[nd] = k
+				l.groups = append(l.groups, nil)
+			}
+			l.groups[k] = append(l.groups[k], i)
+			l.groupOf[i] = k
 		}
-		groups[k] = append(groups[k], i)
 	}
-	return groups, at[b.node(b.me)]
+	return l.groups, l.groupOf[b.me]
 }
 
 // rootsAllreduce is the allreduce between the nodes' first ranks, in
@@ -186,32 +193,11 @@ func (b *builder) rootsAllreduce(groups [][]int) {
 	}
 	pos := slices.Index(roots, b.me)
 	f := newFold(len(roots), true)
-	r, t := b.whole(b.me, 'r'), b.whole(b.me, 't')
-	nr := f.newrank(pos)
-	if pos < 2*f.rem { // fold in
-		p := roots[pos^1]
-		if nr < 0 {
-			b.exchange([]xfer{{peer: p, at: r}}, nil)
-		} else {
-			b.exchange(nil, []xfer{{peer: p, at: t, from: b.whole(p, 'r')}})
-			b.reduceLocal(r, t)
-		}
+	b.foldIn(f, roots, pos)
+	if nr := f.newrank(pos); nr >= 0 {
+		b.doubling(f, roots, nr)
 	}
-	if nr >= 0 {
-		for mask := 1; mask < f.pof2; mask <<= 1 {
-			p := roots[f.index(nr^mask)]
-			b.exchange([]xfer{{peer: p, at: r}}, []xfer{{peer: p, at: t, from: b.whole(p, 'r')}})
-			b.reduceLocal(r, t)
-		}
-	}
-	if pos < 2*f.rem { // fold out
-		p := roots[pos^1]
-		if nr < 0 {
-			b.exchange(nil, []xfer{{peer: p, at: r, from: b.whole(p, 'r')}})
-		} else {
-			b.exchange([]xfer{{peer: p, at: r}}, nil)
-		}
-	}
+	b.foldOut(f, roots, pos)
 }
 
 // kids are the children of index i in a k-ary tree of n rooted at 0.
