@@ -127,6 +127,11 @@ type exchange struct {
 	waits   *[]trace.Op // scratch for an exchange's waits, reused from one exchange to the next
 }
 
+// datatypes says whether the exchange packs with MPI datatypes, whose
+// metadata its first exchange makes: only then does the first differ from
+// the later ones.
+func (x exchange) datatypes() bool { return x.label == "mpi-he" || x.label == "mpi-he-hindexed" }
+
 // exchangeRun is bm_collective_comm's benchmark of one label with nf
 // fields over decomposition d placed by p.
 func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) job.Run {

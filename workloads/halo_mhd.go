@@ -240,10 +240,14 @@ func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 		}
 	}
 	// an exchange's ops, made once per group and buffer: the first (its
-	// datatypes' metadata made) and every later one
+	// datatypes' metadata made) and every later one, one and the same
+	// without datatypes (its kernels' access lists then made once)
 	var made [2][2][2][]trace.Op
 	var pending [2][2]int // which of made a launched exchange's wait takes
 	ops4 := func(g, b, first int) []trace.Op {
+		if !groups[g].x.datatypes() {
+			first = 0
+		}
 		if made[g][b][first] == nil {
 			made[g][b][first] = groups[g].buf[b].exchange(nil, groups[g].x, rank, first == 1)
 		}
