@@ -169,10 +169,11 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
-	return job.Run{Name: name, Build: build, Rows: func(r *job.Replay) []report.Row {
+	keep := func(o *trace.Op) bool { return o.Rank == 0 && o.Op == trace.HostCompute && len(o.Label) > len(mhdStep) }
+	return job.Run{Name: name, Build: build, Keep: keep, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
-			if res.Op.Rank == 0 && res.Op.Op == trace.HostCompute && len(res.Op.Label) > len(mhdStep) {
+			if keep(res.Op) {
 				at[res.Op.Label] = float64(res.Issue)
 			}
 		}
