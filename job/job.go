@@ -19,6 +19,11 @@ type Run struct {
 	Build func() []trace.Op
 	// Rows computes the benchmark's numbers from the replay.
 	Rows func(r *Replay) []report.Row
+	// Keep, when set, names the only ops whose results Rows reads: the run
+	// may then be replayed as a stream, its ranks' calls interleaved and
+	// each result dropped once final, and the Replay holds the results of
+	// those ops alone, in no order Rows may rely on.
+	Keep func(*trace.Op) bool
 	// Cost estimates the run's simulation work against its neighbours'
 	// (e.g. the bytes its collectives move; 0: unknown): when runs go side
 	// by side, the costliest start first. It changes no result.

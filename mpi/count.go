@@ -48,7 +48,7 @@ func (x *expander) startCount(i int, sd side, cache map[int][]string) int {
 		return 1
 	case !sd.send && m.ipc: // the set-up, the handle's open on a miss, the async copy
 		n := 1
-		if !x.mapped(cache, x.ops[sd.op].Rank, x.buf(m.send)) {
+		if !x.mapped(cache, x.rank(sd), x.buf(m.send)) {
 			n++
 		}
 		if !m.cpuCopy {

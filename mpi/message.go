@@ -20,6 +20,44 @@ type message struct {
 	// flags are its flags' names, made when first named: the sender and
 	// the receiver name the same ones
 	flags [len(flagWhat)]string
+	ends  [2]end // the send's and the receive's buffer, read when their calls may have gone (Commands)
+}
+
+// end is one half's buffer, its offset there and its rank.
+type end struct {
+	buf  string
+	off  int64
+	rank int
+}
+
+// end is side sd's half of m.
+func (m *message) end(sd side) *end {
+	if sd.send {
+		return &m.ends[0]
+	}
+	return &m.ends[1]
+}
+
+// halves of a call, as sides finds them: what each call makes is noted
+// once, so that a call's sides are known after it went (Commands).
+const (
+	sendHalf = 1 << iota
+	recvHalf
+)
+
+// noteHalves notes the halves each call makes.
+func (x *expander) noteHalves() {
+	x.halfKinds = make([]uint8, len(x.ops))
+	for i, o := range x.ops {
+		switch {
+		case o.Op == trace.MPISendrecv:
+			x.halfKinds[i] = sendHalf | recvHalf
+		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall && o.IsSend():
+			x.halfKinds[i] = sendHalf
+		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
+			x.halfKinds[i] = recvHalf
+		}
+	}
 }
 
 // A message's flags.
@@ -43,11 +81,13 @@ func (x *expander) flag(m *message, k int) string {
 
 // sides are the halves of messages call i makes: the first n of s.
 func (x *expander) sides(i int) (s [2]side, n int) {
-	switch o := x.ops[i]; {
-	case o.Op == trace.MPISendrecv:
+	switch x.halfKinds[i] {
+	case sendHalf | recvHalf:
 		return [2]side{{i, true}, {i, false}}, 2
-	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
-		return [2]side{{i, o.IsSend()}}, 1
+	case sendHalf:
+		return [2]side{{i, true}}, 1
+	case recvHalf:
+		return [2]side{{i, false}}, 1
 	}
 	return s, 0
 }
@@ -88,7 +128,8 @@ func (x *expander) match() {
 			if sd.send {
 				m.send, m.recv = sd, other
 			}
-			m.net = x.node(x.buf(m.send)) != x.node(x.buf(m.recv))
+			m.ends = [2]end{x.endOf(m.send), x.endOf(m.recv)}
+			m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
 			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
 			m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
 			if !m.ipc && !m.net {

@@ -89,18 +89,26 @@ func expand(ops []trace.Op, p Params) ([]ir.Command, int) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ir.FromTrace(ops), -1
 	}
+	x := newExpander(ops, p)
+	n := x.count()
+	x.out = make([]ir.Command, 0, n)
+	for i := range x.ops {
+		x.op(i)
+	}
+	return x.out, n
+}
+
+// newExpander is ops' expander with the collectives lowered, the
+// messages matched and the waits' requests found: ready to make commands.
+func newExpander(ops []trace.Op, p Params) *expander {
 	pre := prefix(ops)
 	low, bufs := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
 	x := &expander{p: p, ops: low, prefix: pre, bufs: bufs, bySide: make([]int32, 2*len(low)),
 		cache: map[int][]string{}, shm: map[[2]int]bool{}, eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}}
+	x.noteHalves()
 	x.match()
 	x.waits()
-	n := x.count()
-	x.out = make([]ir.Command, 0, n)
-	for i := range low {
-		x.op(i)
-	}
-	return x.out, n
+	return x
 }
 
 type expander struct {
@@ -108,40 +116,49 @@ type expander struct {
 	ops      []*trace.Op // the lowered calls (lowerRefs)
 	prefix   string      // of the names of the library's buffers, events and flags
 	bufs     map[string]trace.Buffer
-	msgs     []message        // the matched messages, in the order their second half came
-	bySide   []int32          // at 2*op+send: 1 + the index in msgs of that half's message, 0 for none
-	waited   []int32          // the calls whose requests the waits complete, wait after wait (waits.go)
-	waitFrom []int32          // by call: where its requests start in waited (the next call's: where they end)
-	halves   []side           // finished's reused slice
-	cache    map[int][]string // rank -> the peer buffers it has mapped, least recent first
-	shm      map[[2]int]bool  // (sender, receiver) -> their bounce buffer is allocated
-	eager    map[[2]int]int64 // (sender, receiver) -> their largest staged message
-	nicNext  map[int]int      // rank -> RDMA puts it queued (they take its NIC streams in turn)
-	nicGets  map[int]int      // rank -> rendezvous gets it queued (on streams of their own, in turn)
-	out      []ir.Command
+	msgs     []message // the matched messages, in the order their second half came
+	bySide   []int32   // at 2*op+send: 1 + the index in msgs of that half's message, 0 for none
+	waited   []int32   // the calls whose requests the waits complete, wait after wait (waits.go)
+	waitFrom []int32   // by call: where its requests start in waited (the next call's: where they end)
+	halves   []side    // finished's reused slice
+	// halfKinds are, by call, the halves it makes (sendHalf, recvHalf)
+	halfKinds []uint8
+	cache     map[int][]string // rank -> the peer buffers it has mapped, least recent first
+	shm       map[[2]int]bool  // (sender, receiver) -> their bounce buffer is allocated
+	eager     map[[2]int]int64 // (sender, receiver) -> their largest staged message
+	nicNext   map[int]int      // rank -> RDMA puts it queued (they take its NIC streams in turn)
+	nicGets   map[int]int      // rank -> rendezvous gets it queued (on streams of their own, in turn)
+	out       []ir.Command
 }
 
-// off is where in its buffer a side's message starts: a collective's
-// messages (coll.go) carry src_offset on sends and dst_offset on receives.
-func (x *expander) off(s side) int64 {
-	if s.send {
-		return x.ops[s.op].SrcOff
-	}
-	return x.ops[s.op].DstOff
-}
-
-// buf is the buffer of a side: an mpi_sendrecv sends src and receives
-// into dst.
-func (x *expander) buf(s side) string {
+// endOf is side s's buffer, rank and where in the buffer its message
+// starts: an mpi_sendrecv sends src and receives into dst; a
+// collective's messages (coll.go) carry src_offset on sends and
+// dst_offset on receives.
+func (x *expander) endOf(s side) end {
 	o := x.ops[s.op]
+	e := end{buf: o.Buf, off: o.DstOff, rank: o.Rank}
+	if s.send {
+		e.off = o.SrcOff
+	}
 	switch {
 	case o.Op != trace.MPISendrecv:
-		return o.Buf
 	case s.send:
-		return o.Src
+		e.buf = o.Src
+	default:
+		e.buf = o.Dst
 	}
-	return o.Dst
+	return e
 }
+
+// off is where in its buffer a side's message starts.
+func (x *expander) off(s side) int64 { return x.message(s).end(s).off }
+
+// buf is the buffer of a side.
+func (x *expander) buf(s side) string { return x.message(s).end(s).buf }
+
+// rank is the rank of a side.
+func (x *expander) rank(s side) int { return x.message(s).end(s).rank }
 
 // emit appends an op made for call i: on its rank, line and label.
 func (x *expander) emit(i int, o trace.Op) {
@@ -229,12 +246,12 @@ func (x *expander) start(i int, sd side) {
 // the handle is opened when the receive is posted.
 func (x *expander) recvIPC(i int, sd side, m *message) {
 	from := x.buf(m.send)
-	x.open(i, x.ops[sd.op].Rank, from)
+	x.open(i, x.rank(sd), from)
 	if m.cpuCopy { // the receiver's own loads and stores, in its wait (finish)
 		return
 	}
 	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
-		Stream: IPCStream + x.ops[m.send.op].Rank, WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)})
+		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)})
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or
@@ -307,7 +324,7 @@ func (x *expander) finish(i int, sds []side) {
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, landed)})
 		default:
 			x.emit(i, trace.Op{Op: trace.FlagWait, Flag: x.flag(m, rts)})
-			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.ops[m.send.op].Rank, x.ops[sd.op].Rank}), 0, x.buf(sd), x.off(sd), m.bytes)
+			x.stageCopy(i, x.buf(sd), x.bounceName([2]int{x.rank(m.send), x.rank(sd)}), 0, x.buf(sd), x.off(sd), m.bytes)
 		}
 	}
 	for _, sd := range sds {

@@ -231,17 +231,28 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	if err == nil && opt.checking() {
 		tally = traceTally(n, ops) // the flags the trace names, taken before it is let go
 	}
+	var rp *job.Replay
 	var cmds []ir.Command
-	if err == nil {
-		cmds, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
-	}
-	ops = nil // the node runs the commands: the trace they came from need not stay for the run
 	var out []hip.OpResult
-	if err == nil {
+	switch {
+	case err == nil && streams(run, ops, opt):
 		var stopped bool
-		stopped, err = runStoppable(func() (e error) { out, e = n.RunCommands(cmds); return e })
+		rp, stopped, err = replayStream(n, ops, run.Keep, libs.mpi, tally)
 		if stopped {
 			return simulated{stopped: true}
+		}
+		if err == nil && tally != nil {
+			err = checkRun(run.Name, n, tally)
+		}
+	case err == nil:
+		cmds, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
+		ops = nil // the node runs the commands: the trace they came from need not stay for the run
+		if err == nil {
+			var stopped bool
+			stopped, err = runStoppable(func() (e error) { out, e = n.RunCommands(cmds); return e })
+			if stopped {
+				return simulated{stopped: true}
+			}
 		}
 	}
 	var te *trace.Error
@@ -251,19 +262,21 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	if err != nil {
 		return simulated{err: err}
 	}
-	if AfterRun != nil {
-		AfterRun(n, run, out)
-	}
-	if tally != nil {
-		if err := checkRun(run.Name, n, tally.Ops(out)); err != nil {
-			return simulated{err: err}
+	if rp == nil { // the whole trace was run
+		if AfterRun != nil {
+			AfterRun(n, run, out)
 		}
-	}
-	rp := &job.Replay{Ops: results(out), Events: map[string]float64{}}
-	for _, o := range cmds {
-		if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
-			t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
-			rp.Events[o.Event] = float64(t)
+		if tally != nil {
+			if err := checkRun(run.Name, n, tally.Ops(out)); err != nil {
+				return simulated{err: err}
+			}
+		}
+		rp = &job.Replay{Ops: results(out), Events: map[string]float64{}}
+		for _, o := range cmds {
+			if _, seen := rp.Events[o.Event]; o.Op == trace.EventRecord && (o.Rank == 0 || !seen) {
+				t, _ := n.Runtime.EventOf(o.Rank, o.Event) // by name: rank 0's, else the first rank's
+				rp.Events[o.Event] = float64(t)
+			}
 		}
 	}
 	s := simulated{rows: finite(run.Rows(rp)), stats: take(n), end: float64(n.Engine.CurrentTime()),

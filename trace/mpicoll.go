@@ -58,9 +58,11 @@ func ReduceScatterBlock(total int64, n, i int) int64 {
 // communicator of its collectives.
 func Ranks(ops []Op) []int {
 	var rs []int
+	seen := map[int]bool{}
 	for i := range ops {
-		if !slices.Contains(rs, ops[i].Rank) {
-			rs = append(rs, ops[i].Rank)
+		if r := ops[i].Rank; (i == 0 || r != ops[i-1].Rank) && !seen[r] { // a rank's calls mostly come together
+			seen[r] = true
+			rs = append(rs, r)
 		}
 	}
 	slices.Sort(rs)

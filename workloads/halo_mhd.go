@@ -169,10 +169,11 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
-	return job.Run{Name: name, Build: build, Rows: func(r *job.Replay) []report.Row {
+	keep := func(o *trace.Op) bool { return o.Rank == 0 && o.Op == trace.HostCompute && len(o.Label) > len(mhdStep) }
+	return job.Run{Name: name, Build: build, Keep: keep, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
-			if res.Op.Rank == 0 && res.Op.Op == trace.HostCompute && len(res.Op.Label) > len(mhdStep) {
+			if keep(res.Op) {
 				at[res.Op.Label] = float64(res.Issue)
 			}
 		}
@@ -240,10 +241,14 @@ func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 		}
 	}
 	// an exchange's ops, made once per group and buffer: the first (its
-	// datatypes' metadata made) and every later one
+	// datatypes' metadata made) and every later one, one and the same
+	// without datatypes (its kernels' access lists then made once)
 	var made [2][2][2][]trace.Op
 	var pending [2][2]int // which of made a launched exchange's wait takes
 	ops4 := func(g, b, first int) []trace.Op {
+		if !groups[g].x.datatypes() {
+			first = 0
+		}
 		if made[g][b][first] == nil {
 			made[g][b][first] = groups[g].buf[b].exchange(nil, groups[g].x, rank, first == 1)
 		}

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -185,4 +187,51 @@ func TestMHDErrors(t *testing.T) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
 	}
+}
+
+// A run that names the results it reads (job.Run.Keep) is replayed as a
+// stream, its ranks' calls interleaved: the same simulation as the whole
+// trace's, to the event, the stat and the row (the MHD step and the
+// exchange, staged and IPC messages, on one node and across two).
+func TestStreamedIsWhole(t *testing.T) {
+	c := frontier(t, "network.nodes=2")
+	m := newMHD(c, []int{64, 64, 64}, 16, "acm-batched-he", halo.Hierarchical)
+	mhd, err := m.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Halo{Bench: "exchange", Dims: []int{32, 32, 32}, Radius: 4, Fields: []int{2}, Strategies: []string{"mpi-he", "acm-packed-he"},
+		QueryNs: c.Runtime.APICallNs, Warmup: 1, Samples: 2, Procs: 16, Decomps: []string{halo.MPIDefault}, Levels: halo.LUMILevels,
+		GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: c.GCD.Count, PostNs: c.MPI.PostNs, NUMA: c.Host.GCDNUMA[0]}
+	x, err := h.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append(mhd, x...) {
+		if r.Keep == nil {
+			t.Fatalf("%s: no Keep, so no stream", r.Name)
+		}
+		whole := r
+		whole.Keep = nil
+		got, want := mustExecute(t, c, []job.Run{r}, nil), mustExecute(t, c, []job.Run{whole}, nil)
+		if got.Events != want.Events || !reflect.DeepEqual(got.Rows, want.Rows) {
+			t.Errorf("%s: streamed %d events, rows %v; whole %d, %v", r.Name, got.Events, got.Rows, want.Events, want.Rows)
+		}
+		if g, w := statValues(got), statValues(want); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: the streamed run's %d stats are not the whole run's %d", r.Name, len(g), len(w))
+		}
+	}
+}
+
+// statValues are a result's stats, name and value, the host's time aside.
+func statValues(res *run.Result) map[string]float64 {
+	v := map[string]float64{}
+	for d := range res.Stats.List() {
+		for _, s := range d {
+			if s.Name != "hostSeconds" && s.Name != "hostTickRate" {
+				v[s.Name] = s.Value
+			}
+		}
+	}
+	return v
 }

@@ -1,0 +1,75 @@
+package mpi
+
+import (
+	"slices"
+
+	"github.com/akisim/akisim/ir"
+	"github.com/akisim/akisim/trace"
+)
+
+// Commands hands out Expand's commands a chunk at a time, each made when
+// it is asked for: a run that replays them as a stream (hip.OpSource)
+// holds the trace and the window in progress, not every command at once.
+// The messages are matched over the whole trace when it is made.
+type Commands struct {
+	ops   []trace.Op // a trace without MPI calls: its ops as they are
+	x     *expander  // else the expander
+	chunk int        // commands per chunk
+	next  int        // the next op (or lowered call) to hand out
+}
+
+// NewCommands prepares ops' expansion in chunks of chunk commands. With
+// MPI calls, it keeps a copy of the calls, a chunk at a time, each going
+// once its calls are expanded: ops may then go.
+func NewCommands(ops []trace.Op, p Params, chunk int) *Commands {
+	c := &Commands{chunk: max(chunk, 1)}
+	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
+		c.ops = ops
+		return c
+	}
+	c.x = newExpander(ops, p)
+	c.x.out = c.room(nil)
+	var calls []trace.Op
+	for i, o := range c.x.ops {
+		if i%c.chunk == 0 {
+			calls = make([]trace.Op, min(c.chunk, len(c.x.ops)-i))
+		}
+		calls[i%c.chunk] = *o
+		c.x.ops[i] = &calls[i%c.chunk]
+	}
+	return c
+}
+
+// room is a new chunk's slice holding the commands carried over: made
+// with room past a chunk, so a call's commands seldom grow it.
+func (c *Commands) room(carry []ir.Command) []ir.Command {
+	return append(make([]ir.Command, 0, c.chunk+c.chunk/8), carry...)
+}
+
+// Next is the next chunk: chunk commands, fewer only at the end, nil
+// after it.
+func (c *Commands) Next() ([]ir.Command, error) {
+	if c.x == nil {
+		n := min(c.chunk, len(c.ops)-c.next)
+		out := ir.FromTrace(c.ops[c.next : c.next+n])
+		c.next += n
+		return out, nil
+	}
+	x := c.x
+	for len(x.out) < c.chunk && c.next < len(x.ops) {
+		x.op(c.next)
+		x.ops[c.next] = nil // its messages keep what the other halves read of it
+		c.next++
+	}
+	if len(x.out) <= c.chunk {
+		out := x.out
+		x.out = c.room(nil)
+		if len(out) == 0 {
+			return nil, nil
+		}
+		return out, nil
+	}
+	out := x.out[:c.chunk:c.chunk]
+	x.out = c.room(x.out[c.chunk:])
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package run
+
+import (
+	"slices"
+
+	"github.com/akisim/akisim/hip"
+	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/mpi"
+	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
+)
+
+// A run that says which results it reads (job.Run.Keep) is replayed as a
+// stream: its ops interleaved by rank, expanded a chunk at a time as the
+// host threads reach them, and dropped once final, so a run of thousands
+// of ranks holds its trace and the window in progress, not every command
+// and result at once.
+
+// streamQuota is how many calls of each rank go in turn into the
+// interleaved order: small against a rank's calls, so the window the
+// ranks' threads span stays a few rounds.
+const streamQuota = 64
+
+// streamChunk is the commands the runtime loads at a time.
+const streamChunk = 4096
+
+// streams says whether run is replayed as a stream: it asks to be, and
+// nothing asked of it needs every result (the timeline, the calls,
+// AfterRun) or a lowering of the whole trace (RCCL).
+func streams(run job.Run, ops []trace.Op, opt execOptions) bool {
+	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil &&
+		!slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() })
+}
+
+// interleave reorders ops, in place, into rounds of up to quota calls of
+// each rank, ranks in order of first call, each rank's calls in their
+// order: what the ranks call at about the same time comes together. It
+// returns the ranks, ascending.
+func interleave(ops []trace.Op, quota int) []int {
+	var ranks []int
+	at := map[int][]int32{} // rank -> its calls' indices
+	for i := range ops {
+		r := ops[i].Rank
+		if at[r] == nil {
+			ranks = append(ranks, r)
+		}
+		at[r] = append(at[r], int32(i))
+	}
+	from := make([]int32, 0, len(ops)) // position -> the index of the call that goes there
+	for len(from) < len(ops) {
+		for _, r := range ranks {
+			l := at[r]
+			n := min(quota, len(l))
+			from, at[r] = append(from, l[:n]...), l[n:]
+		}
+	}
+	done := make([]bool, len(ops))
+	for k := range ops { // each cycle of the permutation, with one op aside
+		if done[k] || int(from[k]) == k {
+			continue
+		}
+		tmp, j := ops[k], k
+		for int(from[j]) != k {
+			ops[j], done[j] = ops[from[j]], true
+			j = int(from[j])
+		}
+		ops[j], done[j] = tmp, true
+	}
+	return slices.Sorted(slices.Values(ranks))
+}
+
+// replayStream replays ops (checked) on n as a stream, each result
+// tallied in tally (if not nil) as it goes; the replay holds the results
+// of the ops keep selects, in the interleaved order, and the events rank
+// 0 recorded, else the lowest rank recording them.
+func replayStream(n *node.Node, ops []trace.Op, keep func(*trace.Op) bool, p mpi.Params, tally *invariant.Tally) (rp *job.Replay, stopped bool, err error) {
+	ranks := interleave(ops, streamQuota)
+	src := mpi.NewCommands(ops, p, streamChunk)
+	ops = nil // the source keeps what it needs of them
+	rp = &job.Replay{Events: map[string]float64{}}
+	recorder := map[string]int{} // event -> the rank whose record is reported
+	stopped, err = runStoppable(func() error {
+		return n.RunStream(src, ranks, func(o *hip.OpResult) error {
+			if tally != nil {
+				tally.Add(o)
+			}
+			if c := &o.Op.Call; c.Op == trace.EventRecord {
+				if r, seen := recorder[c.Event]; !seen || c.Rank < r {
+					recorder[c.Event] = c.Rank
+				}
+			}
+			if keep(&o.Op.Call) {
+				r, call := result(o), o.Op.Call // a copy: the result must not hold its chunk
+				r.Op = &call
+				rp.Ops = append(rp.Ops, r)
+			}
+			return nil
+		})
+	})
+	if stopped || err != nil {
+		return nil, stopped, err
+	}
+	for e, r := range recorder {
+		t, _ := n.Runtime.EventOf(r, e)
+		rp.Events[e] = float64(t)
+	}
+	return rp, false, nil
+}
