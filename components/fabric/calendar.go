@@ -19,6 +19,14 @@ type Calendar struct {
 	seq   uint64
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
+
+	base *sim.HookableBase // the engine's hooks, when Akita's serial engine: no interface call
+	// The engine's hooks as last seen (hooks are only ever added): the
+	// event count among them, which the calendar adds to itself, and
+	// the others, which it calls around each event.
+	seen  int
+	count *EventCount
+	hooks []sim.Hook
 }
 
 type calEntry struct {
@@ -38,7 +46,11 @@ func NewCalendar(engine sim.Engine) *Calendar {
 	if c, ok := engine.(*Calendar); ok {
 		engine = c.Engine
 	}
-	return &Calendar{Engine: engine}
+	c := &Calendar{Engine: engine}
+	if s, ok := engine.(*sim.SerialEngine); ok {
+		c.base = &s.HookableBase
+	}
+	return c
 }
 
 // Schedule books evt in the calendar, and a wake-up in the engine if evt
@@ -84,20 +96,28 @@ func (c *Calendar) Handle(e sim.Event) error {
 			break
 		}
 		ev := c.take(heap)
-		hooks := c.Engine.Hooks()
-		if len(hooks) == 0 {
+		if c.base == nil || c.base.NumHooks() != c.seen {
+			c.lookHooks()
+		}
+		if c.count != nil {
+			c.count.add()
+		}
+		if len(c.hooks) == 0 {
 			_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
 			continue
 		}
 		// one context for both, as the engine's own; the hooks after the
 		// event are those it has then
 		ctx := sim.HookCtx{Domain: c.Engine, Pos: sim.HookPosBeforeEvent, Item: ev}
-		for _, h := range hooks {
+		for _, h := range c.hooks {
 			h.Func(ctx)
 		}
 		_ = ev.Handler().Handle(ev)
 		ctx.Pos = sim.HookPosAfterEvent
-		for _, h := range c.Engine.Hooks() {
+		if c.base == nil || c.base.NumHooks() != c.seen {
+			c.lookHooks()
+		}
+		for _, h := range c.hooks {
 			h.Func(ctx)
 		}
 	}
@@ -108,6 +128,22 @@ func (c *Calendar) Handle(e sim.Event) error {
 		c.free = append(c.free, w)
 	}
 	return nil
+}
+
+// lookHooks takes in the hooks the engine gained since last seen.
+func (c *Calendar) lookHooks() {
+	hooks := c.Engine.Hooks()
+	if len(hooks) == c.seen {
+		return
+	}
+	c.seen, c.count, c.hooks = len(hooks), nil, c.hooks[:0]
+	for _, h := range hooks {
+		if n, ok := h.(*EventCount); ok && c.count == nil {
+			c.count = n
+		} else {
+			c.hooks = append(c.hooks, h)
+		}
+	}
 }
 
 // Pending is the number of events booked and not yet run.
