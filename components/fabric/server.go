@@ -17,6 +17,10 @@ type Server struct {
 	busy        []interval     // sorted, disjoint, merged when touching
 	Busy        sim.VTimeInSec // total time spent serving
 	Bytes       uint64         // total bytes served
+	// buf is busy's array from its start: prune drops intervals by
+	// moving busy's start on, and room is made again only when busy
+	// reaches the array's end (a copy on every prune was a tenth of it)
+	buf []interval
 }
 
 type interval struct{ start, end sim.VTimeInSec }
@@ -114,7 +118,20 @@ func (s *Server) prune(now sim.VTimeInSec) {
 		k++
 	}
 	if k > 0 {
-		s.busy = append(s.busy[:0], s.busy[k:]...)
+		s.busy = s.busy[k:]
+	}
+}
+
+// grow adds an interval at busy's end, moving busy to the start of its
+// array first when it has reached the array's end.
+func (s *Server) grow() {
+	if len(s.busy) == cap(s.busy) && cap(s.busy) < cap(s.buf) {
+		s.busy = s.buf[:copy(s.buf[:cap(s.buf)], s.busy)]
+	}
+	full := len(s.busy) == cap(s.busy)
+	s.busy = append(s.busy, interval{})
+	if full { // a new array
+		s.buf = s.busy[:0]
 	}
 }
 
@@ -133,8 +150,10 @@ func (s *Server) insert(i int, iv interval) {
 		s.busy[i].start = iv.start
 		return
 	}
-	s.busy = append(s.busy, interval{})
-	copy(s.busy[i+1:], s.busy[i:])
+	s.grow()
+	if i < len(s.busy)-1 {
+		copy(s.busy[i+1:], s.busy[i:])
+	}
 	s.busy[i] = iv
 }
 
