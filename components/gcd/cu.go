@@ -56,6 +56,7 @@ type ComputeUnits struct {
 	toMem   []memRoutes    // kernel routes to each memory used so far
 	packets fabric.Packets // answered transactions, for reuse
 	steps   []*step        // finished steps, for reuse
+	cuts    []streamCut    // dispatch's, kept for the next kernel
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -225,6 +226,46 @@ func (c *ComputeUnits) split(bytes, x, n int64) int64 {
 	return o - o%c.line
 }
 
+// streamCut is where a kernel's stream stands as dispatch deals its
+// workgroups [from, from+count) to the CUs in turn: the CU dealt next
+// gets q of them, and one more while its offset r from the stream's first
+// is below rem; given of them went to earlier CUs, whose shares end at
+// byte at of the stream's traffic.
+type streamCut struct {
+	addr, traffic    int64
+	count, q, rem, r int64
+	given, at        int64
+}
+
+// cutOf is stream m's cut before the first CU, for wg workgroups over n CUs.
+func (c *ComputeUnits) cutOf(m *MemStream, wg, n int64) streamCut {
+	from, end := int64(0), wg
+	if m.End > 0 {
+		from, end = m.First, min(m.End, wg)
+	}
+	s := streamCut{addr: m.Addr, traffic: m.Traffic(c.line), count: end - from, r: (n - from%n) % n}
+	if s.count > 0 {
+		s.q, s.rem = s.count/n, s.count%n
+	}
+	s.at = c.split(s.traffic, 0, s.count)
+	return s
+}
+
+// deal deals the next CU its workgroups w in [from, end) with w mod n =
+// its index, and says whether it got any (then its share ends at a new
+// at: split(traffic, given, count)).
+func (s *streamCut) deal(n int64) bool {
+	mine := s.q
+	if s.r < s.rem {
+		mine++
+	}
+	if s.r++; s.r == n {
+		s.r = 0
+	}
+	s.given += mine
+	return mine > 0
+}
+
 // dispatch spreads kernel k's workgroups over the CUs and starts each CU.
 func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	if len(k.cmd.Channels) > 0 {
@@ -247,31 +288,27 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	if k.cmd.InFlight > 0 { // the kernel's own loads in flight: its threads x loads each (a benchmark's copy kernel)
 		k.max = min(k.max, k.cmd.InFlight)
 	}
-	// the streams are the reads, then the writes; per stream its traffic
-	// and the workgroups given to earlier CUs, then each CU's shares
-	// (below), in one allocation
+	// the streams are the reads, then the writes
 	reads, writes := k.cmd.Reads, k.cmd.Writes
 	ns := len(reads) + len(writes)
-	stream := func(j int) *MemStream {
-		if j < len(reads) {
-			return &reads[j]
-		}
-		return &writes[j-len(reads)]
-	}
 	n := int64(c.n)
 	used := min(wg, n)
-	work := make([]int64, 2*int64(ns)*(1+used))
-	traffic, given, shares := work[:ns:ns], work[ns:2*ns:2*ns], work[2*ns:]
+	c.cuts = c.cuts[:0]
 	for j := range ns {
-		traffic[j] = stream(j).Traffic(c.line)
+		if j < len(reads) {
+			c.cuts = append(c.cuts, c.cutOf(&reads[j], wg, n))
+		} else {
+			c.cuts = append(c.cuts, c.cutOf(&writes[j-len(reads)], wg, n))
+		}
 	}
 	// Workgroups go to the CUs in turn (workgroup w to CU w mod n), as the
 	// dispatcher hands them out: a stream's workgroups [from, end), and so
 	// its traffic, spread over the CUs even when it is a few rows of a
 	// batched kernel's grid whose other blocks exit at once. The CUs with
 	// work (the first min(wg, n)) are made in one slab, their shares cut
-	// from work: a kernel of many streams would otherwise grow two slices
-	// per CU.
+	// from one allocation: a kernel of many streams would otherwise grow
+	// two slices per CU.
+	shares := make([]int64, 2*int64(ns)*used)
 	states := make([]cuState, used)
 	k.cus = make([]*cuState, 0, used)
 	for i := int64(0); i < used; i++ {
@@ -283,17 +320,16 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
 		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
 		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
-		for j := range ns {
-			m := stream(j)
-			from, end := int64(0), wg
-			if m.End > 0 {
-				from, end = m.First, min(m.End, wg)
+		cuts := c.cuts[:ns]
+		base, bytes := cu.base[:len(cuts)], cu.bytes[:len(cuts)]
+		for j := range cuts {
+			s := &cuts[j]
+			lo := s.at
+			if s.deal(n) {
+				s.at = c.split(s.traffic, s.given, s.count)
 			}
-			count := max(0, (end-from-(i-from%n+n)%n+n-1)/n) // w in [from, end) with w mod n = i
-			lo, hi := c.split(traffic[j], given[j], end-from), c.split(traffic[j], given[j]+count, end-from)
-			given[j] += count
-			cu.base[j], cu.bytes[j] = m.Addr+lo, hi-lo
-			cu.total = max(cu.total, hi-lo)
+			base[j], bytes[j] = s.addr+lo, s.at-lo
+			cu.total = max(cu.total, s.at-lo)
 		}
 		k.cus = append(k.cus, cu)
 	}
@@ -334,11 +370,13 @@ func (c *ComputeUnits) gather(cus []*cuState, limit int64) []*cuState {
 		for _, cu := range grp[1:] {
 			head.span++
 			head.workgroups += cu.workgroups
-			for j := range head.bytes {
-				if head.bytes[j] == 0 {
-					head.base[j] = cu.base[j]
+			bytes := head.bytes
+			base, from, more := head.base[:len(bytes)], cu.base[:len(bytes)], cu.bytes[:len(bytes)]
+			for j, b := range bytes {
+				if b == 0 {
+					base[j] = from[j]
 				}
-				head.bytes[j] += cu.bytes[j]
+				bytes[j] = b + more[j]
 			}
 		}
 		head.total = 0
