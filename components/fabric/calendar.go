@@ -190,17 +190,20 @@ func (a calEntry) before(b calEntry) bool {
 	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
 }
 
+// push and pop move a hole rather than swap entries: an entry is written
+// once per level, not twice.
 func (c *Calendar) push(x calEntry) {
 	h := append(c.heap, x)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(h[p]) {
+		if !x.before(h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = x
 	c.heap = h
 }
 
@@ -208,24 +211,27 @@ func (c *Calendar) pop() calEntry {
 	h := c.heap
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	x := h[n]
 	h[n] = calEntry{}
 	h = h[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			m := l
+			if r := l + 1; r < n && h[r].before(h[l]) {
+				m = r
+			}
+			if !h[m].before(x) {
+				break
+			}
+			h[i] = h[m]
+			i = m
 		}
-		m := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			m = r
-		}
-		if !h[m].before(h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+		h[i] = x
 	}
 	c.heap = h
 	return top

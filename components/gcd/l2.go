@@ -1,6 +1,8 @@
 package gcd
 
 import (
+	"math/bits"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/internal/lineset"
 	"github.com/sarchlab/akita/v3/sim"
@@ -83,6 +85,17 @@ func newBlock(lines int64) *block {
 		bl.valid, bl.dirty = s[:words:words], s[words:]
 	}
 	return bl
+}
+
+// lines counts the lines set in all of s: a block's sets hold no bits past
+// its lines, so this is Count(0, lines) without its masks per word, which
+// every eviction paid.
+func lines(s lineset.Set) int {
+	n := 0
+	for _, w := range s {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // writeBack is the dirty lines of one memory waiting to leave together.
@@ -290,7 +303,7 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := bl.dirty.Count(0, int(c.lines))
+	d := lines(bl.dirty)
 	if d == 0 {
 		return
 	}
