@@ -95,7 +95,12 @@ func (s *Sender) sendDue(now sim.VTimeInSec) {
 
 // Send sends msg now, or queues it behind earlier messages still waiting.
 func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
-	m := msg.Meta()
+	var m *sim.MsgMeta
+	if p, ok := msg.(*Packet); ok { // most messages: no interface call
+		m = &p.MsgMeta
+	} else {
+		m = msg.Meta()
+	}
 	m.Src = s.port
 	m.Dst = s.peer
 	m.SendTime = now
