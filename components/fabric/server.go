@@ -43,9 +43,14 @@ func (s *Server) serve(now, at sim.VTimeInSec, bytes int) (start, done sim.VTime
 	s.Bytes += uint64(bytes)
 	s.prune(now)
 	const eps = 1e-15
-	if n := len(s.busy); d > eps && (n == 0 || s.busy[n-1].end <= at) {
-		// after all that is booked, as most work comes: what the loop
-		// below does then, without it
+	if n := len(s.busy); d > eps && (n == 0 || s.busy[n-1].start <= at) {
+		// at or after the start of the last booking, as most work comes:
+		// what the loop below does then, without it
+		if n > 0 && s.busy[n-1].end > at { // behind the last booking
+			start = s.busy[n-1].end
+			s.busy[n-1].end = start + d
+			return start, start + d
+		}
 		done = at + d
 		if n > 0 && s.busy[n-1].end >= at-eps {
 			s.busy[n-1].end = done
