@@ -25,6 +25,9 @@ type Server struct {
 
 type interval struct{ start, end sim.VTimeInSec }
 
+// eps is how close bookings merge and how little work is none.
+const eps = 1e-15
+
 // Serve books bytes of work that arrives at time at (handed over at now)
 // and returns when it is done.
 func (s *Server) Serve(now, at sim.VTimeInSec, bytes int) sim.VTimeInSec {
@@ -42,7 +45,6 @@ func (s *Server) serve(now, at sim.VTimeInSec, bytes int) (start, done sim.VTime
 	s.Busy += d
 	s.Bytes += uint64(bytes)
 	s.prune(now)
-	const eps = 1e-15
 	if n := len(s.busy); d > eps && (n == 0 || s.busy[n-1].start <= at) {
 		// at or after the start of the last booking, as most work comes:
 		// what the loop below does then, without it
@@ -60,6 +62,12 @@ func (s *Server) serve(now, at sim.VTimeInSec, bytes int) (start, done sim.VTime
 		}
 		return at, done
 	}
+	return s.fill(at, d)
+}
+
+// fill books d of work from at on into the gaps, returning when it
+// starts and when it is done.
+func (s *Server) fill(at, d sim.VTimeInSec) (start, done sim.VTimeInSec) {
 	t, left := at, d
 	start = -1
 	i := 0
@@ -154,7 +162,6 @@ func (s *Server) grow() {
 
 // insert puts iv at index i, merging it with neighbours it touches.
 func (s *Server) insert(i int, iv interval) {
-	const eps = 1e-15
 	if i > 0 && s.busy[i-1].end >= iv.start-eps {
 		s.busy[i-1].end = iv.end
 		if i < len(s.busy) && s.busy[i].start <= iv.end+eps {
