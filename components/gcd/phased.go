@@ -150,7 +150,9 @@ func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 // channelShare is run (one workgroup: a channel's phase, or its preloads)
 // as the share of the channel's CU that moves its reads and writes.
 func (c *ComputeUnits) channelShare(ch *chanRun, run *kernelRun) *cuState {
-	cu := &cuState{run: run, id: ch.cu, span: 1, workgroups: 1}
+	ns := len(run.cmd.Reads) + len(run.cmd.Writes)
+	sh := make([]int64, 2*ns) // both its slices in one allocation, each capped
+	cu := &cuState{run: run, id: ch.cu, span: 1, workgroups: 1, base: sh[:0:ns], bytes: sh[ns:ns]}
 	for _, ms := range [...][]MemStream{run.cmd.Reads, run.cmd.Writes} {
 		for _, m := range ms {
 			b := m.Traffic(c.line)
@@ -194,7 +196,7 @@ func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
 		if !s.InData || !ch.inData {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
-			p.Addr, p.Landed = s.Addr, s.Flag.land
+			p.Addr, p.Landed = s.Addr, s.Flag.landing()
 			c.Transactions++
 			c.mem.Send(now, p)
 		}
