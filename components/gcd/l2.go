@@ -70,16 +70,17 @@ type block struct {
 	group        *blockGroup   // the index's group holding it, while resident
 	mem          fabric.Memory // the memory the lines are of
 	valid, dirty lineset.Set   // bit sets over the block's lines
-	// bits holds valid's and dirty's words for a block of up to 64 lines:
-	// an eviction then finds them beside the block, not two misses away
-	bits [2]uint64
+	// bits holds valid's and dirty's words for a block of up to 128 lines
+	// (8 KiB of 64 B lines): an eviction then finds them beside the
+	// block, not two misses away
+	bits [4]uint64
 }
 
 // newBlock makes a block of the given lines, with no line valid.
 func newBlock(lines int64) *block {
 	bl := &block{}
-	if words := int((lines + 63) / 64); words == 1 {
-		bl.valid, bl.dirty = bl.bits[0:1:1], bl.bits[1:2:2]
+	if words := int((lines + 63) / 64); 2*words <= len(bl.bits) {
+		bl.valid, bl.dirty = bl.bits[0:words:words], bl.bits[words:2*words:2*words]
 	} else {
 		s := make(lineset.Set, 2*words)
 		bl.valid, bl.dirty = s[:words:words], s[words:]
