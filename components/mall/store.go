@@ -23,6 +23,9 @@ type store struct {
 type frame struct {
 	last         uint64 // when it was last used
 	valid, dirty lineset.Set
+	// bits holds valid's and dirty's words for a block of up to 128
+	// lines: a replacement then finds them in the frame, not two misses away
+	bits [4]uint64
 }
 
 func newStore(sets, ways, lines int) *store {
@@ -76,7 +79,11 @@ func (s *store) take(id int64) (f *frame, victim int64, dirty int) {
 		victim, dirty = tags[k]-1, lines(f.dirty)
 	}
 	if f.valid == nil { // line sets are made as frames are first used
-		f.valid, f.dirty = lineset.New(s.lines), lineset.New(s.lines)
+		if words := (s.lines + 63) / 64; 2*words <= len(f.bits) {
+			f.valid, f.dirty = f.bits[0:words:words], f.bits[words:2*words:2*words]
+		} else {
+			f.valid, f.dirty = lineset.New(s.lines), lineset.New(s.lines)
+		}
 	}
 	tags[k] = id + 1
 	clear(f.valid)
