@@ -92,7 +92,11 @@ func (c *Calendar) Handle(e sim.Event) error {
 	}
 	for {
 		heap, next, ok := c.next()
-		if !ok || next > now {
+		if !ok {
+			break
+		}
+		if next > now {
+			c.wake(next)
 			break
 		}
 		ev := c.take(heap)
@@ -120,9 +124,6 @@ func (c *Calendar) Handle(e sim.Event) error {
 		for _, h := range c.hooks {
 			h.Func(ctx)
 		}
-	}
-	if _, next, ok := c.next(); ok {
-		c.wake(next)
 	}
 	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
 		c.free = append(c.free, w)
