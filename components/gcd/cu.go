@@ -442,10 +442,10 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		cu.issued += n
 		cu.inFlight += n
 		cu.open++
-		for j, r := range k.cmd.Reads {
+		for j := range k.cmd.Reads {
 			if off, b := c.piece(cu, j, s); b > 0 {
 				s.reads++
-				c.send(now, fabric.ReadReq, b, r, off, j, s, spread)
+				c.send(now, fabric.ReadReq, b, &k.cmd.Reads[j], off, j, s, spread)
 			}
 		}
 		if s.reads == 0 {
@@ -462,7 +462,7 @@ func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 
 // send issues a request through the CU's memory pipe (bytes per clock),
 // once the TLB has its pages' translations.
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
 	cu, m, at := s.cu, ms.Mem, now
 	if ms.PageBytes > 0 && c.tlb != nil {
 		ready, after := c.tlb.Translate(now, m, addr, size, ms.PageBytes)
@@ -580,13 +580,13 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		// a phased kernel's window holds its loads: stores are posted
 		cu.inFlight -= s.to - s.from
 	}
-	for i, w := range cu.run.cmd.Writes {
+	for i := range cu.run.cmd.Writes {
 		if cu.total == 0 { // a compute-only step writes nothing
 			break
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w, off, nr+i, s, s.spread)
+			c.send(now, fabric.WriteReq, n, &cu.run.cmd.Writes[i], off, nr+i, s, s.spread)
 		}
 	}
 	if s.write == 0 {
