@@ -45,7 +45,10 @@ func (s *Server) serve(now, at sim.VTimeInSec, bytes int) (start, done sim.VTime
 	s.Busy += d
 	s.Bytes += uint64(bytes)
 	s.prune(now)
-	if n := len(s.busy); d > eps && (n == 0 || s.busy[n-1].start <= at) {
+	if d <= eps { // no work: done as it arrives
+		return at, at
+	}
+	if n := len(s.busy); n == 0 || s.busy[n-1].start <= at {
 		// at or after the start of the last booking, as most work comes:
 		// what the loop below does then, without it
 		if n > 0 && s.busy[n-1].end > at { // behind the last booking
