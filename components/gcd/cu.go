@@ -251,19 +251,40 @@ func (c *ComputeUnits) cutOf(m *MemStream, wg, n int64) streamCut {
 	return s
 }
 
-// deal deals the next CU its workgroups w in [from, end) with w mod n =
-// its index, and says whether it got any (then its share ends at a new
-// at: split(traffic, given, count)).
-func (s *streamCut) deal(n int64) bool {
-	mine := s.q
-	if s.r < s.rem {
-		mine++
-	}
-	if s.r++; s.r == n {
-		s.r = 0
-	}
+// give gives cu (its index in the kernel's streams j) mine more of the
+// stream's workgroups, and so the next run of its traffic.
+func (s *streamCut) give(c *ComputeUnits, cu *cuState, j int, mine int64) {
+	lo := s.at
 	s.given += mine
-	return mine > 0
+	s.at = c.split(s.traffic, s.given, s.count)
+	cu.base[j], cu.bytes[j] = s.addr+lo, s.at-lo
+	cu.total = max(cu.total, s.at-lo)
+}
+
+// deal deals the stream's workgroups to the CUs in turn, workgroup w to
+// CU w mod n (cus[i] is CU i). With fewer workgroups than CUs only a run
+// of rem CUs, from the one the first workgroup goes to, gets one each:
+// the others are passed over, their shares left empty.
+func (s *streamCut) deal(c *ComputeUnits, cus []cuState, j int, n int64) {
+	used := int64(len(cus))
+	if s.q > 0 {
+		for i := range cus {
+			mine := s.q
+			if (s.r+int64(i))%n < s.rem {
+				mine++
+			}
+			s.give(c, &cus[i], j, mine)
+		}
+		return
+	}
+	first := (n - s.r) % n // the CU at offset 0
+	end := first + s.rem
+	for i := int64(0); i < min(end-n, used); i++ { // the run wrapped past CU n-1
+		s.give(c, &cus[i], j, 1)
+	}
+	for i := first; i < min(end, n, used); i++ {
+		s.give(c, &cus[i], j, 1)
+	}
 }
 
 // dispatch spreads kernel k's workgroups over the CUs and starts each CU.
@@ -320,18 +341,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
 		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
 		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
-		cuts := c.cuts[:ns]
-		base, bytes := cu.base[:len(cuts)], cu.bytes[:len(cuts)]
-		for j := range cuts {
-			s := &cuts[j]
-			lo := s.at
-			if s.deal(n) {
-				s.at = c.split(s.traffic, s.given, s.count)
-			}
-			base[j], bytes[j] = s.addr+lo, s.at-lo
-			cu.total = max(cu.total, s.at-lo)
-		}
 		k.cus = append(k.cus, cu)
+	}
+	for j := range c.cuts { // a stream's cut depends on its CUs alone
+		c.cuts[j].deal(c, states, j, n)
 	}
 	k.cus = c.gather(k.cus, min(k.max, c.txnBytes))
 	k.left = len(k.cus)
