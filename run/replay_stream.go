@@ -55,7 +55,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 		return nil, err
 	}
 	if stopped { // the rows of the ops that finished went to sink already
-		res.Interrupted, res.Events = true, count.n
+		res.Interrupted, res.Events = true, count.N
 		return res, nil
 	}
 	if tally != nil {
@@ -63,7 +63,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 			return nil, err
 		}
 	}
-	res.ran(name, take(n), count.n, copied(n))
+	res.ran(name, take(n), count.N, copied(n))
 	return res, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
@@ -45,30 +46,23 @@ type Result struct {
 	Planned     int
 }
 
-// eventCounter counts the events an engine handles and, every
-// stopEvery, asks stop (when set) whether to end the run: then it unwinds
-// the engine's Run (Akita's engine has no way to end a Run early).
-type eventCounter struct {
-	n    uint64
-	stop func() bool
-}
-
-func (c *eventCounter) Func(ctx sim.HookCtx) {
-	if ctx.Pos != sim.HookPosBeforeEvent {
-		return
-	}
-	if c.n++; c.stop != nil && c.n%stopEvery == 0 && c.stop() {
-		panic(errStopped{})
-	}
-}
-
-// newNode builds a fresh node from c for one run, counting its events.
-func newNode(c *config.Node, stop func() bool) (*node.Node, *eventCounter, error) {
+// newNode builds a fresh node from c for one run, counting its events
+// (fabric.EventCount: the engine's and its calendars') and, every
+// stopEvery, asking stop (when set) whether to end the run: then it
+// unwinds the engine's Run (Akita's engine has no way to end a Run early).
+func newNode(c *config.Node, stop func() bool) (*node.Node, *fabric.EventCount, error) {
 	n, err := node.Build(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	count := &eventCounter{stop: stop}
+	count := &fabric.EventCount{}
+	if stop != nil {
+		count.Every, count.Check = stopEvery, func() {
+			if stop() {
+				panic(errStopped{})
+			}
+		}
+	}
 	n.Engine.AcceptHook(count)
 	return n, count, nil
 }
@@ -280,7 +274,7 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 		}
 	}
 	s := simulated{rows: finite(run.Rows(rp)), stats: take(n), end: float64(n.Engine.CurrentTime()),
-		events: count.n, bytes: copied(n)}
+		events: count.N, bytes: copied(n)}
 	if opt.timeline {
 		s.timeline = spans(run.Name, out)
 	}

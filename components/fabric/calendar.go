@@ -19,6 +19,14 @@ type Calendar struct {
 	seq   uint64
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
+
+	base *sim.HookableBase // the engine's hooks, when Akita's serial engine: no interface call
+	// The engine's hooks as last seen (hooks are only ever added): the
+	// event count among them, which the calendar adds to itself, and
+	// the others, which it calls around each event.
+	seen  int
+	count *EventCount
+	hooks []sim.Hook
 }
 
 type calEntry struct {
@@ -38,7 +46,11 @@ func NewCalendar(engine sim.Engine) *Calendar {
 	if c, ok := engine.(*Calendar); ok {
 		engine = c.Engine
 	}
-	return &Calendar{Engine: engine}
+	c := &Calendar{Engine: engine}
+	if s, ok := engine.(*sim.SerialEngine); ok {
+		c.base = &s.HookableBase
+	}
+	return c
 }
 
 // Schedule books evt in the calendar, and a wake-up in the engine if evt
@@ -80,34 +92,59 @@ func (c *Calendar) Handle(e sim.Event) error {
 	}
 	for {
 		heap, next, ok := c.next()
-		if !ok || next > now {
+		if !ok {
+			break
+		}
+		if next > now {
+			c.wake(next)
 			break
 		}
 		ev := c.take(heap)
-		hooks := c.Engine.Hooks()
-		if len(hooks) == 0 {
+		if c.base == nil || c.base.NumHooks() != c.seen {
+			c.lookHooks()
+		}
+		if c.count != nil {
+			c.count.add()
+		}
+		if len(c.hooks) == 0 {
 			_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
 			continue
 		}
 		// one context for both, as the engine's own; the hooks after the
 		// event are those it has then
 		ctx := sim.HookCtx{Domain: c.Engine, Pos: sim.HookPosBeforeEvent, Item: ev}
-		for _, h := range hooks {
+		for _, h := range c.hooks {
 			h.Func(ctx)
 		}
 		_ = ev.Handler().Handle(ev)
 		ctx.Pos = sim.HookPosAfterEvent
-		for _, h := range c.Engine.Hooks() {
+		if c.base == nil || c.base.NumHooks() != c.seen {
+			c.lookHooks()
+		}
+		for _, h := range c.hooks {
 			h.Func(ctx)
 		}
-	}
-	if _, next, ok := c.next(); ok {
-		c.wake(next)
 	}
 	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
 		c.free = append(c.free, w)
 	}
 	return nil
+}
+
+// lookHooks takes in the hooks the engine gained since last seen.
+func (c *Calendar) lookHooks() {
+	hooks := c.Engine.Hooks()
+	if len(hooks) == c.seen {
+		return
+	}
+	c.seen, c.count, c.hooks = len(hooks), nil, c.hooks[:0]
+	for _, h := range hooks {
+		if n, ok := h.(*EventCount); ok && c.count == nil {
+			c.count = n
+		} else {
+			c.hooks = append(c.hooks, h)
+		}
+	}
 }
 
 // Pending is the number of events booked and not yet run.
@@ -154,17 +191,20 @@ func (a calEntry) before(b calEntry) bool {
 	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
 }
 
+// push and pop move a hole rather than swap entries: an entry is written
+// once per level, not twice.
 func (c *Calendar) push(x calEntry) {
 	h := append(c.heap, x)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(h[p]) {
+		if !x.before(h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = x
 	c.heap = h
 }
 
@@ -172,24 +212,27 @@ func (c *Calendar) pop() calEntry {
 	h := c.heap
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	x := h[n]
 	h[n] = calEntry{}
 	h = h[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			m := l
+			if r := l + 1; r < n && h[r].before(h[l]) {
+				m = r
+			}
+			if !h[m].before(x) {
+				break
+			}
+			h[i] = h[m]
+			i = m
 		}
-		m := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			m = r
-		}
-		if !h[m].before(h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+		h[i] = x
 	}
 	c.heap = h
 	return top

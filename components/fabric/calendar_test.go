@@ -36,10 +36,14 @@ func (r *recorder) book(t sim.VTimeInSec, n int) {
 	r.cal.Schedule(&numbered{fabric.EventAt{T: t, H: r}, n})
 }
 
-type countHook struct{ before, after int }
+// countHook counts the numbered events a hook sees, or every event (all).
+type countHook struct {
+	before, after int
+	all           bool
+}
 
 func (h *countHook) Func(ctx sim.HookCtx) {
-	if _, ok := ctx.Item.(*numbered); !ok {
+	if _, ok := ctx.Item.(*numbered); !ok && !h.all {
 		return
 	}
 	switch ctx.Pos {

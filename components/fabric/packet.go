@@ -187,8 +187,9 @@ func (p *Packet) TakeLag(now sim.VTimeInSec) sim.VTimeInSec {
 // Reissue turns a packet the requester got back into a new request.
 func (p *Packet) Reissue(kind Kind, size int, target Memory, route Route) *Packet {
 	tag, req, addr := p.Tag, p.Requester, p.Addr
-	*p = Packet{MsgMeta: sim.MsgMeta{TrafficBytes: size}, Kind: kind, Size: size,
-		Target: target, Route: route, Requester: req, Tag: tag, Addr: addr}
+	*p = Packet{} // cleared in place, then set: building it whole and copying it in cost twice
+	p.TrafficBytes, p.Kind, p.Size, p.Target, p.Route = size, kind, size, target, route
+	p.Requester, p.Tag, p.Addr = req, tag, addr
 	return p
 }
 

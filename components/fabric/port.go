@@ -20,7 +20,7 @@ type Port struct {
 	head     int
 	capacity int
 	full     bool  // a sender was refused: tell it when room frees
-	taker    Taker // comp, when it takes messages straight from the port
+	taker    Taker // comp, when it takes messages straight from the port and the port has no hooks
 }
 
 // Taker is a component that handles a message as it arrives at an empty
@@ -48,6 +48,13 @@ func NewPort(comp sim.Component, capacity int, name string) *Port {
 // every run builds a node with the same names, and parsing them was a
 // tenth of building it.
 var validNames sync.Map
+
+// AcceptHook attaches a hook: from then on every message is queued, where
+// the hooks see it.
+func (p *Port) AcceptHook(hook sim.Hook) {
+	p.HookableBase.AcceptHook(hook)
+	p.taker = nil
+}
 
 // Name is the port's name.
 func (p *Port) Name() string { return p.name }
@@ -78,7 +85,7 @@ func (p *Port) Recv(msg sim.Msg) *sim.SendError { return p.recv(msg.Meta().RecvT
 
 // recv is Recv of msg, received at now.
 func (p *Port) recv(now sim.VTimeInSec, msg sim.Msg) *sim.SendError {
-	if p.taker != nil && p.head == len(p.buf) && !p.full && p.NumHooks() == 0 {
+	if p.taker != nil && p.head == len(p.buf) && !p.full {
 		// what queueing it and notifying would do: the owner retrieves
 		// it first, and nothing else is there
 		p.taker.Take(now, p, msg)

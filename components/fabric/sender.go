@@ -95,13 +95,28 @@ func (s *Sender) sendDue(now sim.VTimeInSec) {
 
 // Send sends msg now, or queues it behind earlier messages still waiting.
 func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
-	m := msg.Meta()
+	var m *sim.MsgMeta
+	if p, ok := msg.(*Packet); ok { // most messages: no interface call
+		m = &p.MsgMeta
+	} else {
+		m = msg.Meta()
+	}
 	m.Src = s.port
 	m.Dst = s.peer
 	m.SendTime = now
-	if len(s.waiting) > 0 || s.send(msg, m) != nil {
-		s.waiting = append(s.waiting, msg)
+	if len(s.waiting) == 0 {
+		// send, and the far port's recv, without their calls when the
+		// far port hands msg straight to its owner
+		if own, far := s.own, s.far; own != nil && own.direct != nil && own.NumHooks() == 0 && far.taker != nil && far.head == len(far.buf) && !far.full {
+			m.RecvTime = now
+			far.taker.Take(now, far, msg)
+			return
+		}
+		if s.send(msg, m) == nil {
+			return
+		}
 	}
+	s.waiting = append(s.waiting, msg)
 }
 
 // send is s.port.Send(msg), m its meta data: straight into the far Port

@@ -7,6 +7,11 @@ package gcd
 type blockIndex struct {
 	groups blockMap[blockGroup] // by id >> groupShift
 	free   []*blockGroup
+	// the group last looked up (nil: none resident) and its key: a run
+	// of blocks asks for one group several times in a row
+	key    int64
+	last   *blockGroup
+	looked bool
 }
 
 const (
@@ -25,8 +30,16 @@ func newBlockIndex(capacity int) blockIndex {
 	return blockIndex{groups: newBlockMap[blockGroup](capacity)}
 }
 
+// group is the group of key, nil if none of its blocks is resident.
+func (x *blockIndex) group(key int64) *blockGroup {
+	if !x.looked || x.key != key {
+		x.key, x.last, x.looked = key, x.groups.get(key), true
+	}
+	return x.last
+}
+
 func (x *blockIndex) get(id int64) *block {
-	if g := x.groups.get(id >> groupShift); g != nil {
+	if g := x.group(id >> groupShift); g != nil {
 		return g.blocks[id&(groupBlocks-1)]
 	}
 	return nil
@@ -35,7 +48,7 @@ func (x *blockIndex) get(id int64) *block {
 // put adds block b, which is not resident.
 func (x *blockIndex) put(b *block) {
 	key := b.id >> groupShift
-	g := x.groups.get(key)
+	g := x.group(key)
 	if g == nil {
 		if n := len(x.free); n > 0 {
 			g, x.free = x.free[n-1], x.free[:n-1]
@@ -43,18 +56,24 @@ func (x *blockIndex) put(b *block) {
 			g = &blockGroup{}
 		}
 		x.groups.put(key, g)
+		x.last = g // group(key) was just looked up
 	}
 	g.blocks[b.id&(groupBlocks-1)] = b
 	g.n++
+	b.group = g
 }
 
-// remove drops the resident block id.
-func (x *blockIndex) remove(id int64) {
-	key := id >> groupShift
-	g := x.groups.get(key)
-	g.blocks[id&(groupBlocks-1)] = nil
+// remove drops resident block b.
+func (x *blockIndex) remove(b *block) {
+	g := b.group
+	g.blocks[b.id&(groupBlocks-1)] = nil
+	b.group = nil
 	if g.n--; g.n == 0 {
+		key := b.id >> groupShift
 		x.groups.remove(key)
 		x.free = append(x.free, g)
+		if x.key == key {
+			x.last = nil
+		}
 	}
 }

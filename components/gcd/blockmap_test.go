@@ -43,7 +43,7 @@ func TestBlockIndexAgreesWithMap(t *testing.T) {
 	for step := 0; step < 200000; step++ {
 		id := int64(rng.Intn(40)) + int64(rng.Intn(3))<<44
 		if _, ok := ref[id]; ok && (len(ref) == capacity || rng.Intn(2) == 0) {
-			x.remove(id)
+			x.remove(ref[id])
 			delete(ref, id)
 		} else if !ok && len(ref) < capacity {
 			b := &block{id: id}

@@ -56,6 +56,7 @@ type ComputeUnits struct {
 	toMem   []memRoutes    // kernel routes to each memory used so far
 	packets fabric.Packets // answered transactions, for reuse
 	steps   []*step        // finished steps, for reuse
+	cuts    []streamCut    // dispatch's, kept for the next kernel
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -225,6 +226,67 @@ func (c *ComputeUnits) split(bytes, x, n int64) int64 {
 	return o - o%c.line
 }
 
+// streamCut is where a kernel's stream stands as dispatch deals its
+// workgroups [from, from+count) to the CUs in turn: the CU dealt next
+// gets q of them, and one more while its offset r from the stream's first
+// is below rem; given of them went to earlier CUs, whose shares end at
+// byte at of the stream's traffic.
+type streamCut struct {
+	addr, traffic    int64
+	count, q, rem, r int64
+	given, at        int64
+}
+
+// cutOf is stream m's cut before the first CU, for wg workgroups over n CUs.
+func (c *ComputeUnits) cutOf(m *MemStream, wg, n int64) streamCut {
+	from, end := int64(0), wg
+	if m.End > 0 {
+		from, end = m.First, min(m.End, wg)
+	}
+	s := streamCut{addr: m.Addr, traffic: m.Traffic(c.line), count: end - from, r: (n - from%n) % n}
+	if s.count > 0 {
+		s.q, s.rem = s.count/n, s.count%n
+	}
+	s.at = c.split(s.traffic, 0, s.count)
+	return s
+}
+
+// give gives cu (its index in the kernel's streams j) mine more of the
+// stream's workgroups, and so the next run of its traffic.
+func (s *streamCut) give(c *ComputeUnits, cu *cuState, j int, mine int64) {
+	lo := s.at
+	s.given += mine
+	s.at = c.split(s.traffic, s.given, s.count)
+	cu.base[j], cu.bytes[j] = s.addr+lo, s.at-lo
+	cu.total = max(cu.total, s.at-lo)
+}
+
+// deal deals the stream's workgroups to the CUs in turn, workgroup w to
+// CU w mod n (cus[i] is CU i). With fewer workgroups than CUs only a run
+// of rem CUs, from the one the first workgroup goes to, gets one each:
+// the others are passed over, their shares left empty.
+func (s *streamCut) deal(c *ComputeUnits, cus []cuState, j int, n int64) {
+	used := int64(len(cus))
+	if s.q > 0 {
+		for i := range cus {
+			mine := s.q
+			if (s.r+int64(i))%n < s.rem {
+				mine++
+			}
+			s.give(c, &cus[i], j, mine)
+		}
+		return
+	}
+	first := (n - s.r) % n // the CU at offset 0
+	end := first + s.rem
+	for i := int64(0); i < min(end-n, used); i++ { // the run wrapped past CU n-1
+		s.give(c, &cus[i], j, 1)
+	}
+	for i := first; i < min(end, n, used); i++ {
+		s.give(c, &cus[i], j, 1)
+	}
+}
+
 // dispatch spreads kernel k's workgroups over the CUs and starts each CU.
 func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	if len(k.cmd.Channels) > 0 {
@@ -247,31 +309,27 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	if k.cmd.InFlight > 0 { // the kernel's own loads in flight: its threads x loads each (a benchmark's copy kernel)
 		k.max = min(k.max, k.cmd.InFlight)
 	}
-	// the streams are the reads, then the writes; per stream its traffic
-	// and the workgroups given to earlier CUs, then each CU's shares
-	// (below), in one allocation
+	// the streams are the reads, then the writes
 	reads, writes := k.cmd.Reads, k.cmd.Writes
 	ns := len(reads) + len(writes)
-	stream := func(j int) *MemStream {
-		if j < len(reads) {
-			return &reads[j]
-		}
-		return &writes[j-len(reads)]
-	}
 	n := int64(c.n)
 	used := min(wg, n)
-	work := make([]int64, 2*int64(ns)*(1+used))
-	traffic, given, shares := work[:ns:ns], work[ns:2*ns:2*ns], work[2*ns:]
+	c.cuts = c.cuts[:0]
 	for j := range ns {
-		traffic[j] = stream(j).Traffic(c.line)
+		if j < len(reads) {
+			c.cuts = append(c.cuts, c.cutOf(&reads[j], wg, n))
+		} else {
+			c.cuts = append(c.cuts, c.cutOf(&writes[j-len(reads)], wg, n))
+		}
 	}
 	// Workgroups go to the CUs in turn (workgroup w to CU w mod n), as the
 	// dispatcher hands them out: a stream's workgroups [from, end), and so
 	// its traffic, spread over the CUs even when it is a few rows of a
 	// batched kernel's grid whose other blocks exit at once. The CUs with
 	// work (the first min(wg, n)) are made in one slab, their shares cut
-	// from work: a kernel of many streams would otherwise grow two slices
-	// per CU.
+	// from one allocation: a kernel of many streams would otherwise grow
+	// two slices per CU.
+	shares := make([]int64, 2*int64(ns)*used)
 	states := make([]cuState, used)
 	k.cus = make([]*cuState, 0, used)
 	for i := int64(0); i < used; i++ {
@@ -283,19 +341,10 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
 		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
 		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
-		for j := range ns {
-			m := stream(j)
-			from, end := int64(0), wg
-			if m.End > 0 {
-				from, end = m.First, min(m.End, wg)
-			}
-			count := max(0, (end-from-(i-from%n+n)%n+n-1)/n) // w in [from, end) with w mod n = i
-			lo, hi := c.split(traffic[j], given[j], end-from), c.split(traffic[j], given[j]+count, end-from)
-			given[j] += count
-			cu.base[j], cu.bytes[j] = m.Addr+lo, hi-lo
-			cu.total = max(cu.total, hi-lo)
-		}
 		k.cus = append(k.cus, cu)
+	}
+	for j := range c.cuts { // a stream's cut depends on its CUs alone
+		c.cuts[j].deal(c, states, j, n)
 	}
 	k.cus = c.gather(k.cus, min(k.max, c.txnBytes))
 	k.left = len(k.cus)
@@ -334,11 +383,13 @@ func (c *ComputeUnits) gather(cus []*cuState, limit int64) []*cuState {
 		for _, cu := range grp[1:] {
 			head.span++
 			head.workgroups += cu.workgroups
-			for j := range head.bytes {
-				if head.bytes[j] == 0 {
-					head.base[j] = cu.base[j]
+			bytes := head.bytes
+			base, from, more := head.base[:len(bytes)], cu.base[:len(bytes)], cu.bytes[:len(bytes)]
+			for j, b := range bytes {
+				if b == 0 {
+					base[j] = from[j]
 				}
-				head.bytes[j] += cu.bytes[j]
+				bytes[j] = b + more[j]
 			}
 		}
 		head.total = 0
@@ -404,10 +455,10 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		cu.issued += n
 		cu.inFlight += n
 		cu.open++
-		for j, r := range k.cmd.Reads {
+		for j := range k.cmd.Reads {
 			if off, b := c.piece(cu, j, s); b > 0 {
 				s.reads++
-				c.send(now, fabric.ReadReq, b, r, off, j, s, spread)
+				c.send(now, fabric.ReadReq, b, &k.cmd.Reads[j], off, j, s, spread)
 			}
 		}
 		if s.reads == 0 {
@@ -424,7 +475,7 @@ func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 
 // send issues a request through the CU's memory pipe (bytes per clock),
 // once the TLB has its pages' translations.
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
 	cu, m, at := s.cu, ms.Mem, now
 	if ms.PageBytes > 0 && c.tlb != nil {
 		ready, after := c.tlb.Translate(now, m, addr, size, ms.PageBytes)
@@ -542,13 +593,13 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		// a phased kernel's window holds its loads: stores are posted
 		cu.inFlight -= s.to - s.from
 	}
-	for i, w := range cu.run.cmd.Writes {
+	for i := range cu.run.cmd.Writes {
 		if cu.total == 0 { // a compute-only step writes nothing
 			break
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
 			s.write++
-			c.send(now, fabric.WriteReq, n, w, off, nr+i, s, s.spread)
+			c.send(now, fabric.WriteReq, n, &cu.run.cmd.Writes[i], off, nr+i, s, s.spread)
 		}
 	}
 	if s.write == 0 {

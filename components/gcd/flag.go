@@ -16,6 +16,16 @@ import (
 type Flag struct {
 	landed  []sim.VTimeInSec // when each store landed, ascending
 	waiters []flagWaiter
+	lands   func(t sim.VTimeInSec) // land as a func value, made once (landing)
+}
+
+// landing is land as a func value for a store's packet: made for every
+// store, it was an allocation each.
+func (f *Flag) landing() func(t sim.VTimeInSec) {
+	if f.lands == nil {
+		f.lands = f.land
+	}
+	return f.lands
 }
 
 // flagWaiter is a channel of a phased kernel waiting for the flag, or a

@@ -1,6 +1,8 @@
 package gcd
 
 import (
+	"math/bits"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/internal/lineset"
 	"github.com/sarchlab/akita/v3/sim"
@@ -65,23 +67,36 @@ type L2 struct {
 type block struct {
 	id           int64         // blockID of mem and the block's address
 	prev, next   *block        // LRU neighbours (more, less recent)
+	group        *blockGroup   // the index's group holding it, while resident
 	mem          fabric.Memory // the memory the lines are of
 	valid, dirty lineset.Set   // bit sets over the block's lines
-	// bits holds valid's and dirty's words for a block of up to 64 lines:
-	// an eviction then finds them beside the block, not two misses away
-	bits [2]uint64
+	// bits holds valid's and dirty's words for a block of up to 128 lines
+	// (8 KiB of 64 B lines): an eviction then finds them beside the
+	// block, not two misses away
+	bits [4]uint64
 }
 
 // newBlock makes a block of the given lines, with no line valid.
 func newBlock(lines int64) *block {
 	bl := &block{}
-	if words := int((lines + 63) / 64); words == 1 {
-		bl.valid, bl.dirty = bl.bits[0:1:1], bl.bits[1:2:2]
+	if words := int((lines + 63) / 64); 2*words <= len(bl.bits) {
+		bl.valid, bl.dirty = bl.bits[0:words:words], bl.bits[words:2*words:2*words]
 	} else {
 		s := make(lineset.Set, 2*words)
 		bl.valid, bl.dirty = s[:words:words], s[words:]
 	}
 	return bl
+}
+
+// lines counts the lines set in all of s: a block's sets hold no bits past
+// its lines, so this is Count(0, lines) without its masks per word, which
+// every eviction paid.
+func lines(s lineset.Set) int {
+	n := 0
+	for _, w := range s {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // writeBack is the dirty lines of one memory waiting to leave together.
@@ -280,7 +295,7 @@ func (c *L2) invalidateNonLocal() {
 		next := bl.next
 		if !c.isLocal(bl.mem) {
 			c.lru.remove(bl)
-			c.blocks.remove(bl.id)
+			c.blocks.remove(bl)
 		}
 		bl = next
 	}
@@ -289,7 +304,7 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := bl.dirty.Count(0, int(c.lines))
+	d := lines(bl.dirty)
 	if d == 0 {
 		return
 	}
@@ -420,56 +435,70 @@ func (c *L2) written(t sim.VTimeInSec) {
 	}
 }
 
-// each calls f for every block the lines of [addr, addr+size) of memory m
-// touch, with the block's id and the range of line indexes within it.
-func (c *L2) each(m fabric.Memory, addr, size int64, f func(id int64, lo, hi int)) {
+// blockRun walks the blocks the lines of a range touch: a loop over it
+// costs no closure call per block.
+type blockRun struct {
+	b      int64 // the block, as an index within its memory
+	lo, hi int   // its lines the range holds
+	from   int64 // the line of the next block the range starts at
+	left   int64 // lines of the range past this block's
+	per    int64 // lines per block
+}
+
+// blocksOf starts a walk of the blocks the lines of [addr, addr+size) touch.
+func (c *L2) blocksOf(addr, size int64) blockRun {
 	first := addr / c.line
 	end := (addr+max(size, 1)-1)/c.line + 1
-	per := c.lines
-	// one division: past the first block, each starts at its line 0
-	b := first / per
-	lo := first - b*per
-	for l := first; l < end; b++ {
-		hi := min(per, lo+end-l)
-		f(blockID(m, b), int(lo), int(hi))
-		l += hi - lo
-		lo = 0
+	b := first / c.lines // one division: past the first block, each starts at its line 0
+	return blockRun{b: b - 1, from: first - b*c.lines, left: end - first, per: c.lines}
+}
+
+// next moves to the next block, false once past the last.
+func (r *blockRun) next() bool {
+	if r.left <= 0 {
+		return false
 	}
+	hi := min(r.per, r.from+r.left)
+	r.b++
+	r.lo, r.hi = int(r.from), int(hi)
+	r.left -= hi - r.from
+	r.from = 0
+	return true
 }
 
 // missingLines counts the lines of a range that are not valid.
 func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 	var missing int64
-	c.each(m, addr, size, func(b int64, lo, hi int) {
-		bl := c.blocks.get(b)
+	for r := c.blocksOf(addr, size); r.next(); {
+		bl := c.blocks.get(blockID(m, r.b))
 		if bl == nil {
-			missing += int64(hi - lo)
-			return
+			missing += int64(r.hi - r.lo)
+			continue
 		}
-		missing += int64(hi-lo) - int64(bl.valid.Count(lo, hi))
-	})
+		missing += int64(r.hi-r.lo) - int64(bl.valid.Count(r.lo, r.hi))
+	}
 	return missing
 }
 
 // touch makes the blocks of a range most recently used.
 func (c *L2) touch(m fabric.Memory, addr, size int64) {
-	c.each(m, addr, size, func(b int64, _, _ int) {
-		if bl := c.blocks.get(b); bl != nil {
+	for r := c.blocksOf(addr, size); r.next(); {
+		if bl := c.blocks.get(blockID(m, r.b)); bl != nil {
 			c.lru.moveToFront(bl)
 		}
-	})
+	}
 }
 
 // fill makes the lines of a range valid (and dirty for writes), bringing
 // in their blocks and evicting the least recent ones.
 func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
-	c.each(m, addr, size, func(b int64, lo, hi int) {
-		bl := c.insert(m, b)
-		bl.valid.Add(lo, hi)
+	for r := c.blocksOf(addr, size); r.next(); {
+		bl := c.insert(m, blockID(m, r.b))
+		bl.valid.Add(r.lo, r.hi)
 		if dirty {
-			bl.dirty.Add(lo, hi)
+			bl.dirty.Add(r.lo, r.hi)
 		}
-	})
+	}
 	c.sendWriteBacks(now, nil)
 }
 
@@ -484,7 +513,7 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 	if c.lru.n >= c.capacity {
 		bl = c.lru.tail
 		c.lru.remove(bl)
-		c.blocks.remove(bl.id)
+		c.blocks.remove(bl)
 		c.evictDirty(bl)
 		clear(bl.valid)
 	} else {

@@ -97,7 +97,8 @@ func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
 // waits until their last byte is in.
 func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun, n int) {
 	ch.preloaded, ch.loading = n, true
-	sub := &kernelRun{cmd: &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ch.phases[n].Preload}, start: now, max: ch.k.max, preload: ch}
+	sub := &shareRun{cmd: KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ch.phases[n].Preload},
+		run: kernelRun{start: now, max: ch.k.max, preload: ch}}
 	c.start(now, c.channelShare(ch, sub))
 }
 
@@ -140,17 +141,36 @@ func (c *ComputeUnits) loaded(now sim.VTimeInSec, ch *chanRun) {
 // channel's CU, with the kernel's in-flight window.
 func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 	ph := &ch.phases[ch.next]
-	cmd := &KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes}
-	cu := c.channelShare(ch, &kernelRun{cmd: cmd, start: now, max: ch.k.max, parent: ch})
+	cu := c.channelShare(ch, &shareRun{cmd: KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, ComputeNs: ph.ComputeNs, Reads: ph.Reads, Writes: ph.Writes},
+		run: kernelRun{start: now, max: ch.k.max, parent: ch}})
 	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
 	ch.inData = len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
 	c.start(now, cu)
 }
 
-// channelShare is run (one workgroup: a channel's phase, or its preloads)
-// as the share of the channel's CU that moves its reads and writes.
-func (c *ComputeUnits) channelShare(ch *chanRun, run *kernelRun) *cuState {
-	cu := &cuState{run: run, id: ch.cu, span: 1, workgroups: 1}
+// shareRun is a one-workgroup run of a channel (a phase, or its
+// preloads): its command, the run, its CU's share and the share's slices
+// for up to four streams, in one allocation rather than one each.
+type shareRun struct {
+	cmd   KernelCmd
+	run   kernelRun
+	cu    cuState
+	cus   [1]*cuState
+	slots [8]int64
+}
+
+// channelShare is sr's run as the share of the channel's CU that moves
+// its reads and writes.
+func (c *ComputeUnits) channelShare(ch *chanRun, sr *shareRun) *cuState {
+	run := &sr.run
+	run.cmd = &sr.cmd
+	ns := len(run.cmd.Reads) + len(run.cmd.Writes)
+	sh := sr.slots[:]
+	if 2*ns > len(sh) {
+		sh = make([]int64, 2*ns)
+	}
+	cu := &sr.cu
+	*cu = cuState{run: run, id: ch.cu, span: 1, workgroups: 1, base: sh[:0:ns], bytes: sh[ns : ns : 2*ns]} // each capped
 	for _, ms := range [...][]MemStream{run.cmd.Reads, run.cmd.Writes} {
 		for _, m := range ms {
 			b := m.Traffic(c.line)
@@ -158,7 +178,8 @@ func (c *ComputeUnits) channelShare(ch *chanRun, run *kernelRun) *cuState {
 			cu.total = max(cu.total, b)
 		}
 	}
-	run.cus, run.left = []*cuState{cu}, 1
+	sr.cus[0] = cu
+	run.cus, run.left = sr.cus[:], 1
 	return cu
 }
 
@@ -194,7 +215,7 @@ func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
 		if !s.InData || !ch.inData {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
-			p.Addr, p.Landed = s.Addr, s.Flag.land
+			p.Addr, p.Landed = s.Addr, s.Flag.landing()
 			c.Transactions++
 			c.mem.Send(now, p)
 		}

@@ -79,9 +79,6 @@ func (h *Hub) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 	}
 }
 
-// Take forwards a packet as it arrives.
-func (h *Hub) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) { h.route(now, msg.(*fabric.Packet)) }
-
 // overLink says whether p came to its hub over a link rather than from a
 // requester or memory attached there: it is past the first hub of its way
 // (a request's Hop 0, a response's last hub, where the memory answered).
@@ -97,7 +94,12 @@ func overLink(p *fabric.Packet) bool {
 // last hub (for a bridge sending packets of its own).
 func (h *Hub) Route(now sim.VTimeInSec, p *fabric.Packet) { h.route(now, p) }
 
-func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) {
+func (h *Hub) route(now sim.VTimeInSec, p *fabric.Packet) { h.Take(now, nil, p) }
+
+// Take forwards a packet as it arrives: the routing itself, so a packet
+// handed over by a port costs no call more.
+func (h *Hub) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
+	p := msg.(*fabric.Packet)
 	if p.Notice != nil && p.NoticeHub == h.ID {
 		// the packet's last byte passes Spread after its first
 		p.Notice(now + p.Lag + p.Spread)

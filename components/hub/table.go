@@ -20,19 +20,34 @@ type table[K comparable] struct {
 // is a call per key.
 type portTable struct {
 	table[sim.Port]
-	ptrs []*fabric.Port // keys[i] as a fabric.Port, nil if it is not one
+	ptrs []*fabric.Port                  // keys[i] as a fabric.Port, nil if it is not one
+	pm   map[*fabric.Port]*fabric.Sender // with the map: the fabric.Ports, hashed as pointers
 }
 
 func (t *portTable) put(k sim.Port, s *fabric.Sender) {
 	t.table.put(k, s)
 	p, _ := k.(*fabric.Port)
 	t.ptrs = append(t.ptrs, p)
+	switch {
+	case t.m != nil && t.pm == nil:
+		t.pm = make(map[*fabric.Port]*fabric.Sender, len(t.ptrs))
+		for i, p := range t.ptrs {
+			if p != nil {
+				t.pm[p] = t.senders[i]
+			}
+		}
+	case t.pm != nil && p != nil:
+		t.pm[p] = s
+	}
 }
 
 func (t *portTable) get(k sim.Port) *fabric.Sender {
 	p, ok := k.(*fabric.Port)
-	if !ok || p == nil || t.m != nil {
+	if !ok || p == nil {
 		return t.table.get(k)
+	}
+	if t.pm != nil {
+		return t.pm[p]
 	}
 	for i := len(t.ptrs) - 1; i >= 0; i-- {
 		if t.ptrs[i] == p {
