@@ -56,6 +56,10 @@ func (p *Port) AcceptHook(hook sim.Hook) {
 	p.taker = nil
 }
 
+// straight says whether a message arriving now goes straight to the
+// port's owner: it takes them, nothing is queued and no sender waits.
+func (p *Port) straight() bool { return p.taker != nil && p.head == len(p.buf) && !p.full }
+
 // Name is the port's name.
 func (p *Port) Name() string { return p.name }
 
@@ -85,7 +89,7 @@ func (p *Port) Recv(msg sim.Msg) *sim.SendError { return p.recv(msg.Meta().RecvT
 
 // recv is Recv of msg, received at now.
 func (p *Port) recv(now sim.VTimeInSec, msg sim.Msg) *sim.SendError {
-	if p.taker != nil && p.head == len(p.buf) && !p.full {
+	if p.straight() {
 		// what queueing it and notifying would do: the owner retrieves
 		// it first, and nothing else is there
 		p.taker.Take(now, p, msg)

@@ -107,7 +107,7 @@ func (s *Sender) Send(now sim.VTimeInSec, msg sim.Msg) {
 	if len(s.waiting) == 0 {
 		// send, and the far port's recv, without their calls when the
 		// far port hands msg straight to its owner
-		if own, far := s.own, s.far; own != nil && own.direct != nil && own.NumHooks() == 0 && far.taker != nil && far.head == len(far.buf) && !far.full {
+		if own, far := s.own, s.far; own != nil && own.direct != nil && own.NumHooks() == 0 && far.straight() {
 			m.RecvTime = now
 			far.taker.Take(now, far, msg)
 			return
