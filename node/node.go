@@ -34,7 +34,7 @@ import (
 // parts no run touched; Bundles lists the built nodes' bundles.
 type Node struct {
 	Config   *config.Node
-	Engine   *sim.SerialEngine
+	Engine   *fabric.SerialEngine
 	GCDs     []*gcd.GCD
 	Host     *hub.Hub
 	Hosts    []*hub.Hub // by node
@@ -68,7 +68,7 @@ func Build(c *config.Node) (*Node, error) {
 	if err := limit.Memory(fmt.Sprintf("the simulated machine's first node and tables (%d nodes of %d GCDs)", c.Nodes(), c.GCD.Count), buildBytes(c, 1)); err != nil {
 		return nil, err
 	}
-	n := &Node{Config: c, Engine: sim.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
+	n := &Node{Config: c, Engine: fabric.NewSerialEngine(), BundleOf: map[[2]int]*xgmi.Bundle{},
 		switchLinks: map[[2]int]linkDir{}, paths: map[[2]int][][]int{},
 		joins: map[*fabric.Packet]*join{}}
 	routes, err := NewRoutes(c)

@@ -20,7 +20,7 @@ type Calendar struct {
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
 
-	base *sim.HookableBase // the engine's hooks, when Akita's serial engine: no interface call
+	base *sim.HookableBase // the engine's hooks, when a serial engine (ours or Akita's): no interface call
 	// The engine's hooks as last seen (hooks are only ever added): the
 	// event count among them, which the calendar adds to itself, and
 	// the others, which it calls around each event.
@@ -47,7 +47,10 @@ func NewCalendar(engine sim.Engine) *Calendar {
 		engine = c.Engine
 	}
 	c := &Calendar{Engine: engine}
-	if s, ok := engine.(*sim.SerialEngine); ok {
+	switch s := engine.(type) {
+	case *SerialEngine:
+		c.base = &s.HookableBase
+	case *sim.SerialEngine:
 		c.base = &s.HookableBase
 	}
 	return c
@@ -193,8 +196,20 @@ func (a calEntry) before(b calEntry) bool {
 
 // push and pop move a hole rather than swap entries: an entry is written
 // once per level, not twice.
-func (c *Calendar) push(x calEntry) {
-	h := append(c.heap, x)
+func (c *Calendar) push(x calEntry) { c.heap = pushEntry(c.heap, x) }
+
+func (c *Calendar) pop() calEntry {
+	var top calEntry
+	c.heap, top = popEntry(c.heap)
+	return top
+}
+
+// pushEntry and popEntry keep a binary min-heap of entries in the order
+// Go's container/heap keeps it: the same comparisons and moves (a hole
+// moved rather than entries swapped leaves every entry where the swaps
+// would), so entries of one time and seq come out as from container/heap.
+func pushEntry(h []calEntry, x calEntry) []calEntry {
+	h = append(h, x)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
@@ -205,11 +220,12 @@ func (c *Calendar) push(x calEntry) {
 		i = p
 	}
 	h[i] = x
-	c.heap = h
+	return h
 }
 
-func (c *Calendar) pop() calEntry {
-	h := c.heap
+// popEntry takes the root: the last entry goes to the root and sifts
+// down over the rest.
+func popEntry(h []calEntry) ([]calEntry, calEntry) {
 	top := h[0]
 	n := len(h) - 1
 	x := h[n]
@@ -234,6 +250,5 @@ func (c *Calendar) pop() calEntry {
 		}
 		h[i] = x
 	}
-	c.heap = h
-	return top
+	return h, top
 }
