@@ -20,13 +20,7 @@ type Calendar struct {
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
 
-	base *sim.HookableBase // the engine's hooks, when a serial engine (ours or Akita's): no interface call
-	// The engine's hooks as last seen (hooks are only ever added): the
-	// event count among them, which the calendar adds to itself, and
-	// the others, which it calls around each event.
-	seen  int
-	count *EventCount
-	hooks []sim.Hook
+	hooks eventHooks // the engine's, run around each event
 }
 
 type calEntry struct {
@@ -49,9 +43,9 @@ func NewCalendar(engine sim.Engine) *Calendar {
 	c := &Calendar{Engine: engine}
 	switch s := engine.(type) {
 	case *SerialEngine:
-		c.base = &s.HookableBase
+		c.hooks.base = &s.HookableBase
 	case *sim.SerialEngine:
-		c.base = &s.HookableBase
+		c.hooks.base = &s.HookableBase
 	}
 	return c
 }
@@ -102,52 +96,12 @@ func (c *Calendar) Handle(e sim.Event) error {
 			c.wake(next)
 			break
 		}
-		ev := c.take(heap)
-		if c.base == nil || c.base.NumHooks() != c.seen {
-			c.lookHooks()
-		}
-		if c.count != nil {
-			c.count.add()
-		}
-		if len(c.hooks) == 0 {
-			_ = ev.Handler().Handle(ev) // the engine, too, goes on past a handler's error
-			continue
-		}
-		// one context for both, as the engine's own; the hooks after the
-		// event are those it has then
-		ctx := sim.HookCtx{Domain: c.Engine, Pos: sim.HookPosBeforeEvent, Item: ev}
-		for _, h := range c.hooks {
-			h.Func(ctx)
-		}
-		_ = ev.Handler().Handle(ev)
-		ctx.Pos = sim.HookPosAfterEvent
-		if c.base == nil || c.base.NumHooks() != c.seen {
-			c.lookHooks()
-		}
-		for _, h := range c.hooks {
-			h.Func(ctx)
-		}
+		c.hooks.handle(c.Engine, c.take(heap))
 	}
 	if w, ok := e.(*calWake); ok { // reused from the next wake-up on: the engine is done with it then
 		c.free = append(c.free, w)
 	}
 	return nil
-}
-
-// lookHooks takes in the hooks the engine gained since last seen.
-func (c *Calendar) lookHooks() {
-	hooks := c.Engine.Hooks()
-	if len(hooks) == c.seen {
-		return
-	}
-	c.seen, c.count, c.hooks = len(hooks), nil, c.hooks[:0]
-	for _, h := range hooks {
-		if n, ok := h.(*EventCount); ok && c.count == nil {
-			c.count = n
-		} else {
-			c.hooks = append(c.hooks, h)
-		}
-	}
 }
 
 // Pending is the number of events booked and not yet run.

@@ -17,6 +17,7 @@ import (
 // Daisen's tracers and AkitaRTM hook onto it as onto Akita's.
 type SerialEngine struct {
 	sim.HookableBase
+	hooks eventHooks
 
 	now sim.VTimeInSec
 	// Entries with their times beside them, compared without an interface
@@ -36,7 +37,11 @@ type SerialEngine struct {
 }
 
 // NewSerialEngine makes an engine with nothing scheduled.
-func NewSerialEngine() *SerialEngine { return &SerialEngine{} }
+func NewSerialEngine() *SerialEngine {
+	e := &SerialEngine{}
+	e.hooks.base = &e.HookableBase
+	return e
+}
 
 // Schedule books evt; scheduling in the past is a bug in the caller, as
 // Akita's engine treats it.
@@ -67,15 +72,7 @@ func (e *SerialEngine) Run() error {
 		}
 		evt := e.next()
 		e.now = evt.t
-		if len(e.Hooks()) == 0 {
-			_ = evt.ev.Handler().Handle(evt.ev) // Akita's engine, too, goes on past a handler's error
-			continue
-		}
-		ctx := sim.HookCtx{Domain: e, Pos: sim.HookPosBeforeEvent, Item: evt.ev}
-		e.InvokeHook(ctx)
-		_ = evt.ev.Handler().Handle(evt.ev)
-		ctx.Pos = sim.HookPosAfterEvent
-		e.InvokeHook(ctx)
+		e.hooks.handle(e, evt.ev)
 	}
 	return nil
 }
