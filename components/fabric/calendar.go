@@ -20,7 +20,8 @@ type Calendar struct {
 	wakes []sim.VTimeInSec // wake-ups in the engine, latest first
 	free  []*calWake       // wake-ups the engine is done with, for reuse
 
-	hooks eventHooks // the engine's, run around each event
+	hooks  eventHooks    // the engine's, run around each event
+	serial *SerialEngine // the engine, when ours: wake-ups booked without an interface call
 }
 
 type calEntry struct {
@@ -43,7 +44,7 @@ func NewCalendar(engine sim.Engine) *Calendar {
 	c := &Calendar{Engine: engine}
 	switch s := engine.(type) {
 	case *SerialEngine:
-		c.hooks.base = &s.HookableBase
+		c.hooks.base, c.serial = &s.HookableBase, s
 	case *sim.SerialEngine:
 		c.hooks.base = &s.HookableBase
 	}
@@ -76,6 +77,10 @@ func (c *Calendar) wake(t sim.VTimeInSec) {
 		w = &calWake{} // only when none is free: allocating first cost an object per wake-up
 	}
 	w.EventAt = EventAt{t, c}
+	if c.serial != nil {
+		c.serial.book(t, w)
+		return
+	}
 	c.Engine.Schedule(w)
 }
 

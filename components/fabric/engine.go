@@ -47,14 +47,25 @@ func NewSerialEngine() *SerialEngine {
 // Akita's engine treats it.
 func (e *SerialEngine) Schedule(evt sim.Event) {
 	t := evt.Time()
-	if t < e.now {
-		panic(fmt.Sprintf("fabric: event %T scheduled at %.10f, before now %.10f", evt, t, e.now))
-	}
 	if evt.IsSecondary() {
+		e.checkTime(t, evt)
 		e.secondary = pushEntry(e.secondary, calEntry{t: t, ev: evt})
 		return
 	}
+	e.book(t, evt)
+}
+
+// book schedules primary event evt, due at t: a calendar's wake-up,
+// whose time and kind it knows, costs no interface call.
+func (e *SerialEngine) book(t sim.VTimeInSec, evt sim.Event) {
+	e.checkTime(t, evt)
 	e.queue = pushEntry(e.queue, calEntry{t: t, ev: evt})
+}
+
+func (e *SerialEngine) checkTime(t sim.VTimeInSec, evt sim.Event) {
+	if t < e.now {
+		panic(fmt.Sprintf("fabric: event %T scheduled at %.10f, before now %.10f", evt, t, e.now))
+	}
 }
 
 // CurrentTime is the time of the event running (or last run).
