@@ -159,7 +159,7 @@ func (r *Runtime) waitGPUFlag(now sim.VTimeInSec, th *thread, name string, n int
 	if t, ok := f.ReadyAt(n); ok && t <= now {
 		return false
 	}
-	th.block(blocker{kind: "gpuflag", event: name, count: n})
+	r.block(th, blocker{kind: "gpuflag", event: name, count: n})
 	var check func()
 	check = func() {
 		t, ok := f.ReadyAt(n)

@@ -68,6 +68,7 @@ type Runtime struct {
 	top           map[fabric.Memory]int64 // next free address of each memory
 	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
 	procs         []*thread               // one host thread per rank (process), ranks ascending
+	blocked       []uint64                // bit i: procs[i] waits (unblock looks at these alone)
 	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending
@@ -109,6 +110,7 @@ type hostEvent struct {
 // ranks run side by side and share the node.
 type thread struct {
 	rank    int
+	idx     int       // its index in procs: its bit in the runtime's blocked set
 	ops     []int     // its ops, as indices into the trace
 	next    int       // index into ops of its next call
 	cur     int       // the op of its current call
@@ -124,7 +126,10 @@ type thread struct {
 }
 
 // block holds th until b is over (unblockThread).
-func (th *thread) block(b blocker) { th.wait, th.blocked = b, &th.wait }
+func (r *Runtime) block(th *thread, b blocker) {
+	th.wait, th.blocked = b, &th.wait
+	r.blocked[th.idx/64] |= 1 << (th.idx % 64)
+}
 
 // resume schedules thread th's next step at t. A call at a time, without
 // an allocation per call: th's own events in turn, or, should one still
@@ -264,7 +269,9 @@ func (r *Runtime) startThreads(ranks []int) {
 		}
 	}
 	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
-	for _, th := range r.procs {
+	r.blocked = make([]uint64, (len(r.procs)+63)/64)
+	for i, th := range r.procs {
+		th.idx = i
 		r.resume(th, 0)
 	}
 }
@@ -361,12 +368,12 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.registered[op.Buf] = true
 		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
 	case trace.HostUnregister: // ROCclr waits for the device first
-		th.block(blocker{kind: "device", unregister: op.Buf})
+		r.block(th, blocker{kind: "device", unregister: op.Buf})
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
 		s := r.stream(op)
 		s.queue = append(s.queue, item{op: i, prefetch: true})
 		r.dispatch(now, s)
-		th.block(blocker{kind: "op", op: i})
+		r.block(th, blocker{kind: "op", op: i})
 	case trace.Memcpy, trace.MemcpyPeer, trace.MemcpyAsync, trace.MemcpyPeerAsy:
 		it, err := r.copyItem(i, op)
 		if err != nil && r.awaitsPeer(op) {
@@ -380,7 +387,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		s.queue = append(s.queue, it)
 		r.dispatch(now, s)
 		if !op.IsAsync() || it.page { // a pageable copy returns when done
-			th.block(blocker{kind: "op", op: i})
+			r.block(th, blocker{kind: "op", op: i})
 		}
 	case trace.Kernel:
 		s := r.stream(op)
@@ -404,7 +411,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		if !r.cpuFaulting(now, i) { // managed pages on a GCD come back first (managed.go)
 			r.hostAccess(now, i)
 		}
-		th.block(blocker{kind: "op", op: i})
+		r.block(th, blocker{kind: "op", op: i})
 	case trace.FlagSet:
 		r.setFlag(now, op.Flag)
 	case trace.FlagWait: // a poll of shared host memory
@@ -413,18 +420,18 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 			break
 		}
 		if !r.flags[op.Flag] {
-			th.block(blocker{kind: "flag", event: op.Flag})
+			r.block(th, blocker{kind: "flag", event: op.Flag})
 		}
 	case trace.HostCompute: // the host's own work, not a HIP call
 		next = now + ns(op.ComputeNs)
 	case trace.SetEnv:
 		// applied to the config before the run (the resolved config has it)
 	case trace.EventSync:
-		th.block(blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)})
+		r.block(th, blocker{kind: "event", event: op.Event, op: r.recordOf(op.Rank, op.Event)})
 	case trace.StreamSync:
-		th.block(blocker{kind: "stream", stream: op.Stream})
+		r.block(th, blocker{kind: "stream", stream: op.Stream})
 	case trace.DeviceSync, trace.Free: // hipFree synchronizes the device before it frees
-		th.block(blocker{kind: "device"})
+		r.block(th, blocker{kind: "device"})
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
