@@ -49,15 +49,21 @@ const (
 func (x *expander) noteHalves() {
 	x.halfKinds = make([]uint8, len(x.ops))
 	for i, o := range x.ops {
-		switch {
-		case o.Op == trace.MPISendrecv:
-			x.halfKinds[i] = sendHalf | recvHalf
-		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall && o.IsSend():
-			x.halfKinds[i] = sendHalf
-		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
-			x.halfKinds[i] = recvHalf
-		}
+		x.halfKinds[i] = halvesOf(o)
 	}
+}
+
+// halvesOf is the halves call o makes.
+func halvesOf(o *trace.Op) uint8 {
+	switch {
+	case o.Op == trace.MPISendrecv:
+		return sendHalf | recvHalf
+	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall && o.IsSend():
+		return sendHalf
+	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
+		return recvHalf
+	}
+	return 0
 }
 
 // A message's flags.
@@ -113,31 +119,49 @@ func (x *expander) match() {
 		halves += n
 	}
 	x.msgs = make([]message, 0, halves/2) // made at their size: there are as many as calls in large traces
-	queues := trace.Matcher{}
-	for i := range x.ops {
-		sds, n := x.sides(i)
-		for _, sd := range sds[:n] {
-			o := x.ops[i]
-			k := trace.MessageKey(o, sd.send)
-			q, ok := queues.Add(k, trace.Half{Op: i, Send: sd.send})
-			if !ok {
-				continue
-			}
-			other := side{q.Op, q.Send}
-			m := message{n: len(x.msgs), send: other, recv: sd, bytes: o.Bytes}
-			if sd.send {
-				m.send, m.recv = sd, other
-			}
-			m.ends = [2]end{x.endOf(m.send), x.endOf(m.recv)}
-			m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
-			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
-			m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
-			if !m.ipc && !m.net {
-				pair := [2]int{k[0], k[1]}
-				x.eager[pair] = max(x.eager[pair], m.bytes)
-			}
-			x.msgs = append(x.msgs, m)
-			x.bySide[halfIndex(m.send)], x.bySide[halfIndex(m.recv)] = int32(len(x.msgs)), int32(len(x.msgs))
+	m := newMatching()
+	for i, o := range x.ops {
+		x.matchCall(m, i, o)
+	}
+}
+
+// matching is the halves match has seen and not yet paired: the
+// queues, and each waiting half's end (its call may have gone).
+type matching struct {
+	queues trace.Matcher
+	ends   map[int]end // by halfIndex
+}
+
+func newMatching() *matching { return &matching{queues: trace.Matcher{}, ends: map[int]end{}} }
+
+// matchCall pairs the halves call i (o) makes with the oldest waiting
+// opposite halves, making a message of each pair.
+func (x *expander) matchCall(mt *matching, i int, o *trace.Op) {
+	sds, n := x.sides(i)
+	for _, sd := range sds[:n] {
+		k := trace.MessageKey(o, sd.send)
+		q, ok := mt.queues.Add(k, trace.Half{Op: i, Send: sd.send})
+		if !ok {
+			mt.ends[halfIndex(sd)] = endOf(o, sd)
+			continue
 		}
+		other := side{q.Op, q.Send}
+		m := message{n: len(x.msgs), send: other, recv: sd, bytes: o.Bytes}
+		mine, theirs := endOf(o, sd), mt.ends[halfIndex(other)]
+		delete(mt.ends, halfIndex(other))
+		m.ends = [2]end{theirs, mine}
+		if sd.send {
+			m.send, m.recv = sd, other
+			m.ends = [2]end{mine, theirs}
+		}
+		m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
+		m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
+		m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
+		if !m.ipc && !m.net {
+			pair := [2]int{k[0], k[1]}
+			x.eager[pair] = max(x.eager[pair], m.bytes)
+		}
+		x.msgs = append(x.msgs, m)
+		x.bySide[halfIndex(m.send)], x.bySide[halfIndex(m.recv)] = int32(len(x.msgs)), int32(len(x.msgs))
 	}
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // Commands hands out Expand's commands, chunk by chunk, each chunk but
-// the last of the length asked for: staged, IPC and network messages,
-// collectives, and a trace without MPI calls.
+// the last of the length asked for, reading the calls as a stream that
+// hands them out one at a time, each gone once the next is read: staged,
+// IPC and network messages, collectives, and a trace without MPI calls.
 func TestCommandsAreExpand(t *testing.T) {
 	c, err := config.Load(filepath.Join("..", "configs", "frontier-cluster.toml"), []string{"network.nodes=2"})
 	if err != nil {
@@ -34,7 +35,7 @@ func TestCommandsAreExpand(t *testing.T) {
 		}
 		for _, r := range rs {
 			runs = append(runs, func() ([]ir.Command, *mpi.Commands) {
-				return mpi.Expand(r.Operations(), p), mpi.NewCommands(r.Operations(), p, 7)
+				return mpi.Expand(r.Operations(), p), commands(r.Operations(), p)
 			})
 		}
 	}
@@ -47,14 +48,14 @@ func TestCommandsAreExpand(t *testing.T) {
 	}
 	for _, r := range rs {
 		runs = append(runs, func() ([]ir.Command, *mpi.Commands) {
-			return mpi.Expand(r.Operations(), p), mpi.NewCommands(r.Operations(), p, 7)
+			return mpi.Expand(r.Operations(), p), commands(r.Operations(), p)
 		})
 	}
 	plain := make([]trace.Op, 15) // no MPI call: the ops as they are
 	for i := range plain {
 		plain[i] = trace.Op{Op: trace.HostCompute, Rank: i % 3, ComputeNs: float64(i)}
 	}
-	runs = append(runs, func() ([]ir.Command, *mpi.Commands) { return mpi.Expand(plain, p), mpi.NewCommands(plain, p, 7) })
+	runs = append(runs, func() ([]ir.Command, *mpi.Commands) { return mpi.Expand(plain, p), commands(plain, p) })
 	for k, run := range runs {
 		want, src := run()
 		var got []ir.Command
@@ -75,4 +76,23 @@ func TestCommandsAreExpand(t *testing.T) {
 			t.Errorf("run %d: the chunks' %d commands are not Expand's %d", k, len(got), len(want))
 		}
 	}
+}
+
+// commands is NewCommands of ops in chunks of 7, read from a copy of
+// each op that is spoilt once the next is read: what Commands keeps of a
+// call it must copy.
+func commands(ops []trace.Op, p mpi.Params) *mpi.Commands {
+	read := func() trace.Reader {
+		k := 0
+		var cur trace.Op
+		return func() *trace.Op {
+			cur = trace.Op{Op: "spoilt", Buf: "spoilt", Rank: -1, Line: -1, Access: []trace.Access{{Buf: "spoilt"}}}
+			if k == len(ops) {
+				return nil
+			}
+			cur, k = ops[k], k+1
+			return &cur
+		}
+	}
+	return mpi.NewCommands(read, trace.Ranks(ops), p, 7)
 }

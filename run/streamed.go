@@ -14,8 +14,10 @@ import (
 // A run that says which results it reads (job.Run.Keep) is replayed as a
 // stream: its ops interleaved by rank, expanded a chunk at a time as the
 // host threads reach them, and dropped once final, so a run of thousands
-// of ranks holds its trace and the window in progress, not every command
-// and result at once.
+// of ranks holds the window in progress, not every command and result at
+// once; made by a program (job.Run.Program), its calls are made as the
+// ranks reach them too, so it holds a few calls of each rank, not its
+// trace.
 
 // streamQuota is how many calls of each rank go in turn into the
 // interleaved order: small against a rank's calls, so the window the
@@ -25,59 +27,43 @@ const streamQuota = 64
 // streamChunk is the commands the runtime loads at a time.
 const streamChunk = 4096
 
-// streams says whether run is replayed as a stream: it asks to be, and
-// nothing asked of it needs every result (the timeline, the calls,
-// AfterRun) or a lowering of the whole trace (RCCL).
-func streams(run job.Run, ops []trace.Op, opt execOptions) bool {
-	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil &&
-		!slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() })
+// streams says whether run is replayed as a stream, as far as the run
+// and what is asked of it say: it asks to be, and nothing asked of it
+// needs every result (the timeline, the calls, AfterRun). Its calls may
+// still need the whole trace (survey).
+func streams(run job.Run, opt execOptions) bool {
+	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil
 }
 
-// interleave reorders ops, in place, into rounds of up to quota calls of
-// each rank, ranks in order of first call, each rank's calls in their
-// order: what the ranks call at about the same time comes together. It
-// returns the ranks, ascending.
-func interleave(ops []trace.Op, quota int) []int {
-	var ranks []int
-	at := map[int][]int32{} // rank -> its calls' indices
-	for i := range ops {
-		r := ops[i].Rank
-		if at[r] == nil {
-			ranks = append(ranks, r)
+// survey reads p's calls once: their ranks, ascending, and whether one
+// needs a lowering of the whole trace (RCCL), which a stream cannot give;
+// tally, if not nil, notes the flags they name.
+func survey(p trace.Program, tally *invariant.Tally) (ranks []int, whole bool) {
+	seen := map[int]bool{}
+	p.Each(func(_ int, piece []trace.Op) bool {
+		for i := range piece {
+			o := &piece[i]
+			if (i == 0 || o.Rank != piece[i-1].Rank) && !seen[o.Rank] {
+				seen[o.Rank] = true
+				ranks = append(ranks, o.Rank)
+			}
+			whole = whole || o.IsRCCL()
+			if tally != nil {
+				tally.TraceOp(o)
+			}
 		}
-		at[r] = append(at[r], int32(i))
-	}
-	from := make([]int32, 0, len(ops)) // position -> the index of the call that goes there
-	for len(from) < len(ops) {
-		for _, r := range ranks {
-			l := at[r]
-			n := min(quota, len(l))
-			from, at[r] = append(from, l[:n]...), l[n:]
-		}
-	}
-	done := make([]bool, len(ops))
-	for k := range ops { // each cycle of the permutation, with one op aside
-		if done[k] || int(from[k]) == k {
-			continue
-		}
-		tmp, j := ops[k], k
-		for int(from[j]) != k {
-			ops[j], done[j] = ops[from[j]], true
-			j = int(from[j])
-		}
-		ops[j], done[j] = tmp, true
-	}
-	return slices.Sorted(slices.Values(ranks))
+		return true
+	})
+	return slices.Sorted(slices.Values(ranks)), whole
 }
 
-// replayStream replays ops (checked) on n as a stream, each result
-// tallied in tally (if not nil) as it goes; the replay holds the results
-// of the ops keep selects, in the interleaved order, and the events rank
-// 0 recorded, else the lowest rank recording them.
-func replayStream(n *node.Node, ops []trace.Op, keep func(*trace.Op) bool, p mpi.Params, tally *invariant.Tally) (rp *job.Replay, stopped bool, err error) {
-	ranks := interleave(ops, streamQuota)
-	src := mpi.NewCommands(ops, p, streamChunk)
-	ops = nil // the source keeps what it needs of them
+// replayStream replays p's calls (checked) of ranks (ascending) on n as a
+// stream: interleaved by rank, streamQuota calls of each in turn, each
+// result tallied in tally (if not nil) as it goes. The replay holds the
+// results of the calls keep selects, in the interleaved order, and the
+// events rank 0 recorded, else the lowest rank recording them.
+func replayStream(n *node.Node, p trace.Program, ranks []int, keep func(*trace.Op) bool, mp mpi.Params, tally *invariant.Tally) (rp *job.Replay, stopped bool, err error) {
+	src := mpi.NewCommands(func() trace.Reader { return p.Interleaved(streamQuota) }, ranks, mp, streamChunk)
 	rp = &job.Replay{Events: map[string]float64{}}
 	recorder := map[string]int{} // event -> the rank whose record is reported
 	stopped, err = runStoppable(func() error {
