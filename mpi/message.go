@@ -21,6 +21,15 @@ type message struct {
 	// the receiver name the same ones
 	flags [len(flagWhat)]string
 	ends  [2]end // the send's and the receive's buffer, read when their calls may have gone (Commands)
+	done  uint8  // its halves finished (a half starts before it finishes)
+}
+
+// finished notes that a half of m finished; after the second, nothing
+// reads its names again, and they go (a large run's messages are many).
+func (m *message) finished() {
+	if m.done++; m.done == 2 {
+		m.flags, m.ends[0].buf, m.ends[1].buf = [len(flagWhat)]string{}, "", ""
+	}
 }
 
 // end is one half's buffer, its offset there and its rank.

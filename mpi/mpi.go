@@ -363,6 +363,9 @@ func (x *expander) finish(i int, sds []side) {
 	if len(x.out) == n {
 		x.emit(i, trace.Op{Op: trace.HostCompute}) // a wait with nothing left to do still returns
 	}
+	for _, sd := range sds {
+		x.message(sd).finished()
+	}
 }
 
 // open maps buf on rank from its IPC handle unless the rank has it mapped

@@ -217,41 +217,11 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 		n.TraceTasks(tracer)
 	}
 	// MPI and RCCL calls become what the libraries do, then the run
-	var ops []trace.Op
-	var prog *trace.Program // the calls, when they stream
-	if streams(run, opt) {
-		prog = run.Program
-	}
-	if prog != nil {
-		err = trace.CheckProgram(*prog, job.Limits(c), run.Name)
-	} else {
-		ops = run.Operations()
-		if run.Build != nil || run.Program != nil {
-			err = trace.Check(ops, job.Limits(c), run.Name)
-		}
-	}
 	var tally *invariant.Tally
-	if err == nil && opt.checking() {
+	if opt.checking() {
 		tally = invariant.NewTally(c.GCD.LineBytes)
 	}
-	var ranks []int
-	if err == nil && streams(run, opt) {
-		if prog == nil {
-			p := trace.ProgramOf(ops)
-			prog = &p
-		}
-		var whole bool
-		if ranks, whole = survey(*prog, tally); whole {
-			if ops == nil {
-				ops = prog.Ops()
-			}
-			prog = nil
-		} else {
-			ops = nil // the program has them
-		}
-	} else if tally != nil {
-		tally.Trace(ops) // the flags the trace names, taken before it is let go
-	}
+	ops, prog, ranks, err := calls(c, run, opt, tally)
 	var rp *job.Replay
 	var cmds []ir.Command
 	var out []hip.OpResult

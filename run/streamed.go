@@ -3,6 +3,7 @@ package run
 import (
 	"slices"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/hip"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/job"
@@ -35,26 +36,66 @@ func streams(run job.Run, opt execOptions) bool {
 	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil
 }
 
-// survey reads p's calls once: their ranks, ascending, and whether one
-// needs a lowering of the whole trace (RCCL), which a stream cannot give;
-// tally, if not nil, notes the flags they name.
-func survey(p trace.Program, tally *invariant.Tally) (ranks []int, whole bool) {
-	seen := map[int]bool{}
-	p.Each(func(_ int, piece []trace.Op) bool {
-		for i := range piece {
-			o := &piece[i]
-			if (i == 0 || o.Rank != piece[i-1].Rank) && !seen[o.Rank] {
-				seen[o.Rank] = true
-				ranks = append(ranks, o.Rank)
-			}
-			whole = whole || o.IsRCCL()
-			if tally != nil {
-				tally.TraceOp(o)
-			}
+// calls are run's calls, checked (trace.Check): as a program to replay
+// as a stream, with their ranks (ascending), or whole (ops). tally, if
+// not nil, notes the flags they name.
+func calls(c *config.Node, run job.Run, opt execOptions, tally *invariant.Tally) (ops []trace.Op, prog *trace.Program, ranks []int, err error) {
+	s := surveyor{tally: tally, seen: map[int]bool{}}
+	if streams(run, opt) && run.Program != nil {
+		prog = run.Program
+		err = trace.CheckProgram(*prog, job.Limits(c), run.Name, s.see)
+	} else {
+		ops = run.Operations()
+		if run.Build != nil || run.Program != nil {
+			err = trace.Check(ops, job.Limits(c), run.Name)
 		}
-		return true
-	})
-	return slices.Sorted(slices.Values(ranks)), whole
+		switch {
+		case err == nil && streams(run, opt):
+			p := trace.ProgramOf(ops)
+			prog, ops = &p, nil
+			p.Each(func(_ int, piece []trace.Op) bool {
+				for i := range piece {
+					s.see(&piece[i])
+				}
+				return true
+			})
+		case tally != nil:
+			tally.Trace(ops) // the flags the trace names, taken before it is let go
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, nil, nil, err
+	case prog != nil && s.whole:
+		return prog.Ops(), nil, nil, nil
+	case prog != nil:
+		return nil, prog, slices.Sorted(slices.Values(s.ranks)), nil
+	}
+	return ops, nil, nil, nil
+}
+
+// surveyor notes what replaying calls as a stream needs to know of them,
+// call by call: their ranks, whether one needs a lowering of the whole
+// trace (RCCL), which a stream cannot give, and the flags they name
+// (tally, if not nil).
+type surveyor struct {
+	seen  map[int]bool
+	ranks []int
+	last  int // the last call's rank: a rank's calls come together
+	whole bool
+	tally *invariant.Tally
+}
+
+func (s *surveyor) see(o *trace.Op) {
+	if (len(s.ranks) == 0 || o.Rank != s.last) && !s.seen[o.Rank] {
+		s.seen[o.Rank] = true
+		s.ranks = append(s.ranks, o.Rank)
+	}
+	s.last = o.Rank
+	s.whole = s.whole || o.IsRCCL()
+	if s.tally != nil {
+		s.tally.TraceOp(o)
+	}
 }
 
 // replayStream replays p's calls (checked) of ranks (ascending) on n as a

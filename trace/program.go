@@ -68,8 +68,9 @@ type Reader func() *Op
 
 // Interleaved reads p's calls in rounds of up to quota calls of each
 // rank, ranks in their order, each rank's calls in theirs: what the ranks
-// call at about the same time comes together. It makes a rank's calls as
-// its turns reach them.
+// call at about the same time comes together. It makes a rank's next
+// piece when its turn has handed out the last, so it holds at most a
+// piece of each rank.
 func (p Program) Interleaved(quota int) Reader {
 	quota = max(quota, 1)
 	ranks := make([]queue, p.Makers)
@@ -80,50 +81,37 @@ func (p Program) Interleaved(quota int) Reader {
 	turn, left := -1, 0 // whose turn it is, and its calls left
 	var cur Op
 	return func() *Op {
-		for left == 0 {
-			if live == 0 {
-				return nil
+		for {
+			if left == 0 {
+				if live == 0 {
+					return nil
+				}
+				turn, left = (turn+1)%len(ranks), quota
 			}
-			turn = (turn + 1) % len(ranks)
 			q := &ranks[turn]
-			if q.gone {
+			if q.next == nil { // gone: its turns hand out nothing
+				left = 0
 				continue
 			}
-			if left = min(quota, q.fill(quota)); left == 0 {
-				q.gone, live = true, live-1
+			if q.head == len(q.ops) { // every call handed out was let go: the room is reused
+				if q.ops, q.head = q.next(q.ops[:0]), 0; len(q.ops) == 0 {
+					q.next, live, left = nil, live-1, 0
+					continue
+				}
 			}
+			cur, q.ops[q.head] = q.ops[q.head], Op{} // the queue lets go of what it handed out
+			q.head++
+			left--
+			return &cur
 		}
-		q := &ranks[turn]
-		cur, q.ops[q.head] = q.ops[q.head], Op{} // the queue lets go of what it handed out
-		q.head++
-		left--
-		return &cur
 	}
 }
 
-// queue is one rank's calls made and not yet handed out: ops[head:].
+// queue is one rank's piece of calls made: ops[head:] not handed out yet.
 type queue struct {
 	next func([]Op) []Op // the rank's maker; nil once it has no more
 	ops  []Op
 	head int
-	gone bool // every call handed out
-}
-
-// fill makes the rank's calls until at least n are queued or it has no
-// more, and says how many are queued.
-func (q *queue) fill(n int) int {
-	if q.head > 0 { // the calls left to the front, the room after them reused
-		k := copy(q.ops, q.ops[q.head:])
-		clear(q.ops[k:])
-		q.ops, q.head = q.ops[:k], 0
-	}
-	for q.next != nil && len(q.ops) < n {
-		k := len(q.ops)
-		if q.ops = q.next(q.ops); len(q.ops) == k {
-			q.next = nil
-		}
-	}
-	return len(q.ops)
 }
 
 // Ranks is the ranks the program's calls name, ascending.
@@ -141,8 +129,10 @@ func (p Program) Ranks() []int {
 // CheckProgram is Check of p.Ops() without holding them: the same first
 // problem, named at the same line. It makes the calls twice: once for
 // what Check looks ahead for (the ranks, the flags set and waited on),
-// then to check them.
-func CheckProgram(p Program, n Limits, name string) error {
+// then to check them. see, if not nil, is shown every call of the first
+// reading: what its caller would read them for, without a reading of its
+// own.
+func CheckProgram(p Program, n Limits, name string, see func(*Op)) error {
 	setters, hosts := map[string][]int{}, map[string]bool{}
 	var ranks rankSet
 	p.Each(func(_ int, piece []Op) bool {
@@ -150,6 +140,9 @@ func CheckProgram(p Program, n Limits, name string) error {
 			noteSetter(setters, &piece[i])
 			noteWaiter(hosts, &piece[i])
 			ranks.add(piece[i].Rank)
+			if see != nil {
+				see(&piece[i])
+			}
 		}
 		return true
 	})

@@ -133,7 +133,7 @@ func TestCheckProgram(t *testing.T) {
 			if (want == nil) != (name == "good") {
 				t.Fatalf("%s: Check gives %v", name, want)
 			}
-			if got := CheckProgram(p, testNode, "t.jsonl"); fmt.Sprint(got) != fmt.Sprint(want) {
+			if got := CheckProgram(p, testNode, "t.jsonl", nil); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s, pieces of %d: CheckProgram gives %v, Check %v", name, piece, got, want)
 			}
 		}

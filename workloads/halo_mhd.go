@@ -147,11 +147,12 @@ const mhdStep = "mhd.step"
 // run is the MHD step over decomposition d placed by p.
 func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	m.Radius = MHDRadius
+	packets := halo.Packets(d.Local, MHDRadius) // every rank's, read only
 	prog := &trace.Program{Makers: d.Procs(), Rank: func(rank int) func([]trace.Op) []trace.Op {
 		g := p.GCD(rank)
 		mr := m
 		mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-		return mr.rank(d, rank).next
+		return mr.rank(d, packets, rank).next
 	}}
 	name := MHDCase(m.Dims, d.Procs(), m.Strategy, d.Name)
 	var points int64 = 1
@@ -199,12 +200,12 @@ type mhdRank struct {
 	at           int        // the pieces made
 }
 
-// rank is rank's maker, its groups set up and nothing made yet.
-func (m MHD) rank(d *halo.Decomposition, rank int) *mhdRank {
+// rank is rank's maker, its groups set up and nothing made yet; packets
+// are the local box's (halo.Packets).
+func (m MHD) rank(d *halo.Decomposition, packets []halo.Packet, rank int) *mhdRank {
 	r := &mhdRank{m: m, d: d, rank: rank}
 	mm := halo.PaddedBox(d.Local, MHDRadius)
 	r.field = halo.Segment{Dims: mm}.Elems() * haloElem
-	packets := halo.Packets(d.Local, MHDRadius)
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
 		r.groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
 		for b := range 2 {
@@ -218,37 +219,39 @@ func (m MHD) rank(d *halo.Decomposition, rank int) *mhdRank {
 }
 
 // mhdPiecesBefore are the pieces before the steps: each group buffer's
-// allocations, the fields no exchange needs, the first launches.
-const mhdPiecesBefore = 6
+// allocations, the fields no exchange needs, the two first launches.
+const mhdPiecesBefore = 7
 
 // mhdPieces are the pieces of a substep (mhdRank.substep).
 const mhdPieces = 5
 
 // next appends the rank's next piece of calls to ops, or nothing after
-// the last: pieces of at most an exchange's half, so a rank's calls made
-// and not yet reached stay few.
+// the last: pieces of about an exchange's half at most, so a rank's calls
+// made and not yet reached stay few.
 func (r *mhdRank) next(ops []trace.Op) []trace.Op {
 	start, at := len(ops), r.at
 	r.at++
-	sync := trace.Op{Op: trace.DeviceSync}
+	sync, barrier := trace.Op{Op: trace.DeviceSync}, trace.Op{Op: trace.MPIBarrier}
 	steps := r.m.Warmup + r.m.Steps
-	switch substeps := 3 * steps; {
+	switch after := mhdPiecesBefore + mhdPieces*3*steps; {
 	case at < 4:
 		ops = r.allocGroup(ops, at/2, at%2)
 	case at == 4:
 		ops = r.allocOthers(ops)
 	case at == 5:
-		ops = append(ops, sync, trace.Op{Op: trace.MPIBarrier})
+		ops = append(ops, sync, barrier)
 		ops = append(ops, r.launch(0, r.in)...)
+	case at == 6:
 		ops = append(ops, r.launch(1, r.in)...)
-	case at < mhdPiecesBefore+mhdPieces*substeps:
+	case at < after:
 		k := (at - mhdPiecesBefore) / mhdPieces
 		ops = r.substep(ops, k/3, k%3, (at-mhdPiecesBefore)%mhdPieces)
-	case at == mhdPiecesBefore+mhdPieces*substeps:
+	case at == after:
 		ops = r.clock(ops, steps)
 		ops = append(ops, r.wait(0, r.in)...)
+	case at == after+1:
 		ops = append(ops, r.wait(1, r.in)...)
-		ops = append(ops, sync, trace.Op{Op: trace.MPIBarrier})
+		ops = append(ops, sync, barrier)
 	}
 	for i := start; i < len(ops); i++ {
 		ops[i].Rank = r.rank
