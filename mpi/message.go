@@ -5,8 +5,9 @@ import "github.com/akisim/akisim/trace"
 // side is one half of a message a call makes: the send or the receive
 // (an mpi_sendrecv makes one of each).
 type side struct {
-	op   int  // the call
-	send bool // the sending half
+	op   int      // the call
+	send bool     // the sending half
+	m    *message // its message, when the calls stream (Commands); else found by bySide
 }
 
 // message is one matched send and receive.
@@ -22,6 +23,8 @@ type message struct {
 	flags [len(flagWhat)]string
 	ends  [2]end // the send's and the receive's buffer, read when their calls may have gone (Commands)
 	done  uint8  // its halves finished (a half starts before it finishes)
+	// matched: both halves seen (a streamed message is made at its first)
+	matched bool
 }
 
 // finished notes that a half of m finished; after the second, nothing
@@ -96,19 +99,31 @@ func (x *expander) flag(m *message, k int) string {
 
 // sides are the halves of messages call i makes: the first n of s.
 func (x *expander) sides(i int) (s [2]side, n int) {
-	switch x.halfKinds[i] {
+	if x.ops == nil {
+		return x.rec.halves, x.rec.n
+	}
+	return halves(i, x.halfKinds[i])
+}
+
+// halves are the sides of call i, which makes the halves kinds: the
+// first n of s.
+func halves(i int, kinds uint8) (s [2]side, n int) {
+	switch kinds {
 	case sendHalf | recvHalf:
-		return [2]side{{i, true}, {i, false}}, 2
+		return [2]side{{op: i, send: true}, {op: i, send: false}}, 2
 	case sendHalf:
-		return [2]side{{i, true}}, 1
+		return [2]side{{op: i, send: true}}, 1
 	case recvHalf:
-		return [2]side{{i, false}}, 1
+		return [2]side{{op: i, send: false}}, 1
 	}
 	return s, 0
 }
 
 // message is the message side sd is a half of.
 func (x *expander) message(sd side) *message {
+	if sd.m != nil {
+		return sd.m
+	}
 	return &x.msgs[x.bySide[halfIndex(sd)]-1]
 }
 
@@ -130,38 +145,52 @@ func (x *expander) match() {
 	x.msgs = make([]message, 0, halves/2) // made at their size: there are as many as calls in large traces
 	m := newMatching()
 	for i, o := range x.ops {
-		x.matchCall(m, i, o)
+		sds, n := x.sides(i)
+		x.matchCall(m, o, sds[:n])
 	}
 }
 
 // matching is the halves match has seen and not yet paired: the
-// queues, and each waiting half's end (its call may have gone).
+// queues, and each waiting half's end (its call may have gone) and, when
+// the calls stream, its message, made at once.
 type matching struct {
 	queues trace.Matcher
-	ends   map[int]end // by halfIndex
+	open   map[int]openHalf // by halfIndex
 }
 
-func newMatching() *matching { return &matching{queues: trace.Matcher{}, ends: map[int]end{}} }
+type openHalf struct {
+	end end
+	m   *message
+}
 
-// matchCall pairs the halves call i (o) makes with the oldest waiting
-// opposite halves, making a message of each pair.
-func (x *expander) matchCall(mt *matching, i int, o *trace.Op) {
-	sds, n := x.sides(i)
-	for _, sd := range sds[:n] {
+func newMatching() *matching { return &matching{queues: trace.Matcher{}, open: map[int]openHalf{}} }
+
+// matchCall pairs the halves sds of call o with the oldest waiting
+// opposite halves, making a message of each pair. When the calls stream,
+// a half's message is made when it is first seen (sds[k].m), filled in
+// when its pair is.
+func (x *expander) matchCall(mt *matching, o *trace.Op, sds []side) {
+	for j, sd := range sds {
 		k := trace.MessageKey(o, sd.send)
-		q, ok := mt.queues.Add(k, trace.Half{Op: i, Send: sd.send})
+		q, ok := mt.queues.Add(k, trace.Half{Op: sd.op, Send: sd.send})
 		if !ok {
-			mt.ends[halfIndex(sd)] = endOf(o, sd)
+			h := openHalf{end: endOf(o, sd)}
+			if x.ops == nil {
+				h.m = &message{}
+				sds[j].m = h.m
+			}
+			mt.open[halfIndex(sd)] = h
 			continue
 		}
-		other := side{q.Op, q.Send}
-		m := message{n: len(x.msgs), send: other, recv: sd, bytes: o.Bytes}
-		mine, theirs := endOf(o, sd), mt.ends[halfIndex(other)]
-		delete(mt.ends, halfIndex(other))
-		m.ends = [2]end{theirs, mine}
+		other := side{op: q.Op, send: q.Send}
+		m := message{n: x.matched, send: other, recv: sd, bytes: o.Bytes, matched: true}
+		x.matched++
+		mine, theirs := endOf(o, sd), mt.open[halfIndex(other)]
+		delete(mt.open, halfIndex(other))
+		m.ends = [2]end{theirs.end, mine}
 		if sd.send {
 			m.send, m.recv = sd, other
-			m.ends = [2]end{mine, theirs}
+			m.ends = [2]end{mine, theirs.end}
 		}
 		m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
 		m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
@@ -169,6 +198,11 @@ func (x *expander) matchCall(mt *matching, i int, o *trace.Op) {
 		if !m.ipc && !m.net {
 			pair := [2]int{k[0], k[1]}
 			x.eager[pair] = max(x.eager[pair], m.bytes)
+		}
+		if theirs.m != nil { // streaming: the message made at the first half
+			*theirs.m = m
+			theirs.m.send.m, theirs.m.recv.m, sds[j].m = theirs.m, theirs.m, theirs.m
+			continue
 		}
 		x.msgs = append(x.msgs, m)
 		x.bySide[halfIndex(m.send)], x.bySide[halfIndex(m.recv)] = int32(len(x.msgs)), int32(len(x.msgs))

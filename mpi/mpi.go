@@ -115,6 +115,8 @@ type expander struct {
 	p        Params
 	ops      []*trace.Op // the lowered calls (lowerRefs); nil when they stream (Commands)
 	cur      *trace.Op   // the call being expanded, when they stream
+	rec      *record     // what was found of it ahead (its halves, the halves it waits for)
+	matched  int         // messages matched so far
 	prefix   string      // of the names of the library's buffers, events and flags
 	bufs     map[string]trace.Buffer
 	msgs     []message // the matched messages, in the order their second half came

@@ -14,9 +14,10 @@ import (
 func (x *expander) waits() {
 	w := newWaiting()
 	x.waitFrom = make([]int32, len(x.ops)+1)
+	took := func(j int) { x.waited = append(x.waited, int32(j)) }
 	for i, o := range x.ops {
 		x.waitFrom[i] = int32(len(x.waited))
-		x.waitCall(w, i, o)
+		w.call(i, o, took)
 	}
 	x.waitFrom[len(x.ops)] = int32(len(x.waited))
 }
@@ -31,9 +32,9 @@ func newWaiting() *waiting {
 	return &waiting{reqs: map[trace.RequestKey]int{}, pending: map[int][]int{}}
 }
 
-// waitCall notes the request call i (o) starts, or the calls whose
-// requests it waits for, in waited.
-func (x *expander) waitCall(w *waiting, i int, o *trace.Op) {
+// call notes the request call i (o) starts, or hands took the calls
+// whose requests it waits for, in order.
+func (w *waiting) call(i int, o *trace.Op, took func(j int)) {
 	take := func(k trace.RequestKey) {
 		j := w.reqs[k]
 		delete(w.reqs, k)
@@ -41,7 +42,7 @@ func (x *expander) waitCall(w *waiting, i int, o *trace.Op) {
 		if at := slices.Index(p, j); at >= 0 {
 			w.pending[k.Rank] = slices.Delete(p, at, at+1)
 		}
-		x.waited = append(x.waited, int32(j))
+		took(j)
 	}
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
@@ -51,7 +52,7 @@ func (x *expander) waitCall(w *waiting, i int, o *trace.Op) {
 		take(o.RequestOf())
 	case trace.MPIWaitall:
 		for _, j := range w.pending[o.Rank] {
-			x.waited = append(x.waited, int32(j))
+			took(j)
 		}
 		w.pending[o.Rank] = nil
 	case waitReqs:
@@ -64,6 +65,9 @@ func (x *expander) waitCall(w *waiting, i int, o *trace.Op) {
 // finished are the halves of messages wait call i completes, in the
 // order of its requests; the slice is reused by the next call.
 func (x *expander) finished(i int) []side {
+	if x.ops == nil {
+		return x.rec.waits
+	}
 	x.halves = x.halves[:0]
 	for _, j := range x.waited[x.waitFrom[i]:x.waitFrom[i+1]] {
 		s, n := x.sides(int(j))

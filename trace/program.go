@@ -95,7 +95,7 @@ func (p Program) Interleaved(quota int) Reader {
 			}
 			if q.head == len(q.ops) { // every call handed out was let go: the room is reused
 				if q.ops, q.head = q.next(q.ops[:0]), 0; len(q.ops) == 0 {
-					q.next, live, left = nil, live-1, 0
+					q.next, q.ops, live, left = nil, nil, live-1, 0
 					continue
 				}
 			}

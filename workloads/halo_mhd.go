@@ -207,7 +207,8 @@ func (m MHD) rank(d *halo.Decomposition, packets []halo.Packet, rank int) *mhdRa
 	mm := halo.PaddedBox(d.Local, MHDRadius)
 	r.field = halo.Segment{Dims: mm}.Elems() * haloElem
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
-		r.groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
+		// no scratch for the exchange's waits: it would hold the last one's
+		r.groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf}
 		for b := range 2 {
 			h := m.Halo
 			h.prefix = fmt.Sprintf("r%d.g%d.b%d.", rank, g, b)
