@@ -21,11 +21,17 @@ func init() {
 func hostWaiters(ops []Op) map[string]bool {
 	m := map[string]bool{}
 	for i := range ops {
-		if ops[i].Op == FlagWait {
-			m[ops[i].Flag] = true
-		}
+		noteWaiter(m, &ops[i])
 	}
 	return m
+}
+
+// noteWaiter notes in m the flag o waits for on the host, if it does
+// (hostWaiters, op by op).
+func noteWaiter(m map[string]bool, o *Op) {
+	if o.Op == FlagWait {
+		m[o.Flag] = true
+	}
 }
 
 // flagWait checks a flag_wait: a flag set already, or set by another
