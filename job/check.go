@@ -18,7 +18,7 @@ func Limits(c *config.Node) trace.Limits {
 func Check(c *config.Node, runs []Run) error {
 	lim := Limits(c)
 	for _, r := range runs {
-		if r.Build != nil || r.Program != nil {
+		if r.Build != nil {
 			continue // checked when it is built (run.Execute)
 		}
 		if err := trace.Check(r.Ops, lim, r.Name); err != nil {

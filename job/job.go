@@ -17,10 +17,6 @@ type Run struct {
 	// Build, when set, makes Ops as the run starts, so a workload of many
 	// large runs holds one run's operations at a time.
 	Build func() []trace.Op
-	// Program, when set, makes Ops a piece of a rank at a time: a run
-	// replayed as a stream (Keep) then makes each rank's calls as the
-	// rank reaches them rather than holding every rank's at once.
-	Program *trace.Program
 	// Rows computes the benchmark's numbers from the replay.
 	Rows func(r *Replay) []report.Row
 	// Keep, when set, names the only ops whose results Rows reads: the run
@@ -34,14 +30,10 @@ type Run struct {
 	Cost int64
 }
 
-// Operations is the run's operations: Ops, or what Build or Program
-// makes.
+// Operations is the run's operations: Ops, or what Build makes.
 func (r Run) Operations() []trace.Op {
-	switch {
-	case r.Build != nil:
+	if r.Build != nil {
 		return r.Build()
-	case r.Program != nil:
-		return r.Program.Ops()
 	}
 	return r.Ops
 }

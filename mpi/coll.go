@@ -111,9 +111,18 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 		}
 		return refs, trace.Buffers(ops)
 	}
-	l := newLowering(p, prefix, trace.Ranks(ops), trace.Buffers(ops))
+	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
+		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, cellState: map[int]int{}}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
-		l.size(&ops[i])
+		if o := &ops[i]; o.IsCollective() {
+			b := l.builder(o, 0)
+			l.host[o.Rank] = max(l.host[o.Rank], b.hostNeed())
+			l.dev[o.Rank] = max(l.dev[o.Rank], b.devNeed())
+			if _, ok := l.gcd[o.Rank]; !ok && b.gcdOf() >= 0 {
+				l.gcd[o.Rank] = b.gcdOf()
+			}
+		}
 	}
 	refs = make([]*trace.Op, 0, len(ops)+len(ops)/4)
 	for i := range ops {
@@ -126,73 +135,14 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 			l.out = make([]trace.Op, 0, lowChunk)
 		}
 		start := len(l.out)
-		l.lower(o)
+		l.builder(o, l.seq[o.Rank]).run()
+		l.seq[o.Rank]++
 		for j := start; j < len(l.out); j++ {
 			refs = append(refs, &l.out[j])
 			trace.AddBuffer(l.bufs, &l.out[j]) // the library's own (gcdOf looks up only the program's)
 		}
 	}
 	return refs, l.bufs
-}
-
-// newLowering is the lowering of a trace of ranks comm whose program
-// buffers are bufs, before its sizes are known (size).
-func newLowering(p Params, prefix string, comm []int, bufs map[string]trace.Buffer) *lowering {
-	return &lowering{p: p, prefix: prefix, comm: comm, bufs: bufs, seq: map[int]int{},
-		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, cellState: map[int]int{}}
-}
-
-// size notes what collective o needs of its rank's scratch buffers, and
-// its rank's GCD: each rank allocates its scratch once, at its largest.
-func (l *lowering) size(o *trace.Op) {
-	if !o.IsCollective() {
-		return
-	}
-	b := l.builder(o, 0)
-	l.host[o.Rank] = max(l.host[o.Rank], b.hostNeed())
-	l.dev[o.Rank] = max(l.dev[o.Rank], b.devNeed())
-	if _, ok := l.gcd[o.Rank]; !ok && b.gcdOf() >= 0 {
-		l.gcd[o.Rank] = b.gcdOf()
-	}
-}
-
-// lower appends to out what collective o does on its rank.
-func (l *lowering) lower(o *trace.Op) {
-	l.builder(o, l.seq[o.Rank]).run()
-	l.seq[o.Rank]++
-}
-
-// again is a lowering of the same trace from its start: the sizes and
-// buffers l found, none of its calls lowered yet.
-func (l *lowering) again() *lowering {
-	m := newLowering(l.p, l.prefix, l.comm, l.bufs)
-	m.host, m.dev, m.gcd = l.host, l.dev, l.gcd
-	return m
-}
-
-// reader reads calls with each collective replaced by what lower makes
-// of it; each stays valid until the next is asked for.
-func (l *lowering) reader(calls trace.Reader) trace.Reader {
-	k := 0
-	return func() *trace.Op {
-		if k < len(l.out) {
-			k++
-			return &l.out[k-1]
-		}
-		for {
-			o := calls()
-			if o == nil || !o.IsCollective() {
-				return o
-			}
-			l.out, k = l.out[:0], 0
-			l.lower(o)
-			if len(l.out) > 0 {
-				k = 1
-				return &l.out[0]
-			}
-		}
-	}
 }
 
 // lowChunk is how many ops lowerRefs makes room for at a time.

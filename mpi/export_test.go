@@ -8,6 +8,3 @@ import (
 // ExpandCounted is Expand and the number of commands it counted before
 // making them (-1: nothing to expand).
 func ExpandCounted(ops []trace.Op, p Params) ([]ir.Command, int) { return expand(ops, p) }
-
-// Ahead is how many calls c has read ahead of the next one it expands.
-func (c *Commands) Ahead() int { return len(c.ahead.recs) - c.ahead.head }

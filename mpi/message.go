@@ -5,9 +5,8 @@ import "github.com/akisim/akisim/trace"
 // side is one half of a message a call makes: the send or the receive
 // (an mpi_sendrecv makes one of each).
 type side struct {
-	op   int      // the call
-	send bool     // the sending half
-	m    *message // its message, when the calls stream (Commands); else found by bySide
+	op   int  // the call
+	send bool // the sending half
 }
 
 // message is one matched send and receive.
@@ -22,17 +21,6 @@ type message struct {
 	// the receiver name the same ones
 	flags [len(flagWhat)]string
 	ends  [2]end // the send's and the receive's buffer, read when their calls may have gone (Commands)
-	done  uint8  // its halves finished (a half starts before it finishes)
-	// matched: both halves seen (a streamed message is made at its first)
-	matched bool
-}
-
-// finished notes that a half of m finished; after the second, nothing
-// reads its names again, and they go (a large run's messages are many).
-func (m *message) finished() {
-	if m.done++; m.done == 2 {
-		m.flags, m.ends[0].buf, m.ends[1].buf = [len(flagWhat)]string{}, "", ""
-	}
 }
 
 // end is one half's buffer, its offset there and its rank.
@@ -61,21 +49,15 @@ const (
 func (x *expander) noteHalves() {
 	x.halfKinds = make([]uint8, len(x.ops))
 	for i, o := range x.ops {
-		x.halfKinds[i] = halvesOf(o)
+		switch {
+		case o.Op == trace.MPISendrecv:
+			x.halfKinds[i] = sendHalf | recvHalf
+		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall && o.IsSend():
+			x.halfKinds[i] = sendHalf
+		case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
+			x.halfKinds[i] = recvHalf
+		}
 	}
-}
-
-// halvesOf is the halves call o makes.
-func halvesOf(o *trace.Op) uint8 {
-	switch {
-	case o.Op == trace.MPISendrecv:
-		return sendHalf | recvHalf
-	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall && o.IsSend():
-		return sendHalf
-	case o.IsMPI() && o.Op != trace.MPIWait && o.Op != trace.MPIWaitall:
-		return recvHalf
-	}
-	return 0
 }
 
 // A message's flags.
@@ -99,31 +81,19 @@ func (x *expander) flag(m *message, k int) string {
 
 // sides are the halves of messages call i makes: the first n of s.
 func (x *expander) sides(i int) (s [2]side, n int) {
-	if x.ops == nil {
-		return x.rec.halves, x.rec.n
-	}
-	return halves(i, x.halfKinds[i])
-}
-
-// halves are the sides of call i, which makes the halves kinds: the
-// first n of s.
-func halves(i int, kinds uint8) (s [2]side, n int) {
-	switch kinds {
+	switch x.halfKinds[i] {
 	case sendHalf | recvHalf:
-		return [2]side{{op: i, send: true}, {op: i, send: false}}, 2
+		return [2]side{{i, true}, {i, false}}, 2
 	case sendHalf:
-		return [2]side{{op: i, send: true}}, 1
+		return [2]side{{i, true}}, 1
 	case recvHalf:
-		return [2]side{{op: i, send: false}}, 1
+		return [2]side{{i, false}}, 1
 	}
 	return s, 0
 }
 
 // message is the message side sd is a half of.
 func (x *expander) message(sd side) *message {
-	if sd.m != nil {
-		return sd.m
-	}
 	return &x.msgs[x.bySide[halfIndex(sd)]-1]
 }
 
@@ -143,68 +113,31 @@ func (x *expander) match() {
 		halves += n
 	}
 	x.msgs = make([]message, 0, halves/2) // made at their size: there are as many as calls in large traces
-	m := newMatching()
-	for i, o := range x.ops {
+	queues := trace.Matcher{}
+	for i := range x.ops {
 		sds, n := x.sides(i)
-		x.matchCall(m, o, sds[:n])
-	}
-}
-
-// matching is the halves match has seen and not yet paired: the
-// queues, and each waiting half's end (its call may have gone) and, when
-// the calls stream, its message, made at once.
-type matching struct {
-	queues trace.Matcher
-	open   map[int]openHalf // by halfIndex
-}
-
-type openHalf struct {
-	end end
-	m   *message
-}
-
-func newMatching() *matching { return &matching{queues: trace.Matcher{}, open: map[int]openHalf{}} }
-
-// matchCall pairs the halves sds of call o with the oldest waiting
-// opposite halves, making a message of each pair. When the calls stream,
-// a half's message is made when it is first seen (sds[k].m), filled in
-// when its pair is.
-func (x *expander) matchCall(mt *matching, o *trace.Op, sds []side) {
-	for j, sd := range sds {
-		k := trace.MessageKey(o, sd.send)
-		q, ok := mt.queues.Add(k, trace.Half{Op: sd.op, Send: sd.send})
-		if !ok {
-			h := openHalf{end: endOf(o, sd)}
-			if x.ops == nil {
-				h.m = &message{}
-				sds[j].m = h.m
+		for _, sd := range sds[:n] {
+			o := x.ops[i]
+			k := trace.MessageKey(o, sd.send)
+			q, ok := queues.Add(k, trace.Half{Op: i, Send: sd.send})
+			if !ok {
+				continue
 			}
-			mt.open[halfIndex(sd)] = h
-			continue
+			other := side{q.Op, q.Send}
+			m := message{n: len(x.msgs), send: other, recv: sd, bytes: o.Bytes}
+			if sd.send {
+				m.send, m.recv = sd, other
+			}
+			m.ends = [2]end{x.endOf(m.send), x.endOf(m.recv)}
+			m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
+			m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
+			m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
+			if !m.ipc && !m.net {
+				pair := [2]int{k[0], k[1]}
+				x.eager[pair] = max(x.eager[pair], m.bytes)
+			}
+			x.msgs = append(x.msgs, m)
+			x.bySide[halfIndex(m.send)], x.bySide[halfIndex(m.recv)] = int32(len(x.msgs)), int32(len(x.msgs))
 		}
-		other := side{op: q.Op, send: q.Send}
-		m := message{n: x.matched, send: other, recv: sd, bytes: o.Bytes, matched: true}
-		x.matched++
-		mine, theirs := endOf(o, sd), mt.open[halfIndex(other)]
-		delete(mt.open, halfIndex(other))
-		m.ends = [2]end{theirs.end, mine}
-		if sd.send {
-			m.send, m.recv = sd, other
-			m.ends = [2]end{mine, theirs.end}
-		}
-		m.net = x.node(m.ends[0].buf) != x.node(m.ends[1].buf)
-		m.ipc = !m.net && x.p.IPC && m.bytes >= x.p.IPCThreshold
-		m.cpuCopy = m.ipc && m.bytes <= x.p.VSMsgCutoff
-		if !m.ipc && !m.net {
-			pair := [2]int{k[0], k[1]}
-			x.eager[pair] = max(x.eager[pair], m.bytes)
-		}
-		if theirs.m != nil { // streaming: the message made at the first half
-			*theirs.m = m
-			theirs.m.send.m, theirs.m.recv.m, sds[j].m = theirs.m, theirs.m, theirs.m
-			continue
-		}
-		x.msgs = append(x.msgs, m)
-		x.bySide[halfIndex(m.send)], x.bySide[halfIndex(m.recv)] = int32(len(x.msgs)), int32(len(x.msgs))
 	}
 }

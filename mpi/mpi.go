@@ -113,10 +113,7 @@ func newExpander(ops []trace.Op, p Params) *expander {
 
 type expander struct {
 	p        Params
-	ops      []*trace.Op // the lowered calls (lowerRefs); nil when they stream (Commands)
-	cur      *trace.Op   // the call being expanded, when they stream
-	rec      *record     // what was found of it ahead (its halves, the halves it waits for)
-	matched  int         // messages matched so far
+	ops      []*trace.Op // the lowered calls (lowerRefs)
 	prefix   string      // of the names of the library's buffers, events and flags
 	bufs     map[string]trace.Buffer
 	msgs     []message // the matched messages, in the order their second half came
@@ -134,19 +131,12 @@ type expander struct {
 	out       []ir.Command
 }
 
-// call is call i: in ops, or the one a stream is expanding (Commands).
-func (x *expander) call(i int) *trace.Op {
-	if x.ops == nil {
-		return x.cur
-	}
-	return x.ops[i]
-}
-
-// endOf is side s (of call o)'s buffer, rank and where in the buffer its message
+// endOf is side s's buffer, rank and where in the buffer its message
 // starts: an mpi_sendrecv sends src and receives into dst; a
 // collective's messages (coll.go) carry src_offset on sends and
 // dst_offset on receives.
-func endOf(o *trace.Op, s side) end {
+func (x *expander) endOf(s side) end {
+	o := x.ops[s.op]
 	e := end{buf: o.Buf, off: o.DstOff, rank: o.Rank}
 	if s.send {
 		e.off = o.SrcOff
@@ -186,7 +176,7 @@ func (x *expander) emitCommand(i int, o ir.Command) {
 
 // stamp puts command c on call i's rank, line and label.
 func (x *expander) stamp(i int, c *ir.Command) {
-	o := x.call(i)
+	o := x.ops[i]
 	c.Rank, c.Line, c.Label = o.Rank, o.Line, o.Label
 }
 
@@ -203,7 +193,7 @@ func (x *expander) next() *ir.Command {
 }
 
 func (x *expander) op(i int) {
-	o := x.call(i)
+	o := x.ops[i]
 	switch o.Op {
 	case trace.MPIIsend, trace.MPIIrecv:
 		sds, _ := x.sides(i)
@@ -283,7 +273,7 @@ func (x *expander) stageCopy(i int, dev, src string, srcOff int64, dst string, d
 // allocated by the sender the first time, on its GCD's NUMA domain (the
 // receiver reads it only after the sender's ready flag).
 func (x *expander) bounce(i int, buf string) string {
-	o := x.call(i)
+	o := x.ops[i]
 	pair := [2]int{o.Rank, *o.Peer}
 	b := x.bounceName(pair)
 	if !x.shm[pair] {
@@ -304,34 +294,14 @@ func (x *expander) bounceName(pair [2]int) string {
 // event, flag or request), the shortest "_..._mpi." it does not: the
 // library's names never take a program's.
 func prefix(ops []trace.Op) string {
-	t := takenPrefixes{}
-	for i := range ops {
-		t.note(&ops[i])
-	}
-	return t.prefix()
-}
-
-// takenPrefixes are the prefixes "mpi.", "_mpi.", "__mpi." ... that a
-// program's names take, by their underscores: a name takes at most one.
-type takenPrefixes map[int]bool
-
-// note notes the prefixes o's names take.
-func (t takenPrefixes) note(o *trace.Op) {
-	for _, s := range [...]string{o.Buf, o.Event, o.Flag, o.WaitFlag, o.Req} {
-		u := len(s) - len(strings.TrimLeft(s, "_"))
-		if strings.HasPrefix(s[u:], "mpi.") {
-			t[u] = true
+	p := "mpi."
+	for i := 0; i < len(ops); i++ {
+		if o := &ops[i]; strings.HasPrefix(o.Buf, p) || strings.HasPrefix(o.Event, p) ||
+			strings.HasPrefix(o.Flag, p) || strings.HasPrefix(o.WaitFlag, p) || strings.HasPrefix(o.Req, p) {
+			p, i = "_"+p, -1 // taken: try a longer one from the start
 		}
 	}
-}
-
-// prefix is the shortest prefix no name takes.
-func (t takenPrefixes) prefix() string {
-	n := 0
-	for t[n] {
-		n++
-	}
-	return strings.Repeat("_", n) + "mpi."
+	return p
 }
 
 // finish is what call i (a wait) does for the sides sds of requests:
@@ -364,9 +334,6 @@ func (x *expander) finish(i int, sds []side) {
 	}
 	if len(x.out) == n {
 		x.emit(i, trace.Op{Op: trace.HostCompute}) // a wait with nothing left to do still returns
-	}
-	for _, sd := range sds {
-		x.message(sd).finished()
 	}
 }
 

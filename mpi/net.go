@@ -81,7 +81,7 @@ func (x *expander) rendezvous(m *message) bool { return m.bytes > x.p.Net.EagerM
 // exchange) would each queue their puts behind gets waiting for the
 // other's puts, and neither header would ever leave.
 func (x *expander) nicCopy(i int, m *message, nic int, srcOff, dstOff, bytes int64, get bool) ir.Command {
-	streams, rank := max(x.p.Net.Streams, 1), x.call(i).Rank
+	streams, rank := max(x.p.Net.Streams, 1), x.ops[i].Rank
 	var stream int
 	if get {
 		stream = NICStream + streams + x.nicGets[rank]%streams

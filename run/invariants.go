@@ -5,6 +5,7 @@ import (
 
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/node"
+	"github.com/akisim/akisim/trace"
 )
 
 // WithCheck has Execute and ExecuteStream check the model's invariants
@@ -30,4 +31,10 @@ func checkRun(name string, n *node.Node, t *invariant.Tally) error {
 		return &invariant.Error{Run: name, Violations: bad}
 	}
 	return nil
+}
+
+// traceTally is the tally of a run's own trace (before the libraries
+// expanded it): the flags it names. The finished ops are added after.
+func traceTally(n *node.Node, traced []trace.Op) *invariant.Tally {
+	return invariant.NewTally(n.Config.GCD.LineBytes).Trace(traced)
 }

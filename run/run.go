@@ -217,18 +217,21 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 		n.TraceTasks(tracer)
 	}
 	// MPI and RCCL calls become what the libraries do, then the run
-	var tally *invariant.Tally
-	if opt.checking() {
-		tally = invariant.NewTally(c.GCD.LineBytes)
+	ops := run.Operations()
+	if run.Build != nil {
+		err = trace.Check(ops, job.Limits(c), run.Name)
 	}
-	ops, prog, ranks, err := calls(c, run, opt, tally)
+	var tally *invariant.Tally
+	if err == nil && opt.checking() {
+		tally = traceTally(n, ops) // the flags the trace names, taken before it is let go
+	}
 	var rp *job.Replay
 	var cmds []ir.Command
 	var out []hip.OpResult
 	switch {
-	case err == nil && prog != nil:
+	case err == nil && streams(run, ops, opt):
 		var stopped bool
-		rp, stopped, err = replayStream(n, *prog, ranks, run.Keep, libs.mpi, tally)
+		rp, stopped, err = replayStream(n, ops, run.Keep, libs.mpi, tally)
 		if stopped {
 			return simulated{stopped: true}
 		}

@@ -24,21 +24,16 @@ type flags struct {
 func setRanks(ops []Op) map[string][]int {
 	m := map[string][]int{}
 	for i := range ops {
-		noteSetter(m, &ops[i])
+		o := &ops[i]
+		flag := o.Flag
+		if o.Op == Kernel {
+			flag = o.SetFlag
+		}
+		if (o.Op == FlagSet || (o.Op == Kernel && flag != "")) && !slices.Contains(m[flag], o.Rank) {
+			m[flag] = append(m[flag], o.Rank)
+		}
 	}
 	return m
-}
-
-// noteSetter notes in m the rank of o if o sets a flag (setRanks, op by
-// op).
-func noteSetter(m map[string][]int, o *Op) {
-	flag := o.Flag
-	if o.Op == Kernel {
-		flag = o.SetFlag
-	}
-	if (o.Op == FlagSet || (o.Op == Kernel && flag != "")) && !slices.Contains(m[flag], o.Rank) {
-		m[flag] = append(m[flag], o.Rank)
-	}
 }
 
 // wait checks the wait_flag of the kernel on line, of rank.

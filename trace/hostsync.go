@@ -21,17 +21,11 @@ func init() {
 func hostWaiters(ops []Op) map[string]bool {
 	m := map[string]bool{}
 	for i := range ops {
-		noteWaiter(m, &ops[i])
+		if ops[i].Op == FlagWait {
+			m[ops[i].Flag] = true
+		}
 	}
 	return m
-}
-
-// noteWaiter notes in m the flag o waits for on the host, if it does
-// (hostWaiters, op by op).
-func noteWaiter(m map[string]bool, o *Op) {
-	if o.Op == FlagWait {
-		m[o.Flag] = true
-	}
 }
 
 // flagWait checks a flag_wait: a flag set already, or set by another

@@ -57,38 +57,16 @@ func ReduceScatterBlock(total int64, n, i int) int64 {
 // Ranks are the ranks a trace's ops run on, in increasing order: the
 // communicator of its collectives.
 func Ranks(ops []Op) []int {
-	var l rankSet
+	var rs []int
+	seen := map[int]bool{}
 	for i := range ops {
-		l.add(ops[i].Rank)
+		if r := ops[i].Rank; (i == 0 || r != ops[i-1].Rank) && !seen[r] { // a rank's calls mostly come together
+			seen[r] = true
+			rs = append(rs, r)
+		}
 	}
-	return l.sorted()
-}
-
-// rankSet gathers the ranks of calls, call by call.
-type rankSet struct {
-	seen map[int]bool
-	rs   []int
-	last int // the last call's rank: a rank's calls mostly come together
-}
-
-func (l *rankSet) add(r int) {
-	if len(l.rs) > 0 && r == l.last {
-		return
-	}
-	l.last = r
-	if l.seen == nil {
-		l.seen = map[int]bool{}
-	}
-	if !l.seen[r] {
-		l.seen[r] = true
-		l.rs = append(l.rs, r)
-	}
-}
-
-// sorted is the ranks, ascending.
-func (l *rankSet) sorted() []int {
-	slices.Sort(l.rs)
-	return l.rs
+	slices.Sort(rs)
+	return rs
 }
 
 // collCall is what Check keeps of one collective call.

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/akisim/akisim/halo"
@@ -143,16 +144,31 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 		}
 	}
 	name := HaloExchangeCase(label, h.Dims, nf, h.Radius, d.Procs(), d.Name)
-	prog := &trace.Program{Makers: d.Procs(), Rank: func(rank int) func([]trace.Op) []trace.Op {
-		g := p.GCD(rank)
-		hr := h
-		hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
-		return hr.exchangeRank(x, rank).next
-	}}
-	return job.Run{Name: name, Program: prog, Keep: clockRead, Rows: func(r *job.Replay) []report.Row {
+	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Keep: clockRead, Rows: func(r *job.Replay) []report.Row {
 		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
 			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
 	}}
+}
+
+// exchangeOps is every rank's operations of an exchange run, rank after
+// rank, made straight into one slice: ops are large, and growing or
+// copying them dominated building the run.
+func (h Halo) exchangeOps(x exchange, p halo.Placement) []trace.Op {
+	var ops []trace.Op
+	for rank := range x.d.Procs() {
+		g := p.GCD(rank)
+		hr := h
+		hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
+		start := len(ops)
+		ops = hr.exchangeRank(ops, x, rank)
+		for i := start; i < len(ops); i++ {
+			ops[i].Rank = rank
+		}
+		if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
+			ops = slices.Grow(ops, len(ops)*(x.d.Procs()-1))
+		}
+	}
+	return ops
 }
 
 // clockRead says whether o is rank 0's clock read: the ops whose results
@@ -174,65 +190,12 @@ func (h Halo) medianUs(r *job.Replay) float64 {
 	return Median(us)
 }
 
-// exchangeRanker makes what one rank calls, a piece at a time (next):
-// its allocations, then per sample the timed exchange between syncs; rank
-// 0 reads its clock.
-type exchangeRanker struct {
-	h     Halo // on the rank's GCD, its buffers named after it
-	x     exchange
-	rank  int
-	at    int        // the pieces made
-	later []trace.Op // a later sample's exchange, which every sample after the first repeats
-}
-
-// exchangeRank is rank's maker (h: on its GCD, its buffers named after
-// it), nothing made yet.
-func (h Halo) exchangeRank(x exchange, rank int) *exchangeRanker {
-	return &exchangeRanker{h: h, x: x, rank: rank}
-}
-
-// next appends the rank's next piece of calls to ops, or nothing after
-// the last: its allocations, then a sample at a time. Every sample after
-// the first calls the first's exchange without its datatypes' metadata
+// exchangeRank appends what rank (h: on its GCD, its buffers named
+// after it) calls to ops: its allocations, then per sample the timed
+// exchange between syncs; rank 0 reads its clock. Every sample after the
+// first calls the first's exchange without its datatypes' metadata
 // allocations: those ops are copied, their access lists shared.
-func (e *exchangeRanker) next(ops []trace.Op) []trace.Op {
-	h, x, start, i := e.h, e.x, len(ops), e.at-1
-	e.at++
-	switch {
-	case i < 0:
-		ops = e.allocs(ops)
-	case i < h.Warmup+h.Samples:
-		sync := []trace.Op{{Op: trace.DeviceSync}, {Op: trace.MPIBarrier}}
-		if x.d.Procs() == 1 { // MPI_Barrier of one rank returns at once
-			sync = sync[:1]
-		}
-		ops = append(ops, sync...)
-		ops = e.clock(ops, haloStart, i)
-		ops = append(ops, sync...)
-		if i == 0 {
-			a := len(ops)
-			ops = h.exchange(ops, x, e.rank, true)
-			for _, o := range ops[a:] { // the first without its datatypes' metadata allocations (TestHaloExchangeLater)
-				if o.Op != trace.MallocManaged {
-					e.later = append(e.later, o)
-				}
-			}
-		} else {
-			ops = append(ops, e.later...)
-		}
-		ops = append(ops, sync...)
-		ops = e.clock(ops, haloStop, i)
-	}
-	for k := start; k < len(ops); k++ {
-		ops[k].Rank = e.rank
-	}
-	return ops
-}
-
-// allocs appends the rank's allocations: its fields, then per packet
-// acm's send and receive buffers, or a staging buffer per field (mpi-he).
-func (e *exchangeRanker) allocs(ops []trace.Op) []trace.Op {
-	h, x := e.h, e.x
+func (h Halo) exchangeRank(ops []trace.Op, x exchange, rank int) []trace.Op {
 	field := halo.Segment{Dims: x.mm}.Elems() * haloElem
 	for f := range x.nf {
 		ops = append(ops, alloc(h.fieldBuf(f), h.GCD, field))
@@ -249,15 +212,38 @@ func (e *exchangeRanker) allocs(ops []trace.Op) []trace.Op {
 			ops = append(ops, alloc(h.buf("send", k, -1), h.GCD, bytes), alloc(h.buf("recv", k, -1), h.GCD, bytes))
 		}
 	}
-	return ops
-}
-
-// clock appends rank 0's clock read what of sample i.
-func (e *exchangeRanker) clock(ops []trace.Op, what string, i int) []trace.Op {
-	if e.rank != 0 {
-		return ops
+	sync := []trace.Op{{Op: trace.DeviceSync}, {Op: trace.MPIBarrier}}
+	if x.d.Procs() == 1 { // MPI_Barrier of one rank returns at once
+		sync = sync[:1]
 	}
-	return append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", what, i)})
+	clock := func(what string, i int) {
+		if rank == 0 {
+			ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", what, i)})
+		}
+	}
+	var first, later [2]int // where in ops the first sample's exchange is, and the second's, which the later ones repeat
+	for i := range h.Warmup + h.Samples {
+		ops = append(ops, sync...)
+		clock(haloStart, i)
+		ops = append(ops, sync...)
+		switch a := len(ops); i {
+		case 0:
+			ops = h.exchange(ops, x, rank, true)
+			first = [2]int{a, len(ops)}
+		case 1: // the first without its datatypes' metadata allocations (TestHaloExchangeLater)
+			for _, o := range ops[first[0]:first[1]] {
+				if o.Op != trace.MallocManaged {
+					ops = append(ops, o)
+				}
+			}
+			later = [2]int{a, len(ops)}
+		default:
+			ops = append(ops, ops[later[0]:later[1]]...)
+		}
+		ops = append(ops, sync...)
+		clock(haloStop, i)
+	}
+	return ops
 }
 
 // buf names the rank's buffer what of packet k (and field f, if f >= 0):

@@ -147,20 +147,30 @@ const mhdStep = "mhd.step"
 // run is the MHD step over decomposition d placed by p.
 func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	m.Radius = MHDRadius
-	packets := halo.Packets(d.Local, MHDRadius) // every rank's, read only
-	prog := &trace.Program{Makers: d.Procs(), Rank: func(rank int) func([]trace.Op) []trace.Op {
-		g := p.GCD(rank)
-		mr := m
-		mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-		return mr.rank(d, packets, rank).next
-	}}
+	build := func() []trace.Op {
+		var ops []trace.Op
+		for rank := range d.Procs() {
+			g := p.GCD(rank)
+			mr := m
+			mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
+			start := len(ops)
+			ops = mr.rank(ops, d, rank)
+			for i := start; i < len(ops); i++ {
+				ops[i].Rank = rank
+			}
+			if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
+				ops = slices.Grow(ops, len(ops)*(d.Procs()-1))
+			}
+		}
+		return ops
+	}
 	name := MHDCase(m.Dims, d.Procs(), m.Strategy, d.Name)
 	var points int64 = 1
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
 	keep := func(o *trace.Op) bool { return o.Rank == 0 && o.Op == trace.HostCompute && len(o.Label) > len(mhdStep) }
-	return job.Run{Name: name, Program: prog, Keep: keep, Rows: func(r *job.Replay) []report.Row {
+	return job.Run{Name: name, Build: build, Keep: keep, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if keep(res.Op) {
@@ -184,196 +194,115 @@ type mhdGroup struct {
 	buf [2]Halo
 }
 
-// mhdRank makes what one rank calls, a piece at a time (next):
-// allocations, then the steps, its clock read (rank 0) at each step's
-// start and after the last.
-type mhdRank struct {
-	m            MHD
-	d            *halo.Decomposition
-	rank         int
-	groups       [2]mhdGroup
-	field        int64      // bytes of a field (the padded box)
-	shell, inner int64      // points of the outer shell and the inner box
-	used         [2][2]bool // an exchange of group and buffer was launched
-	pending      [2][2]bool // the launched exchange is its first (datatypes' metadata made)
-	in           int        // the input buffer
-	at           int        // the pieces made
-}
-
-// rank is rank's maker, its groups set up and nothing made yet; packets
-// are the local box's (halo.Packets).
-func (m MHD) rank(d *halo.Decomposition, packets []halo.Packet, rank int) *mhdRank {
-	r := &mhdRank{m: m, d: d, rank: rank}
+// rank appends what one rank calls to ops: allocations, then the steps,
+// its clock read (rank 0) at each step's start and after the last.
+func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 	mm := halo.PaddedBox(d.Local, MHDRadius)
-	r.field = halo.Segment{Dims: mm}.Elems() * haloElem
+	field := halo.Segment{Dims: mm}.Elems() * haloElem
+	packets := halo.Packets(d.Local, MHDRadius)
+	var groups [2]mhdGroup
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
-		// no scratch for the exchange's waits: it would hold the last one's
-		r.groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf}
+		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
 		for b := range 2 {
 			h := m.Halo
 			h.prefix = fmt.Sprintf("r%d.g%d.b%d.", rank, g, b)
-			r.groups[g].buf[b] = h
-		}
-	}
-	r.shell, r.inner = mhdRegions(d.Local)
-	return r
-}
-
-// mhdPiecesBefore are the pieces before the steps: each group buffer's
-// allocations, the fields no exchange needs, the two first launches.
-const mhdPiecesBefore = 7
-
-// mhdPieces are the pieces of a substep (mhdRank.substep).
-const mhdPieces = 5
-
-// next appends the rank's next piece of calls to ops, or nothing after
-// the last: pieces of about an exchange's half at most, so a rank's calls
-// made and not yet reached stay few.
-func (r *mhdRank) next(ops []trace.Op) []trace.Op {
-	start, at := len(ops), r.at
-	r.at++
-	sync, barrier := trace.Op{Op: trace.DeviceSync}, trace.Op{Op: trace.MPIBarrier}
-	steps := r.m.Warmup + r.m.Steps
-	switch after := mhdPiecesBefore + mhdPieces*3*steps; {
-	case at < 4:
-		ops = r.allocGroup(ops, at/2, at%2)
-	case at == 4:
-		ops = r.allocOthers(ops)
-	case at == 5:
-		ops = append(ops, sync, barrier)
-		ops = append(ops, r.launch(0, r.in)...)
-	case at == 6:
-		ops = append(ops, r.launch(1, r.in)...)
-	case at < after:
-		k := (at - mhdPiecesBefore) / mhdPieces
-		ops = r.substep(ops, k/3, k%3, (at-mhdPiecesBefore)%mhdPieces)
-	case at == after:
-		ops = r.clock(ops, steps)
-		ops = append(ops, r.wait(0, r.in)...)
-	case at == after+1:
-		ops = append(ops, r.wait(1, r.in)...)
-		ops = append(ops, sync, barrier)
-	}
-	for i := start; i < len(ops); i++ {
-		ops[i].Rank = r.rank
-	}
-	return ops
-}
-
-// allocGroup appends the allocations of group g's buffer b: its fields,
-// then acm's send and receive buffers, or MPICH's staging per field.
-func (r *mhdRank) allocGroup(ops []trace.Op, g, b int) []trace.Op {
-	h, x, gcd := r.groups[g].buf[b], r.groups[g].x, r.m.GCD
-	for f := range x.nf {
-		ops = append(ops, alloc(h.fieldBuf(f), gcd, r.field))
-	}
-	for k, pk := range x.packets {
-		bytes := int64(x.nf) * pk.Recv.Elems() * haloElem
-		if r.m.Strategy == "mpi-he" {
-			for f := range x.nf {
-				ops = append(ops, alloc(h.buf("send", k, f), gcd, bytes/int64(x.nf)), alloc(h.buf("recv", k, f), gcd, bytes/int64(x.nf)))
+			groups[g].buf[b] = h
+			for f := range nf {
+				ops = append(ops, alloc(h.fieldBuf(f), m.GCD, field))
 			}
-			continue
+			for k, pk := range packets { // acm's send and receive buffers, or MPICH's staging per field
+				bytes := int64(nf) * pk.Recv.Elems() * haloElem
+				if m.Strategy == "mpi-he" {
+					for f := range nf {
+						ops = append(ops, alloc(h.buf("send", k, f), m.GCD, bytes/int64(nf)), alloc(h.buf("recv", k, f), m.GCD, bytes/int64(nf)))
+					}
+					continue
+				}
+				ops = append(ops, alloc(h.buf("send", k, -1), m.GCD, bytes), alloc(h.buf("recv", k, -1), m.GCD, bytes))
+			}
 		}
-		ops = append(ops, alloc(h.buf("send", k, -1), gcd, bytes), alloc(h.buf("recv", k, -1), gcd, bytes))
 	}
-	return ops
-}
-
-// allocOthers appends the allocations of the fields no exchange needs:
-// u x b and b (test fields), curl(UU) and UU.curl(UU) (hydro), and the xy
-// profiles.
-func (r *mhdRank) allocOthers(ops []trace.Op) []trace.Op {
-	m, rank := r.m, r.rank
+	// fields no exchange needs: u x b and b (test fields), curl(UU) and
+	// UU.curl(UU) (hydro), and the xy profiles
 	for _, b := range []string{"uxb", "bb"} {
 		for f := range mhdTFMFields {
-			ops = append(ops, alloc(m.extraBuf(rank, b, f), m.GCD, r.field))
+			ops = append(ops, alloc(m.extraBuf(rank, b, f), m.GCD, field))
 		}
 	}
 	for f := range mhdHydro.substep2Writes {
-		ops = append(ops, alloc(m.extraBuf(rank, "oo", f), m.GCD, r.field))
+		ops = append(ops, alloc(m.extraBuf(rank, "oo", f), m.GCD, field))
 	}
-	mm := r.groups[0].x.mm
-	return append(ops, alloc(m.extraBuf(rank, "profiles", 0), m.GCD, int64(mhdReduceFields*mm[2])*haloElem))
-}
+	ops = append(ops, alloc(m.extraBuf(rank, "profiles", 0), m.GCD, int64(mhdReduceFields*mm[2])*haloElem))
 
-// substep appends piece p of substep s of step k:
-//
-//	0: the step's clock (rank 0, first substep), the hydro exchange's wait, the hydro kernel on the shell;
-//	1: the hydro exchange's launch;
-//	2: the test-field exchange's wait, its kernels on the shell;
-//	3: the test-field exchange's launch;
-//	4: the inner box, the buffers swapped, the reduction.
-func (r *mhdRank) substep(ops []trace.Op, k, s, p int) []trace.Op {
-	m, rank, in := r.m, r.rank, r.in
 	sync := trace.Op{Op: trace.DeviceSync}
-	switch p {
-	case 0:
-		if s == 0 {
-			ops = r.clock(ops, k)
+	clock := func(k int) {
+		if rank == 0 {
+			ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", mhdStep, k)})
 		}
-		ops = r.onShell(ops, 0, m.hydro(rank, s, in, r.shell))
-	case 1:
-		ops = append(ops, r.launch(0, 1-in)...)
-	case 2:
-		ops = r.onShell(ops, 1, m.tfm(rank, s, in, r.shell))
-	case 3:
-		ops = append(ops, r.launch(1, 1-in)...)
-		ops = append(ops, sync)
-	case 4:
-		if r.inner > 0 {
-			ops = append(ops, m.hydro(rank, s, in, r.inner)...)
-		}
-		ops = append(ops, sync, sync)
-		if r.inner > 0 {
-			ops = append(ops, m.tfm(rank, s, in, r.inner)...)
-		}
-		ops = append(ops, sync)
-		r.in = 1 - in // acDeviceSwapBuffers
-		ops = append(ops, sync, m.reduce(rank, r.in, r.shell+r.inner), sync)
 	}
-	return ops
-}
-
-// onShell appends the wait of group g's exchange on the input buffer,
-// then its kernels on the shell between syncs.
-func (r *mhdRank) onShell(ops []trace.Op, g int, kernels []trace.Op) []trace.Op {
-	sync := trace.Op{Op: trace.DeviceSync}
-	ops = append(ops, r.wait(g, r.in)...)
-	ops = append(ops, sync)
-	ops = append(ops, kernels...)
-	return append(ops, sync)
-}
-
-// clock appends rank 0's clock read at step k's start.
-func (r *mhdRank) clock(ops []trace.Op, k int) []trace.Op {
-	if r.rank != 0 {
-		return ops
+	// an exchange's ops, made once per group and buffer: the first (its
+	// datatypes' metadata made) and every later one, one and the same
+	// without datatypes (its kernels' access lists then made once)
+	var made [2][2][2][]trace.Op
+	var pending [2][2]int // which of made a launched exchange's wait takes
+	ops4 := func(g, b, first int) []trace.Op {
+		if !groups[g].x.datatypes() {
+			first = 0
+		}
+		if made[g][b][first] == nil {
+			made[g][b][first] = groups[g].buf[b].exchange(nil, groups[g].x, rank, first == 1)
+		}
+		return made[g][b][first]
 	}
-	return append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", mhdStep, k)})
-}
-
-// exchange is group g's exchange on buffer b: the first (its datatypes'
-// metadata made) or a later one, made afresh each time it is asked for
-// (a rank holds none of its exchanges).
-func (r *mhdRank) exchange(g, b int, first bool) []trace.Op {
-	x := r.groups[g].x
-	return r.groups[g].buf[b].exchange(nil, x, r.rank, first && x.datatypes())
-}
-
-// launch is the launch half of group g's exchange on buffer b.
-func (r *mhdRank) launch(g, b int) []trace.Op {
-	first := !r.used[g][b]
-	r.used[g][b], r.pending[g][b] = true, first
-	l, _ := split(r.exchange(g, b, first))
-	return l
-}
-
-// wait is the wait half of the exchange launched last on group g's
-// buffer b.
-func (r *mhdRank) wait(g, b int) []trace.Op {
-	_, w := split(r.exchange(g, b, r.pending[g][b]))
-	return w
+	used := [2][2]bool{}
+	launch := func(g, b int) []trace.Op {
+		first := 0
+		if !used[g][b] {
+			used[g][b], first = true, 1
+		}
+		pending[g][b] = first
+		l, _ := split(ops4(g, b, first))
+		return l
+	}
+	wait := func(g, b int) []trace.Op {
+		_, w := split(ops4(g, b, pending[g][b]))
+		return w
+	}
+	in := 0 // the input buffer
+	ops = append(ops, sync, trace.Op{Op: trace.MPIBarrier})
+	ops = append(ops, launch(0, in)...)
+	ops = append(ops, launch(1, in)...)
+	shell, inner := mhdRegions(d.Local)
+	for k := range m.Warmup + m.Steps {
+		clock(k)
+		for s := range 3 {
+			ops = append(ops, wait(0, in)...)
+			ops = append(ops, sync)
+			ops = append(ops, m.hydro(rank, s, in, shell)...)
+			ops = append(ops, sync)
+			ops = append(ops, launch(0, 1-in)...)
+			ops = append(ops, wait(1, in)...)
+			ops = append(ops, sync)
+			ops = append(ops, m.tfm(rank, s, in, shell)...)
+			ops = append(ops, sync)
+			ops = append(ops, launch(1, 1-in)...)
+			ops = append(ops, sync)
+			if inner > 0 {
+				ops = append(ops, m.hydro(rank, s, in, inner)...)
+			}
+			ops = append(ops, sync, sync)
+			if inner > 0 {
+				ops = append(ops, m.tfm(rank, s, in, inner)...)
+			}
+			ops = append(ops, sync)
+			in = 1 - in // acDeviceSwapBuffers
+			ops = append(ops, sync, m.reduce(rank, in, shell+inner), sync)
+		}
+	}
+	clock(m.Warmup + m.Steps)
+	ops = append(ops, wait(0, in)...)
+	ops = append(ops, wait(1, in)...)
+	return append(ops, sync, trace.Op{Op: trace.MPIBarrier})
 }
 
 // split cuts an exchange at its first MPI_Wait into acm's launch() (pack,
