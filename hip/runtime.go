@@ -14,6 +14,7 @@ import (
 	"github.com/akisim/akisim/components/gcd"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/lineset"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 	"github.com/sarchlab/akita/v3/sim"
@@ -68,7 +69,7 @@ type Runtime struct {
 	top           map[fabric.Memory]int64 // next free address of each memory
 	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
 	procs         []*thread               // one host thread per rank (process), ranks ascending
-	blocked       []uint64                // bit i: procs[i] waits (unblock looks at these alone)
+	blocked       lineset.Set             // bit i: procs[i] waits (unblock looks at these alone)
 	threadOf      map[int]*thread         // procs by rank
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending
@@ -128,7 +129,7 @@ type thread struct {
 // block holds th until b is over (unblockThread).
 func (r *Runtime) block(th *thread, b blocker) {
 	th.wait, th.blocked = b, &th.wait
-	r.blocked[th.idx/64] |= 1 << (th.idx % 64)
+	r.blocked.Add(th.idx, th.idx+1)
 }
 
 // resume schedules thread th's next step at t. A call at a time, without
@@ -269,7 +270,7 @@ func (r *Runtime) startThreads(ranks []int) {
 		}
 	}
 	sort.Slice(r.procs, func(a, b int) bool { return r.procs[a].rank < r.procs[b].rank })
-	r.blocked = make([]uint64, (len(r.procs)+63)/64)
+	r.blocked = lineset.New(len(r.procs))
 	for i, th := range r.procs {
 		th.idx = i
 		r.resume(th, 0)

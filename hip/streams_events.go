@@ -104,7 +104,7 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 		return
 	}
 	th.blocked = nil
-	r.blocked[th.idx/64] &^= 1 << (th.idx % 64)
+	r.blocked.Drop(th.idx, th.idx+1)
 	delete(r.registered, b.unregister)
 	i := th.cur
 	t := now + ns(r.cost.SyncCallNs)

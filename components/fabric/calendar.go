@@ -3,7 +3,7 @@ package fabric
 import "github.com/sarchlab/akita/v3/sim"
 
 // Calendar is one component's own queue of future events in front of
-// Akita's engine: the engine holds only a wake-up at the earliest of them.
+// the engine: the engine holds only a wake-up at the earliest of them.
 // A GCD's L2 keeps thousands of answers booked ahead of a busy HBM; in
 // the engine's one heap of interface values each pop then chased pointers
 // through hundreds of thousands of events (half of a 64-GCD run's time).
