@@ -28,8 +28,8 @@ type Meter struct {
 const sampleEvery = 10 * time.Millisecond
 
 // Start tunes the collector and asks for huge pages as the akisim command
-// does (gctune, hugepages), collects
-// garbage (so the peak is this iteration's) and starts sampling HeapInuse.
+// does (gctune, hugepages), collects garbage (so the peak is this
+// iteration's) and starts sampling HeapInuse.
 func Start() *Meter {
 	gctune.Start()
 	hugepages.Start()

@@ -18,10 +18,10 @@ import (
 	"strings"
 )
 
-// Mode is the kernel's THP mode from the text of
+// mode is the kernel's THP mode from the text of
 // /sys/kernel/mm/transparent_hugepage/enabled: the bracketed word
 // ("always", "madvise" or "never"), "" if there is none.
-func Mode(enabled string) string {
+func mode(enabled string) string {
 	i := strings.IndexByte(enabled, '[')
 	j := strings.IndexByte(enabled, ']')
 	if i < 0 || j < i {

@@ -14,8 +14,8 @@ func TestMode(t *testing.T) {
 		"":                         "",
 		"always madvise never":     "",
 	} {
-		if got := Mode(in); got != want {
-			t.Errorf("Mode(%q) = %q, want %q", in, got, want)
+		if got := mode(in); got != want {
+			t.Errorf("mode(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

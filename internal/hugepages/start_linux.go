@@ -32,14 +32,20 @@ var once sync.Once
 // A second call does nothing.
 func Start() {
 	once.Do(func() {
-		b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-		if err != nil || Mode(string(b)) != "madvise" || strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		if !onRequest() {
 			return
 		}
 		premap()
 		advise()
 		go watch()
 	})
+}
+
+// onRequest says whether huge pages are to be asked for: the kernel gives
+// them on request (mode "madvise") and GODEBUG does not set disablethp=1.
+func onRequest() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && mode(string(b)) == "madvise" && !strings.Contains(os.Getenv("GODEBUG"), "disablethp=1")
 }
 
 // premapMost is the most address space the heap maps at the start,
@@ -63,12 +69,10 @@ func premap() {
 		return
 	}
 	n := min(limit.Available()/2, premapMost) / premapChunk
-	blocks := make([][]byte, n)
+	blocks := make([][]byte, n) // all held until the last is made, so none is made on another's pages
 	for i := range blocks {
 		blocks[i] = make([]byte, premapChunk)
 	}
-	runtime.KeepAlive(blocks)
-	blocks = nil
 	runtime.GC()
 }
 
