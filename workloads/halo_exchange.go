@@ -144,7 +144,11 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 		}
 	}
 	name := HaloExchangeCase(label, h.Dims, nf, h.Radius, d.Procs(), d.Name)
-	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Keep: clockRead, Rows: func(r *job.Replay) []report.Row {
+	// its cost: the bytes its exchanges send, as rank 0 sends them (each
+	// byte is packed, sent and unpacked: the kernels' and links'
+	// transactions grow with it)
+	cost := int64(h.Warmup+h.Samples) * int64(d.Procs()) * sent
+	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Keep: clockRead, Cost: cost, Rows: func(r *job.Replay) []report.Row {
 		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
 			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
 	}}

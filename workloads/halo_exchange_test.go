@@ -166,3 +166,28 @@ func TestHaloExchangeLater(t *testing.T) {
 		}
 	}
 }
+
+// A run's cost is the bytes its exchanges send, warm-up included: what
+// its ranks' sends carry, so the runs side by side start with the
+// largest.
+func TestHaloExchangeCost(t *testing.T) {
+	c := frontier(t)
+	h := Halo{Bench: "exchange", Dims: []int{32, 32, 32}, Radius: 4, Fields: []int{1, 4}, Strategies: HaloExchangeLabels,
+		QueryNs: c.Runtime.APICallNs, Yaksa: true, Warmup: 1, Samples: 2, Procs: 8, Decomps: []string{halo.MPIDefault},
+		Levels: halo.LUMILevels, GCDNUMA: c.GlobalGCDNUMA(), GCDsPerNode: 8, PostNs: c.MPI.PostNs}
+	runs, err := h.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		var sent int64
+		for _, o := range r.Operations() {
+			if o.IsSend() {
+				sent += o.Bytes
+			}
+		}
+		if sent == 0 || r.Cost != sent {
+			t.Errorf("%s: cost %d, want the %d bytes its sends carry", r.Name, r.Cost, sent)
+		}
+	}
+}
