@@ -234,7 +234,7 @@ func (b Builder) Build(name string, id int) *GCD {
 func (b Builder) buildL2(name string, id int) *L2 {
 	e := fabric.NewCalendar(b.engine)
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: e, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
-		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
+		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, words: int((b.l2Block/b.line + 63) / 64), capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
 	c.blocks = newBlockIndex(c.capacity)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")

@@ -37,6 +37,9 @@ type L2 struct {
 
 	lru      lru // resident blocks, most recent first
 	blocks   blockIndex
+	words    int              // words of a block's valid (and of its dirty) bit set
+	wide     []uint64         // the bit sets of blocks of more lines than a block's bits hold, 2 x words a block
+	spare    []*block         // blocks dropped by an acquire or release, for reuse
 	syncing  *fabric.Packet   // a release or acquire waiting for its write-backs
 	queued   []*fabric.Packet // releases and acquires behind it (other queues' kernels), in order
 	syncLeft int              // of those, not yet acknowledged
@@ -64,28 +67,50 @@ type L2 struct {
 }
 
 // block is one replacement unit: which of its lines are valid and dirty.
+// It is one 64-byte cache line of the simulator's own: an eviction, which
+// reads the LRU tail's links and dirty bits, then misses once, not twice.
 type block struct {
-	id           int64         // blockID of mem and the block's address
-	prev, next   *block        // LRU neighbours (more, less recent)
-	group        *blockGroup   // the index's group holding it, while resident
-	mem          fabric.Memory // the memory the lines are of
-	valid, dirty lineset.Set   // bit sets over the block's lines
-	// bits holds valid's and dirty's words for a block of up to 128 lines
-	// (8 KiB of 64 B lines): an eviction then finds them beside the
-	// block, not two misses away
+	id         int64       // blockID of its memory and the block's address
+	prev, next *block      // LRU neighbours (more, less recent)
+	group      *blockGroup // the index's group holding it, while resident
+	// bits holds the valid then the dirty words of a block of up to 128
+	// lines (8 KiB of 64 B lines); a block of more lines keeps them in
+	// the L2's wide sets, bits[0] its place there
 	bits [4]uint64
 }
 
-// newBlock makes a block of the given lines, with no line valid.
-func newBlock(lines int64) *block {
+// inline says whether a block's bits hold its two sets.
+func (c *L2) inline() bool { return 2*c.words <= len(block{}.bits) }
+
+// newBlock makes a block with no line valid, reusing a dropped one.
+func (c *L2) newBlock() *block {
+	if n := len(c.spare); n > 0 {
+		bl := c.spare[n-1]
+		c.spare = c.spare[:n-1]
+		return bl
+	}
 	bl := &block{}
-	if words := int((lines + 63) / 64); 2*words <= len(bl.bits) {
-		bl.valid, bl.dirty = bl.bits[0:words:words], bl.bits[words:2*words:2*words]
-	} else {
-		s := make(lineset.Set, 2*words)
-		bl.valid, bl.dirty = s[:words:words], s[words:]
+	if !c.inline() {
+		bl.bits[0] = uint64(len(c.wide) / (2 * c.words))
+		c.wide = append(c.wide, make([]uint64, 2*c.words)...)
 	}
 	return bl
+}
+
+// sets are block bl's valid and dirty lines.
+func (c *L2) sets(bl *block) (valid, dirty lineset.Set) {
+	w := c.words
+	if c.inline() {
+		return bl.bits[0:w:w], bl.bits[w : 2*w : 2*w]
+	}
+	at := int(bl.bits[0]) * 2 * w
+	return c.wide[at : at+w : at+w], c.wide[at+w : at+2*w : at+2*w]
+}
+
+// memOf is the memory block id is of (blockID's inverse).
+func memOf(id int64) fabric.Memory {
+	code := id >> addrBits
+	return fabric.Memory{Host: code&1 == 1, Index: int(code >> 1)}
 }
 
 // lines counts the lines set in all of s: a block's sets hold no bits past
@@ -259,7 +284,7 @@ func (c *L2) sync(now sim.VTimeInSec, p *fabric.Packet) {
 	c.syncing = p
 	all := p.Kind == fabric.FlushReq
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		if all || !c.isLocal(bl.mem) {
+		if all || !c.isLocal(memOf(bl.id)) {
 			c.evictDirty(bl)
 		}
 	}
@@ -293,9 +318,13 @@ func (c *L2) finishSync(now sim.VTimeInSec) {
 func (c *L2) invalidateNonLocal() {
 	for bl := c.lru.head; bl != nil; {
 		next := bl.next
-		if !c.isLocal(bl.mem) {
+		if !c.isLocal(memOf(bl.id)) {
 			c.lru.remove(bl)
 			c.blocks.remove(bl)
+			valid, dirty := c.sets(bl)
+			clear(valid)
+			clear(dirty) // clean already: the sync wrote its lines back
+			c.spare = append(c.spare, bl)
 		}
 		bl = next
 	}
@@ -304,24 +333,26 @@ func (c *L2) invalidateNonLocal() {
 // evictDirty takes a block's dirty lines into its memory's pending
 // write-back and marks them clean.
 func (c *L2) evictDirty(bl *block) {
-	d := lines(bl.dirty)
+	_, dirty := c.sets(bl)
+	d := lines(dirty)
 	if d == 0 {
 		return
 	}
+	mem := memOf(bl.id)
 	c.WriteBacks++
-	if !c.isLocal(bl.mem) {
+	if !c.isLocal(mem) {
 		c.NonLocalWriteBacks++
 	}
 	addr := (bl.id & (1<<addrBits - 1)) * c.block
-	clear(bl.dirty)
+	clear(dirty)
 	for i := range c.pending {
-		if wb := &c.pending[i]; wb.mem == bl.mem {
+		if wb := &c.pending[i]; wb.mem == mem {
 			wb.bytes += int64(d) * c.line
 			wb.addr = min(wb.addr, addr) // the lines leave as one run from the lowest block (a MALL places them by it)
 			return
 		}
 	}
-	c.pending = append(c.pending, writeBack{mem: bl.mem, bytes: int64(d) * c.line, addr: addr})
+	c.pending = append(c.pending, writeBack{mem: mem, bytes: int64(d) * c.line, addr: addr})
 }
 
 // sendWriteBacks writes the pending dirty lines back, each memory's as one
@@ -475,7 +506,8 @@ func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 			missing += int64(r.hi - r.lo)
 			continue
 		}
-		missing += int64(r.hi-r.lo) - int64(bl.valid.Count(r.lo, r.hi))
+		valid, _ := c.sets(bl)
+		missing += int64(r.hi-r.lo) - int64(valid.Count(r.lo, r.hi))
 	}
 	return missing
 }
@@ -493,18 +525,18 @@ func (c *L2) touch(m fabric.Memory, addr, size int64) {
 // in their blocks and evicting the least recent ones.
 func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
 	for r := c.blocksOf(addr, size); r.next(); {
-		bl := c.insert(m, blockID(m, r.b))
-		bl.valid.Add(r.lo, r.hi)
+		valid, dirtyLines := c.sets(c.insert(blockID(m, r.b)))
+		valid.Add(r.lo, r.hi)
 		if dirty {
-			bl.dirty.Add(r.lo, r.hi)
+			dirtyLines.Add(r.lo, r.hi)
 		}
 	}
 	c.sendWriteBacks(now, nil)
 }
 
-// insert returns block b of memory m, resident and most recent, evicting
+// insert returns block b (a blockID), resident and most recent, evicting
 // the least recent block (and writing back its dirty lines) to make room.
-func (c *L2) insert(m fabric.Memory, b int64) *block {
+func (c *L2) insert(b int64) *block {
 	if bl := c.blocks.get(b); bl != nil {
 		c.lru.moveToFront(bl)
 		return bl
@@ -515,11 +547,12 @@ func (c *L2) insert(m fabric.Memory, b int64) *block {
 		c.lru.remove(bl)
 		c.blocks.remove(bl)
 		c.evictDirty(bl)
-		clear(bl.valid)
+		valid, _ := c.sets(bl)
+		clear(valid)
 	} else {
-		bl = newBlock(c.lines)
+		bl = c.newBlock()
 	}
-	bl.id, bl.mem = b, m
+	bl.id = b
 	c.lru.pushFront(bl)
 	c.blocks.put(bl)
 	return bl
@@ -548,7 +581,8 @@ func (c *L2) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
 func (c *L2) Resident() int64 {
 	n := 0
 	for bl := c.lru.head; bl != nil; bl = bl.next {
-		n += bl.valid.Count(0, int(c.lines))
+		valid, _ := c.sets(bl)
+		n += valid.Count(0, int(c.lines))
 	}
 	return int64(n) * c.line
 }

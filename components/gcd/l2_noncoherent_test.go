@@ -190,7 +190,8 @@ func TestAcquireCost(t *testing.T) {
 }
 
 // Block ids keep memories apart: the same address in a GCD's HBM, a NUMA
-// domain of the same index and another GCD's HBM are different blocks.
+// domain of the same index and another GCD's HBM are different blocks,
+// and an id gives back its memory.
 func TestBlockIDsByMemory(t *testing.T) {
 	const last = 1<<addrBits - 1
 	seen := map[int64]fabric.Memory{}
@@ -199,6 +200,9 @@ func TestBlockIDsByMemory(t *testing.T) {
 			id := blockID(m, b)
 			if o, dup := seen[id]; dup {
 				t.Errorf("block %d of %+v and of %+v share id %d", b, m, o, id)
+			}
+			if got := memOf(id); got != m {
+				t.Errorf("block %d of %+v: its id says memory %+v", b, m, got)
 			}
 			seen[id] = m
 		}
