@@ -218,8 +218,11 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	}
 	// MPI and RCCL calls become what the libraries do, then the run
 	ops := run.Operations()
+	hasRCCL := func() bool { return slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() }) }
 	if run.Build != nil {
-		err = trace.Check(ops, job.Limits(c), run.Name)
+		var t trace.Traits
+		t, err = trace.Inspect(ops, job.Limits(c), run.Name)
+		hasRCCL = func() bool { return t.RCCL } // the check passed over every op: no second pass
 	}
 	var tally *invariant.Tally
 	if err == nil && opt.checking() {
@@ -229,7 +232,7 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	var cmds []ir.Command
 	var out []hip.OpResult
 	switch {
-	case err == nil && streams(run, ops, opt):
+	case err == nil && streams(run, opt, hasRCCL):
 		var stopped bool
 		rp, stopped, err = replayStream(n, ops, run.Keep, libs.mpi, tally)
 		if stopped {

@@ -27,10 +27,10 @@ const streamChunk = 4096
 
 // streams says whether run is replayed as a stream: it asks to be, and
 // nothing asked of it needs every result (the timeline, the calls,
-// AfterRun) or a lowering of the whole trace (RCCL).
-func streams(run job.Run, ops []trace.Op, opt execOptions) bool {
-	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil &&
-		!slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsRCCL() })
+// AfterRun) or a lowering of the whole trace (rccl: its ops hold RCCL
+// calls, asked last).
+func streams(run job.Run, opt execOptions, rccl func() bool) bool {
+	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil && !rccl()
 }
 
 // interleave reorders ops, in place, into rounds of up to quota calls of

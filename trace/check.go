@@ -225,12 +225,24 @@ func setFields(s []string, o *Op) []string {
 // memcpy_async of it does not block). Every sum and product is checked
 // without overflowing int64.
 func Check(ops []Op, n Limits, name string) error {
+	_, err := Inspect(ops, n, name)
+	return err
+}
+
+// Traits are what a check saw of a trace on its way, so the caller need
+// not pass over every op again to ask.
+type Traits struct {
+	RCCL bool // some op is an RCCL call
+}
+
+// Inspect is Check, and says what the trace holds.
+func Inspect(ops []Op, n Limits, name string) (Traits, error) {
 	c := newChecker(n, setRanks(ops), hostWaiters(ops), newMPIState(ops))
 	c.bufs = make(map[string]allocated, allocations(ops))
 	if e := c.ops(ops, 0, name); e != nil {
-		return e
+		return c.traits, e
 	}
-	return c.finish(name)
+	return c.traits, c.finish(name)
 }
 
 func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs mpiState) *checker {
@@ -264,6 +276,9 @@ func (c *checker) ops(ops []Op, first int, name string) *Error {
 		}
 		if ops[i].Op != SetEnv {
 			c.started = true
+		}
+		if !c.traits.RCCL && ops[i].IsRCCL() {
+			c.traits.RCCL = true
 		}
 		if o := &ops[i]; o.IsAlloc() {
 			c.bufs[o.Buf] = allocated{Buffer: o.placed(), line: c.line, rank: o.Rank}
@@ -306,6 +321,7 @@ type checker struct {
 	line       int                  // line of the op being checked
 	rank       int                  // its rank
 	fields     []string             // setFields' scratch, reused from op to op
+	traits     Traits               // what the ops checked so far hold
 }
 
 // memory is what the allocations of a trace use of one kind of memory.

@@ -225,3 +225,21 @@ func TestRCCLDefaultRedOp(t *testing.T) {
 	}
 	checked(t, rcclBufs+rcclColl(RCCLReduce, 0, `"bytes":64,"root":1`)+rcclColl(RCCLReduce, 1, `"bytes":64,"redop":"sum","root":1`))
 }
+
+// Inspect says whether a trace holds RCCL calls: a communicator alone is
+// one, plain allocations are not.
+func TestInspectSeesRCCL(t *testing.T) {
+	for in, want := range map[string]bool{
+		rcclBufs: true,
+		`{"op":"malloc","buf":"a0","gcd":0,"bytes":4096}` + "\n": false,
+	} {
+		ops, err := Parse(strings.NewReader(in), "t.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Inspect(ops, testNode, "t.jsonl")
+		if err != nil || got.RCCL != want {
+			t.Errorf("%q: RCCL %v, error %v; want %v", in, got.RCCL, err, want)
+		}
+	}
+}
