@@ -11,6 +11,7 @@ import (
 	"github.com/akisim/akisim/components/hub"
 	"github.com/akisim/akisim/components/mall"
 	"github.com/akisim/akisim/components/sdma"
+	"github.com/akisim/akisim/internal/lineset"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -234,7 +235,7 @@ func (b Builder) Build(name string, id int) *GCD {
 func (b Builder) buildL2(name string, id int) *L2 {
 	e := fabric.NewCalendar(b.engine)
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: e, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
-		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, words: int((b.l2Block/b.line + 63) / 64), capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
+		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, words: lineset.Words(int(b.l2Block / b.line)), capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
 	c.blocks = newBlockIndex(c.capacity)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")

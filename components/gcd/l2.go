@@ -321,9 +321,8 @@ func (c *L2) invalidateNonLocal() {
 		if !c.isLocal(memOf(bl.id)) {
 			c.lru.remove(bl)
 			c.blocks.remove(bl)
-			valid, dirty := c.sets(bl)
-			clear(valid)
-			clear(dirty) // clean already: the sync wrote its lines back
+			valid, _ := c.sets(bl)
+			clear(valid) // its dirty lines are clean already: the sync wrote them back
 			c.spare = append(c.spare, bl)
 		}
 		bl = next

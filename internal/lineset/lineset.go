@@ -9,7 +9,10 @@ import "math/bits"
 type Set []uint64
 
 // New is an empty set over lines lines.
-func New(lines int) Set { return make(Set, (lines+63)/64) }
+func New(lines int) Set { return make(Set, Words(lines)) }
+
+// Words is how many words a set over lines lines has.
+func Words(lines int) int { return (lines + 63) / 64 }
 
 // mask has bits [off, off+n) set.
 func mask(off, n int) uint64 {
