@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,15 +42,11 @@ func render(t *testing.T, tab *Table, s Spec, ext string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "f"+ext)
-	if err := Save(p, path); err != nil {
+	var b bytes.Buffer
+	if err := Write(p, &b, "f"+ext); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return b.Bytes()
 }
 
 func TestMatrix(t *testing.T) {

@@ -2,6 +2,7 @@ package figure
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,10 +11,10 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Formats are the file types Save writes, by extension.
+// Formats are the file types Write writes, by extension.
 var Formats = []string{".svg", ".png"}
 
-// CheckPath says whether path names a file type Save writes.
+// CheckPath says whether path names a file type Write writes.
 func CheckPath(path string) error {
 	if ext := strings.ToLower(filepath.Ext(path)); !slices.Contains(Formats, ext) {
 		return fmt.Errorf("%s: want a .svg or .png file", path)
@@ -21,10 +22,16 @@ func CheckPath(path string) error {
 	return nil
 }
 
-// Save writes p to path, 16 x 13 cm, its format by path's extension.
-func Save(p *plot.Plot, path string) error {
+// Write writes p to w, 16 x 13 cm, in the format path's extension names
+// (the file's opening and replacing are the caller's).
+func Write(p *plot.Plot, w io.Writer, path string) error {
 	if err := CheckPath(path); err != nil {
 		return err
 	}
-	return p.Save(16*vg.Centimeter, 13*vg.Centimeter, path)
+	wt, err := p.WriterTo(16*vg.Centimeter, 13*vg.Centimeter, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
 }

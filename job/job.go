@@ -17,6 +17,10 @@ type Run struct {
 	// Build, when set, makes Ops as the run starts, so a workload of many
 	// large runs holds one run's operations at a time.
 	Build func() []trace.Op
+	// BuildCount is how many ops Build makes, at most (0: unknown), known
+	// before it makes them: the run layer checks the memory they take
+	// before any run starts, and runs side by side within it.
+	BuildCount int64
 	// Rows computes the benchmark's numbers from the replay.
 	Rows func(r *Replay) []report.Row
 	// Keep, when set, names the only ops whose results Rows reads: the run
@@ -28,6 +32,15 @@ type Run struct {
 	// (e.g. the bytes its collectives move; 0: unknown): when runs go side
 	// by side, the costliest start first. It changes no result.
 	Cost int64
+}
+
+// OpCount is how many operations the run holds: Ops's, or what Build
+// will make (BuildCount); 0 if unknown.
+func (r Run) OpCount() int64 {
+	if r.Build != nil {
+		return r.BuildCount
+	}
+	return int64(len(r.Ops))
 }
 
 // Operations is the run's operations: Ops, or what Build makes.

@@ -126,6 +126,9 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	if err := job.Check(c, runs); err != nil {
 		return nil, err
 	}
+	if err := checkMemory(runs); err != nil {
+		return nil, err
+	}
 	res := &Result{Stats: NewStats(), Planned: len(runs)}
 	libs := libraries{mpi.FromConfig(c), rccl.ParamsFromConfig(c), rccl.FromConfig(c)} // once
 	workers := opt.workerCount(len(runs))
@@ -138,9 +141,10 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		return opt.stop != nil && opt.stop()
 	}
 	var guard *memGuard
+	var budget *runBudget
 	if workers > 1 {
 		sim.GetIDGenerator() // made once, before the runs share it
-		guard = newMemGuard()
+		guard, budget = newMemGuard(), newRunBudget()
 	}
 	var err error
 	var offset float64       // the runs' simulated seconds so far: where a run's tasks start
@@ -152,6 +156,7 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		var stopRun func() bool // nil: one run at a time, never stopped
 		switch {
 		case guard != nil:
+			defer budget.take(runs[i])()
 			guard.start(i)
 			defer guard.end(i)
 			stopRun = func() bool { guard.wait(i, stop); return quit() || stop() }

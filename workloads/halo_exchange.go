@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -148,7 +149,10 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 	// byte is packed, sent and unpacked: the kernels' and links'
 	// transactions grow with it)
 	cost := int64(h.Warmup+h.Samples) * int64(d.Procs()) * sent
-	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, Keep: clockRead, Cost: cost, Rows: func(r *job.Replay) []report.Row {
+	// as many ops as rank 0's per rank (the others have no clock): known
+	// from rank 0 alone, so the memory is checked before any is made
+	count := limit.Product(int64(len(h.rankOps(nil, x, p, 0))), int64(d.Procs()))
+	return job.Run{Name: name, Build: func() []trace.Op { return h.exchangeOps(x, p) }, BuildCount: count, Keep: clockRead, Cost: cost, Rows: func(r *job.Replay) []report.Row {
 		return []report.Row{{Workload: "halo", Case: name, Src: report.GCD(p.GCD(0)), Bytes: sent,
 			Metric: "time", Value: h.medianUs(r), Unit: "us"}}
 	}}
@@ -160,17 +164,23 @@ func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string,
 func (h Halo) exchangeOps(x exchange, p halo.Placement) []trace.Op {
 	var ops []trace.Op
 	for rank := range x.d.Procs() {
-		g := p.GCD(rank)
-		hr := h
-		hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
-		start := len(ops)
-		ops = hr.exchangeRank(ops, x, rank)
-		for i := start; i < len(ops); i++ {
-			ops[i].Rank = rank
-		}
+		ops = h.rankOps(ops, x, p, rank)
 		if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
 			ops = slices.Grow(ops, len(ops)*(x.d.Procs()-1))
 		}
+	}
+	return ops
+}
+
+// rankOps appends rank's operations of an exchange run to ops.
+func (h Halo) rankOps(ops []trace.Op, x exchange, p halo.Placement, rank int) []trace.Op {
+	g := p.GCD(rank)
+	hr := h
+	hr.GCD, hr.NUMA, hr.prefix = g, h.GCDNUMA[g], fmt.Sprintf("r%d.", rank)
+	start := len(ops)
+	ops = hr.exchangeRank(ops, x, rank)
+	for i := start; i < len(ops); i++ {
+		ops[i].Rank = rank
 	}
 	return ops
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -147,30 +148,36 @@ const mhdStep = "mhd.step"
 // run is the MHD step over decomposition d placed by p.
 func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 	m.Radius = MHDRadius
+	rankOps := func(ops []trace.Op, rank int) []trace.Op {
+		g := p.GCD(rank)
+		mr := m
+		mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
+		start := len(ops)
+		ops = mr.rank(ops, d, rank)
+		for i := start; i < len(ops); i++ {
+			ops[i].Rank = rank
+		}
+		return ops
+	}
 	build := func() []trace.Op {
 		var ops []trace.Op
 		for rank := range d.Procs() {
-			g := p.GCD(rank)
-			mr := m
-			mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
-			start := len(ops)
-			ops = mr.rank(ops, d, rank)
-			for i := start; i < len(ops); i++ {
-				ops[i].Rank = rank
-			}
+			ops = rankOps(ops, rank)
 			if rank == 0 { // every other rank calls as many, rank 0's clock aside: grow once
 				ops = slices.Grow(ops, len(ops)*(d.Procs()-1))
 			}
 		}
 		return ops
 	}
+	// rank 0's count per rank: the memory is checked before any op is made
+	count := limit.Product(int64(len(rankOps(nil, 0))), int64(d.Procs()))
 	name := MHDCase(m.Dims, d.Procs(), m.Strategy, d.Name)
 	var points int64 = 1
 	for _, n := range d.Local {
 		points *= int64(n)
 	}
 	keep := func(o *trace.Op) bool { return o.Rank == 0 && o.Op == trace.HostCompute && len(o.Label) > len(mhdStep) }
-	return job.Run{Name: name, Build: build, Keep: keep, Rows: func(r *job.Replay) []report.Row {
+	return job.Run{Name: name, Build: build, BuildCount: count, Keep: keep, Rows: func(r *job.Replay) []report.Row {
 		at := map[string]float64{}
 		for _, res := range r.Ops {
 			if keep(res.Op) {

@@ -65,7 +65,13 @@ type result struct {
 // buffer), and returns its exit status and output.
 func exe(t *testing.T, dir string, stdin, stdout *os.File, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
+	return exeCmd(t, exec.Command(binary(t), args...), dir, stdin, stdout)
+}
+
+// exeCmd is exe of a command line of its own (the binary under a shell's
+// ulimit).
+func exeCmd(t *testing.T, cmd *exec.Cmd, dir string, stdin, stdout *os.File) result {
+	t.Helper()
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

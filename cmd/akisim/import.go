@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -52,6 +51,11 @@ func runImport(args []string, stderr io.Writer) error {
 	if err := checkPaths(ins, []pathArg{{flag: "-o", path: *out}}); err != nil {
 		return err
 	}
+	dst, err := openOutput("-o", *out) // before the profile is read: a bad -o is bad input
+	if err != nil {
+		return err
+	}
+	defer dst.close()
 	var p *profile.Profile
 	switch format {
 	case "rocprof":
@@ -73,29 +77,12 @@ func runImport(args []string, stderr io.Writer) error {
 	if err := trace.Check(ops, job.Limits(c), path); err != nil {
 		return bad("import %s: the trace does not fit %s: %v", format, c.Name, err)
 	}
-	var b bytes.Buffer
-	if err := trace.Write(&b, ops); err != nil {
+	// written beside it, then renamed: a failed write leaves the old file
+	if err := dst.write(func(w io.Writer) error { return trace.Write(w, ops) }); err != nil {
 		return err
 	}
-	// beside it, then renamed: a failed write leaves the old file (and no
-	// other file: the name is new)
-	f, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
-	if err != nil {
-		return bad("-o %s: %v", *out, errText(err))
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), *out)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("-o %s: %v", *out, errText(err))
+	if err := dst.commit(); err != nil {
+		return err
 	}
 	for _, l := range p.Report.Lines() {
 		fmt.Fprintf(stderr, "akisim import: %s\n", report.Printable(l)) // it may name the profile's kernels

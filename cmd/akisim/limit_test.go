@@ -11,7 +11,8 @@ import (
 // and is a resource limit, exit 4 with one line, not Go's out-of-memory
 // death (exit 2, as bad input): the simulated machine (the nodes a run
 // touches, each checked before it is built), a trace's managed buffer's
-// block table, a sweep's points (a trace's ops: trace's tests).
+// block table, a sweep's points, a workload's operations (a trace's ops:
+// trace's tests).
 func TestResourceLimitExitsFour(t *testing.T) {
 	t.Setenv("AKISIM_MEMORY_BYTES", "50000000") // 50 MB
 	var v []string
@@ -32,6 +33,9 @@ func TestResourceLimitExitsFour(t *testing.T) {
 		{[]string{"-trace", managed, "-set", "host.numa_bytes=1125899906842624"}, "malloc_managed of 1125899906842624 bytes"},
 		{[]string{"sweep", "-outdir", t.TempDir() + "/s", "-set", "gcd.count=" + vals, "-set", "host.cores=" + vals, "-set", "gcd.compute_units=" + vals, "-trace", "/dev/null"},
 			"a sweep of 3 axes' product (1000000000 points)"},
+		// a workload's operation lists, counted from one rank before any is made
+		{[]string{"halo", "-bench", "exchange", "-procs", "512"}, "operations) needs up to"},
+		{[]string{"halo", "-bench", "mhd", "-procs", "64"}, "operations) needs up to"},
 	} {
 		code, stdout, stderr := akisim(t, c.args...)
 		if code != 4 || !strings.HasPrefix(stderr, "akisim: resource limit: ") || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {

@@ -80,6 +80,7 @@ func cli(args []string, stdout, stderr io.Writer) (code int) {
 			code = 3
 		}
 	}()
+	stdStreams = streamsOf(stdout, stderr)
 	o, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -154,19 +155,20 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		}()
 	}
 	if o.memprofile != "" {
-		f, perr := os.Create(o.memprofile)
+		mem, perr := openOutput("-memprofile", o.memprofile)
 		if perr != nil {
-			return bad("-memprofile %s: %v", o.memprofile, errText(perr))
+			return perr
 		}
 		runtime.MemProfileRate = 64 << 10 // coarser than the default: a long run stays fast
 		defer func() {
+			defer mem.close()
 			runtime.GC()
-			perr := pprof.Lookup("allocs").WriteTo(f, 0)
-			if cerr := f.Close(); perr == nil {
-				perr = cerr
+			perr := mem.write(func(w io.Writer) error { return pprof.Lookup("allocs").WriteTo(w, 0) })
+			if perr == nil {
+				perr = mem.commit()
 			}
 			if perr != nil && err == nil {
-				err = fmt.Errorf("-memprofile %s: %v", o.memprofile, errText(perr))
+				err = perr
 			}
 		}()
 	}
@@ -194,25 +196,32 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 
 // startProfile starts the CPU profile; stop reports a failed write.
 func startProfile(path string) (stop func() error, err error) {
-	f, err := os.Create(path)
+	out, err := openOutput("-cpuprofile", path)
 	if err != nil {
-		return nil, bad("-cpuprofile %s: %v", path, errText(err))
+		return nil, err
 	}
-	w := &errWriter{w: f}
+	f, err := out.create()
+	if err != nil {
+		out.close()
+		return nil, err
+	}
+	w := &errWriter{w: f.bw}
 	if err := pprof.StartCPUProfile(w); err != nil {
-		f.Close()
+		f.f.Close()
+		out.close()
 		return nil, fmt.Errorf("-cpuprofile: %v", err)
 	}
 	return func() error {
+		defer out.close()
 		pprof.StopCPUProfile()
-		err := w.err
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		err := out.finish(f)
+		if w.err != nil {
+			err = out.fail(w.err)
 		}
-		if err != nil {
-			return fmt.Errorf("-cpuprofile %s: %v", path, errText(err))
+		if err == nil {
+			err = out.commit()
 		}
-		return nil
+		return err
 	}, nil
 }
 

@@ -20,7 +20,8 @@ type pathArg struct {
 	// run's -outdir): no input and no other output may lie inside it,
 	// except the files named in inside, which become its own.
 	replaced bool
-	inside   []string // flags whose file may be one of the folder's (directly in it)
+	inside   []string    // flags whose file may be one of the folder's (directly in it)
+	info     fs.FileInfo // an open stream's file (stdout), found without a path
 }
 
 // where is a path as the file system resolves it: absolute, clean, its
@@ -70,10 +71,39 @@ func (l *locatedOnce) locate(p string) where {
 	return w
 }
 
-// special is a device or pipe (/dev/stdout, /dev/null): writing it
-// destroys no file, so it may be named twice.
+// special is a device, FIFO or socket (/dev/null, /dev/stdout to a pipe):
+// written in place, never replaced.
 func (w where) special() bool {
 	return w.info != nil && !w.info.Mode().IsRegular() && !w.info.IsDir()
+}
+
+// device is a character or block device (/dev/null, a terminal): what is
+// written there is neither kept nor read back as a file, so it may be named
+// twice. A FIFO may not: its reader would get two outputs interleaved.
+func (w where) device() bool {
+	return w.info != nil && w.info.Mode()&fs.ModeDevice != 0
+}
+
+// stdStreams are the files stdout and stderr write to, found when the
+// command starts (cli); an output that is one of them is refused, since its
+// replacement would leave the stream writing into a file no longer there.
+var stdStreams []pathArg
+
+// streamsOf finds the files behind stdout and stderr, where they are files
+// (a test's buffer is not).
+func streamsOf(stdout, stderr any) []pathArg {
+	var out []pathArg
+	for _, s := range []struct {
+		name string
+		w    any
+	}{{"stdout", stdout}, {"stderr", stderr}} {
+		if f, ok := s.w.(*os.File); ok {
+			if st, err := f.Stat(); err == nil {
+				out = append(out, pathArg{flag: s.name, info: st})
+			}
+		}
+	}
+	return out
 }
 
 // sameFile says whether a and b are one file: one path, or hard links.
@@ -108,14 +138,32 @@ func checkPathsWith(find func(string) where, ins, outs []pathArg) error {
 	}
 	inW, outW := at(ins), at(outs)
 	for i, o := range outs {
-		if o.path == "" || outW[i].special() {
+		if o.path == "" || outW[i].device() {
+			continue
+		}
+		for _, s := range stdStreams {
+			if outW[i].info != nil && !(where{info: s.info}).device() && os.SameFile(outW[i].info, s.info) {
+				return bad("%s %s: is the file %s writes to, which would lose what it holds or mix the two: name another file", o.flag, o.path, s.flag)
+			}
+		}
+		if outW[i].special() { // written in place: only another writer of it is refused
+			for j, p := range outs[:i] {
+				if p.path != "" && sameFile(outW[i], outW[j]) {
+					return bad("%s %s and %s %s: name the same file; give each its own", p.flag, p.path, o.flag, o.path)
+				}
+			}
+			for j, in := range ins {
+				if in.path != "" && sameFile(outW[i], inW[j]) {
+					return bad("%s %s: is the input %s %s", o.flag, o.path, in.flag, in.path)
+				}
+			}
 			continue
 		}
 		if o.replaced && filepath.Dir(outW[i].path) == outW[i].path {
 			return bad("%s %s: the root folder cannot be an outdir", o.flag, o.path)
 		}
 		for j, in := range ins {
-			if in.path == "" || inW[j].special() {
+			if in.path == "" {
 				continue
 			}
 			if sameFile(outW[i], inW[j]) {
@@ -126,7 +174,7 @@ func checkPathsWith(find func(string) where, ins, outs []pathArg) error {
 			}
 		}
 		for j, p := range outs[:i] {
-			if p.path == "" || outW[j].special() {
+			if p.path == "" {
 				continue
 			}
 			if sameFile(outW[i], outW[j]) {

@@ -73,14 +73,19 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		if err := checkPaths(ins, []pathArg{{flag: "plot -o", path: out}}); err != nil {
 			return err
 		}
+		dst, err := openOutput("plot -o", out)
+		if err != nil {
+			return err
+		}
+		defer dst.close()
 		p, err := figure.Draw(t, s)
 		if err != nil {
 			return bad("plot: %v", err)
 		}
-		if err := figure.Save(p, out); err != nil {
-			return fmt.Errorf("plot -o %s: %v", out, errText(err))
+		if err := dst.write(func(w io.Writer) error { return figure.Write(p, w, out) }); err != nil {
+			return err
 		}
-		return nil
+		return dst.commit()
 	}
 	figs := figure.Defaults(t)
 	if len(figs) == 0 {
@@ -96,16 +101,27 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(outdir, 0o755); err != nil {
 		return bad("plot -outdir %s: %v", outdir, errText(err))
 	}
-	for _, f := range figs {
+	dsts := make([]*output, len(figs))
+	for i, o := range outs {
+		if dsts[i], err = openOutput(o.flag, o.path); err != nil {
+			return err
+		}
+		defer dsts[i].close()
+	}
+	for i, f := range figs {
 		p, err := figure.Draw(t, f.Spec)
 		if err != nil {
 			return err
 		}
-		file := filepath.Join(outdir, f.Name+".svg")
-		if err := figure.Save(p, file); err != nil {
-			return fmt.Errorf("plot: %s: %v", file, errText(err))
+		if err := dsts[i].write(func(w io.Writer) error { return figure.Write(p, w, outs[i].path) }); err != nil {
+			return err
 		}
-		fmt.Fprintln(stdout, report.Printable(file))
+	}
+	for i, o := range outs {
+		if err := dsts[i].commit(); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, report.Printable(o.path))
 	}
 	return nil
 }

@@ -250,9 +250,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 // outputs are a run's files besides stdout.
 type outputs struct {
 	dir      *outdir
-	timeline *outFile          // nil when not given or written into the outdir
-	rocprof  *outFile          // -rocprof: the run as rocprofv3 JSON; nil likewise
-	daisen   *outFile          // -daisen: the run's Akita tasks as Daisen's CSV; nil likewise
+	timeline *output           // nil when not given or written into the outdir
+	rocprof  *output           // -rocprof: the run as rocprofv3 JSON; nil likewise
+	daisen   *output           // -daisen: the run's Akita tasks as Daisen's CSV; nil likewise
 	inDir    map[string]string // -timeline, -rocprof or -daisen directly in the outdir: its name there
 	streamed bool              // the outdir's results files were written as the run went (stream.go)
 }
@@ -275,7 +275,7 @@ func openOutputs(o *options) (*outputs, error) {
 		}
 		out.dir.stderr = o.stderr
 	}
-	open := func(flagName, arg string) (*outFile, error) {
+	open := func(flagName, arg string) (*output, error) {
 		if arg == "" {
 			return nil, nil
 		}
@@ -287,7 +287,7 @@ func openOutputs(o *options) (*outputs, error) {
 			out.inDir[flagName] = name
 			return nil, nil
 		}
-		return openOutFile(flagName, arg)
+		return openOutput(flagName, arg)
 	}
 	if out.rocprof, err = open("-rocprof", o.rocprof); err == nil {
 		if out.timeline, err = open("-timeline", o.timeline); err == nil {

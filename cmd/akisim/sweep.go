@@ -482,12 +482,12 @@ func (s *sweep) merge() error {
 	if err := w.Error(); err != nil {
 		return err
 	}
-	path := filepath.Join(s.outdir, "results.csv")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("sweep: %s: %v", path, errText(err))
-	}
-	return os.Rename(tmp, path)
+	return writeOutput("sweep -outdir", filepath.Join(s.outdir, "results.csv"), 0o644, bufferTo(&buf))
+}
+
+// bufferTo writes what buf holds.
+func bufferTo(buf *bytes.Buffer) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }
 }
 
 // writePoints writes outdir/points.csv: each point's index, folder, swept
@@ -522,7 +522,7 @@ func (s *sweep) writePoints() error {
 		w.Write(append(rec, status, secs))
 	}
 	w.Flush()
-	return os.WriteFile(filepath.Join(s.outdir, "points.csv"), buf.Bytes(), 0o644)
+	return writeOutput("sweep -outdir", filepath.Join(s.outdir, "points.csv"), 0o644, bufferTo(&buf))
 }
 
 // pointArgs is the point's full command line: -force, since a point run

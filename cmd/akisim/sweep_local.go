@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -98,13 +97,19 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 
 // runPoint runs one point, its output into its log; a failure's line.
 func (s *sweep) runPoint(p sweepPoint) string {
-	log, err := os.Create(s.logPath(p))
+	logOut, err := openOutput("sweep: point "+p.id+"'s log", s.logPath(p))
+	if err == nil {
+		defer logOut.close()
+	}
+	var log *streamedFile
+	if err == nil {
+		log, err = logOut.create()
+	}
 	if err != nil {
 		return fmt.Sprintf("point %d (%s): its log: %v", p.index, s.label(p), errText(err))
 	}
-	defer log.Close()
 	cmd := exec.Command(s.binary, s.pointArgs(p)...)
-	cmd.Stdout, cmd.Stderr = log, log
+	cmd.Stdout, cmd.Stderr = log.bw, log.bw
 	start := time.Now()
 	if err = cmd.Start(); err == nil {
 		s.started(cmd, true)
@@ -112,6 +117,14 @@ func (s *sweep) runPoint(p sweepPoint) string {
 		s.started(cmd, false)
 	}
 	s.took(p, time.Since(start))
+	// the log is kept whatever the point did: a failure's is read below
+	if lerr := logOut.finish(log); lerr == nil {
+		if lerr = logOut.commit(); lerr != nil && err == nil {
+			err = lerr
+		}
+	} else if err == nil {
+		err = lerr
+	}
 	if err == nil || stopAsked() {
 		return "" // interrupted: not a failure, it runs again next time
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -82,8 +82,9 @@ func (s *sweep) jobScript(todo []sweepPoint) (string, error) {
 	}
 	b.WriteString("*) echo \"akisim sweep: no point for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n")
 	path := filepath.Join(s.outdir, "sweep.sbatch")
-	if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
-		return "", fmt.Errorf("sweep -slurm: %s: %v", path, errText(err))
+	script := func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }
+	if err := writeOutput("sweep -slurm", path, 0o755, script); err != nil {
+		return "", err
 	}
 	return path, nil
 }

@@ -15,6 +15,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/akisim/akisim/internal/limit"
 )
 
 const (
@@ -45,6 +47,14 @@ func Start() { once.Do(start) }
 var once sync.Once
 
 func start() {
+	// Near the memory a run may take (limit.Available: free memory,
+	// ulimit -v, a cgroup's limit) the collector works harder rather than
+	// let the heap's garbage run the process out of it.
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		if a := limit.Available(); a > 0 {
+			debug.SetMemoryLimit(a - a/8)
+		}
+	}
 	if _, ok := os.LookupEnv("GOGC"); ok {
 		return
 	}

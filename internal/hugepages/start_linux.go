@@ -60,10 +60,13 @@ const premapMost = 8 << 30
 const premapChunk = 4 << 20
 
 // premap has the runtime map up to premapMost of heap (at most half the
-// memory the machine has free, limit.Available) and free it again. Memory
-// the runtime maps fresh is zero already and not touched, so this costs
-// address space, not memory. Under strict overcommit
-// (vm.overcommit_memory=2) address space is memory, so nothing is mapped.
+// memory a run may take, limit.Available: the machine's free memory or
+// AKISIM_MEMORY_BYTES, and what ulimit -v and the cgroup's limit leave)
+// and free it again. Memory the runtime maps fresh is zero already and not
+// touched, so this costs address space, not memory: heap address space the
+// run would take anyway, and never more than a limit leaves. Under strict
+// overcommit (vm.overcommit_memory=2) address space is memory, so nothing
+// is mapped.
 func premap() {
 	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(b)) == "2" {
 		return

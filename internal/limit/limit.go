@@ -1,15 +1,18 @@
 // Package limit checks that a run's large allocations fit in the memory
-// the machine has before they are made: running out is neither bad input
-// nor a bug, and Go's own out-of-memory death would look like bad input
+// it may take before they are made: running out is neither bad input nor
+// a bug, and Go's own out-of-memory death would look like bad input
 // (exit 2). akisim reports an *Error as a resource limit (exit 4).
+//
+// The memory a run may take is the least of what binds it: the machine's
+// free memory (or AKISIM_MEMORY_BYTES in its place), the address space
+// left under RLIMIT_AS (ulimit -v), and the memory left under its cgroup's
+// limit. Each is read once, at the first ask.
 package limit
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -17,11 +20,46 @@ import (
 type Error struct {
 	What        string // what would be allocated
 	Need, Avail int64  // bytes
+	By          Bound  // the limit that binds
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s needs up to %s of memory, more than the %s this machine has free (AKISIM_MEMORY_BYTES sets the limit)",
-		e.What, size(e.Need), size(e.Avail))
+	return fmt.Sprintf("%s needs up to %s of memory, more than the %s %s; %s, or make the run smaller",
+		e.What, size(e.Need), size(e.Avail), e.By.leaves(), e.By.raise())
+}
+
+// Bound is a source of the memory limit.
+type Bound int
+
+const (
+	Free      Bound = iota // MemAvailable of /proc/meminfo
+	Env                    // AKISIM_MEMORY_BYTES
+	AddrSpace              // RLIMIT_AS (ulimit -v), less what is mapped
+	Cgroup                 // the cgroup's memory limit, less its usage
+)
+
+func (b Bound) leaves() string {
+	switch b {
+	case Env:
+		return "AKISIM_MEMORY_BYTES allows"
+	case AddrSpace:
+		return "of address space the limit of ulimit -v (RLIMIT_AS) leaves"
+	case Cgroup:
+		return "the cgroup's memory limit leaves"
+	}
+	return "this machine has free"
+}
+
+func (b Bound) raise() string {
+	switch b {
+	case Env:
+		return "raise AKISIM_MEMORY_BYTES"
+	case AddrSpace:
+		return "raise ulimit -v"
+	case Cgroup:
+		return "ask the batch system for more memory"
+	}
+	return "free memory or set AKISIM_MEMORY_BYTES to allow more"
 }
 
 // size is bytes in GiB or MiB, one decimal.
@@ -33,8 +71,9 @@ func size(b int64) string {
 }
 
 var (
-	once  sync.Once
-	avail int64 // 0: unknown, no limit
+	once sync.Once
+	// the limits read at the first ask; 0: none known
+	free, addrSpace, cgroup int64
 )
 
 // CheckEnv says what is wrong with AKISIM_MEMORY_BYTES, if it is set and
@@ -51,49 +90,40 @@ func CheckEnv() error {
 	return nil
 }
 
-// Available is the memory a run may take: AKISIM_MEMORY_BYTES if set,
-// else MemAvailable of /proc/meminfo at the first call (0 if neither).
-func Available() int64 {
+// Available is the memory a run may take (0 if no limit is known).
+func Available() int64 { a, _ := Binding(); return a }
+
+// Binding is the memory a run may take and the limit that sets it.
+func Binding() (int64, Bound) {
+	once.Do(func() { free, addrSpace, cgroup = memAvailable(), addrSpaceLeft(), cgroupLeft() })
+	a, by := free, Free
 	// unset, the usual case, is not parsed: a failed parse allocates its
 	// error, and a run asks at every managed allocation
 	if s := os.Getenv("AKISIM_MEMORY_BYTES"); s != "" {
 		if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
-			return v
+			a, by = v, Env // in place of free memory: the user may allow more
 		}
 	}
-	once.Do(func() { avail = memAvailable() })
-	return avail
-}
-
-// memAvailable reads MemAvailable (kB) of /proc/meminfo; 0 if it cannot.
-func memAvailable() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
+	for _, l := range []struct {
+		v  int64
+		by Bound
+	}{{addrSpace, AddrSpace}, {cgroup, Cgroup}} {
+		if l.v > 0 && (a == 0 || l.v < a) {
+			a, by = l.v, l.by
 		}
 	}
-	return 0
+	return a, by
 }
 
 // Memory returns an *Error if need bytes (what for) do not fit in the
 // memory available; need < 0 stands for a count that overflowed.
 func Memory(what string, need int64) error {
-	a := Available()
+	a, by := Binding()
 	if a > 0 && (need < 0 || need > a) || need < 0 {
 		if need < 0 {
 			need = 1<<63 - 1
 		}
-		return &Error{What: what, Need: need, Avail: a}
+		return &Error{What: what, Need: need, Avail: a, By: by}
 	}
 	return nil
 }
