@@ -350,8 +350,15 @@ func TestSetErrors(t *testing.T) {
 		// A -set of a related key is blamed for the check it broke.
 		{[]string{"gcd.count=5"}, `-set gcd.count=5: host.gcd_numa: must have one entry per GCD (gcd.count = 5), got 4`},
 		{[]string{"host.numa_domains=1"}, `-set host.numa_domains=1: host.gcd_numa[2]: NUMA domain of GCD 2 must be 0..0 (host.numa_domains = 1), got 1`},
-		// A later -set of a whole array overrides blame for its elements.
-		{[]string{"host.gcd_numa[1]=1", "host.gcd_numa=[0,0,1,3]"}, `-set host.gcd_numa=[0,0,1,3]: host.gcd_numa[3]: NUMA domain of GCD 3 must be 0..1 (host.numa_domains = 2), got 3`},
+		// Two overrides of one value: refused, whatever their spelling (an
+		// element and its array, a pair and its index, a table and its key).
+		{[]string{"gcd.clock_ghz=1", "gcd.clock_ghz=2"}, `-set gcd.clock_ghz=1 and -set gcd.clock_ghz=2: both set gcd.clock_ghz; give one`},
+		{[]string{"host.gcd_numa[1]=1", "host.gcd_numa=[0,0,1,3]"}, `-set host.gcd_numa[1]=1 and -set host.gcd_numa=[0,0,1,3]: both set host.gcd_numa[1]; give one`},
+		{[]string{"xgmi.bundle[0-1].lanes=2", "xgmi.bundle[0].lanes=1"}, `-set xgmi.bundle[0-1].lanes=2 and -set xgmi.bundle[0].lanes=1: both set xgmi.bundle[0].lanes; give one`},
+		{[]string{"xgmi.bundle[*].lanes=2", "xgmi.bundle[2].lanes=0"}, `-set xgmi.bundle[*].lanes=2 and -set xgmi.bundle[2].lanes=0: both set xgmi.bundle[2].lanes; give one`},
+		{[]string{"dram.latency_ns=90", "dram={efficiency=0.5, latency_ns=80}"}, `-set dram.latency_ns=90 and -set dram={efficiency=0.5, latency_ns=80}: both set dram.latency_ns; give one`},
+		// The first of several earlier ones is named.
+		{[]string{"gcd.count=4", "dram.latency_ns=90", "gcd={count=4}"}, `-set gcd.count=4 and -set gcd={count=4}: both set gcd.count; give one`},
 	}
 	path := writeTemp(t, mini)
 	for _, c := range cases {
