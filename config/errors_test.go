@@ -394,3 +394,44 @@ func TestLoadMissingFile(t *testing.T) {
 		t.Errorf("got %s", e.Error())
 	}
 }
+
+// An override another flag made is named as the user typed it: the key
+// too when the flag does not name it (-procs makes network.nodes).
+func TestOverrideNamedAsTyped(t *testing.T) {
+	src, err := NewSource("node.toml", []byte(mini), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := EnvOverride("NCCL_PROTO=LL128")
+	xnack, _ := EnvOverride("HSA_XNACK=1")
+	for _, c := range []struct {
+		ovs  []Override
+		want string
+	}{
+		{[]Override{{Set: "network.nodes=125000", Flag: "-procs 1000000"}}, "-procs 1000000: network.nodes: must be 1..16384, got 125000"},
+		{[]Override{{Set: "network.nodes=0", Flag: "-nodes 0"}}, "-nodes 0: must be 1..16384, got 0"},
+		{[]Override{env}, "-env NCCL_PROTO=LL128: LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only"},
+		{[]Override{{Set: "env={HSA_XNACK=0}"}, xnack}, "-set env={HSA_XNACK=0} and -env HSA_XNACK=1: both set env.HSA_XNACK; give one"},
+		{[]Override{{Set: "network.nodes=2", Flag: "-nodes 2"}, {Set: "network.nodes=9", Flag: "-procs 72"}}, "-nodes 2 and -procs 72: both set network.nodes; give one"},
+	} {
+		_, err := src.NodeWith(c.ovs)
+		if got := asError(t, err).Error(); got != c.want {
+			t.Errorf("%v:\n got %s\nwant %s", c.ovs, got, c.want)
+		}
+	}
+}
+
+// LL128 is refused naming the node's own GPU (issue 43: mi300x-node spoke
+// of gfx90a).
+func TestLL128NamesTheGPU(t *testing.T) {
+	for name, want := range map[string]string{
+		"frontier-node": "LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only",
+		"mi300x-node":   "LL128 is not modelled on gfx942 (MI300X): the model runs RCCL's LL and Simple only",
+		"mi300a-node":   "LL128 is not modelled on gfx942 (MI300A): the model runs RCCL's LL and Simple only",
+	} {
+		_, err := Load(shippedPath(t, name), []string{"env.NCCL_PROTO=LL128"})
+		if got := asError(t, err).Error(); got != "-set env.NCCL_PROTO=LL128: "+want {
+			t.Errorf("%s: got %s", name, got)
+		}
+	}
+}

@@ -28,7 +28,7 @@ type options struct {
 	invariants bool // -check: check the model's invariants after every run
 	config     string
 	source     *config.Source // -config already read (a sweep's other points), or nil
-	sets       setFlags
+	sets       setFlags       // -set as given (overrides adds -nodes and -env)
 	envs       setFlags
 	workload   string
 	tracePath  string
@@ -192,14 +192,12 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 func (o *options) aliasSets(given map[string]bool) error {
 	o.overrides = config.Sets(o.sets)
 	alias := map[string]string{} // key -> the flag as typed
-	var sets []string
 	add := func(ov config.Override) error {
 		key, _, _ := strings.Cut(ov.Set, "=")
 		if prev, ok := alias[key]; ok {
 			return bad("%s and %s: both set %s; give one", prev, ov.Flag, key)
 		}
 		alias[key] = ov.Flag
-		sets = append(sets, ov.Set)
 		o.overrides = append(o.overrides, ov)
 		return nil
 	}
@@ -226,7 +224,6 @@ func (o *options) aliasSets(given map[string]bool) error {
 			return bad("%s and -set %s: both set %s; give one", typed, set, strings.TrimSpace(key))
 		}
 	}
-	o.sets = append(o.sets, sets...)
 	return nil
 }
 
