@@ -28,7 +28,8 @@ import (
 // built-in config's base is built in too. A base may derive in turn, at most
 // maxBaseDepth files in all, without cycles. The strict checks apply to the
 // merged config, and every error names the file and line that wrote the
-// offending value, base or derived.
+// offending value, base or derived; a check that compares keys blames the
+// latest layer that wrote one of them (origin.blame).
 
 // maxBaseDepth bounds a chain of bases (a symlink loop makes endless paths).
 const maxBaseDepth = 8
@@ -200,6 +201,42 @@ func (o *origin) errorAt(key, msg string) *Error {
 		p.layer = len(o.files) - 1
 	}
 	return &Error{File: o.files[p.layer], Line: p.line, Key: key, Msg: msg}
+}
+
+// blame is the error at key, checked against related: in the file and
+// line that wrote key, unless a later layer (a derived config) wrote one of
+// them, inside or around it; then in that layer, at the first of key and
+// related it wrote (the user's change that broke the check, not the
+// base's value it broke).
+func (o *origin) blame(key string, related []string, msg string) *Error {
+	keys := append([]string{key}, related...)
+	top := -1
+	for k, p := range o.at {
+		if p.layer > top && touches(k, keys) {
+			top = p.layer
+		}
+	}
+	if p, ok := o.find(key); !ok || p.layer >= top {
+		return o.errorAt(key, msg)
+	}
+	at := func(line int) *Error { return &Error{File: o.files[top], Line: line, Key: key, Msg: msg} }
+	for _, r := range keys {
+		if p, ok := o.at[r]; ok && p.layer == top {
+			return at(p.line)
+		}
+	}
+	for _, r := range keys {
+		line := 0
+		for k, p := range o.at {
+			if p.layer == top && touches(k, []string{r}) && (line == 0 || p.line < line) {
+				line = p.line
+			}
+		}
+		if line > 0 {
+			return at(line)
+		}
+	}
+	return o.errorAt(key, msg) // not reached: top is some key's layer
 }
 
 // merge merges the layers into one config's generic data.

@@ -350,8 +350,15 @@ func TestSetErrors(t *testing.T) {
 		// A -set of a related key is blamed for the check it broke.
 		{[]string{"gcd.count=5"}, `-set gcd.count=5: host.gcd_numa: must have one entry per GCD (gcd.count = 5), got 4`},
 		{[]string{"host.numa_domains=1"}, `-set host.numa_domains=1: host.gcd_numa[2]: NUMA domain of GCD 2 must be 0..0 (host.numa_domains = 1), got 1`},
-		// A later -set of a whole array overrides blame for its elements.
-		{[]string{"host.gcd_numa[1]=1", "host.gcd_numa=[0,0,1,3]"}, `-set host.gcd_numa=[0,0,1,3]: host.gcd_numa[3]: NUMA domain of GCD 3 must be 0..1 (host.numa_domains = 2), got 3`},
+		// Two overrides of one value: refused, whatever their spelling (an
+		// element and its array, a pair and its index, a table and its key).
+		{[]string{"gcd.clock_ghz=1", "gcd.clock_ghz=2"}, `-set gcd.clock_ghz=1 and -set gcd.clock_ghz=2: both set gcd.clock_ghz; give one`},
+		{[]string{"host.gcd_numa[1]=1", "host.gcd_numa=[0,0,1,3]"}, `-set host.gcd_numa[1]=1 and -set host.gcd_numa=[0,0,1,3]: both set host.gcd_numa[1]; give one`},
+		{[]string{"xgmi.bundle[0-1].lanes=2", "xgmi.bundle[0].lanes=1"}, `-set xgmi.bundle[0-1].lanes=2 and -set xgmi.bundle[0].lanes=1: both set xgmi.bundle[0].lanes; give one`},
+		{[]string{"xgmi.bundle[*].lanes=2", "xgmi.bundle[2].lanes=0"}, `-set xgmi.bundle[*].lanes=2 and -set xgmi.bundle[2].lanes=0: both set xgmi.bundle[2].lanes; give one`},
+		{[]string{"dram.latency_ns=90", "dram={efficiency=0.5, latency_ns=80}"}, `-set dram.latency_ns=90 and -set dram={efficiency=0.5, latency_ns=80}: both set dram.latency_ns; give one`},
+		// The first of several earlier ones is named.
+		{[]string{"gcd.count=4", "dram.latency_ns=90", "gcd={count=4}"}, `-set gcd.count=4 and -set gcd={count=4}: both set gcd.count; give one`},
 	}
 	path := writeTemp(t, mini)
 	for _, c := range cases {
@@ -385,5 +392,46 @@ func TestLoadMissingFile(t *testing.T) {
 	e := asError(t, err)
 	if e.Error() != "no/such/file.toml: cannot read config: no such file or directory" {
 		t.Errorf("got %s", e.Error())
+	}
+}
+
+// An override another flag made is named as the user typed it: the key
+// too when the flag does not name it (-procs makes network.nodes).
+func TestOverrideNamedAsTyped(t *testing.T) {
+	src, err := NewSource("node.toml", []byte(mini), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := EnvOverride("NCCL_PROTO=LL128")
+	xnack, _ := EnvOverride("HSA_XNACK=1")
+	for _, c := range []struct {
+		ovs  []Override
+		want string
+	}{
+		{[]Override{{Set: "network.nodes=125000", Flag: "-procs 1000000"}}, "-procs 1000000: network.nodes: must be 1..16384, got 125000"},
+		{[]Override{{Set: "network.nodes=0", Flag: "-nodes 0"}}, "-nodes 0: must be 1..16384, got 0"},
+		{[]Override{env}, "-env NCCL_PROTO=LL128: LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only"},
+		{[]Override{{Set: "env={HSA_XNACK=0}"}, xnack}, "-set env={HSA_XNACK=0} and -env HSA_XNACK=1: both set env.HSA_XNACK; give one"},
+		{[]Override{{Set: "network.nodes=2", Flag: "-nodes 2"}, {Set: "network.nodes=9", Flag: "-procs 72"}}, "-nodes 2 and -procs 72: both set network.nodes; give one"},
+	} {
+		_, err := src.NodeWith(c.ovs)
+		if got := asError(t, err).Error(); got != c.want {
+			t.Errorf("%v:\n got %s\nwant %s", c.ovs, got, c.want)
+		}
+	}
+}
+
+// LL128 is refused naming the node's own GPU (issue 43: mi300x-node spoke
+// of gfx90a).
+func TestLL128NamesTheGPU(t *testing.T) {
+	for name, want := range map[string]string{
+		"frontier-node": "LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only",
+		"mi300x-node":   "LL128 is not modelled on gfx942 (MI300X): the model runs RCCL's LL and Simple only",
+		"mi300a-node":   "LL128 is not modelled on gfx942 (MI300A): the model runs RCCL's LL and Simple only",
+	} {
+		_, err := Load(shippedPath(t, name), []string{"env.NCCL_PROTO=LL128"})
+		if got := asError(t, err).Error(); got != "-set env.NCCL_PROTO=LL128: "+want {
+			t.Errorf("%s: got %s", name, got)
+		}
 	}
 }

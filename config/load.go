@@ -39,7 +39,11 @@ func Parse(file string, data []byte, sets []string) (*Node, error) {
 
 // Node merges the config with its bases, applies the -set overrides in
 // order, validates the result and returns it, as Load does.
-func (s *Source) Node(sets []string) (*Node, error) {
+func (s *Source) Node(sets []string) (*Node, error) { return s.NodeWith(Sets(sets)) }
+
+// NodeWith is Node with overrides that other flags may have made: errors
+// name each as the user gave it.
+func (s *Source) NodeWith(sets []Override) (*Node, error) {
 	// 1-3 depend on the files alone: done once, each call sets a copy
 	s.once.Do(func() { s.decoded, s.at, s.err = s.decode() })
 	if s.err != nil {
@@ -55,14 +59,14 @@ func (s *Source) Node(sets []string) (*Node, error) {
 		}
 	}
 
-	// 5. Validation, blaming the -set that wrote a bad value if any, else
-	// the file and line that did.
+	// 5. Validation, blaming the override that wrote the bad value or one
+	// it was checked against, else the file and line that did.
 	if errs := n.validate(); len(errs) > 0 {
 		e := errs[0]
 		if i := st.blame(e.key, e.related); i >= 0 {
-			return nil, &Error{Set: sets[i], Key: e.key, Msg: e.msg}
+			return nil, &Error{Set: sets[i].Set, Flag: sets[i].Flag, Key: e.key, Msg: e.msg}
 		}
-		return nil, at.errorAt(e.key, e.msg)
+		return nil, at.blame(e.key, e.related, e.msg)
 	}
 	n.removeDeadBundles()
 	n.partition()

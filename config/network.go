@@ -126,7 +126,7 @@ func (n *Node) validateNetwork(v *validator) {
 	}
 	for g := 0; g < n.GCD.Count && n.Nodes() > 1; g++ {
 		if !n.nicServes(g) {
-			v.fail("nic.numa", []string{"host.gcd_numa", "network.nodes"},
+			v.fail("nic.numa", []string{"host.gcd_numa", "network.nodes", "gcd.count"},
 				"no NIC serves NUMA domain %d, so GCD %d cannot reach the other nodes", n.Host.GCDNUMA[g], g)
 			return
 		}
@@ -163,7 +163,7 @@ func (n *Node) validatePorts(v *validator) {
 	group := n.SwitchesPerGroup() - 1
 	global := (n.Groups() - 1 + n.SwitchesPerGroup() - 1) / n.SwitchesPerGroup()
 	if need := most + group + global; need > w.SwitchPorts {
-		v.fail("network.switch_ports", []string{"network.nodes_per_set", "network.switches_per_set", "nic.switch"},
+		v.fail("network.switch_ports", []string{"network.nodes_per_set", "network.switches_per_set", "nic.switch", "network.nodes_per_group", "network.nodes"},
 			"a switch needs %d ports (%d NICs, %d other switches of its group, %d global links), got %d",
 			need, most, group, global, w.SwitchPorts)
 	}

@@ -23,7 +23,13 @@ func TestNetworkUnreachableNode(t *testing.T) {
 		t.Fatalf("one node, one NIC: %v", err)
 	}
 	_, err := Parse("node.toml", []byte(mini), append(one, "network.nodes=2"))
-	want := "-set network.nodes=2: nic.numa: no NIC serves NUMA domain 1, so GCD 2 cannot reach the other nodes"
+	want := "-set nic.numa=[0]: no NIC serves NUMA domain 1, so GCD 2 cannot reach the other nodes"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// With the NICs the file's, the -set of the nodes is the one named.
+	_, err = Parse("node.toml", []byte(replace(t, mini, "numa = [0, 1]", "numa = [0, 0]")), []string{"network.nodes=2"})
+	want = "-set network.nodes=2: nic.numa: no NIC serves NUMA domain 1, so GCD 2 cannot reach the other nodes"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

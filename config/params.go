@@ -241,7 +241,7 @@ var Params = concat(
 		ints("env.MPICH_REDUCE_INTRANODE_TREE_KVAL", "", 1, 1<<20, "shared-memory collectives: children per rank of the k-ary tree data is reduced up"),
 		ints("env.MPICH_BCAST_INTRANODE_TREE_KVAL", "", 1, 1<<20, "shared-memory collectives: children per rank of the k-ary tree the result is released down"),
 		ints("env.MPICH_ENABLE_YAKSA", "", 0, 1, "1: MPI_Pack of a derived type on GPU memory runs yaksa's GPU pack kernels; 0: the dataloop engine, a CPU copy per contiguous run"),
-		str("env.NCCL_PROTO", "LL128 is refused: off on gfx90a", `the protocol of every collective; "": RCCL's tuning model picks`).choice("", "LL", "Simple"),
+		str("env.NCCL_PROTO", "LL128 is refused: off on gfx90a, not modelled on gfx942", `the protocol of every collective; "": RCCL's tuning model picks`).choice("", "LL", "Simple"),
 		str("env.NCCL_ALGO", "", `the algorithm (Tree: AllReduce only); "": RCCL's choice`).choice("", "Ring", "Tree"),
 		ints("env.NCCL_MIN_NCHANNELS", "", -2, 128, "channels RCCL runs at least (-2: RCCL's default)"),
 		ints("env.NCCL_MAX_NCHANNELS", "", -2, 128, "channels RCCL runs at most (-2: RCCL's default)"),

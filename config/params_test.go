@@ -137,7 +137,7 @@ func TestDeclaredRangesRefuse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := &setter{sets: []string{key + "=" + value}, prov: map[string]int{}}
+		st := &setter{sets: Sets([]string{key + "=" + value}), prov: map[string]int{}}
 		if err := st.apply(n, 0); err != nil {
 			t.Fatalf("-set %s=%s: %v", key, value, err)
 		}

@@ -27,7 +27,10 @@ func TestReleaseSelects(t *testing.T) {
 func TestReleaseUnknown(t *testing.T) {
 	checkSets(t, mini, []setCase{
 		{"runtime.rocm=4.0", `-set runtime.rocm=4.0: unknown ROCm release "4.0" (runtime.release has 5.3, 5.7)`},
-		{"runtime.release[1].rocm=5.3", `-set runtime.release[1].rocm=5.3: must name a release once, got "5.3"`},
+		{"runtime.release[1].rocm=5.3", `-set runtime.release[1].rocm=5.3: must name a release once, got "5.3" (also runtime.release[0])`},
+		// Renaming the first entry after the second blames the -set that did,
+		// not the second entry's line in the file (issue 43).
+		{"runtime.release[0].rocm=5.7", `-set runtime.release[0].rocm=5.7: runtime.release[1].rocm: must name a release once, got "5.7" (also runtime.release[0])`},
 	})
 	text := replace(t, mini, `rocm = "5.7"`+"\n\n", `rocm = "9.9"`+"\n\n")
 	_, err := Parse("node.toml", []byte(text), nil)

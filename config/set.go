@@ -23,22 +23,65 @@ import (
 // Bundle lanes = 0 removes the bundle (after validation, so indices stay
 // those of the file). VALUE is a TOML value: 25, 1.5, "fewest", [3,3,1,1],
 // {lanes = 2}; a table merges into the existing one, an array replaces the
-// old one. String fields also take a bare word: routing.sdma=fewest.
+// old one. String fields also take a bare word: routing.sdma=fewest. Two
+// overrides may not write one value, however spelled (a pair and its index,
+// [*] and an element, a table and its key): one would be lost silently.
 
 var segmentRE = regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\[(\d+)(?:-(\d+))?\])?$`)
 
 var bundleType = reflect.TypeOf(Bundle{})
 
-// setter applies -set overrides and remembers which key each one wrote.
+// Override is one KEY=VALUE override and how the user gave it, which its
+// errors name: a -set, or another flag that made it (-env NCCL_PROTO=LL is
+// env.NCCL_PROTO=LL; akisim's -nodes and -procs make network.nodes).
+type Override struct {
+	Set  string // KEY=VALUE
+	Flag string // the flag as typed; "" for -set Set
+}
+
+// Sets are -set overrides as typed.
+func Sets(sets []string) []Override {
+	out := make([]Override, len(sets))
+	for i, s := range sets {
+		out[i] = Override{Set: s}
+	}
+	return out
+}
+
+// EnvOverride is the override -env NAME=VALUE makes: env.NAME=VALUE.
+func EnvOverride(nameValue string) (Override, bool) {
+	name, value, ok := strings.Cut(nameValue, "=")
+	return Override{Set: "env." + strings.TrimSpace(name) + "=" + value, Flag: "-env " + nameValue}, ok
+}
+
+// typed is how the user gave the override.
+func (o Override) typed() string {
+	if o.Flag != "" {
+		return o.Flag
+	}
+	return "-set " + o.Set
+}
+
+// setter applies overrides and remembers which keys each one wrote.
+// Two overrides may not write one value: one would be lost, and the
+// order of the flags would matter.
 type setter struct {
-	sets []string
+	sets []Override
 	prov map[string]int // key path written -> index in sets
 }
 
 // apply applies sets[i] to n. It returns a one-line *Error on failure.
 // A key with [*] (xgmi.bundle[*].lanes=2) sets every element in turn.
 func (st *setter) apply(n *Node, i int) error {
-	kv := st.sets[i]
+	err := st.applyAll(n, i)
+	if e, ok := err.(*Error); ok {
+		e.Flag = st.sets[i].Flag
+	}
+	return err
+}
+
+func (st *setter) applyAll(n *Node, i int) error {
+	kv := st.sets[i].Set
 	if pre, post, ok := strings.Cut(kv, "[*]"); ok && !strings.Contains(pre, "=") {
 		count, err := arrayLen(n, pre)
 		if err != nil {
@@ -167,18 +210,59 @@ func (st *setter) applyOne(n *Node, kv string, i int) error {
 		e := d.errs[0]
 		return &Error{Set: kv, Key: e.key, Msg: e.msg}
 	}
-	cur.Set(tmp)
-
-	if written == "" {
-		written = path
+	var keys []string // what the override wrote: an added bundle, else the leaves of its value
+	if written != "" {
+		keys = []string{written}
+	} else {
+		keys = writtenKeys(data, path)
 	}
-	for k := range st.prov {
-		if k == written || isBelow(k, written) {
-			delete(st.prov, k)
+	if err := st.repeated(keys, i, kv); err != nil {
+		return err
+	}
+	cur.Set(tmp)
+	for _, k := range keys {
+		st.prov[k] = i
+	}
+	return nil
+}
+
+// repeated refuses keys (written by sets[i]) when an earlier override
+// wrote one of them, a table holding one or a value inside one. It names
+// the earliest such override and the deeper key of the two.
+func (st *setter) repeated(keys []string, i int, kv string) error {
+	first, key := -1, ""
+	for k, j := range st.prov {
+		for _, w := range keys {
+			if j == i || k != w && !isBelow(k, w) && !isBelow(w, k) {
+				continue
+			}
+			both := k
+			if len(w) > len(k) {
+				both = w
+			}
+			if first < 0 || j < first || j == first && both < key {
+				first, key = j, both
+			}
 		}
 	}
-	st.prov[written] = i
-	return nil
+	if first < 0 {
+		return nil
+	}
+	return &Error{Set: kv, Also: st.sets[first].typed(), Key: key, Msg: "both set " + key + "; give one"}
+}
+
+// writtenKeys are the key paths a value set at path writes: a table merges, so
+// its keys (and theirs); any other value, an array too, replaces path.
+func writtenKeys(v any, path string) []string {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return []string{path}
+	}
+	var out []string
+	for k, x := range t {
+		out = append(out, writtenKeys(x, joinKey(path, k))...)
+	}
+	return out
 }
 
 // parseSetValue parses VALUE as a TOML value. A bare word is taken as a
@@ -221,21 +305,32 @@ func isBelow(k, p string) bool {
 	return len(k) > len(p) && strings.HasPrefix(k, p) && (k[len(p)] == '.' || k[len(p)] == '[')
 }
 
-// blame returns the index of the latest -set that wrote key, a table or
-// array holding it, something inside it, or one of the related keys; -1 if
-// none did.
+// blame returns the index of the override that wrote key (a table or
+// array holding it, or something inside it), else of the last that wrote
+// one of the related keys; -1 if none did. Overrides never write one value
+// twice, so the one that wrote key does not depend on the flags' order.
 func (st *setter) blame(key string, related []string) int {
-	best := -1
-	for k, i := range st.prov {
-		if i <= best {
-			continue
-		}
-		for _, r := range append([]string{key}, related...) {
-			if k == r || isBelow(k, r) || isBelow(r, k) {
+	for _, keys := range [][]string{{key}, related} {
+		best := -1
+		for k, i := range st.prov {
+			if i > best && touches(k, keys) {
 				best = i
-				break
 			}
 		}
+		if best >= 0 {
+			return best
+		}
 	}
-	return best
+	return -1
+}
+
+// touches reports whether a value written at key path k is one of keys,
+// inside one or holds one.
+func touches(k string, keys []string) bool {
+	for _, r := range keys {
+		if k == r || isBelow(k, r) || isBelow(r, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -436,7 +436,7 @@ func (n *Node) validateBundles(v *validator) {
 		}
 		p := pair(b.GCDs[0], b.GCDs[1])
 		if j, dup := seen[p]; dup {
-			v.fail(key+".gcds", nil, "duplicate bundle between GCD %d and GCD %d (also xgmi.bundle[%d])",
+			v.fail(key+".gcds", []string{indexKey("xgmi.bundle", j) + ".gcds"}, "duplicate bundle between GCD %d and GCD %d (also xgmi.bundle[%d])",
 				p[0], p[1], j)
 			continue
 		}
@@ -449,11 +449,14 @@ func (n *Node) validateBundles(v *validator) {
 func (n *Node) validateReach(v *validator) {
 	count := n.GCD.Count
 	adj := make([][]int, count)
-	for _, b := range n.XGMI.Bundles {
+	cut := []string{"gcd.count"} // and the bundles lanes = 0 removed: a layer that removed one is blamed
+	for i, b := range n.XGMI.Bundles {
 		if b.Lanes > 0 {
 			a, c := b.GCDs[0], b.GCDs[1]
 			adj[a] = append(adj[a], c)
 			adj[c] = append(adj[c], a)
+		} else {
+			cut = append(cut, indexKey("xgmi.bundle", i)+".lanes")
 		}
 	}
 	related := []string{"gcd.count", "xgmi.bundle"}
@@ -462,7 +465,7 @@ func (n *Node) validateReach(v *validator) {
 		dist := hops(adj, src)
 		for dst := 0; dst < count; dst++ {
 			if dist[dst] < 0 {
-				v.fail("xgmi.bundle", []string{"gcd.count"}, "GCD %d cannot reach GCD %d", src, dst)
+				v.fail("xgmi.bundle", cut, "GCD %d cannot reach GCD %d", src, dst)
 				return
 			}
 			if dist[dst] > worst {
@@ -561,9 +564,14 @@ func (n *Node) validateRCCL(v *validator) {
 	}
 	v.int("rccl.thread_threshold_ll", r.ThreadThresholdLL)
 	v.int("rccl.thread_threshold_simple", r.ThreadThresholdSimple)
-	if e.NCCLProto == "LL128" {
-		v.fail("env.NCCL_PROTO", nil, "LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only")
-	} else {
+	switch gpu := n.GCD.gpu(); {
+	case e.NCCLProto != "LL128":
+	case gpu == gfx90a:
+		v.fail("env.NCCL_PROTO", nil, "LL128 is not enabled on %s: RCCL runs LL and Simple only", gpu)
+	default:
+		v.fail("env.NCCL_PROTO", nil, "LL128 is not modelled on %s: the model runs RCCL's LL and Simple only", gpu)
+	}
+	if e.NCCLProto != "LL128" {
 		v.choice("env.NCCL_PROTO", e.NCCLProto)
 	}
 	v.choice("env.NCCL_ALGO", e.NCCLAlgo)
@@ -571,9 +579,27 @@ func (n *Node) validateRCCL(v *validator) {
 	v.int("env.NCCL_MAX_NCHANNELS", int64(e.NCCLMaxChannels))
 	v.int("env.NCCL_BUFFSIZE", e.NCCLBuffSize)
 	if line := int64(r.Steps) * 64; r.Steps >= 4 && r.Steps <= 64 && e.NCCLBuffSize%line != 0 {
-		v.fail("env.NCCL_BUFFSIZE", nil, "must be a multiple of %d (rccl.steps slots of whole 64-byte lines), got %d", line, e.NCCLBuffSize)
+		v.fail("env.NCCL_BUFFSIZE", []string{"rccl.steps"}, "must be a multiple of %d (rccl.steps slots of whole 64-byte lines), got %d", line, e.NCCLBuffSize)
 	}
 	v.choice("env.NCCL_DEBUG", e.NCCLDebug)
+}
+
+// gfx90a is MI250X's GCD, the GPU RCCL's model here is built on.
+const gfx90a = "gfx90a (MI250X)"
+
+// gpu names the node's GPU for messages by its XCDs, as configs name no
+// GPU: MI250X's GCD has one, MI300A six, MI300X eight (gem5-mi300x's one
+// XCD reads as gfx90a).
+func (g *GCD) gpu() string {
+	switch g.XCDs {
+	case 1:
+		return gfx90a
+	case 6:
+		return "gfx942 (MI300A)"
+	case 8:
+		return "gfx942 (MI300X)"
+	}
+	return fmt.Sprintf("a GPU of %d XCDs", g.XCDs)
 }
 
 // validateReleases checks every ROCm release entry and that runtime.rocm
@@ -583,7 +609,9 @@ func (n *Node) validateReleases(v *validator) {
 	var names []string
 	for i, rel := range r.Releases {
 		key := indexKey("runtime.release", i)
-		if rel.ROCm == "" || slices.Contains(names, rel.ROCm) {
+		if j := slices.Index(names, rel.ROCm); j >= 0 {
+			v.fail(key+".rocm", []string{indexKey("runtime.release", j) + ".rocm"}, "must name a release once, got %q (also runtime.release[%d])", rel.ROCm, j)
+		} else if rel.ROCm == "" {
 			v.fail(key+".rocm", nil, "must name a release once, got %q", rel.ROCm)
 		}
 		names = append(names, rel.ROCm)

@@ -28,7 +28,7 @@ type options struct {
 	invariants bool // -check: check the model's invariants after every run
 	config     string
 	source     *config.Source // -config already read (a sweep's other points), or nil
-	sets       setFlags
+	sets       setFlags       // -set as given (overrides adds -nodes and -env)
 	envs       setFlags
 	workload   string
 	tracePath  string
@@ -63,7 +63,7 @@ type options struct {
 	only       string            // validate: "", "calibrated" or "check"
 	given      map[string]bool   // the flags the command line gave
 	read       *input            // the config, once read (readConfig)
-	typed      map[string]string // a -set that another flag made ("env.X=1") -> that flag as typed ("-env X=1")
+	overrides  []config.Override // -set, then what -nodes and -env make, each as typed
 	stderr     io.Writer         // where diagnostics beside the results go
 }
 
@@ -185,36 +185,36 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 }
 
 // aliasSets turns the flags that name config keys (-nodes is
-// network.nodes, -env NAME is env.NAME) into -set overrides, remembering
-// how each was typed for its errors. A flag and a -set of the same key
-// conflict: one would silently win (and a sweep's labels would lie).
+// network.nodes, -env NAME is env.NAME) into overrides, remembering how
+// each was typed for its errors. A flag and a -set of the same key
+// conflict: one would silently win (and a sweep's labels would lie); so
+// do two -env of one name, as two -set of one key do (config refuses).
 func (o *options) aliasSets(given map[string]bool) error {
-	o.typed = map[string]string{}
+	o.overrides = config.Sets(o.sets)
 	alias := map[string]string{} // key -> the flag as typed
-	var sets []string
-	add := func(key, value, typed string) error {
+	add := func(ov config.Override) error {
+		key, _, _ := strings.Cut(ov.Set, "=")
 		if prev, ok := alias[key]; ok {
-			return bad("%s and %s: both set %s; give one", prev, typed, key)
+			return bad("%s and %s: both set %s; give one", prev, ov.Flag, key)
 		}
-		alias[key] = typed
-		sets = append(sets, key+"="+value)
-		o.typed[key+"="+value] = typed
+		alias[key] = ov.Flag
+		o.overrides = append(o.overrides, ov)
 		return nil
 	}
 	if given["nodes"] {
 		if o.nodes < 1 {
 			return bad("-nodes: must be at least 1, got %d", o.nodes)
 		}
-		if err := add("network.nodes", strconv.Itoa(o.nodes), fmt.Sprintf("-nodes %d", o.nodes)); err != nil {
+		if err := add(config.Override{Set: "network.nodes=" + strconv.Itoa(o.nodes), Flag: fmt.Sprintf("-nodes %d", o.nodes)}); err != nil {
 			return err
 		}
 	}
 	for _, e := range o.envs { // the environment is part of the resolved config
-		name, value, ok := strings.Cut(e, "=")
+		ov, ok := config.EnvOverride(e)
 		if !ok {
 			return bad("-env %s: want NAME=VALUE", e)
 		}
-		if err := add("env."+strings.TrimSpace(name), value, "-env "+e); err != nil {
+		if err := add(ov); err != nil {
 			return err
 		}
 	}
@@ -224,22 +224,7 @@ func (o *options) aliasSets(given map[string]bool) error {
 			return bad("%s and -set %s: both set %s; give one", typed, set, strings.TrimSpace(key))
 		}
 	}
-	o.sets = append(o.sets, sets...)
 	return nil
-}
-
-// typedError names, in a config error about an override another flag
-// made, that flag as the user typed it (-env X=1, not -set env.X=1).
-func (o *options) typedError(err error) error {
-	var ce *config.Error
-	if !errors.As(err, &ce) || o.typed[ce.Set] == "" {
-		return err
-	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "-set "+ce.Set); ok {
-		return errors.New(o.typed[ce.Set] + rest)
-	}
-	return err
 }
 
 // check finds flags that do not apply to what the command line asks for.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -92,10 +93,11 @@ func haloNodes(o *options, in *input) (*config.Node, error) {
 	if o.halo.procs < 1 || c.Nodes() >= need {
 		return c, nil
 	}
-	if o.given["nodes"] || slices.ContainsFunc(o.sets, func(s string) bool { return strings.HasPrefix(s, "network.nodes=") }) {
-		return nil, bad("-procs %d: %d ranks at %d per node need %d nodes, the run has %d (-nodes)", o.halo.procs, o.halo.procs, per, need, c.Nodes())
+	// the nodes needed are -procs's doing: its errors name it
+	n, err := in.src.NodeWith(append(slices.Clone(o.overrides), config.Override{Set: fmt.Sprintf("network.nodes=%d", need), Flag: fmt.Sprintf("-procs %d", o.halo.procs)}))
+	if ce := (*config.Error)(nil); errors.As(err, &ce) && ce.Also != "" { // the user gave the nodes
+		return nil, bad("-procs %d: %d ranks at %d per node need %d nodes, the run has %d (%s)", o.halo.procs, o.halo.procs, per, need, c.Nodes(), ce.Also)
 	}
-	n, err := in.src.Node(append(slices.Clone(o.sets), fmt.Sprintf("network.nodes=%d", need)))
 	if err != nil {
 		return nil, bad("%v", err)
 	}

@@ -18,7 +18,7 @@ func TestMHDBadInput(t *testing.T) {
 		{[]string{"halo", "-bench", "mhd", "-strategy", ""}, `-strategy: empty value`},
 		{[]string{"halo", "-bench", "mhd", "-dims", "128,128"}, "-dims: the MHD solver's grid has 3 axes, got 2"},
 		{[]string{"halo", "-bench", "mhd", "-dims", "128,0,128"}, `-dims: want positive integers, comma separated, got "0"`},
-		{[]string{"halo", "-bench", "mhd", "-procs", "16", "-nodes", "1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes)"},
+		{[]string{"halo", "-bench", "mhd", "-procs", "16", "-nodes", "1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes 1)"},
 		{[]string{"halo", "-bench", "mhd", "-procs", "64", "-dims", "16,16,16"}, "the stencils need at least 6"},
 		{[]string{"halo", "-bench", "mhd", "-decomp", "rings"}, "-decomp rings -dims 128,128,128 -procs 64: "},
 		{[]string{"halo", "-bench", "mhd", "-set", "gcd.fp64_gflops=0"}, "gcd.fp64_gflops=0: must be in [0.001, 1e+06], got 0"},

@@ -36,8 +36,11 @@ func TestHaloBadInput(t *testing.T) {
 		{[]string{"halo", "-bench", "exchange", "-procs", "6", "-decomp", "hierarchical"}, "-decomp hierarchical -dims 256,256,256 -procs 6: levels: [2 2 2] do not divide 6 procs"},
 		{[]string{"halo", "-bench", "exchange", "-procs", "0"}, "-decomp mpi-default -dims 256,256,256 -procs 0: procs: 0, want at least 1"},
 		{[]string{"halo", "-bench", "exchange", "-procs", "7", "-dims", "64,64,64", "-decomp", "custom"}, "-decomp custom -dims 64,64,64 -procs 7: dims: 64x64x64 cannot be cut into 7 more equal parts"},
-		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-nodes", "1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes)"},
-		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-set", "network.nodes=1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes)"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-nodes", "1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-nodes 1)"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-set", "network.nodes=1"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-set network.nodes=1)"},
+		{[]string{"halo", "-bench", "exchange", "-procs", "16", "-set", "network={nodes=1}"}, "-procs 16: 16 ranks at 8 per node need 2 nodes, the run has 1 (-set network={nodes=1})"},
+		// issue 43: the nodes -procs asks for are named as -procs, not as a -set never typed
+		{[]string{"halo", "-bench", "exchange", "-procs", "1000000"}, "akisim: -procs 1000000: network.nodes: must be 1..16384, got 125000"},
 		{[]string{"halo", "-bench", "exchange", "-decomp", "mpi-yes"}, `decomp: unknown decomposition "mpi-yes"`},
 		{[]string{"halo", "-bench", "exchange", "-decomp", "custom,custom"}, "-decomp: custom given twice"},
 		{[]string{"halo", "-bench", "exchange", "-dims", "8,8,8,8"}, "dims: 4 axes, want 1 to 3"},

@@ -110,6 +110,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	os.WriteFile(aFile, nil, 0o644)
 	typoTag := filepath.Join(dir, "typo.toml")
 	os.WriteFile(typoTag, []byte("base = \"frontier-node.toml\"\n[gcd]\nreorder_ns = 390 # calibrated [E4 latncy]: a typo\n"), 0o644)
+	cut := filepath.Join(dir, "cut.toml") // issue 43: its own lanes = 0 cut GCD 0 off
+	os.WriteFile(cut, []byte("base = \"frontier-node.toml\"\n[[xgmi.bundle]]\ngcds = [0, 1]\nlanes = 0\n[[xgmi.bundle]]\ngcds = [0, 2]\nlanes = 0\n[[xgmi.bundle]]\ngcds = [0, 6]\nlanes = 0\n"), 0o644)
 	notOurs := filepath.Join(dir, "notours")
 	os.MkdirAll(notOurs, 0o755)
 	os.WriteFile(filepath.Join(notOurs, "thesis.tex"), nil, 0o644)
@@ -125,6 +127,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	}{
 		{[]string{"-config", "no-such.toml"}, "no-such.toml"},
 		{[]string{"-config", badConfig}, badConfig + ":1: bogus"},
+		{[]string{"-config", cut}, "akisim: " + cut + ":4: xgmi.bundle: GCD 0 cannot reach GCD 1"},
 		{[]string{"-config", "/dev/zero"}, "/dev/zero: cannot read config: larger than 16 MiB"},
 		{[]string{"-set", "xgmi.bundle[0-1].lanes=-1"}, "xgmi.bundle"},
 		{[]string{"-set", "gcd.nope=1"}, "gcd.nope"},
@@ -211,7 +214,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	}
 	// Nothing was written: no new outdir, no temporary files, the user's
 	// folder and the previous run untouched.
-	if got := names(t, dir); got != "bad.jsonl bad.toml file notours previous typo.toml" {
+	if got := names(t, dir); got != "bad.jsonl bad.toml cut.toml file notours previous typo.toml" {
 		t.Errorf("bad input left files: %v", got)
 	}
 	if got := names(t, notOurs); got != "thesis.tex" || !isRun(previous) {
@@ -331,9 +334,12 @@ func TestTraceEnvironment(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"op":"setenv","name":"HSA_ENABLE_SDMA","value":"7"}`+"\n"), 0o644)
-	if code, _, errs := akisim(t, "-trace", bad); code != 2 || !strings.Contains(errs, bad+":1:") {
+	if code, _, errs := akisim(t, "-trace", bad); code != 2 || !strings.Contains(errs, bad+":1: name: setenv HSA_ENABLE_SDMA=7: must be 0..1, got 7") {
 		t.Errorf("bad environment value: exit %d, %q", code, errs)
 	}
+	// A setenv counts as an -env: the same variable in both is refused.
+	wantBad(t, []string{"-trace", tr, "-env", "HSA_ENABLE_PEER_SDMA=1"},
+		tr+":1: name: -env HSA_ENABLE_PEER_SDMA=1 and setenv HSA_ENABLE_PEER_SDMA=0: both set env.HSA_ENABLE_PEER_SDMA; give one")
 }
 
 func TestGBenchNames(t *testing.T) {

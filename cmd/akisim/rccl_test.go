@@ -29,6 +29,9 @@ func TestRCCLBadInput(t *testing.T) {
 		{[]string{"rccl", "-bench", "all_gather_perf", "-gcds", "0,1", "-sizes", "4"}, "-sizes: 4 bytes is less than one float element per rank (8 bytes)"},
 		{[]string{"rccl", "-sizes", "0"}, `-sizes: want byte counts 1..2^40 or MIN:MAX, got "0"`},
 		{[]string{"rccl", "-env", "NCCL_PROTO=LL128"}, "-env NCCL_PROTO=LL128: LL128 is not enabled on gfx90a (MI250X): RCCL runs LL and Simple only"},
+		// issue 43: the node's own GPU is named
+		{[]string{"rccl", "-config", "mi300x-node.toml", "-env", "NCCL_PROTO=LL128"}, "-env NCCL_PROTO=LL128: LL128 is not modelled on gfx942 (MI300X): the model runs RCCL's LL and Simple only"},
+		{[]string{"rccl", "-config", "mi300a-node.toml", "-env", "NCCL_PROTO=LL128"}, "-env NCCL_PROTO=LL128: LL128 is not modelled on gfx942 (MI300A): the model runs RCCL's LL and Simple only"},
 		{[]string{"rccl", "-bench", "broadcast_perf", "-env", "NCCL_ALGO=Tree"}, "-env NCCL_ALGO=Tree: RCCL has no tree algorithm for broadcast_perf"},
 		{[]string{"rccl", "-env", "NCCL_ALGO=Bogus"}, "-env NCCL_ALGO=Bogus: "},
 		{[]string{"rccl", "-env", "NCCL_PROTO=bogus"}, `-env NCCL_PROTO=bogus: must be "", "LL" or "Simple", got "bogus"`},

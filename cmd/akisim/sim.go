@@ -59,9 +59,9 @@ func readConfig(o *options) (*input, error) {
 			return nil, bad("%v", err)
 		}
 	}
-	c, err := src.Node(o.sets)
+	c, err := src.NodeWith(o.overrides)
 	if err != nil {
-		return nil, bad("%v", o.typedError(err))
+		return nil, bad("%v", err)
 	}
 	o.read = &input{src: src, node: c}
 	return o.read, nil
@@ -87,13 +87,13 @@ func readInput(o *options) (*input, error) {
 	if in.ops, err = trace.ReadFileAs(in.read, o.tracePath); err != nil {
 		return nil, bad("%v", err)
 	}
-	sets := append([]string(nil), o.sets...)
+	sets := slices.Clone(o.overrides)
 	for _, op := range in.ops {
 		if op.Op != trace.SetEnv {
 			continue
 		}
-		sets = append(sets, "env."+op.Name+"="+op.Value)
-		if in.node, err = in.src.Node(sets); err != nil {
+		sets = append(sets, config.Override{Set: "env." + op.Name + "=" + op.Value, Flag: "setenv " + op.Name + "=" + op.Value})
+		if in.node, err = in.src.NodeWith(sets); err != nil {
 			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
 		}
 	}
