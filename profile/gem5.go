@@ -3,8 +3,8 @@ package profile
 import (
 	"bufio"
 	"fmt"
+	"github.com/akisim/akisim/internal/capped"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,7 +47,7 @@ type gem5Copy struct {
 // times in ns (ticks / 1000). Copies carry their engine in Stream order of
 // first appearance.
 func ReadGem5Trace(path string) (*Profile, error) {
-	f, err := os.Open(path)
+	f, err := capped.Open(path, "a gem5 debug trace", MaxGem5TraceBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ type Stats map[string]float64
 // lines, "name value ... # description (Unit)", vectors as name::index;
 // nan and inf are read as such.
 func ReadGem5Stats(path string) ([]Stats, error) {
-	f, err := os.Open(path)
+	f, err := capped.Open(path, "a gem5 stats.txt", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"database/sql"
 	"fmt"
+	"github.com/akisim/akisim/internal/capped"
 	"os"
 	"slices"
 	"strings"
@@ -48,8 +49,10 @@ func ReadRocpd(path string) (*Profile, error) {
 }
 
 func (p *Profile) readRocpd(file string, pids map[int64]int) error {
-	if _, err := os.Stat(file); err != nil {
+	if st, err := os.Stat(file); err != nil {
 		return err
+	} else if st.Size() > MaxRocpdBytes {
+		return &capped.TooLarge{Path: file, What: "a rocpd database", Cap: MaxRocpdBytes}
 	}
 	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
 	if err != nil {

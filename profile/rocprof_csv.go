@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/akisim/akisim/internal/capped"
 	"io"
 	"os"
 	"slices"
@@ -68,7 +69,7 @@ type csvTable struct {
 
 // readCSV reads a CSV file; a missing file is (nil, nil).
 func readCSV(file string, need ...string) (*csvTable, error) {
-	f, err := os.Open(file)
+	f, err := capped.Open(file, "a rocprofv3 CSV file", MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -3,7 +3,7 @@ package profile
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/akisim/akisim/internal/capped"
 	"slices"
 	"strings"
 )
@@ -113,7 +113,7 @@ func ReadRocprofJSON(path string) (*Profile, error) {
 }
 
 func (p *Profile) readJSONFile(file string) error {
-	b, err := os.ReadFile(file)
+	b, err := capped.ReadFile(file, "a rocprofv3 JSON file", MaxFileBytes)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/akisim/akisim/internal/capped"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -168,7 +169,7 @@ func legacyGrids(file string) (map[int64][2]int64, error) {
 
 // eachLine calls fn on each non-blank line of file.
 func eachLine(file string, fn func(n int, line string) error) error {
-	f, err := os.Open(file)
+	f, err := capped.Open(file, "a rocprof text file", MaxFileBytes)
 	if err != nil {
 		return err
 	}

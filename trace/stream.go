@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync/atomic"
 )
 
 // A long trace need not be held whole: a Stream parses and checks it on
@@ -22,6 +23,8 @@ type Stream struct {
 	out   chan streamChunk
 	stop  func()
 	file  *os.File
+	total int64        // the trace's ops, counted when it was scanned
+	taken atomic.Int64 // the ops Next handed on
 }
 
 type streamChunk struct {
@@ -44,7 +47,7 @@ func OpenStream(path string, n Limits) (*Stream, error) { return OpenStreamAs(pa
 // OpenStreamAs is OpenStream of the file at read, its errors naming it
 // path (a trace Spool copied).
 func OpenStreamAs(read, path string, n Limits) (*Stream, error) {
-	ranks, ok, err := scanStream(read)
+	ranks, total, ok, err := scanStream(read)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -53,7 +56,7 @@ func OpenStreamAs(read, path string, n Limits) (*Stream, error) {
 		return nil, err
 	}
 	batches, stop := parseBatches(f, path)
-	s := &Stream{ranks: ranks, out: make(chan streamChunk, 4), stop: stop, file: f}
+	s := &Stream{ranks: ranks, out: make(chan streamChunk, 4), stop: stop, file: f, total: total}
 	c := newChecker(n, map[string][]int{}, map[string]bool{}, newMPIStateOf(ranks)) // no flags, no MPI: nothing looked ahead for
 	go func() {
 		defer close(s.out)
@@ -85,8 +88,13 @@ func (s *Stream) Next() ([]Op, error) {
 	if !ok {
 		return nil, nil
 	}
+	s.taken.Add(int64(len(c.ops)))
 	return c.ops, c.err
 }
+
+// Progress is how many ops the stream has handed on, of all it holds: a
+// long replay's progress (safe to ask from any goroutine).
+func (s *Stream) Progress() (taken, total int64) { return s.taken.Load(), s.total }
 
 // Close stops the parse and closes the file.
 func (s *Stream) Close() {
@@ -98,16 +106,16 @@ func (s *Stream) Close() {
 	s.file.Close()
 }
 
-// scanStream reads the file once: whether it can stream and the ranks
-// its lines name (a line without a rank is rank 0's).
-func scanStream(path string) (ranks []int, ok bool, err error) {
+// scanStream reads the file once: whether it can stream, the ranks its
+// lines name (a line without a rank is rank 0's) and how many ops it has.
+func scanStream(path string) (ranks []int, ops int64, ok bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, false, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, false, nil // a pipe is read once, whole
+		return nil, 0, false, nil // a pipe is read once, whole
 	}
 	br := bufio.NewReaderSize(f, 1<<20)
 	seen := map[int]bool{}
@@ -115,9 +123,9 @@ func scanStream(path string) (ranks []int, ok bool, err error) {
 		line, err := readLine(br)
 		if err != nil && err != io.EOF {
 			if errors.Is(err, errLineTooLong) {
-				return nil, false, nil // the whole read reports it at its line
+				return nil, 0, false, nil // the whole read reports it at its line
 			}
-			return nil, false, err
+			return nil, 0, false, err
 		}
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
@@ -125,14 +133,15 @@ func scanStream(path string) (ranks []int, ok bool, err error) {
 		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
 			for _, w := range wholeOnly {
 				if bytes.Contains(t, w) {
-					return nil, false, nil
+					return nil, 0, false, nil
 				}
 			}
 			r, ok := rankOf(t)
 			if !ok {
-				return nil, false, nil // the whole read words what is wrong
+				return nil, 0, false, nil // the whole read words what is wrong
 			}
 			seen[r] = true
+			ops++
 		}
 		if err == io.EOF {
 			break
@@ -142,7 +151,7 @@ func scanStream(path string) (ranks []int, ok bool, err error) {
 		ranks = append(ranks, r)
 	}
 	sort.Ints(ranks)
-	return ranks, true, nil
+	return ranks, ops, true, nil
 }
 
 // rankOf is the rank a line names: the non-negative integer after its one

@@ -61,12 +61,38 @@ func (p *progress) runDone(done, total int, simulated float64) {
 		eta = "0s"
 	}
 	status := fmt.Sprintf("%d/%d runs, %s simulated, %s wall, about %s left", done, total, simTime(simulated), wall.Round(time.Second), eta)
+	p.show(status, float64(done)/float64(max(total, 1)))
+}
+
+// within reports a run still under way, done of its total ops (a long
+// trace replayed as a stream, whose one run ends only at its end): it is
+// asked with the simulation's stop checks, every few thousand events.
+func (p *progress) within(done, total int64) {
+	if p == nil || total <= 0 {
+		return
+	}
+	now := time.Now()
+	wall := now.Sub(p.start)
+	if wall < statusEvery || now.Sub(p.last) < statusEvery && (!p.terminal || now.Sub(p.last) < 100*time.Millisecond) {
+		return
+	}
+	p.last = now
+	eta := "?"
+	if done > 0 {
+		eta = (time.Duration(float64(wall) / float64(done) * float64(max(total-done, 0)))).Round(time.Second).String()
+	}
+	status := fmt.Sprintf("%d/%d trace ops issued, %s wall, about %s left", done, total, wall.Round(time.Second), eta)
+	p.show(status, float64(done)/float64(total))
+}
+
+// show prints a status: a line, or on a terminal a bar filled to frac.
+func (p *progress) show(status string, frac float64) {
 	if !p.terminal {
 		fmt.Fprintln(p.w, "akisim:", status)
 		return
 	}
 	const width = 30
-	fill := width * done / max(total, 1)
+	fill := min(width, max(0, int(width*frac)))
 	fmt.Fprintf(p.w, "\r[%s%s] %s\x1b[K", strings.Repeat("#", fill), strings.Repeat(".", width-fill), status)
 	p.drawn = true
 }

@@ -39,3 +39,21 @@ func TestProgressLines(t *testing.T) {
 	nilP.runDone(1, 1, 1) // quiet: nothing, no panic
 	nilP.end()
 }
+
+// A long trace replayed as a stream is one run, so it reports how many of
+// its ops were issued while it goes (a 1 M-op trace ran 49 s silent).
+func TestStreamedTraceReportsProgress(t *testing.T) {
+	old := statusEvery
+	defer func() { statusEvery = old }()
+	statusEvery = time.Nanosecond
+	var tr strings.Builder
+	tr.WriteString(`{"op":"malloc","buf":"a","gcd":0,"bytes":4096}` + "\n" + `{"op":"malloc","buf":"b","gcd":1,"bytes":4096}` + "\n")
+	for range 20000 {
+		tr.WriteString(`{"op":"memcpy","src":"a","dst":"b","bytes":4096}` + "\n")
+	}
+	code, _, errs := akisim(t, "-trace", traceFile(t, tr.String()), "-format", "csv")
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	if code != 0 || len(lines) < 2 || !strings.HasSuffix(strings.Fields(lines[0])[1], "/20002") || !strings.Contains(lines[0], "trace ops issued") {
+		t.Errorf("exit %d, stderr %.300q: want lines of trace ops issued of 20002", code, errs)
+	}
+}

@@ -195,7 +195,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
-		res, err = simulateStream(o, in, ro)
+		res, err = simulateStream(o, in, ro, pr)
 	} else {
 		res, err = simulate(in.node, rs, opts...)
 	}

@@ -204,7 +204,11 @@ func (ro *rowOutputs) writeTable(o *options, c *config.Node, res *run.Result, w 
 }
 
 // simulateStream replays the streamed trace of in, its rows to ro as they
-// come.
-func simulateStream(o *options, in *input, ro *rowOutputs) (*run.Result, error) {
-	return run.ExecuteStream(in.node, o.tracePath, in.stream, workloads.StreamRows(), ro.add, o.runOptions(run.WithStop(stopAsked))...)
+// come; the stop checks report its progress.
+func simulateStream(o *options, in *input, ro *rowOutputs, pr *progress) (*run.Result, error) {
+	stop := func() bool {
+		pr.within(in.stream.Progress())
+		return stopAsked()
+	}
+	return run.ExecuteStream(in.node, o.tracePath, in.stream, workloads.StreamRows(), ro.add, o.runOptions(run.WithStop(stop))...)
 }

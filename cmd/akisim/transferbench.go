@@ -1,8 +1,9 @@
 package main
 
 import (
+	"errors"
+	"github.com/akisim/akisim/internal/capped"
 	"io"
-	"os"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
@@ -15,11 +16,19 @@ import (
 // line gives none (DEFAULT_BYTES_PER_TRANSFER, 64 MiB).
 const tbDefaultBytes = 1 << 26
 
+// tbConfigBytes is the most akisim reads of a TransferBench config: a
+// line per test, each a few hundred bytes.
+const tbConfigBytes = 16 << 20
+
 // transferBenchRuns reads -cfg and builds a run per test: per config line
 // and size of -sizes (TransferBench's command-line N, with its K, M and G;
 // default 64M), tests numbered in that order.
 func transferBenchRuns(o *options, c *config.Node) ([]job.Run, error) {
-	f, err := os.Open(o.tbConfig)
+	f, err := capped.Open(o.tbConfig, "a TransferBench config", tbConfigBytes)
+	var tl *capped.TooLarge
+	if errors.As(err, &tl) {
+		return nil, bad("-cfg %v", err)
+	}
 	if err != nil {
 		return nil, bad("-cfg %s: %v", o.tbConfig, errText(err))
 	}
