@@ -392,6 +392,9 @@ func (s *sweep) checkPoint(p sweepPoint, toRun bool) ([]pathArg, error) {
 	if o.command != "run" {
 		return nil, bad("sweep: akisim %s is not a run to sweep", o.command)
 	}
+	if err := sweepFile("-config", o.config); err != nil { // before it is read: a pipe would give it to this check alone
+		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+	}
 	if src, ok := s.sources.Load(o.config); ok {
 		o.source = src.(*config.Source)
 	}

@@ -112,13 +112,17 @@ func (t *sweepTrace) read(o *options) error {
 	if err := sweepFile("-trace", o.tracePath); err != nil {
 		return err
 	}
-	s, err := trace.OpenStream(o.tracePath, job.Limits(o.read.node))
+	lim := job.Limits(o.read.node)
+	s, err := trace.OpenStream(o.tracePath, lim)
 	if err != nil {
 		return bad("%v", err)
 	}
-	if s != nil {
-		s.Close()
+	if s != nil { // checked against this node size as it is read: no second read for it
 		t.streams = true
+		if err = drain(s); err != nil {
+			err = bad("%v", err)
+		}
+		t.checked = map[trace.Limits]error{lim: err}
 		return nil
 	}
 	if t.ops, err = trace.ReadFile(o.tracePath); err != nil {
@@ -134,6 +138,11 @@ func checkStream(path string, lim trace.Limits) error {
 	if err != nil || s == nil {
 		return err
 	}
+	return drain(s)
+}
+
+// drain reads a stream to its end or first error, and closes it.
+func drain(s *trace.Stream) error {
 	defer s.Close()
 	for {
 		ops, err := s.Next()

@@ -190,6 +190,7 @@ func TestSweepChecksInputsFirst(t *testing.T) {
 		{[]string{"-workload", "transferbench", "-cfg", filepath.Join(dir, "nope.cfg")}, "-cfg " + filepath.Join(dir, "nope.cfg") + ": no such file"},
 		{[]string{"-workload", "transferbench", "-cfg", negBytes}, negBytes + ":2: transfer 0: BYTES want a byte count 0..2^40"},
 		{[]string{"-workload", "transferbench", "-cfg", fifo}, "-cfg " + fifo + ": a pipe"},
+		{[]string{"-config", fifo}, "-config " + fifo + ": a pipe"},
 		{[]string{"-workload", "stream", "-sizes", "5"}, "-sizes: want byte counts >= 1024"},
 		{[]string{"-config", "nope.toml"}, "config nope.toml: not found"},
 		// the trace is checked against each point's node: point 1's HBM is too small
