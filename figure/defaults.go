@@ -27,7 +27,10 @@ func Defaults(t *Table) []Named {
 		}
 		if Auto(t, rows) == Matrix {
 			for _, c := range distinct(rows, func(r Row) string { return r.Case }) {
-				out = append(out, Named{w + "-" + safe(c), Spec{Kind: Matrix, Filter: Filter{Workload: w, Case: c}}})
+				s := Spec{Kind: Matrix, Filter: Filter{Workload: w, Case: c}}
+				if _, err := Draw(t, s); err == nil { // a trace's rows of one size name no endpoints
+					out = append(out, Named{w + "-" + safe(c), s})
+				}
 			}
 			continue
 		}

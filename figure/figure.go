@@ -24,7 +24,8 @@ const (
 type Spec struct {
 	Kind   string // Matrix, Size, Sweep; "" picks one (Auto)
 	Filter        // the rows drawn
-	Bytes  int64  // only rows of this size (0: any)
+	Bytes  int64  // only rows of this size, when Sized
+	Sized  bool   // rows of one size only (-bytes given; 0 is a size: a trace's events)
 	X      string // Sweep: the swept key on the x axis ("" : the first)
 }
 
@@ -57,7 +58,7 @@ func Draw(t *Table, s Spec) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Bytes > 0 {
+	if s.Sized {
 		kept := rows[:0:0]
 		for _, r := range rows {
 			if r.Bytes == s.Bytes {
@@ -95,7 +96,7 @@ func (s Spec) describe() string {
 	for k, v := range s.Where {
 		parts = append(parts, "-where "+k+"="+v)
 	}
-	if s.Bytes > 0 {
+	if s.Sized {
 		parts = append(parts, "-bytes "+strconv.FormatInt(s.Bytes, 10))
 	}
 	if len(parts) == 0 {
@@ -151,6 +152,9 @@ func addLines(p *plot.Plot, lines []line) error {
 	p.Add(plotter.NewGrid())
 	if p.Y.Min > 0 { // from zero: a difference looks as large as it is
 		p.Y.Min = 0
+	}
+	if p.Y.Max == p.Y.Min && p.Y.Max < 0 { // one negative value: to zero too (gonum's ±1 is lost on a value past 2^53)
+		p.Y.Max = 0
 	}
 	p.Legend.Top, p.Legend.Left = false, false // bottom right: rising curves leave it empty
 	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(4), vg.Points(4)
@@ -228,6 +232,9 @@ func sizeName(b float64) string {
 type log2Ticks struct{}
 
 func (log2Ticks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0 && min <= max) || math.IsInf(max, 0) { // no power of two to count from: -Inf would never reach hi
+		return nil
+	}
 	lo, hi := math.Floor(math.Log2(min)), math.Ceil(math.Log2(max))
 	step := math.Max(1, math.Ceil((hi-lo)/10))
 	var ticks []plot.Tick

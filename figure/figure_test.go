@@ -79,7 +79,7 @@ func TestMatrix(t *testing.T) {
 	if _, err := Draw(dup, Spec{Kind: Matrix, Filter: Filter{Case: "unidirectional"}}); err == nil || !strings.Contains(err.Error(), "-bytes") {
 		t.Errorf("two sizes of one pair: %v", err)
 	}
-	if _, err := Draw(dup, Spec{Kind: Matrix, Filter: Filter{Case: "unidirectional"}, Bytes: 1000}); err != nil {
+	if _, err := Draw(dup, Spec{Kind: Matrix, Filter: Filter{Case: "unidirectional"}, Bytes: 1000, Sized: true}); err != nil {
 		t.Errorf("-bytes 1000: %v", err)
 	}
 }
@@ -233,5 +233,19 @@ func TestTraceMatrix(t *testing.T) {
 	events := read(t, "workload,case,src,dst,bytes,metric,value,unit\ntrace,line1:event_record,,,0,time,3,us\n")
 	if _, err := Draw(events, Spec{}); err == nil || !strings.Contains(err.Error(), `"" -> "" is not`) {
 		t.Errorf("rows without endpoints: %v", err)
+	}
+}
+
+// A line past MaxLineBytes is refused naming its line, wherever the
+// reads split it.
+func TestReadCapsALine(t *testing.T) {
+	long := "x,a,gcd0,gcd1,1,bandwidth,1,GB/s," + strings.Repeat("y", MaxLineBytes) + "\n"
+	csv := "workload,case,src,dst,bytes,metric,value,unit\nx,a,gcd0,gcd1,1,bandwidth,1,GB/s\n" + long
+	_, err := Read(strings.NewReader(csv), "r.csv")
+	if err == nil || err.Error() != "r.csv:3: a line longer than 1 MiB, the most a results line may be" {
+		t.Errorf("a long third line: %v", err)
+	}
+	if ticks := (log2Ticks{}).Ticks(0, 2); ticks != nil { // gonum's ±1 around one size of 1 byte: no power of two to start from
+		t.Errorf("log2 ticks from 0: %v", ticks)
 	}
 }

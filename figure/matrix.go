@@ -46,6 +46,9 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		b, _, _ := endpoint(r.Dst)
 		ns, nd = max(ns, a+1), max(nd, b+1)
 	}
+	if ns > MaxEnds || nd > MaxEnds { // cells enough for a cluster, not for a number's worth
+		return nil, fmt.Errorf("%s: a matrix of %d sources by %d destinations, at most %d each: pick rows with -src and -dst", t.File, ns, nd, MaxEnds)
+	}
 	// a square matrix when both ends are of one kind, as the p2p sample prints it
 	if srcKind == dstKind {
 		ns = max(ns, nd)

@@ -2,6 +2,7 @@ package figure
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -35,6 +36,9 @@ func drawSize(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		}
 	}
 	p := newPlot(title(rows, metric))
+	if lo, hi := sizeRange(lines); lo == hi { // one size: an octave either side, where gonum's ±1 would reach 0 on a log axis
+		p.X.Min, p.X.Max = lo/2, hi*2
+	}
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
 	p.X.Label.Text = "size"
@@ -46,4 +50,15 @@ func drawSize(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// sizeRange is the smallest and largest size of the lines.
+func sizeRange(lines []line) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, l := range lines {
+		for _, xy := range l.xy {
+			lo, hi = math.Min(lo, xy.X), math.Max(hi, xy.X)
+		}
+	}
+	return lo, hi
 }

@@ -30,11 +30,16 @@ func drawSweep(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	}
 	metric, rows := firstMetric(rows, s.Metric)
 	values := distinct(rows, func(r Row) string { return r.Point[x] }) // the x axis, in sweep order
-	numeric := true
+	// numbers place their values along the axis; names, "inf", one value
+	// or values past ±2^63 (whose span an axis cannot hold) are categories
+	numeric := len(values) > 1
+	at := map[float64]bool{}
 	for _, v := range values {
-		if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			numeric = false // names along the axis: "inf" is a category, not a place
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.Abs(f) > MaxValue || at[f] { // 1 and 1.0: one place
+			numeric = false
 		}
+		at[f] = true
 	}
 	pos := func(v string) float64 {
 		if numeric {

@@ -46,10 +46,15 @@ func Open(path string) (*Table, error) {
 	return Read(f, path)
 }
 
-// Read reads results rows in CSV; errors name file and line.
+// Read reads results rows in CSV; errors name file, line and column.
+// Read stops at MaxFileBytes and at a line longer than MaxLineBytes.
 func Read(r io.Reader, file string) (*Table, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&capReader{r: r, file: file, line: 1})
+	var ce *capError
 	head, err := cr.Read()
+	if errors.As(err, &ce) {
+		return nil, ce
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s:1: no header: %v", file, err)
 	}
@@ -65,6 +70,9 @@ func Read(r io.Reader, file string) (*Table, error) {
 			break
 		}
 		var pe *csv.ParseError
+		if errors.As(err, &ce) {
+			return nil, ce
+		}
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d: %v", file, pe.Line, pe.Err)
 		}
@@ -74,8 +82,8 @@ func Read(r io.Reader, file string) (*Table, error) {
 		line, _ := cr.FieldPos(0) // a quoted field may span lines
 		c := rec[n:]
 		bytes, err := strconv.ParseInt(c[4], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: bytes: %q is not an integer", file, line, c[4])
+		if err != nil || bytes < 0 {
+			return nil, fmt.Errorf("%s:%d: bytes: %q is not a size (a whole number of bytes, 0 or more)", file, line, c[4])
 		}
 		v, err := strconv.ParseFloat(c[6], 64)
 		if err != nil {
@@ -83,6 +91,9 @@ func Read(r io.Reader, file string) (*Table, error) {
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) { // gonum would drop the point and draw empty axes
 			return nil, fmt.Errorf("%s:%d: value: %s is not a finite number; a figure draws finite values only", file, line, c[6])
+		}
+		if math.Abs(v) > MaxValue { // two such values' span would overflow an axis
+			return nil, fmt.Errorf("%s:%d: value: %s is beyond ±2^63, the range a figure draws", file, line, c[6])
 		}
 		t.Rows = append(t.Rows, Row{Row: report.Row{Workload: c[0], Case: c[1], Src: c[2], Dst: c[3], Bytes: bytes,
 			Metric: c[5], Value: v, Unit: c[7]}, Point: rec[:n]})

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -60,13 +61,25 @@ func TBExeName(exe byte) string {
 	return map[byte]string{'C': "CPU", 'G': "GPU", 'D': "DMA"}[exe]
 }
 
+// TBMaxFileBytes is the largest config file read, as a node config's cap:
+// a TransferBench config is a few lines.
+const TBMaxFileBytes = 16 << 20
+
+// tbMaxLine is TransferBench's longest line (MAX_LINE_LEN).
+const tbMaxLine = 32768
+
 // ParseTransferBench reads a config file; errors name path and line.
 func ParseTransferBench(path string, r io.Reader) (*TBConfig, error) {
 	cfg := &TBConfig{Path: path}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 32768) // TransferBench reads lines of up to 32768 bytes (MAX_LINE_LEN)
+	lr := &io.LimitedReader{R: r, N: TBMaxFileBytes + 1}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 0, 4<<10), tbMaxLine) // a larger first buffer would raise the cap to its size
 	var echo []string
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
+		if lr.N == 0 {
+			return nil, fmt.Errorf("%s: larger than %d MiB, the most a TransferBench config may be", path, TBMaxFileBytes>>20)
+		}
 		text := strings.TrimRight(sc.Text(), "\r")
 		if strings.HasPrefix(text, "##") {
 			echo = append(echo, text)
@@ -82,7 +95,9 @@ func ParseTransferBench(path string, r io.Reader) (*TBConfig, error) {
 		cfg.Lines = append(cfg.Lines, TBLine{Line: n, Echo: echo, Transfers: ts})
 		echo = nil
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: a line longer than %d bytes, TransferBench's longest (MAX_LINE_LEN)", path, n, tbMaxLine)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if len(cfg.Lines) == 0 {
@@ -97,7 +112,12 @@ func parseTBLine(text string) ([]TBTransfer, error) {
 	b := []byte(text)
 	for i := 1; i < len(b); i++ { // the first character keeps an advanced line's '-'
 		switch b[i] {
-		case '(', ')', '-', '>':
+		case '-':
+			if signs(b, i) {
+				continue // kept, so a count or size -5 is refused, not read as 5
+			}
+			b[i] = ' '
+		case '(', ')', '>':
 			b[i] = ' '
 		}
 	}
@@ -163,6 +183,13 @@ func parseTBLine(text string) ([]TBTransfer, error) {
 		}
 	}
 	return ts, nil
+}
+
+// signs says whether the '-' at b[i] is a number's sign, not decoration:
+// it starts a field (after a space or bracket) and a digit follows.
+func signs(b []byte, i int) bool {
+	prev := b[i-1]
+	return (prev == ' ' || prev == '\t' || prev == '(' || prev == ')') && i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '9'
 }
 
 // tbSE reads a sub-executor count.
@@ -235,7 +262,7 @@ func TBBytes(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n < 0 || n > (1<<40)/mult {
-		return 0, fmt.Errorf("want a byte count up to 2^40, with an optional K, M or G, got %q", s)
+		return 0, fmt.Errorf("want a byte count 0..2^40, with an optional K, M or G, got %q", s)
 	}
 	return n * mult, nil
 }

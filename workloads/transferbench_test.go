@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -55,6 +56,17 @@ func TestTransferBenchParseExample(t *testing.T) {
 	}
 }
 
+// A config past TBMaxFileBytes is refused, not read on: a file of
+// comments costs nothing per line to parse.
+func TestTransferBenchParseCapsTheFile(t *testing.T) {
+	line := "# " + strings.Repeat("x", 1000) + "\n"
+	r := io.MultiReader(strings.NewReader("1 4 (G0->G0->G1)\n"), strings.NewReader(strings.Repeat(line, TBMaxFileBytes/len(line)+1)))
+	_, err := ParseTransferBench("t.cfg", r)
+	if err == nil || !strings.Contains(err.Error(), "t.cfg: larger than 16 MiB") {
+		t.Errorf("a config past the cap: %v", err)
+	}
+}
+
 func TestTransferBenchParseErrors(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{"# only a comment\n", "t.cfg: no test lines"},
@@ -69,6 +81,12 @@ func TestTransferBenchParseErrors(t *testing.T) {
 		{"1 0 (G0->G0->G1)\n", "0 sub-executors"},
 		{"-1 (G0->G0->G1 4 1X)\n", "BYTES want a byte count"},
 		{"1 4x (G0->G0->G1)\n", "want a sub-executor count"},
+		// a '-' that starts a number is its sign: TransferBench's decoration would read -5 as 5
+		{"1 4 (G0->G0->G1)\n-1 (G0->G0->G1 4 -5)\n", "t.cfg:2: transfer 0: BYTES want a byte count 0..2^40, with an optional K, M or G, got \"-5\""},
+		{"-1 (G0->G0->G1 -4 1M)\n", "t.cfg:1: transfer 0: want a sub-executor count 0..65536, got \"-4\""},
+		{"1 -4 (G0->G0->G1)\n", "t.cfg:1: want a sub-executor count 0..65536, got \"-4\""},
+		{"-2 (G0->G0->G1 4 1M) (G1->G1->G0 4\t-1M)\n", "t.cfg:1: transfer 1: BYTES want a byte count 0..2^40, with an optional K, M or G, got \"-1M\""},
+		{"1 4 (G0->G0->G1)\n1 4 (G0->G0->G1 " + strings.Repeat("x", 40000) + ")\n", "t.cfg:2: a line longer than 32768 bytes"},
 	}
 	for _, c := range cases {
 		_, err := ParseTransferBench("t.cfg", strings.NewReader(c.text))

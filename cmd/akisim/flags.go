@@ -82,7 +82,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile", "check"}, // validate always checks
+	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }

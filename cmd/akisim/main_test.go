@@ -187,6 +187,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-only", "check"}, "-only: applies to akisim validate only"},
 		{[]string{"configs", "-only", "check"}, "-only: does not apply to akisim configs"},
 		{[]string{"validate", "-config", typoTag}, typoTag + `:3: gcd.reorder_ns: calibrated against "E4 latncy", which no validate point has`},
+		{[]string{"validate", "-quiet", "-config", typoTag}, typoTag + `:3: gcd.reorder_ns`}, // -quiet taken: the config is what is wrong
+		{[]string{"routes", "-quiet"}, "-quiet: does not apply to akisim routes"},
 		{[]string{"configs", "-config", "lumi-node.toml"}, "-config: does not apply to akisim configs"},
 		// Output paths, checked before simulating.
 		{[]string{"-outdir", filepath.Join(aFile, "out")}, "-outdir " + filepath.Join(aFile, "out") + ": not a directory"},
@@ -389,14 +391,15 @@ func TestValidatePasses(t *testing.T) {
 	}
 }
 
-// validateKind runs validate -only kind with the built binary, beside the
-// other kind's test (two cores), and wants it to pass.
+// validateKind runs validate -only kind -quiet with the built binary,
+// beside the other kind's test (two cores), and wants it to pass, with
+// nothing on stderr (-quiet is taken, as by a run).
 func validateKind(t *testing.T, kind string) string {
 	t.Helper()
 	t.Parallel()
-	r := exe(t, "../..", nil, nil, "validate", "-only", kind)
-	if r.code != 0 {
-		t.Fatalf("validate -only %s failed (exit %d): %s\n%s", kind, r.code, r.stderr, r.stdout)
+	r := exe(t, "../..", nil, nil, "validate", "-only", kind, "-quiet")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("validate -only %s -quiet failed (exit %d): %s\n%s", kind, r.code, r.stderr, r.stdout)
 	}
 	return r.stdout
 }

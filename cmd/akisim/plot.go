@@ -29,7 +29,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&s.Src, "src", "", "only rows from this endpoint (gcd0, numa1, ...; a comma-separated list: any of them)")
 	fs.StringVar(&s.Dst, "dst", "", "only rows to this endpoint (or any of a list)")
 	fs.StringVar(&s.Metric, "metric", "", "the metric drawn (default bandwidth where there is one)")
-	fs.Int64Var(&s.Bytes, "bytes", 0, "only rows of this size")
+	fs.Int64Var(&s.Bytes, "bytes", 0, "only rows of this size in bytes (0: a trace's events and syncs; default every size)")
 	fs.StringVar(&s.X, "x", "", "sweep: the swept key on the x axis (default the first)")
 	fs.Var(&where, "where", "a sweep's rows where KEY=VALUE (repeatable)")
 	var path string
@@ -44,6 +44,10 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := refuseEmpty(fs, "plot "); err != nil {
 		return err
+	}
+	fs.Visit(func(f *flag.Flag) { s.Sized = s.Sized || f.Name == "bytes" })
+	if s.Sized && s.Bytes < 0 {
+		return bad("plot -bytes %d: want a size in bytes, 0 or more (leave it out for every size)", s.Bytes)
 	}
 	if fs.NArg() > 0 || path == "" {
 		return bad("plot: want akisim plot PATH (-o FILE.svg|png | -outdir DIR) [filters]: PATH is a run's or sweep's outdir or a results CSV")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -98,4 +99,76 @@ func TestPlotBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// Inputs a figure cannot draw are refused in one line naming file, line
+// and column, and the ones it can are drawn: values whose span overflows
+// an axis (once a hang in gonum's ticks), a size figure of one size (a
+// hang in the log2 ticks), a flat value past 2^53 (a panic), -bytes.
+func TestPlotRefusesWhatItCannotDraw(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, rows string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("workload,case,src,dst,bytes,metric,value,unit\n"+rows), 0o644)
+		return p
+	}
+	huge := file("huge.csv", "x,a,gcd0,gcd1,1,bandwidth,1e308,GB/s\nx,a,gcd0,gcd1,2,bandwidth,-1e308,GB/s\n")
+	negBytes := file("neg.csv", "x,a,gcd0,gcd1,1,bandwidth,1,GB/s\nx,a,gcd0,gcd1,-5,bandwidth,2,GB/s\n")
+	wide := file("wide.csv", "x,a,gcd0,gcd5000,1,bandwidth,1,GB/s\n")
+	sizes := file("sizes.csv", "x,a,gcd0,gcd1,1,bandwidth,1,GB/s\nx,a,gcd0,gcd1,2,bandwidth,2,GB/s\nx,a,gcd0,gcd1,0,time,3,us\n")
+	out := filepath.Join(dir, "f.svg")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", huge, "-o", out}, "huge.csv:2: value: 1e308 is beyond ±2^63, the range a figure draws"},
+		{[]string{"plot", negBytes, "-o", out}, "neg.csv:3: bytes: \"-5\" is not a size"},
+		{[]string{"plot", wide, "-o", out}, "a matrix of 1 sources by 5001 destinations, at most 1024 each"},
+		{[]string{"plot", "/dev/zero", "-o", out}, "/dev/zero:1: a line longer than 1 MiB"},
+		{[]string{"plot", sizes, "-o", out, "-bytes", "-5"}, "plot -bytes -5: want a size in bytes, 0 or more"},
+		{[]string{"plot", sizes, "-o", out, "-bytes", "3"}, "no rows match -bytes 3"},
+	} {
+		wantBad(t, c.args, c.want)
+	}
+	// -bytes 0 picks the rows of 0 bytes (a trace's syncs), not every row
+	if code, _, errs := akisim(t, "plot", sizes, "-o", out, "-bytes", "0"); code != 0 {
+		t.Fatalf("-bytes 0: exit %d: %s", code, errs)
+	}
+	svg, _ := os.ReadFile(out)
+	if !strings.Contains(string(svg), ": time<") || strings.Contains(string(svg), "bandwidth") {
+		t.Errorf("-bytes 0 drew other rows than the 0-byte one")
+	}
+	for _, rows := range []string{
+		"x,a,gcd0,gcd1,1,bandwidth,5,GB/s\n",                                           // one size on a log2 axis
+		"x,a,gcd0,gcd1,1,bandwidth,-9e18,GB/s\nx,a,gcd0,gcd1,2,bandwidth,-9e18,GB/s\n", // flat, past 2^53
+		"x,a,gcd0,gcd1,1,bandwidth,9e18,GB/s\nx,a,gcd0,gcd1,2,bandwidth,-9e18,GB/s\n",  // the widest range
+	} {
+		if code, _, errs := akisim(t, "plot", file("ok.csv", rows), "-o", out, "-kind", "size"); code != 0 {
+			t.Errorf("%q: exit %d: %s", rows, code, errs)
+		}
+	}
+}
+
+// A results file past figure.MaxFileBytes is refused naming the cap, not
+// read on: a pipe of blank lines, which the CSV reader skips, reaches it.
+func TestPlotCapsItsInput(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "results.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
+		blank := bytes.Repeat([]byte("\n"), 1<<20)
+		for {
+			if _, err := f.Write(blank); err != nil {
+				return // the reader stopped
+			}
+		}
+	}()
+	wantBad(t, []string{"plot", fifo, "-o", filepath.Join(t.TempDir(), "f.svg")}, "results.csv: larger than 256 MiB, the most akisim plot reads")
 }

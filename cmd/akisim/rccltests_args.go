@@ -55,16 +55,29 @@ func unmodelled(want, what string) func(*rcclTestsParse, string) error {
 	}
 }
 
-// accepted takes any integer: the flag changes nothing akisim simulates.
-func accepted(_ *rcclTestsParse, v string) error {
-	if _, err := strconv.ParseInt(v, 0, 64); err != nil {
-		return fmt.Errorf("want an integer, got %q", v)
+// unmodelledCount is unmodelled for a count: one below 1 is no count.
+func unmodelledCount(what string) func(*rcclTestsParse, string) error {
+	return func(a *rcclTestsParse, v string) error {
+		if _, err := rcclCount(v, 1); err != nil {
+			return err
+		}
+		return unmodelled("1", what)(a, v)
 	}
-	return nil
+}
+
+// accepted takes an integer from lo to hi (rccl-tests' own range): the
+// flag changes nothing akisim simulates.
+func accepted(lo, hi int64) func(*rcclTestsParse, string) error {
+	return func(_ *rcclTestsParse, v string) error {
+		if n, err := strconv.ParseInt(v, 0, 64); err != nil || n < lo || n > hi {
+			return fmt.Errorf("want a whole number %d..%d, got %q", lo, hi, v)
+		}
+		return nil
+	}
 }
 
 var rcclTestsFlags = []rcclTestsFlag{
-	{"t", "nthreads", unmodelled("1", "more than one host thread")},
+	{"t", "nthreads", unmodelledCount("more than one host thread")},
 	{"g", "ngpus", func(a *rcclTestsParse, v string) (err error) { a.gpus, err = rcclCount(v, 1); return }},
 	{"b", "minbytes", func(a *rcclTestsParse, v string) (err error) { a.minB, err = rcclSize(v); return }},
 	{"e", "maxbytes", func(a *rcclTestsParse, v string) (err error) { a.maxB, err = rcclSize(v); return }},
@@ -79,9 +92,9 @@ var rcclTestsFlags = []rcclTestsFlag{
 		return
 	}},
 	{"n", "iters", func(a *rcclTestsParse, v string) error { a.iters = v; return nil }},
-	{"m", "agg_iters", unmodelled("1", "aggregating several collectives per iteration")},
+	{"m", "agg_iters", unmodelledCount("aggregating several collectives per iteration")},
 	{"w", "warmup_iters", func(a *rcclTestsParse, v string) error { a.warmup = v; return nil }},
-	{"p", "parallel_init", accepted}, // communicator creation is not timed
+	{"p", "parallel_init", accepted(0, 1)}, // communicator creation is not timed
 	{"c", "check", func(a *rcclTestsParse, v string) error {
 		n, err := rcclCount(v, 0)
 		a.args.check = int(n)
@@ -102,13 +115,13 @@ var rcclTestsFlags = []rcclTestsFlag{
 		return err
 	}},
 	{"Y", "memory_type", unmodelled("coarse", "a buffer memory type other than coarse-grained device memory")},
-	{"s", "stress_cycles", unmodelled("1", "more than one stress cycle")},
+	{"s", "stress_cycles", unmodelledCount("more than one stress cycle")},
 	{"u", "cumask", unmodelled("", "a CU mask")},
 	{"y", "stream_null", unmodelled("0", "the null stream")},
-	{"T", "timeout", accepted}, // a simulation does not hang on the network
+	{"T", "timeout", accepted(0, math.MaxInt32)}, // seconds; a simulation does not hang on the network
 	{"G", "cudagraph", unmodelled("0", "HIP graph launches")},
 	{"C", "report_cputime", unmodelled("0", "reporting CPU time")},
-	{"a", "average", accepted}, // one process: every rank reads the same clock
+	{"a", "average", accepted(0, 3)}, // rank 0, mean, min or max: one process, every rank reads the same clock
 	{"O", "out_of_place", unmodelled("1", "skipping the out-of-place runs")},
 	{"F", "cache_flush", unmodelled("0", "flushing the caches between iterations")},
 	{"E", "rotating_tensor", unmodelled("0", "rotating buffers")},

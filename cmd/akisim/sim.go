@@ -87,17 +87,27 @@ func readInput(o *options) (*input, error) {
 	if in.ops, err = trace.ReadFileAs(in.read, o.tracePath); err != nil {
 		return nil, bad("%v", err)
 	}
+	if in.node, err = traceNode(o, in.src, in.node, in.ops); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// traceNode is node, read from src, with the trace's setenv lines
+// applied to the config, as -env would.
+func traceNode(o *options, src *config.Source, node *config.Node, ops []trace.Op) (*config.Node, error) {
 	sets := slices.Clone(o.overrides)
-	for _, op := range in.ops {
+	for _, op := range ops {
 		if op.Op != trace.SetEnv {
 			continue
 		}
 		sets = append(sets, config.Override{Set: "env." + op.Name + "=" + op.Value, Flag: "setenv " + op.Name + "=" + op.Value})
-		if in.node, err = in.src.NodeWith(sets); err != nil {
+		var err error
+		if node, err = src.NodeWith(sets); err != nil {
 			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
 		}
 	}
-	return in, nil
+	return node, nil
 }
 
 // runs builds the operation streams of the chosen workload or trace.

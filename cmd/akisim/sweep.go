@@ -52,23 +52,25 @@ type sweepPoint struct {
 
 // sweep is a parsed akisim sweep command line.
 type sweep struct {
-	outdir  string
-	jobs    int
-	quiet   bool
-	slurm   bool
-	sbatch  []string // sbatch options passed through
-	axes    []sweepAxis
-	fixed   []string // the arguments every point gets (the workload and its flags)
-	points  []sweepPoint
-	stderr  io.Writer
-	binary  string // the akisim each point runs
-	logsDir string
-	started func(c *exec.Cmd, running bool) // a point's process started or ended (runLocal)
-	tookMu  sync.Mutex
-	times   map[string]time.Duration // wall time of the points run now, by id (local)
-	ran     map[string]bool          // the points run now, by id
-	sources sync.Map                 // -config -> its *config.Source: every point's config decoded once
-	paths   locatedOnce              // the files the points name, each found once
+	outdir   string
+	jobs     int
+	quiet    bool
+	slurm    bool
+	sbatch   []string // sbatch options passed through
+	axes     []sweepAxis
+	fixed    []string // the arguments every point gets (the workload and its flags)
+	points   []sweepPoint
+	stderr   io.Writer
+	binary   string // the akisim each point runs
+	logsDir  string
+	started  func(c *exec.Cmd, running bool) // a point's process started or ended (runLocal)
+	tookMu   sync.Mutex
+	times    map[string]time.Duration // wall time of the points run now, by id (local)
+	ran      map[string]bool          // the points run now, by id
+	sources  sync.Map                 // -config -> its *config.Source: every point's config decoded once
+	trace    sweepTrace               // the trace every point replays, read once (sweep_check.go)
+	workload sweepWorkload            // the workload's checks, once per node size and environment
+	paths    locatedOnce              // the files the points name, each found once
 }
 
 // took records a point's wall time.
@@ -262,18 +264,31 @@ func (s *sweep) logPath(p sweepPoint) string  { return filepath.Join(s.logsDir, 
 // a folder already are looked at: a fresh sweep of 10^6 points makes no
 // 10^6 calls to stat.
 func (s *sweep) todo() []sweepPoint {
+	finished := s.finished()
+	var todo []sweepPoint
+	for _, p := range s.points {
+		if !finished[p.id] {
+			todo = append(todo, p)
+		}
+	}
+	return todo
+}
+
+// finished are the ids of the points whose runs finished, found among
+// the folders there are.
+func (s *sweep) finished() map[string]bool {
 	have := map[string]bool{}
 	entries, _ := os.ReadDir(filepath.Join(s.outdir, "points")) // none yet: every point is to run
 	for _, e := range entries {
 		have[e.Name()] = true
 	}
-	var todo []sweepPoint
+	finished := map[string]bool{}
 	for _, p := range s.points {
-		if !have[p.id] || !s.done(p) {
-			todo = append(todo, p)
+		if have[p.id] && s.done(p) {
+			finished[p.id] = true
 		}
 	}
-	return todo
+	return finished
 }
 
 // done says whether a point's run finished: its outdir was committed and
@@ -299,6 +314,7 @@ const fullCheckPoints = 4096
 // it). No input may lie in a point's folder, which its run replaces.
 func (s *sweep) check() error {
 	pick := s.checkedPoints()
+	finished := s.finished() // a resumed sweep's finished points do not run: their inputs' checks are skipped
 	errs := make([]error, len(pick))
 	ins := make([][]pathArg, len(pick))
 	var wg sync.WaitGroup
@@ -308,7 +324,8 @@ func (s *sweep) check() error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ins[i], errs[i] = s.checkPoint(s.points[pick[i]])
+				p := s.points[pick[i]]
+				ins[i], errs[i] = s.checkPoint(p, !finished[p.id])
 			}
 		}()
 	}
@@ -365,14 +382,18 @@ func (s *sweep) checkedPoints() []int {
 }
 
 // checkPoint checks one point's command line as akisim would, and
-// returns the inputs it names.
-func (s *sweep) checkPoint(p sweepPoint) ([]pathArg, error) {
+// returns the inputs it names; with toRun, also what its run checks of
+// them before simulating (sweep_check.go).
+func (s *sweep) checkPoint(p sweepPoint, toRun bool) ([]pathArg, error) {
 	o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
 	if err != nil {
 		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	if o.command != "run" {
 		return nil, bad("sweep: akisim %s is not a run to sweep", o.command)
+	}
+	if err := sweepFile("-config", o.config); err != nil { // before it is read: a pipe would give it to this check alone
+		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	if src, ok := s.sources.Load(o.config); ok {
 		o.source = src.(*config.Source)
@@ -381,6 +402,11 @@ func (s *sweep) checkPoint(p sweepPoint) ([]pathArg, error) {
 		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	s.sources.LoadOrStore(o.config, o.read.src)
+	if toRun {
+		if err := s.checkInputs(o); err != nil {
+			return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
+		}
+	}
 	// the point's own files, then the sweep's: its merged results, its
 	// list of points and its logs
 	ins, outs := o.runPaths(o.read.src.Files())

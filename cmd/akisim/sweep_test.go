@@ -92,27 +92,42 @@ func TestSweepSlurmAvailable(t *testing.T) {
 }
 
 // A point that fails is reported with its log; the others run and merge.
+// A point whose run fails is reported, and the others go on. Its inputs
+// passed the sweep's checks: what fails is its own folder, a file in the
+// way, which only its run opens.
 func TestSweepPointFails(t *testing.T) {
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "big.jsonl")
+	trace := filepath.Join(dir, "copy.jsonl")
 	os.WriteFile(trace, []byte(`{"op":"malloc","buf":"a","gcd":0,"bytes":8589934592}`+"\n"+
 		`{"op":"malloc","buf":"b","gcd":1,"bytes":8589934592}`+"\n"+
 		`{"op":"memcpy","src":"a","dst":"b","bytes":1048576}`+"\n"), 0o644)
-	r := exe(t, dir, nil, nil, "sweep", "-set", "gcd.hbm_bytes=68719476736,4294967296", "-trace", trace, "-outdir", "D", "-jobs", "1")
-	if r.code != 1 || !strings.Contains(r.stderr, "point 1 (gcd.hbm_bytes=4294967296) failed") ||
-		!strings.Contains(r.stderr, "do not fit") || !strings.Contains(r.stderr, filepath.Join("D", "logs")) {
+	args := []string{"sweep", "-set", "gcd.hbm_bytes=68719476736,34359738368", "-trace", trace, "-outdir", "D", "-jobs", "1"}
+	inTheWay := func(outdir string) {
+		s, err := parseSweep(args[1:], io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(dir, outdir, "points"), 0o755)
+		os.WriteFile(filepath.Join(dir, outdir, "points", s.points[1].id), []byte("x"), 0o644)
+	}
+	inTheWay("D")
+	r := exe(t, dir, nil, nil, args...)
+	if r.code != 1 || !strings.Contains(r.stderr, "point 1 (gcd.hbm_bytes=34359738368) failed") ||
+		!strings.Contains(r.stderr, "is a file, not a folder") || !strings.Contains(r.stderr, filepath.Join("D", "logs")) {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "D", "results.csv"))
-	if !strings.Contains(string(b), "68719476736,trace,line3:memcpy") || strings.Contains(string(b), "4294967296,") {
+	if !strings.Contains(string(b), "68719476736,trace,line3:memcpy") || strings.Contains(string(b), "34359738368,") {
 		t.Errorf("merged results:\n%s", b)
 	}
 	if os.Getenv("AKISIM_SLURM") == "" {
 		return
 	}
 	// through Slurm the failure names the array task and its log
-	r = exe(t, dir, nil, nil, "sweep", "-set", "gcd.hbm_bytes=68719476736,4294967296", "-trace", trace, "-outdir", "S", "-slurm")
-	if r.code != 1 || !regexp.MustCompile(`point 1 \(gcd.hbm_bytes=4294967296\) failed in Slurm job [0-9]+_1: .*do not fit.*; log .*slurm-[0-9]+_1\.log`).MatchString(r.stderr) {
+	args = []string{"sweep", "-set", "gcd.hbm_bytes=68719476736,34359738368", "-trace", trace, "-outdir", "S", "-slurm"}
+	inTheWay("S")
+	r = exe(t, dir, nil, nil, args...)
+	if r.code != 1 || !regexp.MustCompile(`point 1 \(gcd.hbm_bytes=34359738368\) failed in Slurm job [0-9]+_1: .*is a file, not a folder.*; log .*slurm-[0-9]+_1\.log`).MatchString(r.stderr) {
 		t.Errorf("-slurm: exit %d: %s", r.code, r.stderr)
 	}
 }
@@ -141,6 +156,49 @@ func TestSweepBadInput(t *testing.T) {
 		dir := t.TempDir()
 		oneLine(t, exe(t, dir, nil, nil, c.args...), 2, c.want)
 		if _, err := os.Stat(filepath.Join(dir, "D")); err == nil {
+			t.Errorf("%v: made the outdir", c.args)
+		}
+	}
+}
+
+// What each point's run checks before simulating (the trace, -cfg, the
+// workload's flags, against each point's node) is checked before any
+// point runs: exit 2, one line, no outdir; once a point per failure, exit 1.
+func TestSweepChecksInputsFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	badTrace := file("bad.jsonl", `{"bad":1}`+"\n")
+	big := file("big.jsonl", `{"op":"malloc","buf":"a","gcd":0,"bytes":8589934592}`+"\n"+`{"op":"malloc","buf":"b","gcd":1,"bytes":8589934592}`+"\n"+
+		`{"op":"memcpy","src":"a","dst":"b","bytes":1048576}`+"\n")
+	lateBad := file("late.jsonl", strings.Repeat(`{"op":"device_sync"}`+"\n", 5000)+`{"op":"memcpy","src":"a","dst":"b","bytes":1}`+"\n") // streams
+	negBytes := file("neg.cfg", "1 4 (G0->G0->G1)\n-1 (G0->G0->G1 4 -5)\n")
+	fifo := filepath.Join(dir, "fifo")
+	syscall.Mkfifo(fifo, 0o600)
+	lanes := []string{"sweep", "-set", "xgmi.bundle[*].lanes=1,2"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-trace", filepath.Join(dir, "nope.jsonl")}, "sweep point 0 (xgmi.bundle[*].lanes=1): open " + filepath.Join(dir, "nope.jsonl") + ": no such file"},
+		{[]string{"-trace", badTrace}, badTrace + ":1: bad: unknown field"},
+		{[]string{"-trace", lateBad}, lateBad + ":5001: src: unknown buffer \"a\""},
+		{[]string{"-trace", fifo}, "-trace " + fifo + ": a pipe, which only one reader empties"},
+		{[]string{"-workload", "transferbench", "-cfg", filepath.Join(dir, "nope.cfg")}, "-cfg " + filepath.Join(dir, "nope.cfg") + ": no such file"},
+		{[]string{"-workload", "transferbench", "-cfg", negBytes}, negBytes + ":2: transfer 0: BYTES want a byte count 0..2^40"},
+		{[]string{"-workload", "transferbench", "-cfg", fifo}, "-cfg " + fifo + ": a pipe"},
+		{[]string{"-config", fifo}, "-config " + fifo + ": a pipe"},
+		{[]string{"-workload", "stream", "-sizes", "5"}, "-sizes: want byte counts >= 1024"},
+		{[]string{"-config", "nope.toml"}, "config nope.toml: not found"},
+		// the trace is checked against each point's node: point 1's HBM is too small
+		{[]string{"-set", "gcd.hbm_bytes=68719476736,4294967296", "-trace", big}, "sweep point 1 (xgmi.bundle[*].lanes=1 gcd.hbm_bytes=4294967296): " + big + ":1: bytes: 8589934592 bytes do not fit in GCD 0's HBM"},
+	} {
+		out := filepath.Join(t.TempDir(), "D")
+		oneLine(t, exe(t, dir, nil, nil, append(append(append([]string{}, lanes...), c.args...), "-outdir", out)...), 2, c.want)
+		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v: made the outdir", c.args)
 		}
 	}

@@ -82,6 +82,8 @@ func TestTransferBenchCSV(t *testing.T) {
 func TestTransferBenchBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := traceFile(t, "1 4 (G0->G0->G1)\n1 4 (G0->G0->G9)\n")
+	negBytes := traceFile(t, "1 4 (G0->G0->G1)\n-1 (G0->G0->G1 4 -5)\n")
+	negSE := traceFile(t, "1 -4 (G0->G0->G1)\n")
 	cases := []struct {
 		args []string
 		want string
@@ -94,6 +96,12 @@ func TestTransferBenchBadInput(t *testing.T) {
 		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "GFX_BLOCK_SIZE=100"}, "-env GFX_BLOCK_SIZE=100: must be a multiple of 64"},
 		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-env", "NUM_ITERATIONS=0"}, "-env NUM_ITERATIONS=0: must be 1..1048576"},
 		{[]string{"-workload", "p2p", "-cfg", tbExample}, "-cfg: applies to -workload transferbench only"},
+		// a negative size or count is refused, not read as positive (TransferBench's '-' decoration)
+		{[]string{"-workload", "transferbench", "-cfg", negBytes}, negBytes + ":2: transfer 0: BYTES want a byte count 0..2^40"},
+		{[]string{"-workload", "transferbench", "-cfg", negSE}, negSE + ":1: want a sub-executor count 0..65536, got \"-4\""},
+		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-sizes", "-5"}, "-sizes: want bytes per transfer"},
+		{[]string{"-workload", "transferbench", "-cfg", tbExample, "-sizes", "0"}, "-sizes: want bytes per transfer"},
+		{[]string{"-workload", "transferbench", "-cfg", "/dev/zero"}, "/dev/zero:1: a line longer than 32768 bytes"},
 	}
 	for _, c := range cases {
 		wantBad(t, c.args, c.want)
