@@ -32,7 +32,6 @@ import (
 	"syscall"
 
 	"github.com/akisim/akisim/internal/gctune"
-	"github.com/akisim/akisim/internal/hugepages"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/report"
@@ -41,7 +40,6 @@ import (
 
 func main() {
 	gctune.Start()
-	hugepages.Start()
 	trapSignals()
 	atexit.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }
