@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -47,7 +48,21 @@ func Defaults(t *Table) []Named {
 			}
 		}
 	}
-	return out
+	return unique(out)
+}
+
+// unique numbers the figures whose names clash once made safe for a file
+// (cases "a b" and "a_b"): the second is NAME-2, and so on.
+func unique(figs []Named) []Named {
+	seen := map[string]bool{}
+	for i := range figs {
+		name := figs[i].Name
+		for k := 2; seen[name]; k++ {
+			name = fmt.Sprintf("%s-%d", figs[i].Name, k)
+		}
+		seen[name], figs[i].Name = true, name
+	}
+	return figs
 }
 
 // sweepDefaults are a sweep's figures of metric m: the whole workload if

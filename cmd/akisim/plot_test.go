@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"image/png"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,4 +172,25 @@ func TestPlotCapsItsInput(t *testing.T) {
 		}
 	}()
 	wantBad(t, []string{"plot", fifo, "-o", filepath.Join(t.TempDir(), "f.svg")}, "results.csv: larger than 256 MiB, the most akisim plot reads")
+}
+
+// Default figures whose names clash once made safe for a file (cases
+// "a b" and "a_b") are numbered, each drawn: not refused as two outputs
+// of one name.
+func TestPlotDefaultNamesUnique(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "r.csv")
+	var b strings.Builder
+	b.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
+	for _, c := range []string{"a b", "a_b"} {
+		fmt.Fprintf(&b, "p2p,%s,gcd0,gcd1,1,bandwidth,1,GB/s\np2p,%s,gcd1,gcd0,1,bandwidth,2,GB/s\n", c, c)
+	}
+	os.WriteFile(csv, []byte(b.String()), 0o644)
+	out := filepath.Join(dir, "figs")
+	if code, stdout, errs := akisim(t, "plot", csv, "-outdir", out); code != 0 || strings.Count(stdout, "\n") != 2 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	if names := folderNames(out); len(names) != 2 || names[0] == names[1] {
+		t.Errorf("figures %v, want two of their own names", names)
+	}
 }
