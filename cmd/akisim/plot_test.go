@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"image/png"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
