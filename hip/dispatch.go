@@ -144,6 +144,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			r.eventRecorded(now)
 		}
 		s.queue = s.queue[1:]
+		r.streamWent(s)
 	}
 }
 

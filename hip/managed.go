@@ -323,6 +323,7 @@ func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 		r.res(m.op).End, r.res(m.op).Done = now, true
 		r.finished(m.op)
 		m.s.inflight--
+		r.streamWent(m.s)
 	}
 	r.dispatch(now, m.s)
 }

@@ -226,6 +226,7 @@ func (r *Runtime) pageDone(now sim.VTimeInSec, pc *pageCopy) {
 	r.res(pc.op).End, r.res(pc.op).Done = now, true
 	r.finished(pc.op)
 	pc.s.inflight--
+	r.streamWent(pc.s)
 	if pc.s.inflight == 0 {
 		r.dispatch(now, pc.s)
 	}

@@ -122,6 +122,7 @@ type thread struct {
 	next    int       // index into ops of its next call
 	cur     int       // the op of its current call
 	blocked *blocker  // what it waits for (nil: running); points to wait
+	parked  bool      // blocked in a sync not over, out of the runtime's blocked set
 	wait    blocker   // its wait, kept in the thread: a call that waits makes no allocation
 	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
 	// its own two host events, taken in turn (resume): a thread makes one
@@ -140,6 +141,8 @@ func (r *Runtime) block(th *thread, b blocker) {
 		r.polling[b.event] = append(r.polling[b.event], th)
 	case b.kind == "op" && !r.res(b.op).Done:
 		r.awaiting[b.op] = th
+	case (b.kind == "stream" || b.kind == "device") && !r.synced(th):
+		th.parked = true // until one of its streams moves (streamWent)
 	default:
 		r.blocked.Add(th.idx, th.idx+1)
 	}
@@ -520,6 +523,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		s := r.stream(res.Op)
 		s.inflight--
+		r.streamWent(s)
 		if k := slices.Index(s.live, id); k >= 0 {
 			s.live = slices.Delete(s.live, k, k+1)
 		}
