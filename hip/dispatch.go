@@ -140,9 +140,11 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			r.events[eventKey{s.rank, it.event}] = t
 			r.recorded[it.op] = true
 			r.res(it.op).Start, r.res(it.op).End, r.res(it.op).Done = t, t, true
+			r.finished(it.op)
 			r.eventRecorded(now)
 		}
 		s.queue = s.queue[1:]
+		r.streamWent(s)
 	}
 }
 

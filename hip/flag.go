@@ -38,6 +38,10 @@ func (r *Runtime) holdForFlag(s *stream, it item) {
 // for it go on, and so do other ranks' threads polling it.
 func (r *Runtime) setFlag(now sim.VTimeInSec, name string) {
 	r.flags[name] = true
+	for _, th := range r.polling[name] { // their polls see it from now on
+		r.blocked.Add(th.idx, th.idx+1)
+	}
+	delete(r.polling, name)
 	// the streams held for it, in stream order, as every stream was once;
 	// a flag most often holds one, sorted in place without an allocation
 	var few [4]int

@@ -321,7 +321,9 @@ func (r *Runtime) migrated(now sim.VTimeInSec, m *migration) {
 		return
 	case trace.Prefetch:
 		r.res(m.op).End, r.res(m.op).Done = now, true
+		r.finished(m.op)
 		m.s.inflight--
+		r.streamWent(m.s)
 	}
 	r.dispatch(now, m.s)
 }

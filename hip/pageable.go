@@ -224,7 +224,9 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 func (r *Runtime) pageDone(now sim.VTimeInSec, pc *pageCopy) {
 	delete(r.paging, pc.op)
 	r.res(pc.op).End, r.res(pc.op).Done = now, true
+	r.finished(pc.op)
 	pc.s.inflight--
+	r.streamWent(pc.s)
 	if pc.s.inflight == 0 {
 		r.dispatch(now, pc.s)
 	}

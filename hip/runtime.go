@@ -63,14 +63,20 @@ type Runtime struct {
 	nicOn     map[int]*slot    // an RDMA copy in flight: the engine it went to
 	numaPer   int              // NUMA domains per node
 
-	store         opStore // the operations loaded (all, or a stream's window)
-	bufs          map[string]trace.Buffer
-	base          map[string]based        // buffer -> its memory and first address there (alloc.go)
-	top           map[fabric.Memory]int64 // next free address of each memory
-	unified       bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
-	procs         []*thread               // one host thread per rank (process), ranks ascending
-	blocked       lineset.Set             // bit i: procs[i] waits (unblock looks at these alone)
-	threadOf      map[int]*thread         // procs by rank
+	store   opStore // the operations loaded (all, or a stream's window)
+	bufs    map[string]trace.Buffer
+	base    map[string]based        // buffer -> its memory and first address there (alloc.go)
+	top     map[fabric.Memory]int64 // next free address of each memory
+	unified bool                    // host memory is the GCDs' HBM (an APU node; UnifyHostMemory)
+	procs   []*thread               // one host thread per rank (process), ranks ascending
+	blocked lineset.Set             // bit i: procs[i] waits (unblock looks at these alone)
+	// polling are, by host flag not set yet, the threads blocked polling
+	// it, and awaiting, by op not done yet, the thread blocked in it: out
+	// of blocked until the flag is set or the op done (unblock would find
+	// each not done, and in a collective of many ranks most wait so)
+	polling       map[string][]*thread
+	awaiting      map[int]*thread
+	threadOf      map[int]*thread // procs by rank
 	streams       map[int]*stream
 	streamOrder   []int // the keys of streams (streamKey), ascending
 	waiting       []int // the keys of streams with a stream_wait queued, ascending (eventRecorded)
@@ -116,6 +122,7 @@ type thread struct {
 	next    int       // index into ops of its next call
 	cur     int       // the op of its current call
 	blocked *blocker  // what it waits for (nil: running); points to wait
+	parked  bool      // blocked in a sync not over, out of the runtime's blocked set
 	wait    blocker   // its wait, kept in the thread: a call that waits makes no allocation
 	streams []*stream // its streams, as made (hipDeviceSynchronize checks them)
 	// its own two host events, taken in turn (resume): a thread makes one
@@ -129,7 +136,25 @@ type thread struct {
 // block holds th until b is over (unblockThread).
 func (r *Runtime) block(th *thread, b blocker) {
 	th.wait, th.blocked = b, &th.wait
-	r.blocked.Add(th.idx, th.idx+1)
+	switch {
+	case b.kind == "flag" && !r.flags[b.event]:
+		r.polling[b.event] = append(r.polling[b.event], th)
+	case b.kind == "op" && !r.res(b.op).Done:
+		r.awaiting[b.op] = th
+	case (b.kind == "stream" || b.kind == "device") && !r.synced(th):
+		th.parked = true // until one of its streams moves (streamWent)
+	default:
+		r.blocked.Add(th.idx, th.idx+1)
+	}
+}
+
+// finished notes that op i is done: the thread blocked in it, if any, is
+// one for unblock to look at.
+func (r *Runtime) finished(i int) {
+	if th := r.awaiting[i]; th != nil {
+		r.blocked.Add(th.idx, th.idx+1)
+		delete(r.awaiting, i)
+	}
 }
 
 // resume schedules thread th's next step at t. A call at a time, without
@@ -245,6 +270,7 @@ func (r *Runtime) reset() {
 	r.lastRecord = map[eventKey]int{}
 	r.recorded = map[int]bool{}
 	r.flags, r.gpuFlags, r.flagWaiters = map[string]bool{}, map[string]*gcd.Flag{}, map[string]map[int]bool{}
+	r.polling, r.awaiting = map[string][]*thread{}, map[int]*thread{}
 	r.pick = map[[3]int]*slot{}
 	r.nicLoad, r.nicOn = map[*slot]int{}, map[int]*slot{}
 	r.rr = map[[2]int]int{}
@@ -475,6 +501,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		res := r.res(id)
 		res.Start, res.End, res.Begin, res.Done = start, now, begin, true
+		r.finished(id)
 		if res.Op.Op == trace.Kernel && len(res.Op.Channels) == 0 && len(streamEnds) == len(res.Op.Access) {
 			res.AccessEnd = accessEnds(res.Op.Access, streamEnds)
 		}
@@ -496,6 +523,7 @@ func (r *Runtime) NotifyRecv(now sim.VTimeInSec, port sim.Port) {
 		}
 		s := r.stream(res.Op)
 		s.inflight--
+		r.streamWent(s)
 		if k := slices.Index(s.live, id); k >= 0 {
 			s.live = slices.Delete(s.live, k, k+1)
 		}

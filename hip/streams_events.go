@@ -40,6 +40,7 @@ type stream struct {
 	acquire  bool              // the next kernel starts with a system-scope acquire (grain.go)
 	library  bool              // a library's own queue (NIC commands, MPI's IPC copies): no HIP stream, hipDeviceSynchronize does not wait for it
 	waits    int               // stream_wait items in queue (waiting lists it while > 0)
+	owner    *thread           // the rank's host thread, which alone queues work on it
 }
 
 type blocker struct {
@@ -84,21 +85,8 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	case "gpuflag":
 		t, ok := r.gpuFlag(b.event).ReadyAt(b.count)
 		done = ok && t <= now
-	case "stream":
-		s := b.s
-		if s == nil { // found once: a stream, once made, stays (the look-up was a twentieth of a 64-rank exchange)
-			s = r.streams[streamKey(th.rank, b.stream)]
-			b.s = s
-		}
-		done = s == nil || (len(s.queue) == 0 && s.inflight == 0)
-	case "device": // the rank's own streams: a process syncs its devices
-		done = true
-		for _, s := range th.streams {
-			if !s.library && (len(s.queue) > 0 || s.inflight > 0) {
-				done = false // one busy stream is enough: a rank has many
-				break
-			}
-		}
+	case "stream", "device":
+		done = r.synced(th)
 	}
 	if !done {
 		return
@@ -117,6 +105,37 @@ func (r *Runtime) unblockThread(now sim.VTimeInSec, th *thread) {
 	r.resume(th, t)
 }
 
+// synced says whether thread th's stream or device sync is over: its
+// stream, or every stream of its own, idle.
+func (r *Runtime) synced(th *thread) bool {
+	b := th.blocked
+	if b.kind == "stream" {
+		s := b.s
+		if s == nil { // found once: a stream, once made, stays (the look-up was a twentieth of a 64-rank exchange)
+			s = r.streams[streamKey(th.rank, b.stream)]
+			b.s = s
+		}
+		return s == nil || (len(s.queue) == 0 && s.inflight == 0)
+	}
+	for _, s := range th.streams { // the rank's own streams: a process syncs its devices
+		if !s.library && (len(s.queue) > 0 || s.inflight > 0) {
+			return false // one busy stream is enough: a rank has many
+		}
+	}
+	return true
+}
+
+// streamWent notes that stream s took an item off its queue or ended one:
+// its owner, parked in a sync, is one for unblock to look at once the
+// sync is over. Only the owner queues work on its streams, so the sync
+// stays over until the owner goes on.
+func (r *Runtime) streamWent(s *stream) {
+	if th := s.owner; th != nil && th.parked && r.synced(th) {
+		th.parked = false
+		r.blocked.Add(th.idx, th.idx+1)
+	}
+}
+
 // streamKey keys rank's stream id: each process has its own streams,
 // null stream (0) included; keys order by rank, then id.
 func streamKey(rank, id int) int { return rank<<32 | id }
@@ -130,6 +149,7 @@ func (r *Runtime) stream(op *ir.Command) *stream {
 		r.streams[key] = s
 		if th := r.threadOf[op.Rank]; th != nil {
 			th.streams = append(th.streams, s)
+			s.owner = th
 		}
 		k, _ := slices.BinarySearch(r.streamOrder, key) // keep streamOrder sorted
 		r.streamOrder = slices.Insert(r.streamOrder, k, key)

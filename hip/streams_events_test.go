@@ -74,3 +74,28 @@ func TestWaitsOnManyStreams(t *testing.T) {
 		}
 	}
 }
+
+// A stream_sync or device_sync returns once its stream's last item goes,
+// whichever it is: a copy, or an event record that follows a copy (it
+// goes as the copy ends, taken off the queue at once, not in flight).
+// Each rank syncs while its stream is busy, so it waits for the stream.
+func TestSyncsEndWithTheirStream(t *testing.T) {
+	onRank := func(o trace.Op, rank int) trace.Op { o.Rank = rank; return o }
+	ops := []trace.Op{dev("a", 0), dev("b", 1), onRank(dev("c", 2), 1), onRank(dev("d", 3), 1),
+		onRank(dev("e", 4), 2), onRank(dev("f", 5), 2), onRank(dev("g", 6), 3), onRank(dev("h", 7), 3),
+		cp("a", "b", 1), {Op: trace.StreamSync, Stream: 1}, // 8, 9: the copy last
+		onRank(cp("c", "d", 1), 1), onRank(trace.Op{Op: trace.EventRecord, Event: "x", Stream: 1}, 1), // 10, 11
+		onRank(trace.Op{Op: trace.StreamSync, Stream: 1}, 1),                  // 12: the record last
+		onRank(cp("e", "f", 1), 2), onRank(trace.Op{Op: trace.DeviceSync}, 2), // 13, 14
+		onRank(cp("g", "h", 1), 3), onRank(trace.Op{Op: trace.EventRecord, Event: "x", Stream: 1}, 3), // 15, 16
+		onRank(trace.Op{Op: trace.DeviceSync}, 3), // 17
+	}
+	res, _ := replayed(t, ops)
+	for _, c := range []struct{ sync, work int }{{9, 8}, {12, 10}, {14, 13}, {17, 15}} {
+		s, w := res[c.sync], res[c.work]
+		if !s.Done || s.End < w.End || s.Start >= w.End {
+			t.Errorf("%s (op %d): from %g to %g (done: %v), its stream's copy ran to %g",
+				s.Op.Op, c.sync, s.Start, s.End, s.Done, w.End)
+		}
+	}
+}

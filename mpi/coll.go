@@ -161,7 +161,16 @@ type builder struct {
 }
 
 func (l *lowering) builder(o *trace.Op, seq int) *builder {
-	return &builder{l: l, call: o, seq: seq, me: slices.Index(l.comm, o.Rank), n: len(l.comm), bytes: o.Bytes}
+	return &builder{l: l, call: o, seq: seq, me: l.index(o.Rank), n: len(l.comm), bytes: o.Bytes}
+}
+
+// index is rank r's index in the communicator, -1 if not in it: found by
+// halves (trace.Ranks ascend), as every call of every rank asks.
+func (l *lowering) index(r int) int {
+	if i, ok := slices.BinarySearch(l.comm, r); ok {
+		return i
+	}
+	return -1
 }
 
 // staged says whether the call runs between host staging buffers.
@@ -282,7 +291,7 @@ func (b *builder) run() {
 }
 
 // rootIndex is the communicator index of the call's root.
-func (b *builder) rootIndex() int { return slices.Index(b.l.comm, *b.call.Root) }
+func (b *builder) rootIndex() int { return b.l.index(*b.call.Root) }
 
 // reduction runs a reducing collective: staged through host memory
 // unless the GPU reduces (MPICH_GPU_ALLREDUCE_USE_KERNEL for allreduce).

@@ -52,17 +52,28 @@ func (o *Op) IsSend() bool { return o.Op == MPIIsend || o.Op == MPISend }
 
 // mpiState is what Check knows of a trace's MPI calls so far.
 type mpiState struct {
-	pending map[RequestKey]int // requests started and not waited -> the line that started each
+	// pending are, by rank, its requests started and not waited -> the line
+	// that started each: a rank's mpi_waitall finds its own without the others'
+	pending map[int]map[string]int
 	queues  Matcher
 	ranks   []int              // the communicator of collectives: every rank of the trace
 	colls   map[int][]collCall // rank -> its collectives so far
+	// low is, for each place in the ranks' sequences, the lowest rank whose
+	// collective there is made: the one a later call there is compared to
+	low []int
+	// lastLine is the line of the last collective; unordered says some
+	// collective came at or before the line of the one before it, so the
+	// earliest call left open (collLeft) cannot be found from the shortest
+	// sequence alone
+	lastLine  int
+	unordered bool
 }
 
 func newMPIState(ops []Op) mpiState { return newMPIStateOf(Ranks(ops)) }
 
 // newMPIStateOf is the state before a trace whose ranks are known.
 func newMPIStateOf(ranks []int) mpiState {
-	return mpiState{pending: map[RequestKey]int{}, queues: Matcher{}, ranks: ranks, colls: map[int][]collCall{}}
+	return mpiState{pending: map[int]map[string]int{}, queues: Matcher{}, ranks: ranks, colls: map[int][]collCall{}}
 }
 
 // RequestKey names a request: request handles belong to a process, so
@@ -123,17 +134,13 @@ func (c *checker) mpi(o *Op) *Error {
 		if o.Req == "" {
 			return errf("req", "required by %s", o.Op)
 		}
-		if _, ok := m.pending[o.RequestOf()]; !ok {
+		if _, ok := m.pending[o.Rank][o.Req]; !ok {
 			return errf("req", "no request %q of rank %d is pending (started by mpi_isend or mpi_irecv and not waited yet)", o.Req, o.Rank)
 		}
-		delete(m.pending, o.RequestOf())
+		delete(m.pending[o.Rank], o.Req)
 		return nil
 	case MPIWaitall:
-		for k := range m.pending {
-			if k.Rank == o.Rank {
-				delete(m.pending, k)
-			}
-		}
+		delete(m.pending, o.Rank)
 		return nil
 	}
 	switch {
@@ -158,7 +165,7 @@ func (c *checker) mpi(o *Op) *Error {
 		if o.Req == "" {
 			return errf("req", "required by %s", o.Op)
 		}
-		if line, ok := m.pending[o.RequestOf()]; ok {
+		if line, ok := m.pending[o.Rank][o.Req]; ok {
 			return errf("req", "request %q is still pending from line %d", o.Req, line)
 		}
 	}
@@ -166,7 +173,10 @@ func (c *checker) mpi(o *Op) *Error {
 		return e
 	}
 	if o.Op == MPIIsend || o.Op == MPIIrecv {
-		m.pending[o.RequestOf()] = c.line
+		if m.pending[o.Rank] == nil {
+			m.pending[o.Rank] = map[string]int{}
+		}
+		m.pending[o.Rank][o.Req] = c.line
 	}
 	return nil
 }
@@ -199,9 +209,11 @@ func (c *checker) message(o *Op, field, buf string, send bool) *Error {
 // or message never matched, at its line.
 func (m *mpiState) matchLeft(name string) *Error {
 	line, msg := 0, ""
-	for k, l := range m.pending {
-		if line == 0 || l < line {
-			line, msg = l, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", k.Req)
+	for _, reqs := range m.pending {
+		for req, l := range reqs {
+			if line == 0 || l < line {
+				line, msg = l, fmt.Sprintf("request %q is never waited (mpi_wait or mpi_waitall)", req)
+			}
 		}
 	}
 	var at [3]int // the queue reported, for a tie on one line (an mpi_sendrecv's two sides)

@@ -92,7 +92,7 @@ func (c *checker) collective(o *Op) *Error {
 		if o.Root == nil {
 			return errf("root", "required by %s", o.Op)
 		}
-		if root = *o.Root; !slices.Contains(m.ranks, root) {
+		if root = *o.Root; !m.member(root) {
 			return errf("root", "rank %d is not in the communicator (the trace's ranks %s)", root, rankList(m.ranks))
 		}
 	}
@@ -109,10 +109,8 @@ func (c *checker) collective(o *Op) *Error {
 	}
 	call := collCall{o.Op, o.Bytes, root, c.line}
 	k := len(m.colls[o.Rank])
-	for _, r := range m.ranks {
-		if r == o.Rank || len(m.colls[r]) <= k {
-			continue
-		}
+	if k < len(m.low) { // the lowest other rank that made collective k: the caller has not
+		r := m.low[k]
 		ref := m.colls[r][k]
 		switch {
 		case ref.kind != call.kind:
@@ -123,10 +121,28 @@ func (c *checker) collective(o *Op) *Error {
 		case ref.root != call.root:
 			return errf("root", "%d, but rank %d's %s (collective %d, line %d) has root %d", root, r, o.Op, k+1, ref.line, ref.root)
 		}
-		break
 	}
 	m.colls[o.Rank] = append(m.colls[o.Rank], call)
+	if k == len(m.low) {
+		m.low = append(m.low, o.Rank)
+	} else {
+		m.low[k] = min(m.low[k], o.Rank)
+	}
+	m.unordered = m.unordered || c.line <= m.lastLine
+	m.lastLine = c.line
 	return nil
+}
+
+// member says whether rank r is in the communicator (ranks ascend).
+func (m *mpiState) member(r int) bool {
+	_, ok := slices.BinarySearch(m.ranks, r)
+	return ok
+}
+
+// index is rank r's index in the communicator.
+func (m *mpiState) index(r int) int {
+	i, _ := slices.BinarySearch(m.ranks, r)
+	return i
 }
 
 // MaxCollBytes bounds a collective's bytes so that n blocks of it
@@ -153,7 +169,7 @@ func (c *checker) collBuffers(o *Op, n, root int) *Error {
 	case MPIAllreduce:
 		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, b}}
 	case MPIReduceScatter:
-		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, ReduceScatterBlock(b, n, slices.Index(c.msgs.ranks, o.Rank))}}
+		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, ReduceScatterBlock(b, n, c.msgs.index(o.Rank))}}
 	case MPIAllgather:
 		uses = []use{{"src", o.Src, b}, {"dst", o.Dst, all}}
 	case MPIAlltoall:
@@ -177,8 +193,33 @@ func (c *checker) collBuffers(o *Op, n, root int) *Error {
 }
 
 // collLeft reports, after the last op, a collective some rank of the
-// communicator never makes: at the earliest line of such a call.
+// communicator never makes: at the earliest line of such a call. With
+// lines ascending, that is the call after the shortest sequence, at the
+// first rank that has it shortest.
 func (m *mpiState) collLeft(name string) *Error {
+	if m.unordered {
+		return m.collLeftAny(name)
+	}
+	short, k := 0, -1
+	for _, r := range m.ranks {
+		if n := len(m.colls[r]); k < 0 || n < k {
+			short, k = r, n
+		}
+	}
+	var e *Error
+	for _, q := range m.ranks {
+		if k < len(m.colls[q]) && (e == nil || m.colls[q][k].line < e.Line) {
+			ref := m.colls[q][k]
+			e = errf("op", "rank %d never makes this %s (its collective %d): every rank of the communicator must", short, ref.kind, k+1)
+			e.File, e.Line = name, ref.line
+		}
+	}
+	return e
+}
+
+// collLeftAny is collLeft for collectives in any order of lines: every
+// pair of ranks compared.
+func (m *mpiState) collLeftAny(name string) *Error {
 	var e *Error
 	for _, r := range m.ranks {
 		for _, q := range m.ranks {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,54 @@ func TestMPICollectiveErrors(t *testing.T) {
 		{collBufs(1, 64) + coll("mpi_barrier", 0, ""), `t.jsonl:3: op: mpi_barrier needs a communicator of at least 2 ranks, the trace has 1`},
 	} {
 		checkFails(t, tc.in, tc.want)
+	}
+}
+
+// With lines ascending, the collective left open that collLeft reports
+// from the shortest sequence is the one every pair of ranks compared
+// finds: random ranks' sequences of random lengths, interleaved.
+func TestCollLeftShortest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 500; trial++ {
+		n := 2 + rng.IntN(6)
+		m := newMPIStateOf(nil)
+		want := make([]int, n) // each rank's number of calls
+		left := 0
+		for r := range n {
+			m.ranks = append(m.ranks, 2*r) // not 0..n-1: ranks are names
+			want[r] = rng.IntN(4)
+			left += want[r]
+		}
+		for line := 1; left > 0; line++ {
+			r := rng.IntN(n)
+			if len(m.colls[2*r]) == want[r] {
+				continue
+			}
+			kind := MPIBarrier
+			if rng.IntN(2) == 0 {
+				kind = MPIAllreduce
+			}
+			m.colls[2*r] = append(m.colls[2*r], collCall{kind: kind, line: line})
+			left--
+		}
+		got, all := m.collLeft("t"), m.collLeftAny("t")
+		if (got == nil) != (all == nil) || got != nil && got.Error() != all.Error() {
+			t.Fatalf("lengths %v: collLeft %v, every pair %v", want, got, all)
+		}
+	}
+}
+
+// Collectives whose lines do not ascend (ops made in memory) are
+// compared pair by pair: the open call at the earliest line is rank 2's
+// third, which rank 1 never makes, though rank 0 made fewer.
+func TestCollLeftUnordered(t *testing.T) {
+	var ops []Op
+	for _, c := range []struct{ rank, line int }{{0, 50}, {1, 51}, {2, 52}, {1, 53}, {2, 54}, {2, 3}} {
+		ops = append(ops, Op{Op: MPIBarrier, Rank: c.rank, Line: c.line})
+	}
+	err := Check(ops, testNode, "t")
+	want := "t:3: op: rank 1 never makes this mpi_barrier (its collective 3): every rank of the communicator must"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
 	}
 }

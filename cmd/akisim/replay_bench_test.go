@@ -21,31 +21,41 @@ import (
 // 64 KiB copies on four streams of two GCDs, a device synchronise every
 // hundred rounds.
 func writeLongTrace(tb testing.TB, n int) string {
+	return writeTrace(tb, "long.jsonl", func(w *bufio.Writer) {
+		fmt.Fprintln(w, `{"op":"malloc","buf":"a","gcd":0,"bytes":1048576}`)
+		fmt.Fprintln(w, `{"op":"malloc","buf":"b","gcd":1,"bytes":1048576}`)
+		fmt.Fprintln(w, `{"op":"host_malloc","buf":"h","numa":0,"bytes":1048576}`)
+		for i, ops := 0, 3; ops < n; i++ {
+			s := 1 + i%4
+			fmt.Fprintln(w, `{"op":"host_compute","compute_ns":2000}`)
+			fmt.Fprintf(w, `{"op":"kernel","name":"k%d","gcd":%d,"stream":%d,"grid":65536,"workgroup":256,"duration_ns":20000}`+"\n", i%50, i%2, s)
+			fmt.Fprintf(w, `{"op":"memcpy_async","src":"h","dst":"a","bytes":65536,"stream":%d}`+"\n", s)
+			ops += 3
+			if i%100 == 99 && ops < n {
+				fmt.Fprintln(w, `{"op":"device_sync"}`)
+				ops++
+			}
+		}
+	})
+}
+
+// writeTrace writes the trace file name in a temporary folder, its lines
+// written by write, and returns its path.
+func writeTrace(tb testing.TB, name string, write func(w *bufio.Writer)) string {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "long.jsonl")
+	path := filepath.Join(tb.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, `{"op":"malloc","buf":"a","gcd":0,"bytes":1048576}`)
-	fmt.Fprintln(w, `{"op":"malloc","buf":"b","gcd":1,"bytes":1048576}`)
-	fmt.Fprintln(w, `{"op":"host_malloc","buf":"h","numa":0,"bytes":1048576}`)
-	for i, ops := 0, 3; ops < n; i++ {
-		s := 1 + i%4
-		fmt.Fprintln(w, `{"op":"host_compute","compute_ns":2000}`)
-		fmt.Fprintf(w, `{"op":"kernel","name":"k%d","gcd":%d,"stream":%d,"grid":65536,"workgroup":256,"duration_ns":20000}`+"\n", i%50, i%2, s)
-		fmt.Fprintf(w, `{"op":"memcpy_async","src":"h","dst":"a","bytes":65536,"stream":%d}`+"\n", s)
-		ops += 3
-		if i%100 == 99 && ops < n {
-			fmt.Fprintln(w, `{"op":"device_sync"}`)
-			ops++
-		}
-	}
+	write(w)
 	if err := w.Flush(); err != nil {
 		tb.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
 	return path
 }
 

@@ -33,9 +33,16 @@ type Taker interface {
 
 // NewPort makes a port of comp that holds up to capacity messages.
 func NewPort(comp sim.Component, capacity int, name string) *Port {
-	if _, ok := validNames.Load(name); !ok {
+	var buf [128]byte
+	shape := nameShape(buf[:0], name)
+	validNames.RLock()
+	_, ok := validNames.m[string(shape)]
+	validNames.RUnlock()
+	if !ok {
 		sim.NameMustBeValid(name)
-		validNames.Store(name, struct{}{})
+		validNames.Lock()
+		validNames.m[string(shape)] = struct{}{}
+		validNames.Unlock()
 	}
 	p := &Port{name: name, comp: comp, capacity: capacity}
 	if capacity > 0 {
@@ -44,10 +51,38 @@ func NewPort(comp sim.Component, capacity int, name string) *Port {
 	return p
 }
 
-// validNames are the port names Akita's check has passed, process-wide:
-// every run builds a node with the same names, and parsing them was a
-// tenth of building it.
-var validNames sync.Map
+// validNames are the shapes (nameShape) of the port names Akita's check
+// has passed, process-wide: every run builds a node with the same names,
+// and parsing them was a tenth of building it. A cluster's nodes differ
+// only in their indices, so a shape serves every node.
+var validNames = struct {
+	sync.RWMutex
+	m map[string]struct{}
+}{m: map[string]struct{}{}}
+
+// nameShape appends name to b with each run of up to 18 digits as one 0:
+// Akita's check reads digits only as indices, which any such run holds
+// (a longer one may overflow an int, so it stays as it is).
+func nameShape(b []byte, name string) []byte {
+	for i := 0; i < len(name); {
+		j := i
+		for j < len(name) && name[j] >= '0' && name[j] <= '9' {
+			j++
+		}
+		switch {
+		case j == i:
+			b = append(b, name[i])
+			i++
+		case j-i <= 18:
+			b = append(b, '0')
+			i = j
+		default:
+			b = append(b, name[i:j]...)
+			i = j
+		}
+	}
+	return b
+}
 
 // AcceptHook attaches a hook: from then on every message is queued, where
 // the hooks see it.
