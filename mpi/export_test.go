@@ -7,4 +7,7 @@ import (
 
 // ExpandCounted is Expand and the number of commands it counted before
 // making them (-1: nothing to expand).
-func ExpandCounted(ops []trace.Op, p Params) ([]ir.Command, int) { return expand(ops, p) }
+func ExpandCounted(ops []trace.Op, p Params) ([]ir.Command, int) {
+	cmds, n, _ := expand(ops, p, false)
+	return cmds, n
+}

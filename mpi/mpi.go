@@ -18,10 +18,13 @@
 package mpi
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
 )
@@ -79,23 +82,38 @@ func FromConfig(c *config.Node) Params {
 // library performs for it, on the calling rank, each carrying the call's
 // line and label. Ops without MPI calls come back unchanged.
 func Expand(ops []trace.Op, p Params) []ir.Command {
-	cmds, _ := expand(ops, p)
+	cmds, _, _ := expand(ops, p, false)
 	return cmds
 }
 
+// ExpandWithin is Expand checking first that the commands fit in the
+// memory the process may take: the lowering multiplies the calls (a
+// barrier of n ranks is about 2 log2 n commands a rank), so a trace that
+// fits may lower to one that does not (*limit.Error).
+func ExpandWithin(ops []trace.Op, p Params) ([]ir.Command, error) {
+	cmds, _, err := expand(ops, p, true)
+	return cmds, err
+}
+
 // expand is Expand, and the number of commands count found before making
-// them (-1 if it had nothing to expand).
-func expand(ops []trace.Op, p Params) ([]ir.Command, int) {
+// them (-1 if it had nothing to expand); with check, an error if they
+// would not fit in memory.
+func expand(ops []trace.Op, p Params, check bool) ([]ir.Command, int, error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
-		return ir.FromTrace(ops), -1
+		return ir.FromTrace(ops), -1, nil
 	}
 	x := newExpander(ops, p)
 	n := x.count()
+	if check {
+		if err := limit.Memory(fmt.Sprintf("the MPI library's %d commands for %d calls", n, len(ops)), limit.Product(int64(n), int64(unsafe.Sizeof(ir.Command{})))); err != nil {
+			return nil, n, err
+		}
+	}
 	x.out = make([]ir.Command, 0, n)
 	for i := range x.ops {
 		x.op(i)
 	}
-	return x.out, n
+	return x.out, n, nil
 }
 
 // newExpander is ops' expander with the collectives lowered, the

@@ -247,7 +247,9 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 			err = checkRun(run.Name, n, tally)
 		}
 	case err == nil:
-		cmds, err = rccl.Expand(mpi.Expand(ops, libs.mpi), libs.rccl, libs.topo)
+		if cmds, err = mpi.ExpandWithin(ops, libs.mpi); err == nil {
+			cmds, err = rccl.Expand(cmds, libs.rccl, libs.topo)
+		}
 		ops = nil // the node runs the commands: the trace they came from need not stay for the run
 		if err == nil {
 			var stopped bool

@@ -24,6 +24,10 @@ func TestResourceLimitExitsFour(t *testing.T) {
 	for k := range 100 {
 		fmt.Fprintf(&far, `{"op":"kernel","name":"k","gcd":%d,"stream":1,"grid":1,"workgroup":1,"duration_ns":1000}`+"\n", 8*k)
 	}
+	var barrier strings.Builder // the MPI library's lowering multiplies the calls
+	for r := range 4096 {
+		fmt.Fprintf(&barrier, `{"op":"mpi_barrier","rank":%d}`+"\n", r)
+	}
 	managed := traceFile(t, `{"op":"malloc_managed","buf":"m","numa":0,"bytes":1125899906842624}`+"\n")
 	for _, c := range []struct {
 		args []string
@@ -33,6 +37,7 @@ func TestResourceLimitExitsFour(t *testing.T) {
 		{[]string{"-trace", managed, "-set", "host.numa_bytes=1125899906842624"}, "malloc_managed of 1125899906842624 bytes"},
 		{[]string{"sweep", "-outdir", t.TempDir() + "/s", "-set", "gcd.count=" + vals, "-set", "host.cores=" + vals, "-set", "gcd.compute_units=" + vals, "-trace", "/dev/null"},
 			"a sweep of 3 axes' product (1000000000 points)"},
+		{[]string{"-trace", traceFile(t, barrier.String())}, "the MPI library's 196608 commands for 4096 calls needs up to"},
 		// a workload's operation lists, counted from one rank before any is made
 		{[]string{"halo", "-bench", "exchange", "-procs", "512"}, "operations) needs up to"},
 		{[]string{"halo", "-bench", "mhd", "-procs", "64"}, "operations) needs up to"},
