@@ -180,6 +180,23 @@ func TestOutputIsNotStdout(t *testing.T) {
 		t.Errorf("plot -o beside stdout's file: exit %d (%s)", code, errb.String())
 	}
 
+	// stdout's file inside a previous run's folder that -force replaces
+	prev := filepath.Join(dir, "prev")
+	os.Mkdir(prev, 0o755)
+	os.WriteFile(filepath.Join(prev, "version.txt"), []byte("akisim (devel)\n"), 0o644)
+	inside, err := os.Create(filepath.Join(prev, "res.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inside.Close()
+	errb.Reset()
+	if code := cli([]string{"-trace", tr, "-outdir", prev, "-force"}, inside, &errb); code != 2 || !strings.Contains(errb.String(), "holds the file stdout writes to") {
+		t.Errorf("-outdir holding stdout's file: exit %d, stderr %q", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(prev, "res.txt")); err != nil {
+		t.Errorf("stdout's file in the outdir: %v", err)
+	}
+
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

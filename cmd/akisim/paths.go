@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -99,7 +100,11 @@ func streamsOf(stdout, stderr any) []pathArg {
 	}{{"stdout", stdout}, {"stderr", stderr}} {
 		if f, ok := s.w.(*os.File); ok {
 			if st, err := f.Stat(); err == nil {
-				out = append(out, pathArg{flag: s.name, info: st})
+				a := pathArg{flag: s.name, info: st}
+				if st.Mode().IsRegular() { // its path, for a folder the run replaces
+					a.path, _ = filepath.EvalSymlinks(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+				}
+				out = append(out, a)
 			}
 		}
 	}
@@ -144,6 +149,9 @@ func checkPathsWith(find func(string) where, ins, outs []pathArg) error {
 		for _, s := range stdStreams {
 			if outW[i].info != nil && !(where{info: s.info}).device() && os.SameFile(outW[i].info, s.info) {
 				return bad("%s %s: is the file %s writes to, which would lose what it holds or mix the two: name another file", o.flag, o.path, s.flag)
+			}
+			if o.replaced && s.path != "" && within(where{path: s.path}, outW[i]) {
+				return bad("%s %s: holds the file %s writes to, and the run replaces it as a whole: write %s elsewhere", o.flag, o.path, s.flag, s.flag)
 			}
 		}
 		if outW[i].special() { // written in place: only another writer of it is refused
