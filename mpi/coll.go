@@ -1,8 +1,12 @@
 package mpi
 
 import (
+	"fmt"
+	"github.com/akisim/akisim/internal/limit"
+	"github.com/akisim/akisim/ir"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/akisim/akisim/trace"
 )
@@ -90,7 +94,7 @@ type lowering struct {
 // lower returns ops with every collective replaced by what it does on its
 // rank; ops without collectives come back unchanged.
 func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
-	refs, _ := lowerRefs(ops, p, prefix)
+	refs, _, _ := lowerRefs(ops, p, prefix) // tests' traces: far within any limit
 	out := make([]trace.Op, len(refs))
 	for i, o := range refs {
 		out[i] = *o
@@ -103,13 +107,13 @@ func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
 // are kept: pointing at them spares a copy of the trace. bufs is
 // trace.Buffers of the sequence: the program's buffers and the library's,
 // whose names (under prefix) are never the program's.
-func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs map[string]trace.Buffer) {
+func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs map[string]trace.Buffer, err error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsCollective() }) {
 		refs := make([]*trace.Op, len(ops))
 		for i := range ops {
 			refs[i] = &ops[i]
 		}
-		return refs, trace.Buffers(ops)
+		return refs, trace.Buffers(ops), nil
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
@@ -125,6 +129,7 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 		}
 	}
 	refs = make([]*trace.Op, 0, len(ops)+len(ops)/4)
+	var made int64 // lowered calls the chunks hold
 	for i := range ops {
 		o := &ops[i]
 		if !o.IsCollective() {
@@ -132,6 +137,10 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 			continue
 		}
 		if cap(l.out)-len(l.out) < lowChunk/4 { // a new chunk: the ops made so far stay where refs point
+			made += lowChunk
+			if err := limit.Memory(fmt.Sprintf("the MPI library's lowered calls (%d and more)", made), limit.Product(made, loweredBytes)); err != nil {
+				return nil, nil, err
+			}
 			l.out = make([]trace.Op, 0, lowChunk)
 		}
 		start := len(l.out)
@@ -142,8 +151,12 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 			trace.AddBuffer(l.bufs, &l.out[j]) // the library's own (gcdOf looks up only the program's)
 		}
 	}
-	return refs, l.bufs
+	return refs, l.bufs, nil
 }
+
+// loweredBytes is what a lowered call holds until the run ends: the call,
+// its place in the calls' list, and the command it becomes.
+const loweredBytes = int64(unsafe.Sizeof(trace.Op{}) + unsafe.Sizeof(&trace.Op{}) + unsafe.Sizeof(ir.Command{}))
 
 // lowChunk is how many ops lowerRefs makes room for at a time.
 const lowChunk = 4096

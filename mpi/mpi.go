@@ -102,7 +102,10 @@ func expand(ops []trace.Op, p Params, check bool) ([]ir.Command, int, error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ir.FromTrace(ops), -1, nil
 	}
-	x := newExpander(ops, p)
+	x, err := newExpander(ops, p)
+	if err != nil {
+		return nil, 0, err
+	}
 	n := x.count()
 	if check {
 		if err := limit.Memory(fmt.Sprintf("the MPI library's %d commands for %d calls", n, len(ops)), limit.Product(int64(n), int64(unsafe.Sizeof(ir.Command{})))); err != nil {
@@ -118,15 +121,18 @@ func expand(ops []trace.Op, p Params, check bool) ([]ir.Command, int, error) {
 
 // newExpander is ops' expander with the collectives lowered, the
 // messages matched and the waits' requests found: ready to make commands.
-func newExpander(ops []trace.Op, p Params) *expander {
+func newExpander(ops []trace.Op, p Params) (*expander, error) {
 	pre := prefix(ops)
-	low, bufs := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
+	low, bufs, err := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
+	if err != nil {
+		return nil, err
+	}
 	x := &expander{p: p, ops: low, prefix: pre, bufs: bufs, bySide: make([]int32, 2*len(low)),
 		cache: map[int][]string{}, shm: map[[2]int]bool{}, eager: map[[2]int]int64{}, nicNext: map[int]int{}, nicGets: map[int]int{}}
 	x.noteHalves()
 	x.match()
 	x.waits()
-	return x
+	return x, nil
 }
 
 type expander struct {

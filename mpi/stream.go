@@ -21,13 +21,16 @@ type Commands struct {
 // NewCommands prepares ops' expansion in chunks of chunk commands. With
 // MPI calls, it keeps a copy of the calls, a chunk at a time, each going
 // once its calls are expanded: ops may then go.
-func NewCommands(ops []trace.Op, p Params, chunk int) *Commands {
+func NewCommands(ops []trace.Op, p Params, chunk int) (*Commands, error) {
 	c := &Commands{chunk: max(chunk, 1)}
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		c.ops = ops
-		return c
+		return c, nil
 	}
-	c.x = newExpander(ops, p)
+	var err error
+	if c.x, err = newExpander(ops, p); err != nil {
+		return nil, err
+	}
 	c.x.out = c.room(nil)
 	var calls []trace.Op
 	for i, o := range c.x.ops {
@@ -37,7 +40,7 @@ func NewCommands(ops []trace.Op, p Params, chunk int) *Commands {
 		calls[i%c.chunk] = *o
 		c.x.ops[i] = &calls[i%c.chunk]
 	}
-	return c
+	return c, nil
 }
 
 // room is a new chunk's slice holding the commands carried over: made

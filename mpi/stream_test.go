@@ -34,7 +34,7 @@ func TestCommandsAreExpand(t *testing.T) {
 		}
 		for _, r := range rs {
 			runs = append(runs, func() ([]ir.Command, *mpi.Commands) {
-				return mpi.Expand(r.Operations(), p), mpi.NewCommands(r.Operations(), p, 7)
+				return mpi.Expand(r.Operations(), p), commands(t, r.Operations(), p)
 			})
 		}
 	}
@@ -47,14 +47,14 @@ func TestCommandsAreExpand(t *testing.T) {
 	}
 	for _, r := range rs {
 		runs = append(runs, func() ([]ir.Command, *mpi.Commands) {
-			return mpi.Expand(r.Operations(), p), mpi.NewCommands(r.Operations(), p, 7)
+			return mpi.Expand(r.Operations(), p), commands(t, r.Operations(), p)
 		})
 	}
 	plain := make([]trace.Op, 15) // no MPI call: the ops as they are
 	for i := range plain {
 		plain[i] = trace.Op{Op: trace.HostCompute, Rank: i % 3, ComputeNs: float64(i)}
 	}
-	runs = append(runs, func() ([]ir.Command, *mpi.Commands) { return mpi.Expand(plain, p), mpi.NewCommands(plain, p, 7) })
+	runs = append(runs, func() ([]ir.Command, *mpi.Commands) { return mpi.Expand(plain, p), commands(t, plain, p) })
 	for k, run := range runs {
 		want, src := run()
 		var got []ir.Command
@@ -75,4 +75,13 @@ func TestCommandsAreExpand(t *testing.T) {
 			t.Errorf("run %d: the chunks' %d commands are not Expand's %d", k, len(got), len(want))
 		}
 	}
+}
+
+// commands is mpi.NewCommands in chunks of 7, which a test's trace passes.
+func commands(t *testing.T, ops []trace.Op, p mpi.Params) *mpi.Commands {
+	c, err := mpi.NewCommands(ops, p, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

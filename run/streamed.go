@@ -76,7 +76,10 @@ func interleave(ops []trace.Op, quota int) []int {
 // 0 recorded, else the lowest rank recording them.
 func replayStream(n *node.Node, ops []trace.Op, keep func(*trace.Op) bool, p mpi.Params, tally *invariant.Tally) (rp *job.Replay, stopped bool, err error) {
 	ranks := interleave(ops, streamQuota)
-	src := mpi.NewCommands(ops, p, streamChunk)
+	src, err := mpi.NewCommands(ops, p, streamChunk)
+	if err != nil {
+		return nil, false, err
+	}
 	ops = nil // the source keeps what it needs of them
 	rp = &job.Replay{Events: map[string]float64{}}
 	recorder := map[string]int{} // event -> the rank whose record is reported
