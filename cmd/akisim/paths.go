@@ -154,19 +154,6 @@ func checkPathsWith(find func(string) where, ins, outs []pathArg) error {
 				return bad("%s %s: holds the file %s writes to, and the run replaces it as a whole: write %s elsewhere", o.flag, o.path, s.flag, s.flag)
 			}
 		}
-		if outW[i].special() { // written in place: only another writer of it is refused
-			for j, p := range outs[:i] {
-				if p.path != "" && sameFile(outW[i], outW[j]) {
-					return bad("%s %s and %s %s: name the same file; give each its own", p.flag, p.path, o.flag, o.path)
-				}
-			}
-			for j, in := range ins {
-				if in.path != "" && sameFile(outW[i], inW[j]) {
-					return bad("%s %s: is the input %s %s", o.flag, o.path, in.flag, in.path)
-				}
-			}
-			continue
-		}
 		if o.replaced && filepath.Dir(outW[i].path) == outW[i].path {
 			return bad("%s %s: the root folder cannot be an outdir", o.flag, o.path)
 		}

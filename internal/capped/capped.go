@@ -61,8 +61,6 @@ func Open(path, what string, cap int64) (*File, error) {
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
-// Name is the file's path.
-func (f *File) Name() string { return f.f.Name() }
 
 // Read reads on, and fails with *TooLarge once past the cap.
 func (f *File) Read(p []byte) (int, error) {
