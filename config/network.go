@@ -171,7 +171,7 @@ func (n *Node) validatePorts(v *validator) {
 
 // CXI is what a communication library needs to know to send between
 // nodes: how ids divide into nodes, each GCD's NIC, and libfabric CXI's
-// protocol thresholds (shared/docs/comm.md).
+// protocol thresholds (docs/references.md [libfabric-cxi]).
 type CXI struct {
 	GCDsPerNode, NUMAPerNode, NICsPerNode int
 	NICOf                                 []int // by global GCD: the global NIC its rank uses (-1: none)

@@ -32,7 +32,7 @@ type Env struct {
 	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`
 	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"`
 	XNACK          int `toml:"HSA_XNACK"`
-	// Cray MPICH's GPU transport (shared/docs/comm.md; mpi package)
+	// Cray MPICH's GPU transport (docs/references.md [cray-mpich]; mpi package)
 	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`
 	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`
 	IPCCacheMax  int   `toml:"MPICH_GPU_IPC_CACHE_MAX_SIZE"`
@@ -60,14 +60,14 @@ type Env struct {
 	PosixCollsThreshold int   `toml:"MPICH_POSIX_NUM_COLLS_THRESHOLD"`
 	ReduceIntranodeKval int   `toml:"MPICH_REDUCE_INTRANODE_TREE_KVAL"`
 	BcastIntranodeKval  int   `toml:"MPICH_BCAST_INTRANODE_TREE_KVAL"`
-	// RCCL (shared/docs/comm.md; rccl package): "" or -2 leave RCCL's choice
+	// RCCL (docs/references.md [rccl]; rccl package): "" or -2 leave RCCL's choice
 	NCCLProto       string `toml:"NCCL_PROTO"`
 	NCCLAlgo        string `toml:"NCCL_ALGO"`
 	NCCLMinChannels int    `toml:"NCCL_MIN_NCHANNELS"`
 	NCCLMaxChannels int    `toml:"NCCL_MAX_NCHANNELS"`
 	NCCLBuffSize    int64  `toml:"NCCL_BUFFSIZE"`
 	NCCLDebug       string `toml:"NCCL_DEBUG"`
-	// libfabric's CXI provider (shared/docs/comm.md): a send of at most
+	// libfabric's CXI provider (docs/references.md [libfabric-cxi]): a send of at most
 	// threshold + get_min bytes is eager, a larger one sends eager_size
 	// bytes with its header and the receiver's NIC gets the rest
 	RdzvThreshold int64 `toml:"FI_CXI_RDZV_THRESHOLD"`

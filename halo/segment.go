@@ -1,5 +1,5 @@
 // Package halo holds the geometry of the acm halo exchange (the Astaroth
-// communication module of seed 001, shared/docs/halo-exchange.md): the
+// communication module of seed 001, docs/references.md [seed-001], [acm]): the
 // padded local box, its halo segments and how each lies in memory, and
 // the decomposition of a global grid over ranks.
 package halo

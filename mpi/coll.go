@@ -39,7 +39,7 @@ const waitReqs trace.Kind = "mpi.wait_reqs"
 
 // Thresholds are MPICH's default algorithm selection
 // (src/mpi/coll/coll_selection.json, pmodels/mpich) and Cray MPICH's
-// (shared/docs/comm.md), in bytes of MPI_CHAR: [env] MPICH_* keys.
+// (docs/references.md [cray-mpich]), in bytes of MPI_CHAR: [env] MPICH_* keys.
 type Thresholds struct {
 	ReduceShort       int64 // MPI_Reduce: binomial up to this, else reduce-scatter + gather
 	AllreduceShort    int64 // MPI_Allreduce: recursive doubling up to this, else reduce-scatter + allgather

@@ -9,7 +9,7 @@ import (
 // The algorithms MPICH selects by default for a node's ranks
 // (coll_selection.json; the algorithms of Thakur, Rabenseifner and Gropp,
 // "Optimization of collective communication operations in MPICH", 2005),
-// with Cray MPICH's overrides of shared/docs/comm.md. Written on spans of
+// with Cray MPICH's overrides of docs/references.md [cray-mpich]. Written on spans of
 // the buffers the builder names, so one algorithm serves the host and the
 // device path.
 

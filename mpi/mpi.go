@@ -1,5 +1,5 @@
 // Package mpi models Cray MPICH's point-to-point transport between ranks
-// of one node on GPU buffers (shared/docs/comm.md). It turns a trace's MPI
+// of one node on GPU buffers (docs/references.md [cray-mpich]). It turns a trace's MPI
 // calls into what the library does on the host and the GPUs: messages of
 // at least MPICH_GPU_IPC_THRESHOLD bytes go over IPC-mapped peer memory
 // (the receiver maps the sender's buffer once, from an IPC handle it
@@ -52,7 +52,7 @@ type Params struct {
 	NUMA        []int      // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
 	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
 	// reduces on the GPU instead of staging through host memory (Cray's
-	// default, 0, in 8.1.17; shared/docs/comm.md).
+	// default, 0, in 8.1.17; docs/references.md [cray-mpich]).
 	AllreduceKernel bool
 	// AllreduceKernelThreshold (MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD): with
 	// the kernel on, smaller allreduces still reduce on the host.

@@ -7,7 +7,7 @@ import (
 )
 
 // Between nodes Cray MPICH hands a message to libfabric's CXI provider,
-// which picks the protocol by size (shared/docs/comm.md; libfabric
+// which picks the protocol by size (docs/references.md [libfabric-cxi]; libfabric
 // prov/cxi): up to inject bytes the CPU copies the payload into the
 // command (immediate data: for a GPU buffer, CPU loads through the host
 // mapping of its memory) and the NIC sends it; up to threshold + get_min

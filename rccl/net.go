@@ -8,7 +8,7 @@ import (
 	"github.com/akisim/akisim/trace"
 )
 
-// Between nodes (shared/docs/comm.md, /work facts from ROCm/rccl
+// Between nodes (docs/references.md [rccl], facts from ROCm/rccl
 // src/transport/net.cc and src/graph/rome_models.cc): RCCL's rings cross
 // the network once per node. Each node's part of a ring is a chain that
 // enters the node at the NIC of its first GCD and leaves at the NIC of its

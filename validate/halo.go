@@ -10,7 +10,7 @@ import (
 	"github.com/akisim/akisim/workloads"
 )
 
-// haloPoints are seed 001's packing claims (shared/docs/halo-exchange.md):
+// haloPoints are seed 001's packing claims (docs/references.md [seed-001], [acm]):
 // at 256 per axis, in 2D and above, the fully fused kernel
 // (acm-pack-batched) is 10-100x faster than MPI_Pack of subarray types
 // (mpi-pack); as the field count grows 1..16 it grows least of acm's

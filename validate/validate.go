@@ -64,7 +64,7 @@ type Reference map[[3]string]float64
 var seedMatrix string
 
 // SeedReference is the published matrix shipped with akisim (a copy of
-// shared/reference/seed-p2p-matrix.csv).
+// the p2p matrices of docs/references.md [seed-000]).
 func SeedReference() Reference {
 	ref, err := ParseReference("seed-p2p-matrix.csv", strings.NewReader(seedMatrix))
 	if err != nil {
@@ -141,7 +141,7 @@ func groups() []group {
 		{[]experiment{{"E7 MPI over SDMA", seed + " Figure 10"}, {"E7 MPI without SDMA", seed + " Figure 10"}}, mpiPoints},
 		{[]experiment{{"E8 RCCL 2 GCDs", seed + " Figure 12, section 6"}, {"E8 RCCL vs MPI", seed + " Figure 11, section 6"},
 			{"E8 RCCL 7 -> 8 GCDs", seed + " Figure 12, section 6"}}, noRef(e8Points)},
-		{[]experiment{{netExperiment, "LUMI ReFrame checks (shared/docs/comm.md, R values)"}}, noRef(netPoints)},
+		{[]experiment{{netExperiment, "LUMI ReFrame checks (docs/references.md [lumi-reframe])"}}, noRef(netPoints)},
 		{[]experiment{{haloPackExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloPoints)},
 		{[]experiment{{haloExchangeExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloExchangePoints)},
 		{hostMemExperiments(), noRef(hostMemPoints)},

@@ -12,7 +12,7 @@ import (
 	"github.com/akisim/akisim/trace"
 )
 
-// Halo replicates the acm benchmarks of seed 001 (shared/docs/halo-exchange.md;
+// Halo replicates the acm benchmarks of seed 001 (docs/references.md [seed-001], [acm];
 // ToxPuro/astaroth acc-comm at 905d7c96). Bench "pack" is
 // benchmarks/bm_pack.cc: one rank on one GCD packs the 3^D - 1 halo
 // segments of F fields of doubles (device memory, local box Dims + 2

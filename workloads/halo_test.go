@@ -112,7 +112,7 @@ func TestHaloSamplesAgree(t *testing.T) {
 }
 
 // The paper's first claim, as the model produces it with the default
-// engine, yaksa (shared/docs/halo-exchange.md): custom kernels beat MPI
+// engine, yaksa (docs/references.md [seed-001], [acm]): custom kernels beat MPI
 // datatypes by one to two orders of magnitude in 2D and above. In 3D at
 // 256^3 the model is inside the band. In 2D it is not: an MPI_Pack is one
 // kernel cycle, so mpi-pack / acm-pack-batched is about the 8 calls
