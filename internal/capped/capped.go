@@ -61,7 +61,6 @@ func Open(path, what string, cap int64) (*File, error) {
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
-
 // Read reads on, and fails with *TooLarge once past the cap.
 func (f *File) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
