@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,13 +18,21 @@ import (
 // Each name in the brackets is a Point.Experiment. A point is calibration
 // when some key names its experiment, a check point otherwise, so the
 // split follows the configs, not a list kept by hand.
+//
+// A key whose value makes some points follow from a calibration says so:
+//
+//	remote_numa_ns = 50 # derived [E2 NUMA placement] from [E1 pinned H2D]: why
+//
+// Those points are derived: they repeat what the calibration decided, so
+// they count as neither calibration nor an independent check.
 
-// Tag is one calibrated key.
+// Tag is one calibrated or derived key.
 type Tag struct {
 	File        string
 	Line        int
-	Key         string // table.key
-	Experiments []string
+	Key         string   // table.key
+	Experiments []string // fitted to (calibrated) or following from (derived)
+	From        []string // derived: the calibrated experiments they follow from
 }
 
 // Calibration is the calibrated keys of a config and its bases.
@@ -31,8 +40,11 @@ type Calibration struct {
 	Tags []Tag
 }
 
-// tagForm is the comment of a calibrated key.
-var tagForm = regexp.MustCompile(`^calibrated \[([^\]]+)\]: \S`)
+// tagForm is the comment of a calibrated key, derivedForm of a derived one.
+var (
+	tagForm     = regexp.MustCompile(`^calibrated \[([^\]]+)\]: \S`)
+	derivedForm = regexp.MustCompile(`^derived \[([^\]]+)\] from \[([^\]]+)\]: \S`)
+)
 
 // Parse adds the calibrated tags of one config file's text.
 // A comment that begins "calibrated" but is not of the tag's form is an
@@ -48,7 +60,7 @@ func (cal *Calibration) Parse(file, text string) error {
 		}
 		switch {
 		case code == "":
-			if strings.HasPrefix(comment, "calibrated [") {
+			if strings.HasPrefix(comment, "calibrated [") || strings.HasPrefix(comment, "derived [") {
 				return fail("a calibrated tag belongs on the line of the key it describes")
 			}
 			continue
@@ -64,23 +76,44 @@ func (cal *Calibration) Parse(file, text string) error {
 		if table != "" {
 			key = table + "." + key
 		}
-		if !strings.HasPrefix(comment, "calibrated") {
+		t := Tag{File: file, Line: n + 1, Key: key}
+		var err error
+		switch {
+		case strings.HasPrefix(comment, "calibrated"):
+			m := tagForm.FindStringSubmatch(comment)
+			if m == nil {
+				return fail(key + `: a calibrated key's comment must read "# calibrated [<experiment>, ...]: <why>"`)
+			}
+			t.Experiments, err = tagList(m[1])
+		case strings.HasPrefix(comment, "derived ["):
+			m := derivedForm.FindStringSubmatch(comment)
+			if m == nil {
+				return fail(key + `: a derived key's comment must read "# derived [<experiment>, ...] from [<calibrated experiment>, ...]: <why>"`)
+			}
+			if t.Experiments, err = tagList(m[1]); err == nil {
+				t.From, err = tagList(m[2])
+			}
+		default:
 			continue
 		}
-		m := tagForm.FindStringSubmatch(comment)
-		if m == nil {
-			return fail(key + `: a calibrated key's comment must read "# calibrated [<experiment>, ...]: <why>"`)
-		}
-		t := Tag{File: file, Line: n + 1, Key: key}
-		for _, e := range strings.Split(m[1], ",") {
-			if e = strings.TrimSpace(e); e == "" {
-				return fail(key + ": an empty experiment in its calibrated tag")
-			}
-			t.Experiments = append(t.Experiments, e)
+		if err != nil {
+			return fail(key + ": " + err.Error())
 		}
 		cal.Tags = append(cal.Tags, t)
 	}
 	return nil
+}
+
+// tagList splits a tag's bracketed, comma-separated experiments.
+func tagList(s string) ([]string, error) {
+	var es []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			return nil, fmt.Errorf("an empty experiment in its tag")
+		}
+		es = append(es, e)
+	}
+	return es, nil
 }
 
 // splitComment cuts a TOML line at its comment's '#', outside strings.
@@ -107,6 +140,9 @@ func splitComment(line string) (code, comment string) {
 func (cal *Calibration) Keys(exp string) []string {
 	var keys []string
 	for _, t := range cal.Tags {
+		if t.From != nil {
+			continue
+		}
 		for _, e := range t.Experiments {
 			if e == exp {
 				keys = append(keys, fmt.Sprintf("%s:%d: %s", t.File, t.Line, t.Key))
@@ -118,6 +154,28 @@ func (cal *Calibration) Keys(exp string) []string {
 
 // Calibrated says whether some key was fitted to experiment exp.
 func (cal *Calibration) Calibrated(exp string) bool { return len(cal.Keys(exp)) > 0 }
+
+// derived says whether some key's derived tag names experiment exp.
+func (cal *Calibration) derived(exp string) bool {
+	for _, t := range cal.Tags {
+		if t.From != nil && slices.Contains(t.Experiments, exp) {
+			return true
+		}
+	}
+	return false
+}
+
+// Kind is the kind of experiment exp's points: calibration, derived from
+// a calibration, or an independent check.
+func (cal *Calibration) Kind(exp string) Kind {
+	switch {
+	case cal.Calibrated(exp):
+		return Calibrated
+	case cal.derived(exp):
+		return Derived
+	}
+	return Checks
+}
 
 // Known checks that every tag names an experiment validate has, so a typo
 // cannot turn a calibration point into a check point.
@@ -133,10 +191,24 @@ func (cal *Calibration) Known() error {
 		}
 	}
 	for _, t := range cal.Tags {
-		for _, e := range t.Experiments {
+		what := "calibrated against"
+		if t.From != nil {
+			what = "derived"
+		}
+		for _, e := range append(append([]string{}, t.Experiments...), t.From...) {
 			if !known[e] {
-				return fmt.Errorf("%s:%d: %s: calibrated against %q, which no validate point has (have: %s)",
-					t.File, t.Line, t.Key, e, strings.Join(sortedKeys(known), ", "))
+				return fmt.Errorf("%s:%d: %s: %s %q, which no validate point has (have: %s)",
+					t.File, t.Line, t.Key, what, e, strings.Join(sortedKeys(known), ", "))
+			}
+		}
+		for _, e := range t.From {
+			if !cal.Calibrated(e) {
+				return fmt.Errorf("%s:%d: %s: derived from %q, which no key is calibrated against", t.File, t.Line, t.Key, e)
+			}
+		}
+		for _, e := range t.Experiments {
+			if t.From != nil && cal.Calibrated(e) {
+				return fmt.Errorf("%s:%d: %s: derived %q is also calibrated: a point is one or the other", t.File, t.Line, t.Key, e)
 			}
 		}
 	}

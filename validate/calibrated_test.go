@@ -114,18 +114,18 @@ func TestRemovingTagFlipsToCheck(t *testing.T) {
 	g := group{experiments: []experiment{{"E1 pinned H2D", "seed"}, {"E3 host STREAM", "seed"}}}
 	pts := []Point{{Experiment: "E1 pinned H2D", Name: "a"}, {Experiment: "E3 host STREAM", Name: "b"}}
 	kinds := func(cal *Calibration) (all, checks []Point) {
-		all, err := g.classify(pts, cal, All)
+		all, err := g.classify(pts, cal, Select{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		checks, err = g.classify(pts, cal, Checks)
+		checks, err = g.classify(pts, cal, Select{Kind: Checks})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return all, checks
 	}
 	all, checks := kinds(cal)
-	if all[0].Check || !all[1].Check || len(checks) != 1 || checks[0].Name != "b" || all[0].Source != "seed" {
+	if all[0].Kind != Calibrated || all[1].Kind != Checks || len(checks) != 1 || checks[0].Name != "b" || all[0].Source != "seed" {
 		t.Fatalf("tagged: %+v, checks %+v", all, checks)
 	}
 	untagged := &Calibration{}
@@ -136,13 +136,13 @@ func TestRemovingTagFlipsToCheck(t *testing.T) {
 		}
 	}
 	all, checks = kinds(untagged)
-	if !all[0].Check || len(checks) != 2 {
+	if all[0].Kind != Checks || len(checks) != 2 {
 		t.Errorf("untagged: %+v, checks %+v", all, checks)
 	}
-	if !g.wanted(untagged, Checks) || (group{experiments: g.experiments[:1]}).wanted(cal, Checks) {
+	if !g.wanted(untagged, Select{Kind: Checks}) || (group{experiments: g.experiments[:1]}).wanted(cal, Select{Kind: Checks}) {
 		t.Error("-only check runs a group without check points, or skips one with them")
 	}
-	if _, err := g.classify([]Point{{Experiment: "E9", Name: "c"}}, cal, All); err == nil {
+	if _, err := g.classify([]Point{{Experiment: "E9", Name: "c"}}, cal, Select{}); err == nil {
 		t.Error("a point of an experiment its group does not list is accepted")
 	}
 }

@@ -43,14 +43,14 @@ func TestMI300XSizesPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps, err = g.classify(ps, cal, All); err != nil {
+	if ps, err = g.classify(ps, cal, Select{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(ps) != 3 {
 		t.Fatalf("%d points, want 3 (L2, MALL, HBM)", len(ps))
 	}
 	for _, p := range ps {
-		if !p.Check || p.Source == "" || (!p.Pass() && p.Gap == "") {
+		if p.Kind != Checks || p.Source == "" || (!p.Pass() && p.Gap == "") {
 			t.Errorf("%s: %.0f against %.0f: want a passing check point with a source, or a gap", p.Name, p.Simulated, p.Published)
 		}
 	}

@@ -21,7 +21,7 @@ func TestPartitionModePoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ps, err = pg.g.classify(ps, cal, All); err != nil {
+		if ps, err = pg.g.classify(ps, cal, Select{}); err != nil {
 			t.Fatal(err)
 		}
 		if len(ps) != pg.n {
@@ -29,7 +29,7 @@ func TestPartitionModePoints(t *testing.T) {
 		}
 		for _, p := range ps {
 			t.Logf("%s: %.1f against %.1f %s (%+.1f%%)", p.Name, p.Simulated, p.Published, p.Unit, 100*p.Error())
-			if !p.Check || p.Source == "" || (!p.Pass() && p.Gap == "") {
+			if p.Kind != Checks || p.Source == "" || (!p.Pass() && p.Gap == "") {
 				t.Errorf("%s: %.0f against %.0f: want a passing check point with a source, or a gap", p.Name, p.Simulated, p.Published)
 			}
 		}

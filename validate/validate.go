@@ -31,12 +31,14 @@ type Point struct {
 	AtMost     bool // one-sided: the simulated value may be anything up to Published (1 + Tolerance)
 	AtLeast    bool // one-sided: anything down to Published (1 - Tolerance)
 	// Gap, when set, says why the model does not reproduce this claim yet:
-	// the point is reported but does not fail the run.
-	Gap string
-	// Check marks a point no constant was fitted to: a published measurement
-	// kept apart from calibration. The others are the points the calibrated
-	// keys of configs/*.toml name as fitted to.
-	Check bool
+	// the mechanism it lacks. With a Band (gaps.go) the point is a known
+	// gap while its error stays inside the band.
+	Gap  string
+	Band *Band
+	// Kind is Checks for a published measurement no constant was fitted
+	// to, Calibrated for a point a calibrated key of configs/*.toml names,
+	// Derived for one a calibration decides (a derived tag names it).
+	Kind Kind
 	// Source names where a check point's published value comes from.
 	Source string
 }
@@ -95,12 +97,13 @@ func ParseReference(path string, r io.Reader) (Reference, error) {
 	return ref, sc.Err()
 }
 
-// Kind selects the points Run runs: every one, only calibration or only check points.
+// Kind is a point's kind; as Run's filter, "" (All) selects every point.
 type Kind string
 
 const (
 	All        Kind = ""
 	Calibrated Kind = "calibrated"
+	Derived    Kind = "derived"
 	Checks     Kind = "check"
 )
 
@@ -153,11 +156,18 @@ func noRef(f func(*config.Node) ([]Point, error)) func(*config.Node, Reference) 
 	return func(c *config.Node, _ Reference) ([]Point, error) { return f(c) }
 }
 
-// Run simulates the experiments of kind only on the node and returns
-// their points, each marked calibration or check by cal (the config's
-// calibrated keys) and given its source. A group with no experiment of
-// kind only is not run.
-func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, error) {
+// Select is which points Run runs: of one kind (All: every kind), of the
+// experiments Experiment matches (nil: every experiment).
+type Select struct {
+	Kind       Kind
+	Experiment *regexp.Regexp
+}
+
+// Run simulates the selected experiments on the node and returns their
+// points, each given its kind by cal (the config's calibrated and derived
+// keys), its source and, for a known gap, its band. A group with no
+// selected experiment is not run.
+func Run(c *config.Node, ref Reference, cal *Calibration, sel Select) ([]Point, error) {
 	if err := cal.Known(); err != nil {
 		return nil, err
 	}
@@ -176,7 +186,7 @@ func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, e
 	var pts []Point
 	var err error
 	run.InOrder(len(all), runtime.GOMAXPROCS(0), func(i int, _ func() bool) outcome {
-		ps, err := all[i].points(c, ref, cal, only)
+		ps, err := all[i].points(c, ref, cal, sel)
 		return outcome{ps, err}
 	}, func(_ int, o outcome) bool {
 		err = o.err
@@ -186,13 +196,35 @@ func Run(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, e
 	if err != nil {
 		return nil, err
 	}
-	return pts, nil
+	return pts, banded(pts, sel == Select{})
+}
+
+// banded gives each known gap's point its band. With every point run,
+// a band whose point no experiment gave is an error: a renamed point
+// must not leave its gap behind.
+func banded(pts []Point, every bool) error {
+	index := map[[2]string]int{}
+	for i, p := range pts {
+		index[[2]string{p.Experiment, p.Name}] = i
+	}
+	for _, g := range knownGaps {
+		i, ok := index[[2]string{g.experiment, g.point}]
+		if !ok {
+			if every {
+				return fmt.Errorf("validate: known gap %q, %q: no such point", g.experiment, g.point)
+			}
+			continue
+		}
+		b := g.band
+		pts[i].Band = &b
+	}
+	return nil
 }
 
 // points runs pg on its node (the given one, or its shipped config with
 // that config's calibration) and keeps its points of kind only; a group
 // with none of that kind is not run.
-func (pg placed) points(c *config.Node, ref Reference, cal *Calibration, only Kind) ([]Point, error) {
+func (pg placed) points(c *config.Node, ref Reference, cal *Calibration, sel Select) ([]Point, error) {
 	g, gc, gcal := pg.g, c, cal
 	if pg.node != "" {
 		var err error
@@ -200,35 +232,35 @@ func (pg placed) points(c *config.Node, ref Reference, cal *Calibration, only Ki
 			return nil, err
 		}
 	}
-	if !g.wanted(gcal, only) {
+	if !g.wanted(gcal, sel) {
 		return nil, nil
 	}
 	ps, err := g.run(gc, ref)
 	if err != nil {
 		return nil, err
 	}
-	return g.classify(ps, gcal, only)
+	return g.classify(ps, gcal, sel)
 }
 
-// want says whether experiment exp is of kind only under cal.
-func want(exp string, cal *Calibration, only Kind) bool {
-	return only == All || (only == Calibrated) == cal.Calibrated(exp)
+// want says whether sel selects experiment exp under cal.
+func want(exp string, cal *Calibration, sel Select) bool {
+	return (sel.Kind == All || cal.Kind(exp) == sel.Kind) && (sel.Experiment == nil || sel.Experiment.MatchString(exp))
 }
 
-// wanted says whether some experiment of g is of kind only.
-func (g group) wanted(cal *Calibration, only Kind) bool {
+// wanted says whether sel selects some experiment of g.
+func (g group) wanted(cal *Calibration, sel Select) bool {
 	for _, e := range g.experiments {
-		if want(e.name, cal, only) {
+		if want(e.name, cal, sel) {
 			return true
 		}
 	}
 	return false
 }
 
-// classify keeps the points of g of kind only, marks each calibration or
-// check and gives it its experiment's source; a point naming an
-// experiment g does not list is an error.
-func (g group) classify(ps []Point, cal *Calibration, only Kind) ([]Point, error) {
+// classify keeps the points of g sel selects, gives each its kind and
+// its experiment's source; a point naming an experiment g does not list
+// is an error.
+func (g group) classify(ps []Point, cal *Calibration, sel Select) ([]Point, error) {
 	source := map[string]string{}
 	for _, e := range g.experiments {
 		source[e.name] = e.source
@@ -239,10 +271,10 @@ func (g group) classify(ps []Point, cal *Calibration, only Kind) ([]Point, error
 		if !ok {
 			return nil, fmt.Errorf("validate: point %q names experiment %q, which its group does not list", p.Name, p.Experiment)
 		}
-		if !want(p.Experiment, cal, only) {
+		if !want(p.Experiment, cal, sel) {
 			continue
 		}
-		p.Check = !cal.Calibrated(p.Experiment)
+		p.Kind = cal.Kind(p.Experiment)
 		if p.Source == "" {
 			p.Source = src
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,49 +23,51 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // options are the command line.
 type options struct {
-	command    string // "run", "validate", "configs" or "routes"
-	version    bool
-	quiet      bool // no progress on stderr
-	invariants bool // -check: check the model's invariants after every run
-	config     string
-	source     *config.Source // -config already read (a sweep's other points), or nil
-	sets       setFlags       // -set as given (overrides adds -nodes and -env)
-	envs       setFlags
-	workload   string
-	tracePath  string
-	format     string
-	filter     string
-	cases      []string
-	outdir     string
-	force      bool
-	cpuprofile string
-	memprofile string
-	timeline   string
-	daisen     string
-	rocprof    string
-	exec       string
-	gcds       string
-	alloc      string
-	sizes      string
-	tbConfig   string              // -cfg: a TransferBench config file
-	tb         *workloads.TBConfig // its tests, once read
-	tbSizes    int                 // sizes each line runs at
-	importArgs []string            // akisim import\'s arguments
-	kernels    string
-	bench      string
-	iters      int
-	warmup     int
-	root       int
-	datatype   string
-	rcclArgs   *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
-	halo       haloFlags
-	osu        osuArgs // an OSU benchmark's own flags (osu_args.go)
-	nodes      int
-	only       string            // validate: "", "calibrated" or "check"
-	given      map[string]bool   // the flags the command line gave
-	read       *input            // the config, once read (readConfig)
-	overrides  []config.Override // -set, then what -nodes and -env make, each as typed
-	stderr     io.Writer         // where diagnostics beside the results go
+	command      string // "run", "validate", "configs" or "routes"
+	version      bool
+	quiet        bool // no progress on stderr
+	invariants   bool // -check: check the model's invariants after every run
+	config       string
+	source       *config.Source // -config already read (a sweep's other points), or nil
+	sets         setFlags       // -set as given (overrides adds -nodes and -env)
+	envs         setFlags
+	workload     string
+	tracePath    string
+	format       string
+	filter       string
+	cases        []string
+	outdir       string
+	force        bool
+	cpuprofile   string
+	memprofile   string
+	timeline     string
+	daisen       string
+	rocprof      string
+	exec         string
+	gcds         string
+	alloc        string
+	sizes        string
+	tbConfig     string              // -cfg: a TransferBench config file
+	tb           *workloads.TBConfig // its tests, once read
+	tbSizes      int                 // sizes each line runs at
+	importArgs   []string            // akisim import\'s arguments
+	kernels      string
+	bench        string
+	iters        int
+	warmup       int
+	root         int
+	datatype     string
+	rcclArgs     *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
+	halo         haloFlags
+	osu          osuArgs // an OSU benchmark's own flags (osu_args.go)
+	nodes        int
+	only         string            // validate: "", "calibrated", "derived" or "check"
+	experiment   *regexp.Regexp    // validate: the experiments to run (nil: all)
+	experimentRE string            // -experiment as given
+	given        map[string]bool   // the flags the command line gave
+	read         *input            // the config, once read (readConfig)
+	overrides    []config.Override // -set, then what -nodes and -env make, each as typed
+	stderr       io.Writer         // where diagnostics beside the results go
 }
 
 // workloadFlags are the flags that belong to some workloads; giving one to
@@ -82,7 +85,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "only", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress
+	"validate": {"config", "set", "env", "only", "experiment", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
@@ -144,7 +147,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
 	fs.StringVar(&o.daisen, "daisen", "", "record the copies and kernels with Akita's task tracer and write them to FILE, a Daisen CSV trace (daisen -csv FILE)")
-	fs.StringVar(&o.only, "only", "", "validate: run only the calibration points (calibrated) or only the check points (check)")
+	fs.StringVar(&o.only, "only", "", "validate: run only the calibration points (calibrated), the points a calibration decides (derived) or the independent checks (check)")
+	fs.StringVar(&o.experimentRE, "experiment", "", "validate: run only the experiments whose names match this regular expression (as validate prints them)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the simulator to FILE")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile (allocations, and what is live at the end) to FILE")
 	if err := fs.Parse(args); err != nil {
@@ -235,8 +239,15 @@ func (o *options) check(given map[string]bool, word string) error {
 		}
 		return nil
 	}
-	if given["only"] && o.command == "validate" && o.only != "calibrated" && o.only != "check" {
-		return bad("-only: unknown kind %q (want calibrated or check)", o.only)
+	if given["only"] && o.command == "validate" && o.only != "calibrated" && o.only != "derived" && o.only != "check" {
+		return bad("-only: unknown kind %q (want calibrated, derived or check)", o.only)
+	}
+	if given["experiment"] && o.command == "validate" {
+		re, err := regexp.Compile(o.experimentRE)
+		if err != nil {
+			return bad("-experiment: %q is not a regular expression: %v", o.experimentRE, err)
+		}
+		o.experiment = re
 	}
 	if allowed, ok := commandFlags[o.command]; ok {
 		for _, name := range slices.Sorted(maps.Keys(given)) {
@@ -246,8 +257,10 @@ func (o *options) check(given map[string]bool, word string) error {
 		}
 		return nil
 	}
-	if given["only"] {
-		return bad("-only: applies to akisim validate only")
+	for _, f := range []string{"only", "experiment"} {
+		if given[f] {
+			return bad("-%s: applies to akisim validate only", f)
+		}
 	}
 	switch o.format {
 	case "text", "csv", "json", "gbench":

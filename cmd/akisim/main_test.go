@@ -182,7 +182,9 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-version", "-cases", "latency"}, "-version: takes no command and no other flag"},
 		{[]string{"validate", "-format", "csv"}, "-format: does not apply to akisim validate"},
 		{[]string{"validate", "-outdir", dir}, "-outdir: does not apply to akisim validate"},
-		{[]string{"validate", "-only", "fitted"}, `-only: unknown kind "fitted" (want calibrated or check)`},
+		{[]string{"validate", "-only", "fitted"}, `-only: unknown kind "fitted" (want calibrated, derived or check)`},
+		{[]string{"validate", "-experiment", "E4 ("}, `-experiment: "E4 (" is not a regular expression: error parsing regexp: missing closing ): ` + "`E4 (`"},
+		{[]string{"-experiment", "E4"}, "-experiment: applies to akisim validate only"},
 		{[]string{"validate", "-only", ""}, `-only: empty value`},
 		{[]string{"-only", "check"}, "-only: applies to akisim validate only"},
 		{[]string{"configs", "-only", "check"}, "-only: does not apply to akisim configs"},
@@ -412,7 +414,7 @@ func validateTotals(t *testing.T, out string) map[string][4]int {
 	for _, line := range strings.Split(out, "\n") {
 		var kind string
 		var n [4]int
-		if k, _, ok := strings.Cut(line, ": "); ok && (k == "calibration" || k == "check") {
+		if k, _, ok := strings.Cut(line, ": "); ok && (k == "calibration" || k == "derived" || k == "check") {
 			kind = k
 			if _, err := fmt.Sscanf(line[len(k)+2:], "%d points, %d passed, %d failed, %d known gaps", &n[0], &n[1], &n[2], &n[3]); err != nil {
 				t.Fatalf("%q: %v", line, err)
@@ -439,5 +441,21 @@ func TestValidateOnlyCheck(t *testing.T) {
 	}
 	if strings.Contains(out, " calibrated ") || strings.Contains(out, "E4 latency") {
 		t.Errorf("-only check printed calibration rows:\n%s", out)
+	}
+}
+
+// -only derived runs the points a calibration decides (E2 follows from
+// E1): they pass, and no other kind is printed.
+func TestValidateOnlyDerived(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the derived experiments")
+	}
+	out := validateKind(t, "derived")
+	totals := validateTotals(t, out)
+	if len(totals) != 1 || totals["derived"][0] < 19 || totals["derived"][2] != 0 {
+		t.Errorf("totals %v, want only derived, E2's 19 points at least, none failed", totals)
+	}
+	if !strings.Contains(out, "E2 NUMA placement") || strings.Contains(out, "independent checks") {
+		t.Errorf("-only derived output:\n%s", out)
 	}
 }

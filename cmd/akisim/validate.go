@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/akisim/akisim/run"
@@ -17,7 +19,7 @@ type failedError struct {
 
 func (e *failedError) Error() string {
 	if e.what == "" {
-		return fmt.Sprintf("%d points outside tolerance", e.n)
+		return fmt.Sprintf("%d points outside tolerance or their known gap's band", e.n)
 	}
 	return fmt.Sprintf("%d %s", e.n, e.what)
 }
@@ -38,38 +40,50 @@ func runValidate(o *options, w io.Writer) error {
 	if err := cal.Known(); err != nil {
 		return bad("%v", err)
 	}
-	pts, err := validate.Run(in.node, validate.SeedReference(), cal, validate.Kind(o.only))
+	sel := validate.Select{Kind: validate.Kind(o.only), Experiment: o.experiment}
+	pts, err := validate.Run(in.node, validate.SeedReference(), cal, sel)
 	if err != nil {
 		return err
 	}
-	return printPoints(w, pts, validate.Kind(o.only))
+	return printPoints(w, pts, sel.Kind)
 }
 
-// printPoints writes validate's table, its gaps, the check points' sources
-// and a total per kind (only the kind run, if only is set).
+// kinds are the point kinds in the order validate totals them.
+var kinds = []struct {
+	kind validate.Kind
+	name string
+}{{validate.Calibrated, "calibration"}, {validate.Derived, "derived"}, {validate.Checks, "check"}}
+
+// printPoints writes validate's summary (the independent checks within
+// tolerance, a total per kind, each known gap with its band, each failure
+// and why), then the table and the check points' sources; only, if set,
+// is the one kind run. Any failure is an error.
 func printPoints(w io.Writer, pts []validate.Point, only validate.Kind) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "experiment\tkind\tpoint\tsimulated\tpublished\terror\ttolerance\tresult\t")
-	var cals, checks tally
-	var notes, sources []string
+	t := map[validate.Kind]*tally{}
+	for _, k := range kinds {
+		t[k.kind] = &tally{}
+	}
+	var gaps, fails, sources []string
 	seen := map[string]bool{}
 	for _, p := range pts {
-		t, kind := &cals, "calibrated"
-		if p.Check {
-			t, kind = &checks, "check"
+		k := t[p.Kind]
+		if k == nil {
+			return fmt.Errorf("validate: point %q has no kind", p.Name)
 		}
-		t.points++
-		res := "ok"
-		switch {
-		case !p.Pass() && p.Gap != "":
-			res = "GAP"
-			t.gaps++
-			notes = append(notes, fmt.Sprintf("GAP %s %s: %s", p.Experiment, p.Name, p.Gap))
-		case !p.Pass():
-			res = "FAIL"
-			t.failed++
+		k.points++
+		res, why := p.Status()
+		switch res {
+		case validate.Gap:
+			k.gaps++
+			gaps = append(gaps, fmt.Sprintf("GAP %s, %s: %s", p.Experiment, p.Name, why))
+		case validate.Fail:
+			k.failed++
+			fails = append(fails, fmt.Sprintf("FAIL %s %s, %s: %s", p.Kind, p.Experiment, p.Name, why))
 		}
-		if p.Check && !seen[p.Source] {
+		if p.Kind == validate.Checks && !seen[p.Source] {
 			seen[p.Source] = true
 			sources = append(sources, p.Source)
 		}
@@ -80,29 +94,32 @@ func printPoints(w io.Writer, pts []validate.Point, only validate.Kind) error {
 		if p.AtLeast {
 			tol = ">= -" + tol
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f %s\t%.2f %s\t%+.1f%%\t%s\t%s\t\n", p.Experiment, kind, p.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f %s\t%.2f %s\t%+.1f%%\t%s\t%s\t\n", p.Experiment, p.Kind, p.Name,
 			p.Simulated, p.Unit, p.Published, p.Unit, 100*p.Error(), tol, res)
 	}
 	tw.Flush()
-	for _, n := range notes {
-		fmt.Fprintln(w, n)
+	if c := t[validate.Checks]; only == validate.All || only == validate.Checks {
+		in := c.points - c.failed - c.gaps
+		fmt.Fprintf(w, "independent checks within tolerance: %d/%d (%.0f%%)\n", in, c.points, 100*float64(in)/math.Max(1, float64(c.points)))
 	}
+	for _, k := range kinds {
+		if only == validate.All || only == k.kind {
+			c := t[k.kind]
+			fmt.Fprintf(w, "%s: %d points, %d passed, %d failed, %d known gaps\n", k.name,
+				c.points, c.points-c.failed-c.gaps, c.failed, c.gaps)
+		}
+	}
+	for _, l := range append(gaps, fails...) {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
+	io.WriteString(w, b.String())
 	fmt.Fprintln(w)
 	for _, s := range sources {
 		fmt.Fprintln(w, "check source:", s)
 	}
-	fmt.Fprintln(w)
-	for _, k := range []struct {
-		name string
-		t    tally
-	}{{"calibration", cals}, {"check", checks}} {
-		if only == validate.All || (only == validate.Checks) == (k.name == "check") {
-			fmt.Fprintf(w, "%s: %d points, %d passed, %d failed, %d known gaps\n", k.name,
-				k.t.points, k.t.points-k.t.failed-k.t.gaps, k.t.failed, k.t.gaps)
-		}
-	}
-	if failed := cals.failed + checks.failed; failed > 0 {
-		return &failedError{n: failed}
+	if len(fails) > 0 {
+		return &failedError{n: len(fails)}
 	}
 	return nil
 }
