@@ -75,9 +75,10 @@ func implicitGrid(n int64) (grid int64, wg int) {
 }
 
 // DefaultCommScope covers log2(N) 8..33, each family within its own range,
-// with one timed iteration, which is exact in a deterministic simulator.
+// with two timed iterations: copies over tied routes take them in turn
+// (routing.sdma_ties), so two iterations give the mean of many.
 func DefaultCommScope(gcds, numa int) CommScope {
-	return CommScope{GCDs: gcds, NUMADomains: numa, MinLog2: 8, MaxLog2: 33, Iterations: 1}
+	return CommScope{GCDs: gcds, NUMADomains: numa, MinLog2: 8, MaxLog2: 33, Iterations: 2}
 }
 
 // maxLog2 is the largest size of f's range.

@@ -117,10 +117,11 @@ func (e *Engine) startNext(now sim.VTimeInSec) {
 		s.reads, s.writes = reads, writes
 	}
 	// The completion signal travels as control traffic, which may take
-	// another route (a tie, or a fewest-hop route shorter than the widest);
-	// it could then overtake the data, so the engine fences first.
+	// another route (the other of a tie, or a fewest-hop route shorter than
+	// the widest); it could then overtake the data, so the engine fences
+	// first. A copy on the signal's own route needs no fence.
 	sig := e.routes.SignalRoute(e.hub, dst)
-	s.fence = len(writes) > 1 || !s.write.Equal(sig)
+	s.fence = !s.write.Equal(sig)
 	e.active = s
 	e.Copies++
 	if e.NumHooks() > 0 { // Akita's tracing (Daisen): the copy is a task from its start to its signal

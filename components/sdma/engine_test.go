@@ -12,8 +12,10 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// oneHub routes everything inside hub 0, over ties routes if ties > 1.
-type oneHub struct{ ties int }
+// oneHub routes everything inside hub 0, over ties routes if ties > 1;
+// its signal route is hub 0's unless signalVia names another hub (a route
+// only compared, never taken).
+type oneHub struct{ ties, signalVia int }
 
 func (o oneHub) DataRoutes(a, b int) []fabric.Route {
 	rs := []fabric.Route{}
@@ -22,16 +24,26 @@ func (o oneHub) DataRoutes(a, b int) []fabric.Route {
 	}
 	return rs
 }
-func (o oneHub) SignalRoute(a, b int) fabric.Route { return fabric.Route{0} }
-func (o oneHub) HubOf(m fabric.Memory) int         { return 0 }
+func (o oneHub) SignalRoute(a, b int) fabric.Route {
+	if o.signalVia != 0 {
+		return fabric.Route{0, o.signalVia}
+	}
+	return fabric.Route{0}
+}
+func (o oneHub) HubOf(m fabric.Memory) int { return 0 }
 
 // rig is an engine on a hub in front of one memory, driven by a queue agent.
 func rig(eb sdma.Builder, memGBps, memLatNs float64, ties int) (*sim.SerialEngine, *sdma.Engine, *fabrictest.Agent) {
+	return rigRoutes(eb, memGBps, memLatNs, oneHub{ties: ties})
+}
+
+// rigRoutes is rig with the engine's routes given.
+func rigRoutes(eb sdma.Builder, memGBps, memLatNs float64, routes oneHub) (*sim.SerialEngine, *sdma.Engine, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
 	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
 	mem := dram.MakeBuilder().WithEngine(e).WithBandwidth(memGBps).WithLatency(memLatNs).Build("Mem")
 	fabric.Wire(h.MemoryPort(0), mem.Port)
-	eng := eb.WithEngine(e).WithRouteTable(oneHub{ties}).Build("Engine")
+	eng := eb.WithEngine(e).WithRouteTable(routes).Build("Engine")
 	fabric.Wire(h.LocalPort("Engine", eng.MemPort), eng.MemPort)
 	q := fabrictest.NewAgent("Queue", e, 16)
 	fabric.Wire(q.Port, eng.CtrlPort)
@@ -75,17 +87,23 @@ func TestEngineOutstandingLimit(t *testing.T) {
 	}
 }
 
-// A copy whose data may take several routes is fenced before its signal.
-func TestEngineFencesOnTiedRoutes(t *testing.T) {
+// A copy whose completion signal takes another route than its data is
+// fenced before the signal: the signal could overtake the data. A copy on
+// the signal's own route is not, tied or not.
+func TestEngineFencesWhenTheSignalGoesAnotherWay(t *testing.T) {
 	eb := sdma.MakeBuilder().WithTimings(1000, 300, 500)
 	for _, c := range []struct {
-		ties   int
-		fences uint64
-	}{{1, 0}, {2, 1}} {
-		e, eng, q := rig(eb, 1600, 500, c.ties)
-		copyRate(t, e, q, 16)
+		ties, signalVia int
+		fences          uint64
+	}{{1, 0, 0}, {2, 0, 0}, {1, 1, 2}, {2, 1, 2}} {
+		e, eng, q := rigRoutes(eb, 1600, 500, oneHub{c.ties, c.signalVia})
+		q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 16})
+		q.Send(0, &sdma.CopyCmd{ID: 2, Bytes: 16})
+		if err := e.Run(); err != nil || len(q.Got) != 2 {
+			t.Fatalf("%v, %d completions, want 2", err, len(q.Got))
+		}
 		if eng.Fences != c.fences {
-			t.Errorf("%d routes: %d fences, want %d", c.ties, eng.Fences, c.fences)
+			t.Errorf("%d routes, signal via %d, 2 copies: %d fences, want %d", c.ties, c.signalVia, eng.Fences, c.fences)
 		}
 	}
 }
