@@ -47,6 +47,9 @@ func TestCalibrationParseErrors(t *testing.T) {
 		{"fence_ns = 380 # calibrated [E4 latency,]: why\n", "c.toml:1: fence_ns: an empty experiment"},
 		{"fence_ns = 380 # calibrated [E4 latency]:\n", "c.toml:1: fence_ns: a calibrated key's comment"},
 		{"# calibrated [E4 latency]: why\nfence_ns = 380\n", "c.toml:1: a calibrated tag belongs on the line"},
+		{"x = 1 # derived [E2 NUMA placement]: why\n", "c.toml:1: x: a derived key's comment must read"},
+		{"x = 1 # derived [E2 NUMA placement] from [,]: why\n", "c.toml:1: x: an empty experiment"},
+		{"# derived [E2 NUMA placement] from [E1 pinned H2D]: why\nx = 1\n", "c.toml:1: a calibrated tag belongs on the line"},
 	} {
 		err := (&Calibration{}).Parse("c.toml", c.text)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -168,5 +171,38 @@ func TestCheckPointsData(t *testing.T) {
 	}
 	if len(checkPoints) < 30 || len(sources) < 3 {
 		t.Errorf("%d check points from %d publications", len(checkPoints), len(sources))
+	}
+}
+
+// A derived tag makes its experiments derived, unless a key is calibrated
+// against them; it must derive from a calibrated experiment and name only
+// experiments validate has.
+func TestDerivedTags(t *testing.T) {
+	cal := &Calibration{}
+	text := "a = 1 # calibrated [E1 pinned H2D]: why\nb = 2 # derived [E2 NUMA placement] from [E1 pinned H2D]: why\nc = 3 # derived from the others, in prose\n"
+	if err := cal.Parse("d.toml", text); err != nil {
+		t.Fatal(err)
+	}
+	if err := cal.Known(); err != nil {
+		t.Fatal(err)
+	}
+	if cal.Kind("E1 pinned H2D") != Calibrated || cal.Kind("E2 NUMA placement") != Derived || cal.Kind("E3 host STREAM") != Checks {
+		t.Errorf("kinds %s, %s, %s", cal.Kind("E1 pinned H2D"), cal.Kind("E2 NUMA placement"), cal.Kind("E3 host STREAM"))
+	}
+	if len(cal.Keys("E2 NUMA placement")) != 0 {
+		t.Error("a derived tag counts as a calibrated key")
+	}
+	for _, c := range []struct{ text, want string }{
+		{"b = 2 # derived [E2 NUMA placement] from [E1 pinned H2D]: why\n", `b: derived from "E1 pinned H2D", which no key is calibrated against`},
+		{"a = 1 # calibrated [E1 pinned H2D, E2 NUMA placement]: why\nb = 2 # derived [E2 NUMA placement] from [E1 pinned H2D]: why\n", `b: derived "E2 NUMA placement" is also calibrated`},
+		{"a = 1 # calibrated [E1 pinned H2D]: why\nb = 2 # derived [E2 NUMA placment] from [E1 pinned H2D]: why\n", `b: derived "E2 NUMA placment", which no validate point has`},
+	} {
+		cal := &Calibration{}
+		if err := cal.Parse("d.toml", c.text); err != nil {
+			t.Fatal(err)
+		}
+		if err := cal.Known(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
 	}
 }
