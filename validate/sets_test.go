@@ -17,7 +17,7 @@ func setsTables(t *testing.T) string {
 	t.Helper()
 	type row struct {
 		exp, source, kind string
-		keys            []string
+		keys              []string
 	}
 	var rows []row
 	seen := map[string]bool{}
