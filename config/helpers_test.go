@@ -133,17 +133,27 @@ pin_page_ns = 100
 managed_fault_ns = 10000
 managed_page_ns = 1300
 prefetch_ns = 7000
-rocm = "5.7"
 
-[[runtime.release]]
+[stack]
+rocm = "5.7"
+cray_mpich = "8.1.31"
+rccl = "2.20.5"
+
+[[stack.rocm_release]]
 rocm = "5.3"
 pin_chunk_bytes = 33554432
 fault_pending_ns = 2000000
 
-[[runtime.release]]
+[[stack.rocm_release]]
 rocm = "5.7"
 pin_chunk_bytes = 134217728
 fault_pending_ns = 2000000
+
+[[stack.cray_mpich_release]]
+cray_mpich = "8.1.31"
+
+[[stack.rccl_release]]
+rccl = "2.20.5"
 
 [mpi]
 post_ns = 1000

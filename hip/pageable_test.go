@@ -120,7 +120,7 @@ func TestPageablePinnedAboveThreshold(t *testing.T) {
 func TestPageablePinChunks(t *testing.T) {
 	const size = 5 * mib
 	ops := append([]trace.Op{pageable("h", 1, size), device("d", 2, size)}, timed("d", "h", size)...)
-	_, n := run(t, []string{"runtime.release[*].pin_chunk_bytes=2097152"}, ops)
+	_, n := run(t, []string{"stack.rocm_release[*].pin_chunk_bytes=2097152"}, ops)
 	if p := n.Runtime.Pageable; p.PinnedChunks != 3 || p.PinnedBytes != size {
 		t.Errorf("pinned %d chunks (%d B), want 3 (%d B)", p.PinnedChunks, p.PinnedBytes, size)
 	}

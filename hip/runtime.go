@@ -50,7 +50,7 @@ type Runtime struct {
 	fabric.Senders
 
 	cost      config.Runtime
-	rel       config.Release // runtime.rocm's release
+	rel       config.ROCmRelease // stack.rocm's release
 	env       config.Env
 	devices   []Device
 	ctrl      map[*sdma.Engine]*fabric.Sender
@@ -173,11 +173,12 @@ func (r *Runtime) resume(th *thread, t sim.VTimeInSec) {
 	r.engine.Schedule(ev)
 }
 
-// NewRuntime makes a runtime for the given devices, costs and environment.
+// NewRuntime makes a runtime for the given devices, costs, ROCm release
+// and environment.
 // cores are each node's host cores, in node order: a cluster's devices
 // are its nodes' GCDs, node by node.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
-	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, rel: cost.Release(), env: env,
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, rel config.ROCmRelease, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
+	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, rel: rel, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {

@@ -12,7 +12,7 @@ import (
 // cwpearson/frontier-gpu-bandwidth (Comm|Scope d744349 built for
 // gfx90a:xnack+, ROCm 5.3.0, HSA_XNACK=1 for every family, GCD 0 and NUMA
 // 0; the published value is the median of its 5 repetitions). The model
-// runs them as that release (runtime.rocm = "5.3") with HSA_XNACK=1.
+// runs them as that release (stack.rocm = "5.3") with HSA_XNACK=1.
 const frontierRun = "cwpearson/frontier-gpu-bandwidth results/%s.json (Comm|Scope on Frontier, ROCm 5.3.0, HSA_XNACK=1)"
 
 // frontierRelease is the ROCm release of that run.
@@ -96,15 +96,17 @@ const pinCostExperiment = "Frontier pageable pin cost"
 
 // hostMemPoints compares the model with the Frontier run.
 func hostMemPoints(c *config.Node) ([]Point, error) {
-	x := *c
-	x.Runtime.ROCm = frontierRelease
+	x, err := c.Select(frontierRelease, "", "")
+	if err != nil {
+		return nil, err
+	}
 	x.Env.XNACK = 1
 	var fams []string
 	for _, p := range frontierPoints {
 		fams = append(fams, regexp.QuoteMeta(p.family))
 	}
 	fams = append(fams, "hipMemcpyAsync_PinnedToGPU")
-	rows, err := commScope(&x, `^Comm_(`+strings.Join(fams, "|")+`)/0/0/`)
+	rows, err := commScope(x, `^Comm_(`+strings.Join(fams, "|")+`)/0/0/`)
 	if err != nil {
 		return nil, err
 	}
