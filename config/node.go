@@ -258,6 +258,13 @@ type Runtime struct {
 	PinMinBytes  int64   `toml:"pin_min_bytes"`
 	PinNs        float64 `toml:"pin_ns"`
 	PinPageNs    float64 `toml:"pin_page_ns"`
+	// A malloc of at least MmapBytes is a mapping of its own (glibc's
+	// mmap threshold at its highest); pinning its pages costs
+	// PinMappedPageNs more per page, and a device-to-host copy's pinned
+	// pages PinWrittenPageNs more.
+	MmapBytes        int64   `toml:"mmap_bytes"`
+	PinMappedPageNs  float64 `toml:"pin_mapped_page_ns"`
+	PinWrittenPageNs float64 `toml:"pin_written_page_ns"`
 
 	// Managed memory (hip/managed.go): the KFD driver's work to migrate one
 	// 2 MiB block besides its SDMA copy.

@@ -128,6 +128,9 @@ var Params = concat(
 		ints("runtime.pin_min_bytes", "bytes", 0, 1<<40, "pageable copies up to this size are staged; larger ones pin the user pages"),                      // 0: pin every copy; 1 TiB: stage every copy
 		latency("runtime.pin_ns", "host time of one lock and unlock of user pages"),
 		latency("runtime.pin_page_ns", "host time per 4 KiB page locked and unlocked"),
+		ints("runtime.mmap_bytes", "bytes", 4096, 1<<40, "a malloc of at least this many bytes is a mapping of its own (glibc's mmap threshold at its highest)"), // a page up to 1 TiB
+		latency("runtime.pin_mapped_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, in a buffer that is a mapping of its own"),
+		latency("runtime.pin_written_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, when the device writes the pages (device-to-host copies)"),
 		latency("runtime.managed_fault_ns", "managed memory: the driver's time per GPU page fault (delivery, range lookup, retry)"),
 		latency("runtime.managed_page_ns", "managed memory: per 4 KiB page migrated (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
 		latency("runtime.prefetch_ns", "a hipMemPrefetchAsync's round trip: ROCr's async thread, the KFD ioctl and its range walk"),

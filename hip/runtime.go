@@ -394,7 +394,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.advise(op)
 	case trace.HostRegister: // the host locks the pages itself (register.go)
 		r.registered[op.Buf] = true
-		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
+		next += ns(r.pinNs(op.Buf, r.bufs[op.Buf].Bytes, false))
 	case trace.HostUnregister: // ROCclr waits for the device first
 		r.block(th, blocker{kind: "device", unregister: op.Buf})
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done

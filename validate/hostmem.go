@@ -49,14 +49,14 @@ var frontierPoints = []hostMemPoint{
 	{"Frontier prefetch to owner", "prefetch_managed_GPUToGPU", 20, "time", 9.099, 0.10, prefetchTrip},
 	{"Frontier prefetch to owner", "prefetch_managed_GPUToGPU", 30, "time", 9.367, 0.10, prefetchTrip},
 	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 22, "bandwidth", 22.67, 0.10,
-		pinAssumed + "; and the model's pinned copy of 4 MiB is already 14% fast (26.3 vs 23.1 GB/s): pinned copies reach their plateau sooner than measured (E1's 32 MB knee, docs/model.md Translation)"},
+		"the model's pinned copy of 4 MiB is already 14% fast (26.5 vs 23.1 GB/s): pinned copies reach their plateau sooner than measured (E1's 32 MB knee, docs/model.md Translation)"},
 	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 22, "bandwidth", 18.23, 0.10,
-		pinAssumed + "; and device-to-host pageable copies pay ~45 ns per 4 KiB page more than host-to-device ones (4-16 MiB); no source for the cause"},
+		""},
 	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 24, "bandwidth", 18.88, 0.10,
-		pinAssumed + "; and device-to-host pageable copies pay ~45 ns per 4 KiB page more than host-to-device ones (4-16 MiB); no source for the cause"},
-	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 25, "bandwidth", 3.433, 0.10, pageableFall},
-	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 30, "bandwidth", 3.767, 0.10, pageableFall},
-	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 30, "bandwidth", 3.776, 0.10, pageableFall},
+		""},
+	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 25, "bandwidth", 3.433, 0.10, ""},
+	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 30, "bandwidth", 3.767, 0.10, ""},
+	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 30, "bandwidth", 3.776, 0.10, ""},
 	{"Frontier managed migration", "implicit_managed_GPURdHost_fine", 30, "bandwidth", 5.732, 0.10, managedPlateau},
 	{"Frontier managed migration", "prefetch_managed_HostToGPU", 30, "bandwidth", 6.094, 0.10, managedPlateau},
 	{"Frontier managed migration", "prefetch_managed_GPUToHost", 30, "bandwidth", 7.582, 0.10, managedPlateau},
@@ -64,18 +64,39 @@ var frontierPoints = []hostMemPoint{
 
 const (
 	prefetchTrip   = "flat in size as measured (the KFD re-validates only a range that moved or whose mapping changed), but the round trip through ROCr's async-handler thread and the KFD ioctl, runtime.prefetch_ns, is assumed (no published number) and 2 us short; this run checks it and is never fitted (docs/model.md, Managed memory)"
-	pinAssumed     = "runtime.pin_ns and pin_page_ns are assumed (20 us and 100 ns per 4 KiB page, no published number); this run implies ~8 ns per page, a check never fitted to"
-	pageableFall   = "pageable copies of 32 MiB and more run at 3.4-3.8 GB/s (16 MiB: 23.5), about 1 us more per 4 KiB page on every copy; ROCclr takes one path at 16 and 32 MiB, glibc's mmap threshold (at most 32 MiB) makes the larger buffers fresh mappings; what a fresh mapping costs per copy is not sourced, the model does not know how a buffer was allocated (docs/model.md, Pageable copies)"
+	pinGrows       = "the pin's measured cost grows faster than its pages (2, 4, 8, 16 MiB: 1.1, 3.7, 12.5, 32.8 us), the model's by pin_page_ns per page, fitted at 8 MiB; what makes a larger lock cost more per page is not sourced (docs/model.md, Pageable copies)"
 	managedPlateau = "this run's driver migrates at 5.7-7.6 GB/s, twice E1's 2.8 GB/s (ROCm 5.7); no source says what changed (docs/model.md, Managed memory)"
 )
 
-// pinCost checks runtime.pin_ns and pin_page_ns (assumed, never fitted): what a pageable
-// host-to-device copy of 16 MiB takes beyond the pinned copy of the same
-// size, in this run (714.6 us - 681.8 us).
-var pinCost = struct {
-	log2      int
-	published float64
-}{24, 714.6 - 681.8}
+// pinDiffs are what a pageable copy takes beyond the pinned copy of the
+// same size and direction in this run (time): the pinning. Points of the
+// "(cal)" experiments are what runtime.pin_ns, pin_page_ns,
+// pin_written_page_ns and pin_mapped_page_ns are fitted to; the 16 MiB
+// host-to-device one checks them.
+var pinDiffs = []struct {
+	experiment string
+	toGPU      bool
+	log2       int
+	published  float64
+	gap        string
+}{
+	{"Frontier pageable pin (cal)", true, 23, 361.76 - 349.26, ""},
+	{"Frontier pageable D2H pin (cal)", false, 21, 121.44 - 97.56, ""},
+	{"Frontier pageable D2H pin (cal)", false, 23, 452.43 - 350.90, ""},
+	{"Frontier pageable mmap (cal)", true, 26, 18907.66 - 2401.57, ""},
+	{"Frontier pageable mmap (cal)", true, 28, 74396.27 - 9527.89, ""},
+	{"Frontier pageable mmap (cal)", false, 26, 18686.96 - 2682.43, ""},
+	{"Frontier pageable mmap (cal)", false, 28, 73415.41 - 10677.38, ""},
+	{pinCostExperiment, true, 24, 714.6 - 681.8, pinGrows},
+}
+
+// pinFamilies are the pageable and pinned families of a direction.
+func pinFamilies(toGPU bool) (pageable, pinned string) {
+	if toGPU {
+		return "hipMemcpyAsync_PageableToGPU", "hipMemcpyAsync_PinnedToGPU"
+	}
+	return "hipMemcpyAsync_GPUToPageable", "hipMemcpyAsync_GPUToPinned"
+}
 
 // hostMemExperiments are the experiments of hostMemPoints, each sourced to
 // the Frontier run.
@@ -88,7 +109,14 @@ func hostMemExperiments() []experiment {
 			es = append(es, experiment{p.experiment, fmt.Sprintf(frontierRun, p.family)})
 		}
 	}
-	return append(es, experiment{pinCostExperiment, fmt.Sprintf(frontierRun, "hipMemcpyAsync_PageableToGPU") + " and PinnedToGPU"})
+	for _, d := range pinDiffs {
+		if !seen[d.experiment] {
+			seen[d.experiment] = true
+			pageable, pinned := pinFamilies(d.toGPU)
+			es = append(es, experiment{d.experiment, fmt.Sprintf(frontierRun, pageable) + " and " + pinned})
+		}
+	}
+	return es
 }
 
 // pinCostExperiment checks runtime.pin_ns and pin_page_ns.
@@ -105,7 +133,7 @@ func hostMemPoints(c *config.Node) ([]Point, error) {
 	for _, p := range frontierPoints {
 		fams = append(fams, regexp.QuoteMeta(p.family))
 	}
-	fams = append(fams, "hipMemcpyAsync_PinnedToGPU")
+	fams = append(fams, "hipMemcpyAsync_PinnedToGPU", "hipMemcpyAsync_GPUToPinned")
 	rows, err := commScope(x, `^Comm_(`+strings.Join(fams, "|")+`)/0/0/`)
 	if err != nil {
 		return nil, err
@@ -140,17 +168,20 @@ func hostMemPoints(c *config.Node) ([]Point, error) {
 			Simulated: v, Published: p.published, Tolerance: p.tolerance, Unit: unit,
 			Gap: p.gap, Source: fmt.Sprintf(frontierRun, p.family)})
 	}
-	pageable, err := value("hipMemcpyAsync_PageableToGPU", pinCost.log2, "time")
-	if err != nil {
-		return nil, err
+	for _, d := range pinDiffs {
+		pageableFam, pinnedFam := pinFamilies(d.toGPU)
+		pageable, err := value(pageableFam, d.log2, "time")
+		if err != nil {
+			return nil, err
+		}
+		pinned, err := value(pinnedFam, d.log2, "time")
+		if err != nil {
+			return nil, err
+		}
+		pts = append(pts, Point{Experiment: d.experiment,
+			Name:      fmt.Sprintf("%s - %s time, %s", strings.TrimPrefix(pageableFam, "hipMemcpyAsync_"), strings.TrimPrefix(pinnedFam, "hipMemcpyAsync_"), sizeName(1<<d.log2)),
+			Simulated: pageable - pinned, Published: d.published, Tolerance: 0.10, Unit: "us",
+			Source: fmt.Sprintf(frontierRun, pageableFam) + " and " + pinnedFam, Gap: d.gap})
 	}
-	pinned, err := value("hipMemcpyAsync_PinnedToGPU", pinCost.log2, "time")
-	if err != nil {
-		return nil, err
-	}
-	pts = append(pts, Point{Experiment: pinCostExperiment,
-		Name:      fmt.Sprintf("PageableToGPU - PinnedToGPU time, %s", sizeName(1<<pinCost.log2)),
-		Simulated: pageable - pinned, Published: pinCost.published, Tolerance: 0.10, Unit: "us",
-		Source: fmt.Sprintf(frontierRun, "hipMemcpyAsync_PageableToGPU") + " and PinnedToGPU", Gap: pinAssumed})
 	return pts, nil
 }
