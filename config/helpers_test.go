@@ -134,7 +134,6 @@ mmap_bytes = 33554432
 pin_mapped_page_ns = 950
 pin_written_page_ns = 44
 managed_fault_ns = 10000
-managed_page_ns = 1300
 prefetch_ns = 7000
 
 [stack]
@@ -146,11 +145,15 @@ rccl = "2.20.5"
 rocm = "5.3"
 pin_chunk_bytes = 33554432
 fault_pending_ns = 2000000
+managed_page_ns = 600
+managed_host_page_ns = 330
 
 [[stack.rocm_release]]
 rocm = "5.7"
 pin_chunk_bytes = 134217728
 fault_pending_ns = 2000000
+managed_page_ns = 1300
+managed_host_page_ns = 1300
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"

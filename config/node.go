@@ -269,7 +269,6 @@ type Runtime struct {
 	// Managed memory (hip/managed.go): the KFD driver's work to migrate one
 	// 2 MiB block besides its SDMA copy.
 	ManagedFaultNs float64 `toml:"managed_fault_ns"`
-	ManagedPageNs  float64 `toml:"managed_page_ns"`
 	PrefetchNs     float64 `toml:"prefetch_ns"`
 }
 
@@ -290,9 +289,11 @@ type Stack struct {
 // ROCmRelease is what one ROCm release (its ROCclr and the amdgpu driver
 // shipped with it) does differently.
 type ROCmRelease struct {
-	ROCm           string  `toml:"rocm"`
-	PinChunkBytes  int64   `toml:"pin_chunk_bytes"`
-	FaultPendingNs float64 `toml:"fault_pending_ns"`
+	ROCm              string  `toml:"rocm"`
+	PinChunkBytes     int64   `toml:"pin_chunk_bytes"`
+	FaultPendingNs    float64 `toml:"fault_pending_ns"`
+	ManagedPageNs     float64 `toml:"managed_page_ns"`
+	ManagedHostPageNs float64 `toml:"managed_host_page_ns"`
 }
 
 // CrayMPICHRelease is one Cray MPICH release the model knows.

@@ -132,7 +132,6 @@ var Params = concat(
 		latency("runtime.pin_mapped_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, in a buffer that is a mapping of its own"),
 		latency("runtime.pin_written_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, when the device writes the pages (device-to-host copies)"),
 		latency("runtime.managed_fault_ns", "managed memory: the driver's time per GPU page fault (delivery, range lookup, retry)"),
-		latency("runtime.managed_page_ns", "managed memory: per 4 KiB page migrated (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
 		latency("runtime.prefetch_ns", "a hipMemPrefetchAsync's round trip: ROCr's async thread, the KFD ioctl and its range walk"),
 	},
 	[]Param{
@@ -142,6 +141,8 @@ var Params = concat(
 		str("stack.rocm_release.rocm", "not empty, each release once", `a ROCm release, e.g. "5.3"`),
 		ints("stack.rocm_release.pin_chunk_bytes", "bytes", 4096, 1<<40, "ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once"), // at least a page
 		latency("stack.rocm_release.fault_pending_ns", "the KFD's duplicate-fault window: a GPU retry fault on a range validated less than this long ago is dropped (0: no window)"),
+		latency("stack.rocm_release.managed_page_ns", "managed memory: the driver's time per 4 KiB page migrated to a GCD (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
+		latency("stack.rocm_release.managed_host_page_ns", "managed memory: the driver's time per 4 KiB page migrated back to host DRAM"),
 		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
 		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),
 	},

@@ -265,7 +265,6 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.float("runtime.pin_mapped_page_ns", r.PinMappedPageNs)
 	v.float("runtime.pin_written_page_ns", r.PinWrittenPageNs)
 	v.float("runtime.managed_fault_ns", r.ManagedFaultNs)
-	v.float("runtime.managed_page_ns", r.ManagedPageNs)
 	v.float("runtime.prefetch_ns", r.PrefetchNs)
 	n.validateReleases(v)
 
@@ -613,6 +612,8 @@ func (n *Node) validateReleases(v *validator) {
 		key := indexKey("stack.rocm_release", i)
 		v.int(key+".pin_chunk_bytes", rel.PinChunkBytes)
 		v.float(key+".fault_pending_ns", rel.FaultPendingNs)
+		v.float(key+".managed_page_ns", rel.ManagedPageNs)
+		v.float(key+".managed_host_page_ns", rel.ManagedHostPageNs)
 	}
 	v.releases("stack.rocm", s.ROCm, s.rocmNames())
 	v.releases("stack.cray_mpich", s.CrayMPICH, s.crayMPICHNames())
