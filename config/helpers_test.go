@@ -147,6 +147,7 @@ pin_chunk_bytes = 33554432
 fault_pending_ns = 2000000
 managed_page_ns = 600
 managed_host_page_ns = 330
+managed_fill = "host"
 
 [[stack.rocm_release]]
 rocm = "5.7"
@@ -154,6 +155,7 @@ pin_chunk_bytes = 134217728
 fault_pending_ns = 2000000
 managed_page_ns = 1300
 managed_host_page_ns = 1300
+managed_fill = "gpu"
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"

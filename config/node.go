@@ -294,6 +294,7 @@ type ROCmRelease struct {
 	FaultPendingNs    float64 `toml:"fault_pending_ns"`
 	ManagedPageNs     float64 `toml:"managed_page_ns"`
 	ManagedHostPageNs float64 `toml:"managed_host_page_ns"`
+	ManagedFill       string  `toml:"managed_fill"`
 }
 
 // CrayMPICHRelease is one Cray MPICH release the model knows.

@@ -143,6 +143,8 @@ var Params = concat(
 		latency("stack.rocm_release.fault_pending_ns", "the KFD's duplicate-fault window: a GPU retry fault on a range validated less than this long ago is dropped (0: no window)"),
 		latency("stack.rocm_release.managed_page_ns", "managed memory: the driver's time per 4 KiB page migrated to a GCD (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
 		latency("stack.rocm_release.managed_host_page_ns", "managed memory: the driver's time per 4 KiB page migrated back to host DRAM"),
+		str("stack.rocm_release.managed_fill", "", `who fills a managed buffer for hipMemset: "host" the calling CPU thread (the pages come back to host DRAM), "gpu" a fill kernel on the current GCD`).
+			choice("host", "gpu"),
 		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
 		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),
 	},

@@ -369,6 +369,10 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	i := th.ops[th.next]
 	th.cur = i
 	op := r.op(i)
+	filled := op.Op == trace.Memset
+	if filled { // ROCclr fills on the host or with a kernel (memset.go)
+		r.lowerMemset(op)
+	}
 	res := r.res(i)
 	res.Issue = now
 	th.next++
@@ -463,6 +467,9 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
+	}
+	if filled && op.Op == trace.Kernel { // hipMemset returns when its fill kernel is done
+		r.block(th, blocker{kind: "op", op: i})
 	}
 	if th.blocked != nil {
 		r.unblockThread(now, th)
