@@ -49,7 +49,7 @@ func TestDerivedRelatedBlamed(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"[gcd]\ncount = 4\n", "derived.toml:3: xgmi.bundle[2].gcds: GCD 4 does not exist (gcd.count = 4, ids 0..3)"},
 		{"[rccl]\nsteps = 12\n", "derived.toml:3: env.NCCL_BUFFSIZE: must be a multiple of 768 (rccl.steps slots of whole 64-byte lines), got 4194304"},
-		{"[runtime]\nrocm = \"9.9\"\n", `derived.toml:3: runtime.rocm: unknown ROCm release "9.9" (runtime.release has 5.3, 5.7, 6.2)`},
+		{"[stack]\nrocm = \"9.9\"\n", `derived.toml:3: stack.rocm: unknown release "9.9" (stack.rocm_release has 5.3, 5.7, 6.2)`},
 		{"[[xgmi.bundle]]\ngcds = [1, 0]\nlanes = 2\n[[xgmi.bundle]]\ngcds = [7, 6]\nlanes = 2\n", ""}, // overrides by pair: loads
 	} {
 		dir, _ := builtinConfigs(t)
@@ -111,7 +111,7 @@ func TestOneKeyChangeBlamed(t *testing.T) {
 				sets = append(sets, fmt.Sprintf("xgmi.bundle[%d].%s", i, v))
 			}
 			for _, v := range []string{`""`, "5.3", "5.7", "6.2", "9.9"} {
-				sets = append(sets, fmt.Sprintf("runtime.release[%d].rocm=%s", i, v))
+				sets = append(sets, fmt.Sprintf("stack.rocm_release[%d].rocm=%s", i, v))
 			}
 			sets = append(sets, fmt.Sprintf("host.gcd_numa[%d]=3", i), fmt.Sprintf("nic.numa[%d]=0", i), fmt.Sprintf("nic.switch[%d]=1", i))
 		}

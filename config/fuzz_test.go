@@ -144,11 +144,11 @@ func FuzzLayers(f *testing.F) {
 	}
 	// issue 43: bundles a derived config removes, a release -set renames.
 	f.Add(uint8(0), "[[xgmi.bundle]]\ngcds = [0, 1]\nlanes = 0\n[[xgmi.bundle]]\ngcds = [0, 2]\nlanes = 0\n[[xgmi.bundle]]\ngcds = [0, 6]\nlanes = 0\n", "", "")
-	f.Add(uint8(0), "", "runtime.release[0].rocm=5.7", "")
+	f.Add(uint8(0), "", "stack.rocm_release[0].rocm=5.7", "")
 	f.Add(uint8(0), "[gcd]\ncount = 4\n", "host.gcd_numa=[0,0,1,1]", "NCCL_PROTO=LL")
 	f.Add(uint8(0), "[rccl]\nsteps = 12\n", "", "NCCL_BUFFSIZE=4194304")
 	f.Add(uint8(0), "[env]\nNCCL_PROTO = \"LL\"\n", "", "NCCL_PROTO=Simple")
-	f.Add(uint8(0), "[[runtime.release]]\nrocm = \"5.3\"\n", "xgmi.bundle[*].lanes=0", "HSA_XNACK=1")
+	f.Add(uint8(0), "[[stack.rocm_release]]\nrocm = \"5.3\"\n", "xgmi.bundle[*].lanes=0", "HSA_XNACK=1")
 	f.Add(uint8(0), "xgmi = 5\n", "gcd={count=4}", "X")
 	f.Add(uint8(0), "[gcd]\nxcds = 8\ncompute_partition = \"CPX\"\n", "network.nodes=2", "")
 	f.Add(uint8(0), "[host]\nmemory = \"hbm\"\n", "", "")

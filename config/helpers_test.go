@@ -130,20 +130,38 @@ staging_bytes = 1052672
 pin_min_bytes = 1048576
 pin_ns = 20000
 pin_page_ns = 100
+mmap_bytes = 33554432
+pin_mapped_page_ns = 950
+pin_written_page_ns = 44
 managed_fault_ns = 10000
-managed_page_ns = 1300
 prefetch_ns = 7000
-rocm = "5.7"
 
-[[runtime.release]]
+[stack]
+rocm = "5.7"
+cray_mpich = "8.1.31"
+rccl = "2.20.5"
+
+[[stack.rocm_release]]
 rocm = "5.3"
 pin_chunk_bytes = 33554432
 fault_pending_ns = 2000000
+managed_page_ns = 600
+managed_host_page_ns = 330
+managed_fill = "host"
 
-[[runtime.release]]
+[[stack.rocm_release]]
 rocm = "5.7"
 pin_chunk_bytes = 134217728
 fault_pending_ns = 2000000
+managed_page_ns = 1300
+managed_host_page_ns = 1300
+managed_fill = "gpu"
+
+[[stack.cray_mpich_release]]
+cray_mpich = "8.1.31"
+
+[[stack.rccl_release]]
+rccl = "2.20.5"
 
 [mpi]
 post_ns = 1000

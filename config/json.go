@@ -153,9 +153,11 @@ func (n *Node) tree() *object {
 		if !hardware[f.name] {
 			fv := v.Field(f.index)
 			o := root.add(fv.Type().Name(), f.name).set(leaves(fv))
-			if f.name == "runtime" { // each ROCm release's entry, in file order
-				for i, rel := range n.Runtime.Releases {
-					o.add("Release", fmt.Sprintf("release%d", i)).set(leaves(reflect.ValueOf(rel)))
+			for _, lf := range fieldsOf(fv.Type()) { // lists of tables (the stack's releases): an object per entry, in file order
+				if l := fv.Field(lf.index); l.Kind() == reflect.Slice && l.Type().Elem().Kind() == reflect.Struct {
+					for i := range l.Len() {
+						o.add(l.Type().Elem().Name(), fmt.Sprintf("%s%d", lf.name, i)).set(leaves(l.Index(i)))
+					}
 				}
 			}
 		}

@@ -157,7 +157,7 @@ func TestWriteJSONShape(t *testing.T) {
 	walk(tree, "node")
 	want := map[string]int{"Node": 1, "GCD": 8, "Hub": 8, "HBMController": 8, "L2Cache": 8, "ComputeUnits": 8,
 		"SDMAEngine": 40, "XGMI": 1, "XGMIBundle": 12, "HostLinks": 1, "HostLink": 8, "Host": 1, "IODie": 1,
-		"Cores": 1, "NUMADomain": 4, "DRAMController": 4, "Env": 1, "Routing": 1, "Runtime": 1, "Release": 3, "MPI": 1, "RCCL": 1, "NICs": 1, "NIC": 4, "PCIeLink": 4, "Network": 1, "NetworkLink": 1, "Sim": 1, "MALL": 1}
+		"Cores": 1, "NUMADomain": 4, "DRAMController": 4, "Env": 1, "Routing": 1, "Runtime": 1, "Stack": 1, "ROCmRelease": 3, "CrayMPICHRelease": 2, "RCCLRelease": 2, "MPI": 1, "RCCL": 1, "NICs": 1, "NIC": 4, "PCIeLink": 4, "Network": 1, "NetworkLink": 1, "Sim": 1, "MALL": 1}
 	if !reflect.DeepEqual(count, want) {
 		t.Errorf("objects by type %v, want %v", count, want)
 	}

@@ -2,6 +2,12 @@
 // decoded strictly from TOML, validated, overridden with -set and written back.
 package config
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // Node is a whole compute node. Every timing or bandwidth number the model
 // uses lives here; the TOML files in configs/ say where each comes from,
 // and Params (params.go) gives each key's unit, range and meaning.
@@ -15,6 +21,7 @@ type Node struct {
 	Host     Host    `toml:"host"`
 	DRAM     DRAM    `toml:"dram"`
 	Runtime  Runtime `toml:"runtime"`
+	Stack    Stack   `toml:"stack"`
 	MPI      MPI     `toml:"mpi"`
 	RCCL     RCCL    `toml:"rccl"`
 	Routing  Routing `toml:"routing"`
@@ -251,36 +258,111 @@ type Runtime struct {
 	PinMinBytes  int64   `toml:"pin_min_bytes"`
 	PinNs        float64 `toml:"pin_ns"`
 	PinPageNs    float64 `toml:"pin_page_ns"`
+	// A malloc of at least MmapBytes is a mapping of its own (glibc's
+	// mmap threshold at its highest); pinning its pages costs
+	// PinMappedPageNs more per page, and a device-to-host copy's pinned
+	// pages PinWrittenPageNs more.
+	MmapBytes        int64   `toml:"mmap_bytes"`
+	PinMappedPageNs  float64 `toml:"pin_mapped_page_ns"`
+	PinWrittenPageNs float64 `toml:"pin_written_page_ns"`
 
 	// Managed memory (hip/managed.go): the KFD driver's work to migrate one
 	// 2 MiB block besides its SDMA copy.
 	ManagedFaultNs float64 `toml:"managed_fault_ns"`
-	ManagedPageNs  float64 `toml:"managed_page_ns"`
 	PrefetchNs     float64 `toml:"prefetch_ns"`
-
-	ROCm     string    `toml:"rocm"`
-	Releases []Release `toml:"release"`
 }
 
-// Release is what one ROCm release (its ROCclr and the amdgpu driver
-// shipped with it) does differently; runtime.rocm picks one. In key paths
-// and -set overrides it is runtime.release[i] (file order), or
-// runtime.release[*] for every release.
-type Release struct {
-	ROCm           string  `toml:"rocm"`
-	PinChunkBytes  int64   `toml:"pin_chunk_bytes"`
-	FaultPendingNs float64 `toml:"fault_pending_ns"`
+// Stack names the software the run models: its ROCm, Cray MPICH and RCCL
+// releases (docs/model.md "Software stack"). Each selector picks its entry
+// of the release list of the same name; what releases do differently is
+// the keys of those entries. In key paths and -set overrides an entry is
+// stack.rocm_release[i] (file order), or stack.rocm_release[*] for all.
+type Stack struct {
+	ROCm              string             `toml:"rocm"`
+	CrayMPICH         string             `toml:"cray_mpich"`
+	RCCL              string             `toml:"rccl"`
+	ROCmReleases      []ROCmRelease      `toml:"rocm_release"`
+	CrayMPICHReleases []CrayMPICHRelease `toml:"cray_mpich_release"`
+	RCCLReleases      []RCCLRelease      `toml:"rccl_release"`
 }
 
-// Release is the selected release, runtime.rocm's entry of
-// runtime.release (validation makes sure there is one).
-func (r *Runtime) Release() Release {
-	for _, rel := range r.Releases {
-		if rel.ROCm == r.ROCm {
+// ROCmRelease is what one ROCm release (its ROCclr and the amdgpu driver
+// shipped with it) does differently.
+type ROCmRelease struct {
+	ROCm              string  `toml:"rocm"`
+	PinChunkBytes     int64   `toml:"pin_chunk_bytes"`
+	FaultPendingNs    float64 `toml:"fault_pending_ns"`
+	ManagedPageNs     float64 `toml:"managed_page_ns"`
+	ManagedHostPageNs float64 `toml:"managed_host_page_ns"`
+	ManagedFill       string  `toml:"managed_fill"`
+}
+
+// CrayMPICHRelease is one Cray MPICH release the model knows.
+type CrayMPICHRelease struct {
+	CrayMPICH string `toml:"cray_mpich"`
+}
+
+// RCCLRelease is one RCCL release the model knows.
+type RCCLRelease struct {
+	RCCL string `toml:"rccl"`
+}
+
+// ROCmRelease is the selected ROCm release, stack.rocm's entry of
+// stack.rocm_release (validation makes sure there is one).
+func (s *Stack) ROCmRelease() ROCmRelease {
+	for _, rel := range s.ROCmReleases {
+		if rel.ROCm == s.ROCm {
 			return rel
 		}
 	}
-	return Release{ROCm: r.ROCm}
+	return ROCmRelease{ROCm: s.ROCm}
+}
+
+// Select returns a copy of n running the given releases ("" keeps the
+// config's), or an error naming a release the config does not list.
+func (n *Node) Select(rocm, crayMPICH, rccl string) (*Node, error) {
+	x := *n
+	s := &x.Stack
+	for _, sel := range []struct {
+		cur   *string
+		want  string
+		key   string
+		names []string
+	}{
+		{&s.ROCm, rocm, "stack.rocm", s.rocmNames()},
+		{&s.CrayMPICH, crayMPICH, "stack.cray_mpich", s.crayMPICHNames()},
+		{&s.RCCL, rccl, "stack.rccl", s.rcclNames()},
+	} {
+		if sel.want == "" {
+			continue
+		}
+		if !slices.Contains(sel.names, sel.want) {
+			return nil, fmt.Errorf("%s: unknown release %q (%s_release has %s)", sel.key, sel.want, sel.key, strings.Join(sel.names, ", "))
+		}
+		*sel.cur = sel.want
+	}
+	return &x, nil
+}
+
+func (s *Stack) rocmNames() (names []string) {
+	for _, r := range s.ROCmReleases {
+		names = append(names, r.ROCm)
+	}
+	return names
+}
+
+func (s *Stack) crayMPICHNames() (names []string) {
+	for _, r := range s.CrayMPICHReleases {
+		names = append(names, r.CrayMPICH)
+	}
+	return names
+}
+
+func (s *Stack) rcclNames() (names []string) {
+	for _, r := range s.RCCLReleases {
+		names = append(names, r.RCCL)
+	}
+	return names
 }
 
 // NIC describes the node's network interfaces (HPE Slingshot-11 NICs,

@@ -9,7 +9,7 @@ import "strings"
 // tag in configs/frontier-node.toml (the default: loading is strict, so a
 // config gives every key itself or through its base).
 type Param struct {
-	Key    string   // dotted path; keys under a list leave the index out: runtime.release.pin_chunk_bytes
+	Key    string   // dotted path; keys under a list leave the index out: stack.rocm_release.pin_chunk_bytes
 	Unit   string   // "ns", "us", "GB/s", "GHz", "GFLOP/s", "bytes", "share"; "" for counts and names
 	Ranged bool     // Lo..Hi (both ends allowed) is checked
 	Lo, Hi float64  // integral for integer keys
@@ -128,13 +128,25 @@ var Params = concat(
 		ints("runtime.pin_min_bytes", "bytes", 0, 1<<40, "pageable copies up to this size are staged; larger ones pin the user pages"),                      // 0: pin every copy; 1 TiB: stage every copy
 		latency("runtime.pin_ns", "host time of one lock and unlock of user pages"),
 		latency("runtime.pin_page_ns", "host time per 4 KiB page locked and unlocked"),
+		ints("runtime.mmap_bytes", "bytes", 4096, 1<<40, "a malloc of at least this many bytes is a mapping of its own (glibc's mmap threshold at its highest)"), // a page up to 1 TiB
+		latency("runtime.pin_mapped_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, in a buffer that is a mapping of its own"),
+		latency("runtime.pin_written_page_ns", "host time per 4 KiB page locked and unlocked on top of pin_page_ns, when the device writes the pages (device-to-host copies)"),
 		latency("runtime.managed_fault_ns", "managed memory: the driver's time per GPU page fault (delivery, range lookup, retry)"),
-		latency("runtime.managed_page_ns", "managed memory: per 4 KiB page migrated (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
 		latency("runtime.prefetch_ns", "a hipMemPrefetchAsync's round trip: ROCr's async thread, the KFD ioctl and its range walk"),
-		str("runtime.rocm", "names a runtime.release", "the ROCm release whose runtime and driver behaviour the run models (model.md \"ROCm releases\")"),
-		str("runtime.release.rocm", "not empty, each release once", `a release, e.g. "5.3"`),
-		ints("runtime.release.pin_chunk_bytes", "bytes", 4096, 1<<40, "ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once"), // at least a page
-		latency("runtime.release.fault_pending_ns", "the KFD's duplicate-fault window: a GPU retry fault on a range validated less than this long ago is dropped (0: no window)"),
+	},
+	[]Param{
+		str("stack.rocm", "names a stack.rocm_release", "the ROCm release whose runtime and driver the run models (model.md \"Software stack\")"),
+		str("stack.cray_mpich", "names a stack.cray_mpich_release", "the Cray MPICH release the run models"),
+		str("stack.rccl", "names a stack.rccl_release", "the RCCL release the run models"),
+		str("stack.rocm_release.rocm", "not empty, each release once", `a ROCm release, e.g. "5.3"`),
+		ints("stack.rocm_release.pin_chunk_bytes", "bytes", 4096, 1<<40, "ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once"), // at least a page
+		latency("stack.rocm_release.fault_pending_ns", "the KFD's duplicate-fault window: a GPU retry fault on a range validated less than this long ago is dropped (0: no window)"),
+		latency("stack.rocm_release.managed_page_ns", "managed memory: the driver's time per 4 KiB page migrated to a GCD (collect, unmap, DMA map, GPU PTE, TLB flush share)"),
+		latency("stack.rocm_release.managed_host_page_ns", "managed memory: the driver's time per 4 KiB page migrated back to host DRAM"),
+		str("stack.rocm_release.managed_fill", "", `who fills a managed buffer for hipMemset: "host" the calling CPU thread (the pages come back to host DRAM), "gpu" a fill kernel on the current GCD`).
+			choice("host", "gpu"),
+		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
+		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),
 	},
 	[]Param{
 		latency("mpi.post_ns", "host time of starting a send or receive (request set-up, matching queues)"),
@@ -329,7 +341,7 @@ var paramIndex = func() map[string]*Param {
 }()
 
 // ParamOf is the declaration of key, a dotted path that may carry list
-// indexes (runtime.release[1].pin_chunk_bytes), or nil.
+// indexes (stack.rocm_release[1].pin_chunk_bytes), or nil.
 func ParamOf(key string) *Param { return paramIndex[stripIndexes(key)] }
 
 // stripIndexes drops every [...] of a key path.

@@ -184,7 +184,7 @@ func TestDeclaredRangesRefuse(t *testing.T) {
 // ParamPath is a key as -set writes it: a key under a list of tables
 // names its first element.
 func ParamPath(key string) string {
-	for _, list := range []string{"xgmi.bundle", "runtime.release"} {
+	for _, list := range []string{"xgmi.bundle", "stack.rocm_release", "stack.cray_mpich_release", "stack.rccl_release"} {
 		if rest, ok := strings.CutPrefix(key, list+"."); ok {
 			return list + "[0]." + rest
 		}

@@ -261,8 +261,10 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("runtime.pin_min_bytes", r.PinMinBytes)
 	v.float("runtime.pin_ns", r.PinNs)
 	v.float("runtime.pin_page_ns", r.PinPageNs)
+	v.int("runtime.mmap_bytes", r.MmapBytes)
+	v.float("runtime.pin_mapped_page_ns", r.PinMappedPageNs)
+	v.float("runtime.pin_written_page_ns", r.PinWrittenPageNs)
 	v.float("runtime.managed_fault_ns", r.ManagedFaultNs)
-	v.float("runtime.managed_page_ns", r.ManagedPageNs)
 	v.float("runtime.prefetch_ns", r.PrefetchNs)
 	n.validateReleases(v)
 
@@ -602,24 +604,37 @@ func (g *GCD) gpu() string {
 	return fmt.Sprintf("a GPU of %d XCDs", g.XCDs)
 }
 
-// validateReleases checks every ROCm release entry and that runtime.rocm
-// names one of them.
+// validateReleases checks every release entry of the stack and that each
+// selector names one of its list's entries.
 func (n *Node) validateReleases(v *validator) {
-	r := &n.Runtime
-	var names []string
-	for i, rel := range r.Releases {
-		key := indexKey("runtime.release", i)
-		if j := slices.Index(names, rel.ROCm); j >= 0 {
-			v.fail(key+".rocm", []string{indexKey("runtime.release", j) + ".rocm"}, "must name a release once, got %q (also runtime.release[%d])", rel.ROCm, j)
-		} else if rel.ROCm == "" {
-			v.fail(key+".rocm", nil, "must name a release once, got %q", rel.ROCm)
-		}
-		names = append(names, rel.ROCm)
+	s := &n.Stack
+	for i, rel := range s.ROCmReleases {
+		key := indexKey("stack.rocm_release", i)
 		v.int(key+".pin_chunk_bytes", rel.PinChunkBytes)
 		v.float(key+".fault_pending_ns", rel.FaultPendingNs)
+		v.float(key+".managed_page_ns", rel.ManagedPageNs)
+		v.float(key+".managed_host_page_ns", rel.ManagedHostPageNs)
+		v.choice(key+".managed_fill", rel.ManagedFill)
 	}
-	if !slices.Contains(names, r.ROCm) {
-		v.fail("runtime.rocm", []string{"runtime.release"}, "unknown ROCm release %q (runtime.release has %s)", r.ROCm, strings.Join(names, ", "))
+	v.releases("stack.rocm", s.ROCm, s.rocmNames())
+	v.releases("stack.cray_mpich", s.CrayMPICH, s.crayMPICHNames())
+	v.releases("stack.rccl", s.RCCL, s.rcclNames())
+}
+
+// releases checks a release list's names (key_release[i].<last part of
+// key>: each given once) and that its selector key names one of them.
+func (v *validator) releases(key, sel string, names []string) {
+	list, name := key+"_release", key[strings.LastIndexByte(key, '.')+1:]
+	for i, rel := range names {
+		at := indexKey(list, i) + "." + name
+		if j := slices.Index(names[:i], rel); j >= 0 {
+			v.fail(at, []string{indexKey(list, j) + "." + name}, "must name a release once, got %q (also %s[%d])", rel, list, j)
+		} else if rel == "" {
+			v.fail(at, nil, "must name a release once, got %q", rel)
+		}
+	}
+	if !slices.Contains(names, sel) {
+		v.fail(key, []string{list}, "unknown release %q (%s has %s)", sel, list, strings.Join(names, ", "))
 	}
 }
 

@@ -29,7 +29,7 @@ func TestHostCallsTakeTheirThreadsEvents(t *testing.T) {
 	e := sim.NewSerialEngine()
 	seen := eventsSeen{}
 	e.AcceptHook(seen)
-	r := NewRuntime("Runtime", e, config.Runtime{}, config.Env{}, nil, nil)
+	r := NewRuntime("Runtime", e, config.Runtime{}, config.ROCmRelease{}, config.Env{}, nil, nil)
 	r.Load(ops)
 	if err := e.Run(); err != nil || r.Err != nil {
 		t.Fatal(err, r.Err)

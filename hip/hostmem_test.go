@@ -73,16 +73,16 @@ func TestFirstTouchWaitsOutTheFaultWindow(t *testing.T) {
 		prefetch("m", trace.PrefetchHost), {Op: trace.DeviceSync},
 		kernel(0, 1, size, []string{"m"}, nil), {Op: trace.DeviceSync}}
 	gap := func(rocm string) (float64, uint64) {
-		res, n := run(t, append([]string{"runtime.rocm=" + rocm}, xnack...), ops)
+		res, n := run(t, append([]string{"stack.rocm=" + rocm}, xnack...), ops)
 		if m := n.Runtime.Managed; m.Faults != 2 || m.BlocksToGPU != 2 || m.BlocksToHost != 1 {
 			t.Fatalf("ROCm %s: %+v, want 2 faults, 2 blocks to the GCD, 1 back", rocm, m)
 		}
 		return float64(res[5].End - res[1].End), n.Runtime.Managed.FaultWaits
 	}
-	c := build(t, nil).Config.Runtime
-	window := c.Releases[1].FaultPendingNs * 1e-9
-	if c.Releases[1].ROCm != "5.7" || window == 0 {
-		t.Fatalf("release 1 is %+v, want 5.7 with a window", c.Releases[1])
+	rels := build(t, nil).Config.Stack.ROCmReleases
+	window := rels[1].FaultPendingNs * 1e-9
+	if rels[1].ROCm != "5.7" || window == 0 {
+		t.Fatalf("release 1 is %+v, want 5.7 with a window", rels[1])
 	}
 	old, waits := gap("5.7")
 	if old < window || waits != 1 {
@@ -101,7 +101,7 @@ func TestPageablePinChunkByRelease(t *testing.T) {
 	const size = 64 * mib
 	ops := append([]trace.Op{pageable("h", 3, size), device("d", 0, size)}, timed("h", "d", size)...)
 	copyOf := func(rocm string) (float64, uint64) {
-		res, n := run(t, []string{"runtime.rocm=" + rocm}, ops)
+		res, n := run(t, []string{"stack.rocm=" + rocm}, ops)
 		return float64(res[3].End - res[3].Start), n.Runtime.Pageable.PinnedChunks
 	}
 	old, oldChunks := copyOf("5.3")

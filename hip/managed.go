@@ -23,7 +23,8 @@ import (
 //     mapped on a GCD less than the release's fault_pending_ns ago, the
 //     KFD's validate_timestamp window: the wave retries until it ends):
 //     runtime.managed_fault_ns,
-//     then runtime.managed_page_ns per 4 KiB page, then an SDMA copy of the
+//     then the release's managed_page_ns per 4 KiB page (managed_host_page_ns
+//     on the way back to host DRAM), then an SDMA copy of the
 //     block over the host link (its 2 MiB GART piece); a block on another
 //     GCD goes through host DRAM first (svm_migrate_vram_to_vram), two
 //     migrations each with its per-page work. The kernel runs once its
@@ -275,7 +276,11 @@ func (r *Runtime) migrateHop(now sim.VTimeInSec, m *migration) {
 	n := r.blockBytes(mv)
 	if !m.paid { // each hop is a migration of its own: collect, unmap, DMA map, remap
 		m.paid = true
-		cost := float64(pages(n)) * r.cost.ManagedPageNs
+		perPage := r.rel.ManagedPageNs
+		if m.hops[0][1] == hostSide {
+			perPage = r.rel.ManagedHostPageNs
+		}
+		cost := float64(pages(n)) * perPage
 		r.engine.Schedule(&migrateEvent{fabric.EventAt{T: now + ns(cost), H: r}, m})
 		return
 	}

@@ -55,7 +55,7 @@ func TestManagedFaultMigratesBlocks(t *testing.T) {
 }
 
 // Each fault costs the driver runtime.managed_fault_ns plus
-// runtime.managed_page_ns per 4 KiB page before its SDMA copy, one block at
+// the release's managed_page_ns per 4 KiB page before its SDMA copy, one block at
 // a time: a kernel on faulting pages takes at least that long.
 func TestManagedFaultsSerial(t *testing.T) {
 	const size = 8 * mib
@@ -66,7 +66,7 @@ func TestManagedFaultsSerial(t *testing.T) {
 	_, n := run(t, xnack, timed)
 	a, _ := n.Runtime.Event("a")
 	b, _ := n.Runtime.Event("b")
-	driver := 4 * (c.Runtime.ManagedFaultNs + 512*c.Runtime.ManagedPageNs) * 1e-9
+	driver := 4 * (c.Runtime.ManagedFaultNs + 512*c.Stack.ROCmRelease().ManagedPageNs) * 1e-9
 	copyAlone := float64(size) / (c.HostLink.BandwidthGBps * 1e9) // the host link's peak
 	if got := float64(b - a); got < driver+copyAlone {
 		t.Errorf("kernel on 4 faulting blocks took %g s, less than the driver's %g s plus the copies at link peak %g s", got, driver, copyAlone)
@@ -125,7 +125,7 @@ func TestManagedPrefetch(t *testing.T) {
 func TestManagedPrefetchGCDToGCD(t *testing.T) {
 	const size = 2 * mib
 	res, n := run(t, xnack, []trace.Op{managed("m", 0, size), prefetch("m", "0"), prefetch("m", "5"), {Op: trace.DeviceSync}})
-	driver := 2 * 512 * n.Config.Runtime.ManagedPageNs * 1e-9
+	driver := 512 * (n.Config.Stack.ROCmRelease().ManagedPageNs + n.Config.Stack.ROCmRelease().ManagedHostPageNs) * 1e-9
 	if d := float64(res[2].End - res[2].Start); d < driver {
 		t.Errorf("prefetch GCD 0 -> 5 took %g s, less than two migrations' driver work %g s", d, driver)
 	}
@@ -163,7 +163,7 @@ func TestManagedHostTouchMigratesBack(t *testing.T) {
 	if w := n.DRAM[2].BytesWrite; w != 2*size {
 		t.Errorf("NUMA 2 wrote %d B, want %d: the migration back, then the store", w, 2*size)
 	}
-	driver := 2 * 512 * n.Config.Runtime.ManagedPageNs * 1e-9 * 3 / 4 // 512 + 256 pages
+	driver := 768 * n.Config.Stack.ROCmRelease().ManagedHostPageNs * 1e-9 // 512 + 256 pages back to the host
 	if d := float64(res[2].End - res[2].Issue); d < driver {
 		t.Errorf("the store took %g s, less than the migration's driver work %g s", d, driver)
 	}

@@ -23,9 +23,10 @@ import (
 //     buffer and the GCD, and the host waits for it before the next chunk:
 //     no double buffering (device-to-host: SDMA first, then memcpy).
 //   - above it (pinHostMemory): in chunks of the release's pin_chunk_bytes, the
-//     user pages are locked (runtime.pin_ns + runtime.pin_page_ns per
-//     4 KiB page, unlocking included), copied by SDMA straight from or to
-//     them, and unlocked; with direct dispatch every call pins again.
+//     user pages are locked (pinNs: runtime.pin_ns + pin_page_ns per 4 KiB
+//     page, unlocking included, more for a buffer glibc mmapped and for
+//     pages the device writes), copied by SDMA straight from or to them,
+//     and unlocked; with direct dispatch every call pins again.
 //
 // The CPU memcpy runs on the host's cores (one thread, the caller) over
 // the NUMA domains' DDR4, so it contends with everything else there.
@@ -85,10 +86,20 @@ func (r *Runtime) pageable(op *ir.Command) bool {
 	return r.pageableNow(op.Src) || r.pageableNow(op.Dst)
 }
 
-// pinNs is the host time to lock and unlock bytes of user pages:
-// runtime.pin_ns plus runtime.pin_page_ns per 4 KiB page.
-func (r *Runtime) pinNs(bytes int64) float64 {
-	return r.cost.PinNs + float64(pages(bytes))*r.cost.PinPageNs
+// pinNs is the host time to lock and unlock bytes of user buffer buf's
+// pages: runtime.pin_ns plus pin_page_ns per 4 KiB page, plus
+// pin_mapped_page_ns per page if buf is a mapping of its own (a malloc of
+// at least mmap_bytes: glibc mmaps it afresh and never raises its
+// threshold past that) and pin_written_page_ns if the device writes them.
+func (r *Runtime) pinNs(buf string, bytes int64, written bool) float64 {
+	perPage := r.cost.PinPageNs
+	if r.bufs[buf].Bytes >= r.cost.MmapBytes {
+		perPage += r.cost.PinMappedPageNs
+	}
+	if written {
+		perPage += r.cost.PinWrittenPageNs
+	}
+	return r.cost.PinNs + float64(pages(bytes))*perPage
 }
 
 // pageStart begins a pageable copy that reached the head of its stream.
@@ -146,7 +157,11 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 	}
 	switch step {
 	case stepPin:
-		t := now + ns(r.pinNs(pc.chunk))
+		buf := op.Src
+		if !pc.toGPU {
+			buf = op.Dst
+		}
+		t := now + ns(r.pinNs(buf, pc.chunk, !pc.toGPU))
 		r.engine.Schedule(&pageEvent{fabric.EventAt{T: t, H: r}, pc})
 	case stepMemcpy:
 		if len(r.threads) == 0 {

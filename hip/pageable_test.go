@@ -1,6 +1,7 @@
 package hip_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -120,7 +121,7 @@ func TestPageablePinnedAboveThreshold(t *testing.T) {
 func TestPageablePinChunks(t *testing.T) {
 	const size = 5 * mib
 	ops := append([]trace.Op{pageable("h", 1, size), device("d", 2, size)}, timed("d", "h", size)...)
-	_, n := run(t, []string{"runtime.release[*].pin_chunk_bytes=2097152"}, ops)
+	_, n := run(t, []string{"stack.rocm_release[*].pin_chunk_bytes=2097152"}, ops)
 	if p := n.Runtime.Pageable; p.PinnedChunks != 3 || p.PinnedBytes != size {
 		t.Errorf("pinned %d chunks (%d B), want 3 (%d B)", p.PinnedChunks, p.PinnedBytes, size)
 	}
@@ -147,5 +148,33 @@ func TestPageableWithoutSDMA(t *testing.T) {
 	}
 	if k := kernelsBy(n)[0]; k != 1 {
 		t.Errorf("GCD 0 ran %d kernels, want 1 blit", k)
+	}
+}
+
+// Pinning costs more per page in a buffer glibc mmapped (at least
+// runtime.mmap_bytes) and in pages the device writes: a 32 MiB copy
+// from a buffer one page short of the threshold pays pin_page_ns per
+// page, from one at the threshold pin_mapped_page_ns more, and a copy
+// back into it pin_written_page_ns more again.
+func TestPageablePinByBuffer(t *testing.T) {
+	const size = 32 * mib
+	copyOf := func(buf int64, toGPU bool) float64 {
+		src, dst := "h", "d"
+		if !toGPU {
+			src, dst = dst, src
+		}
+		ops := append([]trace.Op{pageable("h", 3, buf), device("d", 0, size)}, timed(src, dst, size)...)
+		_, n := run(t, []string{"runtime.mmap_bytes=" + fmt.Sprint(size), "runtime.pin_mapped_page_ns=1000", "runtime.pin_written_page_ns=50"}, ops)
+		a, _ := n.Runtime.Event("a")
+		b, _ := n.Runtime.Event("b")
+		return float64(b - a)
+	}
+	pages := float64(size / 4096)
+	heap, mapped := copyOf(size-4096, true), copyOf(size, true)
+	if d := mapped - heap; math.Abs(d-pages*1000e-9) > 1e-9 {
+		t.Errorf("H2D from a mapped buffer took %.3f us more than from a heap one, want %g pages x 1 us", d*1e6, pages)
+	}
+	if d := copyOf(size, false) - mapped; d < pages*50e-9 {
+		t.Errorf("D2H into a mapped buffer took %.3f us more than H2D, want at least %g pages x 50 ns", d*1e6, pages)
 	}
 }

@@ -50,7 +50,7 @@ type Runtime struct {
 	fabric.Senders
 
 	cost      config.Runtime
-	rel       config.Release // runtime.rocm's release
+	rel       config.ROCmRelease // stack.rocm's release
 	env       config.Env
 	devices   []Device
 	ctrl      map[*sdma.Engine]*fabric.Sender
@@ -173,11 +173,12 @@ func (r *Runtime) resume(th *thread, t sim.VTimeInSec) {
 	r.engine.Schedule(ev)
 }
 
-// NewRuntime makes a runtime for the given devices, costs and environment.
+// NewRuntime makes a runtime for the given devices, costs, ROCm release
+// and environment.
 // cores are each node's host cores, in node order: a cluster's devices
 // are its nodes' GCDs, node by node.
-func NewRuntime(name string, engine sim.Engine, cost config.Runtime, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
-	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, rel: cost.Release(), env: env,
+func NewRuntime(name string, engine sim.Engine, cost config.Runtime, rel config.ROCmRelease, env config.Env, devices []Device, cores []*cpu.Cores) *Runtime {
+	r := &Runtime{ComponentBase: sim.NewComponentBase(name), engine: engine, cost: cost, rel: rel, env: env,
 		devices: devices, ctrl: map[*sdma.Engine]*fabric.Sender{},
 		kctrl: map[*gcd.ComputeUnits]*fabric.Sender{}}
 	for g, d := range devices {
@@ -368,6 +369,10 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	i := th.ops[th.next]
 	th.cur = i
 	op := r.op(i)
+	filled := op.Op == trace.Memset
+	if filled { // ROCclr fills on the host or with a kernel (memset.go)
+		r.lowerMemset(op)
+	}
 	res := r.res(i)
 	res.Issue = now
 	th.next++
@@ -393,7 +398,7 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 		r.advise(op)
 	case trace.HostRegister: // the host locks the pages itself (register.go)
 		r.registered[op.Buf] = true
-		next += ns(r.pinNs(r.bufs[op.Buf].Bytes))
+		next += ns(r.pinNs(op.Buf, r.bufs[op.Buf].Bytes, false))
 	case trace.HostUnregister: // ROCclr waits for the device first
 		r.block(th, blocker{kind: "device", unregister: op.Buf})
 	case trace.Prefetch: // in stream order; ROCclr blocks the caller until it is done
@@ -462,6 +467,9 @@ func (r *Runtime) step(now sim.VTimeInSec, th *thread) {
 	default:
 		r.Err = fmt.Errorf("op %d (line %d): %s is not supported by this model", i, op.Line, op.Op)
 		return
+	}
+	if filled && op.Op == trace.Kernel { // hipMemset returns when its fill kernel is done
+		r.block(th, blocker{kind: "op", op: i})
 	}
 	if th.blocked != nil {
 		r.unblockThread(now, th)

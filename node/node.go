@@ -94,7 +94,7 @@ func Build(c *config.Node) (*Node, error) {
 	for k := range hubs {
 		hubs[k] = h.NIC(k/nics, k%nics)
 	}
-	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Env, devices, n.AllCores)
+	n.Runtime = hip.NewRuntime("Node.Host.HIP", n.Engine, c.Runtime, c.Stack.ROCmRelease(), c.Env, devices, n.AllCores)
 	if c.Host.Unified() {
 		n.Runtime.UnifyHostMemory()
 		n.DRAM = nil // an APU node's NUMA domains are its GCDs' HBM (Routes.HubOf): no DRAM controllers

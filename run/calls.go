@@ -34,7 +34,7 @@ var hipNames = map[trace.Kind]string{
 	trace.Memcpy: "hipMemcpy", trace.MemcpyAsync: "hipMemcpyAsync", trace.MemcpyPeer: "hipMemcpyPeer", trace.MemcpyPeerAsy: "hipMemcpyPeerAsync",
 	trace.EventRecord: "hipEventRecord", trace.EventSync: "hipEventSynchronize", trace.StreamWait: "hipStreamWaitEvent",
 	trace.StreamSync: "hipStreamSynchronize", trace.DeviceSync: "hipDeviceSynchronize", trace.Kernel: "hipLaunchKernel",
-	trace.Prefetch: "hipMemPrefetchAsync", trace.MemAdvise: "hipMemAdvise", trace.HostRegister: "hipHostRegister",
+	trace.Prefetch: "hipMemPrefetchAsync", trace.MemAdvise: "hipMemAdvise", trace.HostRegister: "hipHostRegister", trace.Memset: "hipMemset",
 	trace.HostUnregister: "hipHostUnregister", trace.Free: "hipFree",
 }
 

@@ -382,6 +382,8 @@ func (c *checker) op(o *Op) *Error {
 		return c.free(o)
 	case HostRegister, HostUnregister:
 		return c.register(o)
+	case Memset:
+		return c.memset(o)
 	case MemAdvise:
 		return c.advise(o)
 	}

@@ -87,7 +87,7 @@ func (f *flags) blocks(o *Op, pageable bool) *Error {
 			return nil
 		}
 		what = "memcpy_async of pageable memory"
-	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync, Prefetch: // a prefetch returns when done
+	case Memcpy, MemcpyPeer, EventSync, StreamSync, DeviceSync, Prefetch, Memset: // a prefetch and a memset return when done
 	default:
 		return nil
 	}

@@ -120,7 +120,7 @@ func (o *Op) IsAsync() bool {
 func Kinds() []Kind {
 	return []Kind{
 		Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise,
-		HostRegister, HostUnregister,
+		HostRegister, HostUnregister, Memset,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync,
 		Kernel, FlagSet, FlagWait, HostCompute, SetEnv, HostAccess, Free,
@@ -133,7 +133,7 @@ func Kinds() []Kind {
 // Valid says whether k is one of the kinds returned by Kinds.
 func (k Kind) Valid() bool {
 	switch k {
-	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister,
+	case SetEnv, HostAccess, Malloc, HostMalloc, MallocPageable, MallocManaged, Prefetch, MemAdvise, HostRegister, HostUnregister, Memset,
 		Memcpy, MemcpyAsync, MemcpyPeer, MemcpyPeerAsy,
 		EventRecord, EventSync, StreamWait, StreamSync, DeviceSync, Kernel, FlagSet, FlagWait, HostCompute, Free,
 		MPIIsend, MPIIrecv, MPISend, MPIRecv, MPIWait, MPIWaitall,

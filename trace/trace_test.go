@@ -354,8 +354,8 @@ var errorCases = []struct {
 	},
 	{
 		name: "unknown op", check: true,
-		in:   `{"op":"device_sync"}` + "\n\n" + `{"op":"memset","buf":"a"}`,
-		line: 3, field: "op", want: `t.jsonl:3: op: unknown op kind "memset"`,
+		in:   `{"op":"device_sync"}` + "\n\n" + `{"op":"memset_2d","buf":"a"}`,
+		line: 3, field: "op", want: `t.jsonl:3: op: unknown op kind "memset_2d"`,
 	},
 	{
 		name: "field not used by the op",
@@ -377,6 +377,21 @@ var errorCases = []struct {
 		in: `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" +
 			`{"op":"memcpy","src":"a","dst":"x","bytes":8}`,
 		line: 2, field: "dst", want: `t.jsonl:2: dst: unknown buffer "x"`,
+	},
+	{
+		name: "memset past its buffer", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"memset","buf":"a","bytes":32,"gcd":0}`,
+		line: 2, field: "bytes", want: `t.jsonl:2: bytes: memset of 32 bytes at offset 0 exceeds buffer "a" of 16 bytes`,
+	},
+	{
+		name: "memset without a gcd", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"memset","buf":"a","bytes":16}`,
+		line: 2, field: "gcd", want: `t.jsonl:2: gcd: required by memset`,
+	},
+	{
+		name: "memset of no bytes", check: true,
+		in:   `{"op":"malloc","buf":"a","gcd":0,"bytes":16}` + "\n" + `{"op":"memset","buf":"a","gcd":0}`,
+		line: 2, field: "bytes", want: `t.jsonl:2: bytes: must be > 0, got 0`,
 	},
 	{
 		name: "buffer used before its malloc", check: true,
@@ -523,8 +538,8 @@ var errorCases = []struct {
 	},
 	{
 		name: "unknown kind with a zero field is left to Check", check: true,
-		in:   `{"op":"memset","gcd":0}`,
-		line: 1, field: "op", want: `t.jsonl:1: op: unknown op kind "memset"`,
+		in:   `{"op":"memset_2d","gcd":0}`,
+		line: 1, field: "op", want: `t.jsonl:1: op: unknown op kind "memset_2d"`,
 	},
 
 	// Capacity: allocations must fit in the GCD's HBM or the NUMA
@@ -1027,7 +1042,7 @@ func TestKinds(t *testing.T) {
 			t.Errorf("%q has no field list in Check", k)
 		}
 	}
-	if Kind("memset").Valid() || Kind("").Valid() {
+	if Kind("memset_2d").Valid() || Kind("").Valid() {
 		t.Error("bogus kind Valid")
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1, rocm as that ROCm release ("": the config's) and
+// HSA_XNACK=1, rocm on that ROCm release ("": the config's) and
 // allreduceKernel with MPICH_GPU_ALLREDUCE_USE_KERNEL=1, as the
 // measurement was.
 type checkRun struct {
@@ -211,12 +211,13 @@ func runChecks(c *config.Node, exp string) ([]Point, error) {
 
 // value runs r on c and returns its measured value.
 func (r checkRun) value(c *config.Node) (float64, error) {
-	n := *c
+	x, err := c.Select(r.rocm, "", "")
+	if err != nil {
+		return 0, err
+	}
+	n := *x
 	if r.xnack {
 		n.Env.XNACK = 1
-	}
-	if r.rocm != "" {
-		n.Runtime.ROCm = r.rocm
 	}
 	if r.allreduceKernel {
 		n.Env.AllreduceKernel = 1

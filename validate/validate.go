@@ -134,22 +134,34 @@ const seed = "seed paper 000 (Infinity Fabric on MI250X)"
 
 func groups() []group {
 	gs := []group{
-		{[]experiment{{"E4 bandwidth", seed + " Figure 6(c)"}, {"E4 latency", seed + " Figure 6(b)"}}, p2pPoints},
+		{[]experiment{{"E4 bandwidth", seed + " Figure 6(c)"}, {"E4 latency", seed + " Figure 6(b)"}}, onSeedStack(p2pPoints)},
 		{[]experiment{{"E1 pinned H2D", seed + " Figures 2, 3"}, {"E2 NUMA placement", seed + " section 4 (NUMA)"},
-			{"E5 hipMemcpy size sweep", seed + " Figure 7"}}, copyPoints},
-		{[]experiment{{"E1 managed migration", seed + " Figures 2, 3"}, {"E1 managed zero-copy", seed + " Figures 2, 3"}}, noRef(managedPoints)},
-		{[]experiment{{"E2 NUMA placement", seed + " section 4 (NUMA)"}}, noRef(numaPoints)},
-		{[]experiment{{"E6 local STREAM", seed + " section 5 (STREAM on local memory)"}, {"E6 peer STREAM", seed + " Figures 8, 9"}}, noRef(e6Points)},
-		{[]experiment{{"E3 host STREAM", seed + " Figures 4, 5"}}, noRef(e3Points)},
-		{[]experiment{{"E7 MPI over SDMA", seed + " Figure 10"}, {"E7 MPI without SDMA", seed + " Figure 10"}}, mpiPoints},
+			{"E5 hipMemcpy size sweep", seed + " Figure 7"}}, onSeedStack(copyPoints)},
+		{[]experiment{{"E1 managed migration", seed + " Figures 2, 3"}, {"E1 managed zero-copy", seed + " Figures 2, 3"}}, onSeedStack(noRef(managedPoints))},
+		{[]experiment{{"E2 NUMA placement", seed + " section 4 (NUMA)"}}, onSeedStack(noRef(numaPoints))},
+		{[]experiment{{"E6 local STREAM", seed + " section 5 (STREAM on local memory)"}, {"E6 peer STREAM", seed + " Figures 8, 9"}}, onSeedStack(noRef(e6Points))},
+		{[]experiment{{"E3 host STREAM", seed + " Figures 4, 5"}}, onSeedStack(noRef(e3Points))},
+		{[]experiment{{"E7 MPI over SDMA", seed + " Figure 10"}, {"E7 MPI without SDMA", seed + " Figure 10"}}, onSeedStack(mpiPoints)},
 		{[]experiment{{"E8 RCCL 2 GCDs", seed + " Figure 12, section 6"}, {"E8 RCCL vs MPI", seed + " Figure 11, section 6"},
-			{"E8 RCCL 7 -> 8 GCDs", seed + " Figure 12, section 6"}}, noRef(e8Points)},
+			{"E8 RCCL 7 -> 8 GCDs", seed + " Figure 12, section 6"}}, onSeedStack(noRef(e8Points))},
 		{[]experiment{{netExperiment, "LUMI ReFrame checks (docs/references.md [lumi-reframe])"}}, noRef(netPoints)},
 		{[]experiment{{haloPackExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloPoints)},
 		{[]experiment{{haloExchangeExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloExchangePoints)},
 		{hostMemExperiments(), noRef(hostMemPoints)},
 	}
 	return append(gs, checkGroups()...)
+}
+
+// onSeedStack runs f on seed-000's software stack: ROCm 5.7.0, RCCL
+// 2.17.1 and Cray MPICH 8.1.28, as the paper's runs were.
+func onSeedStack(f func(*config.Node, Reference) ([]Point, error)) func(*config.Node, Reference) ([]Point, error) {
+	return func(c *config.Node, ref Reference) ([]Point, error) {
+		x, err := c.Select("5.7", "8.1.28", "2.17.1")
+		if err != nil {
+			return nil, fmt.Errorf("validate: seed-000's stack: %w", err)
+		}
+		return f(x, ref)
+	}
 }
 
 func noRef(f func(*config.Node) ([]Point, error)) func(*config.Node, Reference) ([]Point, error) {

@@ -71,6 +71,8 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) job.R
 	setup := []trace.Op{{Op: trace.Prefetch, Buf: "m", Dst: from}, {Op: trace.DeviceSync}}
 	switch {
 	case f.Kernel == "hostwrite": // timed on the host's wall clock, the CPU faults included
+		// each iteration: prefetch to the GPU, hipMemset on it, sync, then the timed stores
+		setup = []trace.Op{{Op: trace.Prefetch, Buf: "m", Dst: from}, {Op: trace.Memset, Buf: "m", Bytes: n, GCD: intp(b)}, {Op: trace.DeviceSync}}
 		work := trace.Op{Op: trace.HostAccess, NUMA: intp(a), Access: []trace.Access{{Buf: "m", Mode: "write", Bytes: n}}}
 		first := len(ops) // after the malloc and its advice
 		for i := 0; i <= c.Iterations; i++ {
@@ -79,7 +81,7 @@ func (c CommScope) managedRun(f CommScopeFamily, name string, a, b, k int) job.R
 		return job.Run{Name: name, Ops: ops, Rows: func(r *job.Replay) []report.Row {
 			t := 0.0
 			for i := 1; i <= c.Iterations; i++ { // iteration 0 warms up
-				o := r.Ops[first+2+3*i] // each iteration's prefetch, sync, access
+				o := r.Ops[first+3+4*i] // each iteration's prefetch, memset, sync, access
 				t += float64(o.End - o.Issue)
 			}
 			return c.rows(f, a, b, n, t/float64(c.Iterations))

@@ -109,7 +109,7 @@ func TestFlagAliasesOfConfigKeys(t *testing.T) {
 		{[]string{"-set", "gcd.clock_ghz=1", "-set", "gcd.clock_ghz=2"}, "akisim: -set gcd.clock_ghz=1 and -set gcd.clock_ghz=2: both set gcd.clock_ghz; give one"},
 		{[]string{"-set", "xgmi.bundle[*].lanes=2", "-set", "xgmi.bundle[0-1].lanes=0"}, "akisim: -set xgmi.bundle[*].lanes=2 and -set xgmi.bundle[0-1].lanes=0: both set xgmi.bundle[0].lanes; give one"},
 		{[]string{"-set", "env={HSA_XNACK=1}", "-env", "HSA_XNACK=0"}, "akisim: -set env={HSA_XNACK=1} and -env HSA_XNACK=0: both set env.HSA_XNACK; give one"},
-		{[]string{"-set", "runtime.release[0].rocm=5.7"}, `akisim: -set runtime.release[0].rocm=5.7: runtime.release[1].rocm: must name a release once, got "5.7" (also runtime.release[0])`},
+		{[]string{"-set", "stack.rocm_release[0].rocm=5.7"}, `akisim: -set stack.rocm_release[0].rocm=5.7: stack.rocm_release[1].rocm: must name a release once, got "5.7" (also stack.rocm_release[0])`},
 		{[]string{"sweep", "-set", "network.nodes=1,2", "osu", "-nodes", "2", "-outdir", sweepDir}, "sweep point 0 (network.nodes=1): -nodes 2 and -set network.nodes=1: both set network.nodes"},
 		{[]string{"sweep", "-env", "HSA_XNACK=0,1", "-set", "env.HSA_XNACK=1", "-outdir", sweepDir}, "env.HSA_XNACK: given twice"},
 		{[]string{"-config", "configs"}, "config configs: is a directory"},
