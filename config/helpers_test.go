@@ -139,11 +139,13 @@ rocm = "5.7"
 rocm = "5.3"
 pin_chunk_bytes = 33554432
 fault_pending_ns = 2000000
+rccl_chain_chunks = false
 
 [[runtime.release]]
 rocm = "5.7"
 pin_chunk_bytes = 134217728
 fault_pending_ns = 2000000
+rccl_chain_chunks = false
 
 [mpi]
 post_ns = 1000

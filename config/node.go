@@ -270,6 +270,9 @@ type Release struct {
 	ROCm           string  `toml:"rocm"`
 	PinChunkBytes  int64   `toml:"pin_chunk_bytes"`
 	FaultPendingNs float64 `toml:"fault_pending_ns"`
+	// RCCLChainChunks: the release's RCCL sizes Broadcast's and Reduce's
+	// chunks to the message (rccl.Params.ChainChunks)
+	RCCLChainChunks bool `toml:"rccl_chain_chunks"`
 }
 
 // Release is the selected release, runtime.rocm's entry of

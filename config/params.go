@@ -135,6 +135,7 @@ var Params = concat(
 		str("runtime.release.rocm", "not empty, each release once", `a release, e.g. "5.3"`),
 		ints("runtime.release.pin_chunk_bytes", "bytes", 4096, 1<<40, "ROCclr pinnedXferSize_: the most bytes of a pageable copy pinned and copied at once"), // at least a page
 		latency("runtime.release.fault_pending_ns", "the KFD's duplicate-fault window: a GPU retry fault on a range validated less than this long ago is dropped (0: no window)"),
+		boolean("runtime.release.rccl_chain_chunks", "the release's RCCL cuts a Broadcast's or Reduce's channel part into chunks sized to the message, so the chain pipelines (false: one chunk of at most a FIFO slot, sent whole from rank to rank)"),
 	},
 	[]Param{
 		latency("mpi.post_ns", "host time of starting a send or receive (request set-up, matching queues)"),

@@ -34,7 +34,8 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 	}
 	per := roundUp(roundUp(divUp(unit, int64(ch.Channels)), 16), pr.align) // bytes per channel
 	chunk := pr.chunk
-	if ch.Algo == "Tree" || o.Op == trace.RCCLBroadcast || o.Op == trace.RCCLReduce {
+	chain := o.Op == trace.RCCLBroadcast || o.Op == trace.RCCLReduce
+	if ch.Algo == "Tree" || chain && x.p.ChainChunks {
 		chunk = pr.shrink(chunk, o.Bytes, ch.Channels, n, ch.Algo)
 	}
 	for cc := range ch.Channels {

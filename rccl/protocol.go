@@ -19,6 +19,9 @@ type Params struct {
 	NUMA             []int   // each GCD's NUMA domain: where its communicator's work FIFO is pinned
 	Tuning           Tuning
 	Net              config.CXI // nodes and NICs (net.go)
+	// ChainChunks: Broadcast and Reduce cut a channel's part into chunks
+	// sized to the message (RCCL 2.20 on); else one chunk of at most a slot
+	ChainChunks bool
 }
 
 // llBuffBytes is a channel's LL FIFO: Steps slots of a line per thread per
@@ -70,7 +73,8 @@ const simpleAlign = 64 * 8 * 16
 
 // shrink is the Simple chunk of a tree or of a chained Broadcast/Reduce
 // for bytes over channels: small collectives halve it so the pipeline
-// has enough chunks (enqueue.cc computeCollChunkInfo). LL chunks stay.
+// has enough chunks (enqueue.cc computeCollChunkInfo; for the chains from
+// RCCL 2.20, Params.ChainChunks). LL chunks stay.
 func (pr protocol) shrink(chunk, bytes int64, channels, n int, algo string) int64 {
 	if pr.name == "LL" {
 		return chunk
@@ -121,7 +125,8 @@ func ParamsFromConfig(c *config.Node) Params {
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
 		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
 		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
-		NUMA: c.GlobalGCDNUMA(), Net: c.CXI(),
+		ChainChunks: c.Runtime.Release().RCCLChainChunks,
+		NUMA:        c.GlobalGCDNUMA(), Net: c.CXI(),
 		Tuning: Tuning{
 			BaseLatUs: map[string]float64{"LL": r.BaseLatLLUs, "Simple": r.BaseLatSimpleUs},
 			HwLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatRingLLUs, {"Ring", "Simple"}: r.HwLatRingSimpleUs,
