@@ -102,12 +102,18 @@ type RCCL struct {
 	HwLatRingSimpleUs     float64   `toml:"hw_lat_ring_simple_us"`
 	HwLatTreeLLUs         float64   `toml:"hw_lat_tree_ll_us"`
 	HwLatTreeSimpleUs     float64   `toml:"hw_lat_tree_simple_us"`
+	HwLatNetRingLLUs      float64   `toml:"hw_lat_net_ring_ll_us"`
+	HwLatNetRingSimpleUs  float64   `toml:"hw_lat_net_ring_simple_us"`
+	HwLatNetTreeLLUs      float64   `toml:"hw_lat_net_tree_ll_us"`
+	HwLatNetTreeSimpleUs  float64   `toml:"hw_lat_net_tree_simple_us"`
 	BWRatioRingLL         float64   `toml:"bw_ratio_ring_ll"`
 	BWRatioRingSimple     float64   `toml:"bw_ratio_ring_simple"`
 	BWRatioTreeLL         float64   `toml:"bw_ratio_tree_ll"`
 	BWRatioTreeSimple     float64   `toml:"bw_ratio_tree_simple"`
 	TreeCorrectionLL      []float64 `toml:"tree_correction_ll"`
 	TreeCorrectionSimple  []float64 `toml:"tree_correction_simple"`
+	RingCorrectionLL      []float64 `toml:"ring_correction_ll"`
+	RingCorrectionSimple  []float64 `toml:"ring_correction_simple"`
 	ThreadThresholdLL     int64     `toml:"thread_threshold_ll"`
 	ThreadThresholdSimple int64     `toml:"thread_threshold_simple"`
 }
