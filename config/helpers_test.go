@@ -162,6 +162,7 @@ cray_mpich = "8.1.31"
 
 [[stack.rccl_release]]
 rccl = "2.20.5"
+chain_chunks = true
 
 [mpi]
 post_ns = 1000
@@ -180,12 +181,18 @@ hw_lat_ring_ll_us = 0.8
 hw_lat_ring_simple_us = 3.6
 hw_lat_tree_ll_us = 0.8
 hw_lat_tree_simple_us = 2.5
+hw_lat_net_ring_ll_us = 9.5
+hw_lat_net_ring_simple_us = 15.1
+hw_lat_net_tree_ll_us = 11.8
+hw_lat_net_tree_simple_us = 20.8
 bw_ratio_ring_ll = 0.04
 bw_ratio_ring_simple = 1.0
 bw_ratio_tree_ll = 0.04
 bw_ratio_tree_simple = 0.91
 tree_correction_ll = [0.1, 0.2, 0.1, 0.1, 0.9, 0.3, 0.4, 0.1, 0.2, 0.4, 0.2, 0.1, 0.3, 0.3, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]
 tree_correction_simple = [0.2, 1.0, 0.1, 0.1, 0.7, 0.2, 0.4, 0.1, 0.1, 0.3, 0.4, 0.3, 0.6, 0.8, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.8, 0.8, 0.9, 0.9, 0.9]
+ring_correction_ll = [0.1, 0.1, 0.1, 0.1, 0.1, 0.2, 0.4, 0.2, 0.3, 0.5, 0.3, 0.1, 0.5, 0.5, 0.3, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]
+ring_correction_simple = [1.0, 0.8, 0.2, 1.0, 1.0, 0.3, 1.0, 0.1, 0.1, 0.2, 0.2, 0.1, 0.5, 1.0, 0.8, 0.8, 1.0, 0.9, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
 thread_threshold_ll = 8
 thread_threshold_simple = 64
 

@@ -109,12 +109,18 @@ type RCCL struct {
 	HwLatRingSimpleUs     float64   `toml:"hw_lat_ring_simple_us"`
 	HwLatTreeLLUs         float64   `toml:"hw_lat_tree_ll_us"`
 	HwLatTreeSimpleUs     float64   `toml:"hw_lat_tree_simple_us"`
+	HwLatNetRingLLUs      float64   `toml:"hw_lat_net_ring_ll_us"`
+	HwLatNetRingSimpleUs  float64   `toml:"hw_lat_net_ring_simple_us"`
+	HwLatNetTreeLLUs      float64   `toml:"hw_lat_net_tree_ll_us"`
+	HwLatNetTreeSimpleUs  float64   `toml:"hw_lat_net_tree_simple_us"`
 	BWRatioRingLL         float64   `toml:"bw_ratio_ring_ll"`
 	BWRatioRingSimple     float64   `toml:"bw_ratio_ring_simple"`
 	BWRatioTreeLL         float64   `toml:"bw_ratio_tree_ll"`
 	BWRatioTreeSimple     float64   `toml:"bw_ratio_tree_simple"`
 	TreeCorrectionLL      []float64 `toml:"tree_correction_ll"`
 	TreeCorrectionSimple  []float64 `toml:"tree_correction_simple"`
+	RingCorrectionLL      []float64 `toml:"ring_correction_ll"`
+	RingCorrectionSimple  []float64 `toml:"ring_correction_simple"`
 	ThreadThresholdLL     int64     `toml:"thread_threshold_ll"`
 	ThreadThresholdSimple int64     `toml:"thread_threshold_simple"`
 }
@@ -302,9 +308,23 @@ type CrayMPICHRelease struct {
 	CrayMPICH string `toml:"cray_mpich"`
 }
 
-// RCCLRelease is one RCCL release the model knows.
+// RCCLRelease is what one RCCL release does differently.
 type RCCLRelease struct {
 	RCCL string `toml:"rccl"`
+	// ChainChunks: the release sizes Broadcast's and Reduce's chunks to
+	// the message, so their chain pipelines (rccl.Params.ChainChunks)
+	ChainChunks bool `toml:"chain_chunks"`
+}
+
+// RCCLRelease is the selected RCCL release, stack.rccl's entry of
+// stack.rccl_release (validation makes sure there is one).
+func (s *Stack) RCCLRelease() RCCLRelease {
+	for _, rel := range s.RCCLReleases {
+		if rel.RCCL == s.RCCL {
+			return rel
+		}
+	}
+	return RCCLRelease{RCCL: s.RCCL}
 }
 
 // ROCmRelease is the selected ROCm release, stack.rocm's entry of

@@ -542,7 +542,9 @@ func (n *Node) validateRCCL(v *validator) {
 		x   float64
 	}{{"rccl.base_lat_ll_us", r.BaseLatLLUs}, {"rccl.base_lat_simple_us", r.BaseLatSimpleUs},
 		{"rccl.hw_lat_ring_ll_us", r.HwLatRingLLUs}, {"rccl.hw_lat_ring_simple_us", r.HwLatRingSimpleUs},
-		{"rccl.hw_lat_tree_ll_us", r.HwLatTreeLLUs}, {"rccl.hw_lat_tree_simple_us", r.HwLatTreeSimpleUs}} {
+		{"rccl.hw_lat_tree_ll_us", r.HwLatTreeLLUs}, {"rccl.hw_lat_tree_simple_us", r.HwLatTreeSimpleUs},
+		{"rccl.hw_lat_net_ring_ll_us", r.HwLatNetRingLLUs}, {"rccl.hw_lat_net_ring_simple_us", r.HwLatNetRingSimpleUs},
+		{"rccl.hw_lat_net_tree_ll_us", r.HwLatNetTreeLLUs}, {"rccl.hw_lat_net_tree_simple_us", r.HwLatNetTreeSimpleUs}} {
 		v.float(k.key, k.x)
 	}
 	for _, k := range []struct {
@@ -555,7 +557,8 @@ func (n *Node) validateRCCL(v *validator) {
 	for _, k := range []struct {
 		key string
 		c   []float64
-	}{{"rccl.tree_correction_ll", r.TreeCorrectionLL}, {"rccl.tree_correction_simple", r.TreeCorrectionSimple}} {
+	}{{"rccl.tree_correction_ll", r.TreeCorrectionLL}, {"rccl.tree_correction_simple", r.TreeCorrectionSimple},
+		{"rccl.ring_correction_ll", r.RingCorrectionLL}, {"rccl.ring_correction_simple", r.RingCorrectionSimple}} {
 		key, c := k.key, k.c
 		if len(c) == 0 || len(c) > 64 {
 			v.fail(key, nil, "want 1..64 factors (by log2 of bytes/64), got %d", len(c))

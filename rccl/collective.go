@@ -21,9 +21,6 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 	c.colls[me]++
 	n := len(c.gcds)
 	ch := x.p.choose(o.Op, o.Bytes, n, c)
-	if c.nodes > 1 && ch.Algo == "Tree" {
-		ch.Algo = "Ring" // between nodes only rings are modelled (net.go)
-	}
 	pr := x.p.protocol(ch.Proto, ch.Algo, o.Op)
 	kern := x.kernel(o, ch, ch.Channels)
 	// the data a channel splits: AllGather and ReduceScatter split each
@@ -34,8 +31,9 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 	}
 	per := roundUp(roundUp(divUp(unit, int64(ch.Channels)), 16), pr.align) // bytes per channel
 	chunk := pr.chunk
-	if ch.Algo == "Tree" || o.Op == trace.RCCLBroadcast || o.Op == trace.RCCLReduce {
-		chunk = pr.shrink(chunk, o.Bytes, ch.Channels, n, ch.Algo)
+	chain := o.Op == trace.RCCLBroadcast || o.Op == trace.RCCLReduce
+	if ch.Algo == "Tree" || chain && x.p.ChainChunks {
+		chunk = pr.shrink(chunk, o.Bytes, ch.Channels, x.treeDepth(c), ch.Algo)
 	}
 	for cc := range ch.Channels {
 		lo, hi := min(int64(cc)*per, unit), min(int64(cc+1)*per, unit)
@@ -45,7 +43,7 @@ func (x *expander) collective(o *trace.Op, c *comm, me int) {
 		}
 		ring := c.channels[cc].Ranks
 		pos := slices.Index(ring, me)
-		p := &program{x: x, c: c, o: o, pr: pr, k: k, ch: cc, me: me, n: n, order: ring, pos: pos}
+		p := &program{x: x, c: c, o: o, pr: pr, k: k, ch: cc, me: me, n: n, order: ring, pos: pos, trees: len(c.channels)}
 		p.out = x.prologue(c, me, cc)
 		if ch.Algo == "Tree" {
 			kern.Channels[cc] = p.tree(lo, hi, chunk)
@@ -69,6 +67,7 @@ type program struct {
 	me, n int
 	order []int // the channel's ring, comm ranks from rank 0
 	pos   int   // me's position in it
+	trees int   // the communicator's channels: the first half run tree 0, the rest its mirror
 	out   []ir.Phase
 	nets  []*conn // the network connections it sends over (their proxies' work follows the kernel)
 }
@@ -128,46 +127,131 @@ func (p *program) place(j int, at int64) (in, out int64) {
 	return at, at
 }
 
-// tree is RCCL's tree AllReduce on one node, a chain in ring order from
-// rank 0 (up: the previous rank, down: the next): every chunk is reduced
-// up the chain to rank 0, then every chunk broadcast down it.
+// tree is RCCL's tree AllReduce: inside each node a chain in the
+// channel's ring order (from rank 0 on one node, else from where the ring
+// enters the node), whose head joins a binary tree of the nodes (the
+// heads of its parent and child nodes). Every chunk is reduced up to the
+// root node's head, then broadcast down.
 func (p *program) tree(lo, hi, chunk int64) []ir.Phase {
-	n := p.n
-	var up, down = -1, -1
-	if p.pos > 0 {
-		up = p.order[p.pos-1]
+	up, downs := p.treePeers()
+	var toUp, fromUp *conn
+	var fromDowns, toDowns []*conn
+	for _, d := range downs {
+		fromDowns = append(fromDowns, p.conn(d, p.me, "treeup"))
+		toDowns = append(toDowns, p.conn(p.me, d, "treedown"))
 	}
-	if p.pos < n-1 {
-		down = p.order[p.pos+1]
-	}
-	var fromDown, toUp, fromUp, toDown *conn
-	if down >= 0 {
-		fromDown, toDown = p.conn(down, p.me, "treeup"), p.conn(p.me, down, "treedown")
-	}
+	var ups []*conn
 	if up >= 0 {
 		toUp, fromUp = p.conn(p.me, up, "treeup"), p.conn(up, p.me, "treedown")
+		ups = []*conn{toUp}
 	}
 	for off := lo; off < hi; off += chunk {
 		b := min(chunk, hi-off)
-		a := action{input: true, recv: fromDown != nil, send: toUp != nil, output: toUp == nil}
-		p.step(a, fromDown, toUp, off, off, b)
+		a := action{input: true, recv: len(fromDowns) > 0, send: toUp != nil, output: toUp == nil}
+		p.stepConns(a, fromDowns, ups, off, off, b)
 	}
 	for off := lo; off < hi; off += chunk {
 		b := min(chunk, hi-off)
-		if up < 0 { // rank 0 sends what it reduced, from its output
-			if toDown != nil {
-				p.step(action{input: true, fromOutput: true, send: true}, nil, toDown, off, off, b)
+		if up < 0 { // the root sends what it reduced, from its output
+			if len(toDowns) > 0 {
+				p.stepConns(action{input: true, fromOutput: true, send: true}, nil, toDowns, off, off, b)
 			}
 			continue
 		}
-		p.step(action{recv: true, output: true, send: toDown != nil}, fromUp, toDown, off, off, b)
+		p.stepConns(action{recv: true, output: true, send: len(toDowns) > 0}, []*conn{fromUp}, toDowns, off, off, b)
 	}
 	return p.out
+}
+
+// treePeers are me's parent in the channel's tree (-1 at the root) and
+// its children, comm ranks (NCCL's double binary tree over the nodes,
+// connect.cc; the heap order of nodes here is an approximation of its
+// bit-reversed trees, the same for one and two nodes).
+func (p *program) treePeers() (up int, downs []int) {
+	chain := p.nodeChain(p.me)
+	i := slices.Index(chain, p.me)
+	up = -1
+	if i > 0 {
+		up = chain[i-1]
+	}
+	if i+1 < len(chain) {
+		downs = append(downs, chain[i+1])
+	}
+	if i > 0 {
+		return up, downs
+	}
+	nodes := p.x.commNodes(p.c)
+	at := slices.Index(nodes, p.x.node(p.c.gcds[p.me]))
+	v := at
+	mirror := p.ch >= p.trees/2 && p.trees > 1
+	if mirror {
+		v = len(nodes) - 1 - at
+	}
+	head := func(v int) int {
+		if mirror {
+			v = len(nodes) - 1 - v
+		}
+		return p.headOf(nodes[v])
+	}
+	if v > 0 {
+		up = head((v - 1) / 2)
+	}
+	for _, c := range []int{2*v + 1, 2*v + 2} {
+		if c < len(nodes) {
+			downs = append(downs, head(c))
+		}
+	}
+	return up, downs
+}
+
+// nodeChain is the part of the channel's ring on rank r's node, in ring
+// order from where the ring enters the node (from rank 0 on one node).
+func (p *program) nodeChain(r int) []int {
+	node := func(q int) int { return p.x.node(p.c.gcds[q]) }
+	n := len(p.order)
+	start := 0
+	for i, q := range p.order {
+		if node(q) == node(r) && node(p.order[(i+n-1)%n]) != node(r) {
+			start = i
+			break
+		}
+	}
+	var chain []int
+	for j := range n {
+		if q := p.order[(start+j)%n]; node(q) == node(r) {
+			chain = append(chain, q)
+		}
+	}
+	return chain
+}
+
+// headOf is the first rank of the channel's chain on node k.
+func (p *program) headOf(k int) int {
+	for _, q := range p.order {
+		if p.x.node(p.c.gcds[q]) == k {
+			return p.nodeChain(q)[0]
+		}
+	}
+	return -1
 }
 
 // step adds the phases of action a on b bytes: input at inAt, output at
 // outAt, received over in and sent over out, slice by slice.
 func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
+	var ins, outs []*conn
+	if a.recv {
+		ins = []*conn{in}
+	}
+	if a.send {
+		outs = []*conn{out}
+	}
+	p.stepConns(a, ins, outs, inAt, outAt, b)
+}
+
+// stepConns is step over several connections: it receives (and reduces)
+// from every one of ins and sends to every one of outs (a tree's head
+// with a child in its node and children on other nodes).
+func (p *program) stepConns(a action, ins, outs []*conn, inAt, outAt, b int64) {
 	src, srcOff := p.o.Src, p.o.SrcOff
 	if a.fromOutput {
 		src, srcOff = p.o.Dst, p.o.DstOff
@@ -175,7 +259,9 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 	for _, s := range p.pr.slices(b) {
 		var ph ir.Phase
 		if a.recv {
-			in.recv(&ph, s.bytes*p.pr.wireFactor)
+			for _, in := range ins {
+				in.recv(&ph, s.bytes*p.pr.wireFactor)
+			}
 		}
 		if a.input && s.bytes > 0 {
 			read := trace.Access{Buf: src, Mode: "read", Bytes: s.bytes, Offset: srcOff + inAt + s.off}
@@ -191,7 +277,9 @@ func (p *program) step(a action, in, out *conn, inAt, outAt, b int64) {
 			ph.Access = append(ph.Access, trace.Access{Buf: p.o.Dst, Mode: "write", Bytes: s.bytes, Offset: p.o.DstOff + outAt + s.off})
 		}
 		if a.send {
-			out.send(&ph, s.bytes*p.pr.wireFactor)
+			for _, out := range outs {
+				out.send(&ph, s.bytes*p.pr.wireFactor)
+			}
 		}
 		p.out = append(p.out, ph)
 	}
@@ -294,4 +382,22 @@ func (cn *conn) recv(ph *ir.Phase, wire int64) {
 		ph.Signals = append(ph.Signals, ir.FlagStore{Flag: cn.head, Buf: cn.back, Offset: cn.headAt})
 	}
 	cn.used++
+}
+
+// commNodes are the nodes of c's GCDs, in the order of their first rank.
+func (x *expander) commNodes(c *comm) []int {
+	var nodes []int
+	for _, g := range c.gcds {
+		if k := x.node(g); !slices.Contains(nodes, k) {
+			nodes = append(nodes, k)
+		}
+	}
+	return nodes
+}
+
+// treeDepth is RCCL's tree.depth, which sizes a tree's chunks: the chain
+// inside a node, then the levels of the tree of nodes.
+func (x *expander) treeDepth(c *comm) int {
+	nodes := len(x.commNodes(c))
+	return len(c.gcds)/nodes - 1 + log2i(int64(nodes))
 }

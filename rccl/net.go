@@ -28,8 +28,8 @@ import (
 // walks all its connections round robin; serving them one by one would
 // deadlock a ring, so akisim gives each its own); the receive's flush (a 4-byte
 // NIC read) is folded into the NIC's completion event (nic.event_ns); LL
-// buffers stay in GPU memory (RCCL keeps them in host memory); collectives
-// between nodes run rings (RCCL's trees between nodes are not modelled).
+// buffers stay in GPU memory (RCCL keeps them in host memory). AllReduce
+// between nodes runs rings or RCCL's tree (collective.go).
 
 // ProxyRank is the first host thread id of the proxy threads.
 const ProxyRank = 1 << 20

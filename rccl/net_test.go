@@ -1,8 +1,10 @@
 package rccl
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/config"
@@ -88,18 +90,7 @@ func TestNetRingsCut(t *testing.T) {
 // receiving kernel waits for the counter the NIC raises; large slots go
 // by rendezvous (a 2 KiB put, then the receiver's get).
 func TestNetAllReduceProxies(t *testing.T) {
-	x := netExpander(t)
-	gcds := all(16)
-	init := trace.Op{Op: trace.RCCLCommInit, Comm: "w", GCDs: gcds}
-	if err := x.call(&init); err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range gcds {
-		o := trace.Op{Op: trace.RCCLAllReduce, Comm: "w", GCD: intp(g), Src: "s", Dst: "d", Bytes: 64 << 20, Stream: 1, Rank: g / 8}
-		if err := x.call(&o); err != nil {
-			t.Fatal(err)
-		}
-	}
+	x, gcds := netAllReduce(t, 64<<20)
 	puts, gets := 0, 0
 	for _, o := range x.out {
 		if o.NIC == nil {
@@ -131,4 +122,50 @@ func TestNetAllReduceProxies(t *testing.T) {
 	if err := x.call(&send); err == nil {
 		t.Error("send between nodes was accepted")
 	}
+}
+
+// A small AllReduce across two nodes runs RCCL's tree, as its tuning
+// picks (tree LL: 12 + 2 x (7 x 0.8 + 11.8) us against the ring's 12 + 26
+// x 0.8 + 4 x 9.5): each node's chain hangs off its head, and only the
+// heads cross the network, once up and once down.
+func TestNetTreeAllReduce(t *testing.T) {
+	x, _ := netAllReduce(t, 8)
+	var crossings [][2]string
+	for _, o := range x.out {
+		switch {
+		case o.Call.Op == trace.Kernel && o.Channels != nil:
+			if !strings.Contains(o.Call.Name, "_TREE_LL_") {
+				t.Errorf("GCD %d runs %s, want tree LL", *o.Call.GCD, o.Call.Name)
+			}
+		case o.NIC != nil:
+			crossings = append(crossings, [2]string{o.Call.Src, o.Call.Dst})
+		}
+	}
+	// the heads are where channel 0's ring enters each node: the same
+	// GCD of both (model 74's chains are the same on every node)
+	head := x.comms["w"].channels[0].Ranks
+	h := head[slices.IndexFunc(head, func(r int) bool { return r >= 8 })] - 8
+	up := [2]string{fmt.Sprintf("rccl.w.fifo%d", h+8), fmt.Sprintf("rccl.w.fifo%d", h)}
+	if len(crossings) != 2 || !slices.Contains(crossings, up) || !slices.Contains(crossings, [2]string{up[1], up[0]}) {
+		t.Errorf("network copies %v, want one each way between GCD %d and %d (the heads' step up and down)", crossings, h, h+8)
+	}
+}
+
+// netAllReduce expands one AllReduce of bytes on a communicator "w" of the
+// 16 GCDs of two Frontier nodes, one process per node.
+func netAllReduce(t *testing.T, bytes int64) (*expander, []int) {
+	t.Helper()
+	x := netExpander(t)
+	gcds := all(16)
+	init := trace.Op{Op: trace.RCCLCommInit, Comm: "w", GCDs: gcds}
+	if err := x.call(&init); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gcds {
+		o := trace.Op{Op: trace.RCCLAllReduce, Comm: "w", GCD: intp(g), Src: "s", Dst: "d", Bytes: bytes, Stream: 1, Rank: g / 8}
+		if err := x.call(&o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return x, gcds
 }

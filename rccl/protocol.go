@@ -19,6 +19,9 @@ type Params struct {
 	NUMA             []int   // each GCD's NUMA domain: where its communicator's work FIFO is pinned
 	Tuning           Tuning
 	Net              config.CXI // nodes and NICs (net.go)
+	// ChainChunks: Broadcast and Reduce cut a channel's part into chunks
+	// sized to the message (RCCL 2.20 on); else one chunk of at most a slot
+	ChainChunks bool
 }
 
 // llBuffBytes is a channel's LL FIFO: Steps slots of a line per thread per
@@ -68,23 +71,24 @@ func (p Params) protocol(name, algo string, k trace.Kind) protocol {
 // simpleAlign is NCCL_SIMPLE_ALIGNMENT: a wavefront of 64 lanes x 8 x 16 B.
 const simpleAlign = 64 * 8 * 16
 
-// shrink is the Simple chunk of a tree or of a chained Broadcast/Reduce
-// for bytes over channels: small collectives halve it so the pipeline
-// has enough chunks (enqueue.cc computeCollChunkInfo). LL chunks stay.
-func (pr protocol) shrink(chunk, bytes int64, channels, n int, algo string) int64 {
+// shrink is the Simple chunk of a tree of depth hops or of a chained
+// Broadcast/Reduce for bytes over channels: small collectives halve it so the pipeline
+// has enough chunks (enqueue.cc computeCollChunkInfo; for the chains from
+// RCCL 2.20, Params.ChainChunks). LL chunks stay.
+func (pr protocol) shrink(chunk, bytes int64, channels, depth int, algo string) int64 {
 	if pr.name == "LL" {
 		return chunk
 	}
 	per := func() int64 { return bytes / (int64(channels) * chunk) }
 	if algo == "Tree" {
-		depth := int64(n - 1)
-		for per() < depth*8 && chunk > 128<<10 {
+		d := int64(depth)
+		for per() < d*8 && chunk > 128<<10 {
 			chunk /= 2
 		}
-		for per() < depth*4 && chunk > 64<<10 {
+		for per() < d*4 && chunk > 64<<10 {
 			chunk /= 2
 		}
-		for per() < depth && chunk > 32<<10 {
+		for per() < d && chunk > 32<<10 {
 			chunk /= 2
 		}
 		return chunk
@@ -121,7 +125,8 @@ func ParamsFromConfig(c *config.Node) Params {
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
 		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
 		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
-		NUMA: c.GlobalGCDNUMA(), Net: c.CXI(),
+		ChainChunks: c.Stack.RCCLRelease().ChainChunks,
+		NUMA:        c.GlobalGCDNUMA(), Net: c.CXI(),
 		Tuning: Tuning{
 			BaseLatUs: map[string]float64{"LL": r.BaseLatLLUs, "Simple": r.BaseLatSimpleUs},
 			HwLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatRingLLUs, {"Ring", "Simple"}: r.HwLatRingSimpleUs,
@@ -129,6 +134,9 @@ func ParamsFromConfig(c *config.Node) Params {
 			BWRatio: map[[2]string]float64{{"Ring", "LL"}: r.BWRatioRingLL, {"Ring", "Simple"}: r.BWRatioRingSimple,
 				{"Tree", "LL"}: r.BWRatioTreeLL, {"Tree", "Simple"}: r.BWRatioTreeSimple},
 			TreeCorr: map[string][]float64{"LL": r.TreeCorrectionLL, "Simple": r.TreeCorrectionSimple},
+			NetLatUs: map[[2]string]float64{{"Ring", "LL"}: r.HwLatNetRingLLUs, {"Ring", "Simple"}: r.HwLatNetRingSimpleUs,
+				{"Tree", "LL"}: r.HwLatNetTreeLLUs, {"Tree", "Simple"}: r.HwLatNetTreeSimpleUs},
+			RingCorr: map[string][]float64{"LL": r.RingCorrectionLL, "Simple": r.RingCorrectionSimple},
 			ThreadBytes: map[[2]string]int64{{"Ring", "LL"}: r.ThreadThresholdLL, {"Tree", "LL"}: r.ThreadThresholdLL,
 				{"Ring", "Simple"}: r.ThreadThresholdSimple, {"Tree", "Simple"}: r.ThreadThresholdSimple},
 		},
