@@ -110,6 +110,7 @@ remote_numa_ns = 50
 cores = 64
 core_outstanding_bytes = 262144
 core_load_lines = 24
+core_to_core_ns = 100
 
 [dram]
 channels_per_domain = 2

@@ -215,6 +215,7 @@ type Host struct {
 	Cores                int     `toml:"cores"`
 	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"`
 	CoreLoadLines        int64   `toml:"core_load_lines"`
+	CoreToCoreNs         float64 `toml:"core_to_core_ns"`
 }
 
 // Host memory kinds accepted by host.memory.

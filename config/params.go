@@ -107,6 +107,7 @@ var Params = concat(
 		ints("host.cores", "", 1, 1024, "CPU cores, as memory requesters (host_access stores and loads)"),                          // 4x a 256-core two-socket host; each core is CU-like state
 		ints("host.core_outstanding_bytes", "bytes", 64, 1<<30, "bytes of each store stream a core keeps in flight"),               // each in-flight piece is a packet
 		ints("host.core_load_lines", "lines", 1, 1<<24, "64 B cache lines of uncached loads of GPU memory a core keeps in flight"), // a 1 GiB window, as for stores
+		latency("host.core_to_core_ns", "a core's load of a host line another core's cache holds modified (a cache-to-cache transfer)"),
 	},
 	[]Param{
 		ints("dram.channels_per_domain", "", 1, 64, "DDR channels of a NUMA domain"), // 5x a whole 12-channel socket in one domain

@@ -241,6 +241,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("host.cores", int64(h.Cores))
 	v.int("host.core_outstanding_bytes", h.CoreOutstandingBytes)
 	v.int("host.core_load_lines", h.CoreLoadLines)
+	v.float("host.core_to_core_ns", h.CoreToCoreNs)
 
 	d := &n.DRAM
 	v.int("dram.channels_per_domain", int64(d.ChannelsPerDomain))

@@ -84,11 +84,15 @@ type lowering struct {
 	recvd  map[[3]int]int          // the same, as the receiver counts
 	reqs   map[int]int             // rank -> requests (and events) the library started
 	posix  map[int]int             // rank -> calls that reached the shared-memory layer (releasegather.go)
+	// barriers is, per rank, the barriers that reached the node
+	// communicator's shared-memory layer (releasegather.go)
+	barriers map[int]int
 	// cellState is, per rank, the steps through its shared cells so far:
 	// the next one takes cell cellState % Shared.Cells
 	cellState map[int]int
 	groups    [][]int // the communicator's indexes by node (releasegather.go), made at first use
 	groupOf   []int   // index -> its group
+	unplaced  bool    // some rank has no buffers, so its node is not known (made with groups)
 }
 
 // lower returns ops with every collective replaced by what it does on its
@@ -117,7 +121,7 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, cellState: map[int]int{}}
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, barriers: map[int]int{}, cellState: map[int]int{}}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)

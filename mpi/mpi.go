@@ -48,8 +48,12 @@ type Params struct {
 	VSMsgCutoff int64
 	Coll        Thresholds // the collectives' algorithm switches (coll.go)
 	PostNs      float64    // mpi.post_ns
-	IPCOpenNs   float64    // mpi.ipc_open_ns
-	NUMA        []int      // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
+	// CoreToCoreNs is host.core_to_core_ns: a rank's load of host lines
+	// another rank's core wrote last (a shared-memory cell) comes from that
+	// core's cache
+	CoreToCoreNs float64
+	IPCOpenNs    float64 // mpi.ipc_open_ns
+	NUMA         []int   // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
 	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
 	// reduces on the GPU instead of staging through host memory (Cray's
 	// default, 0, in 8.1.17; docs/references.md [cray-mpich]).
@@ -71,7 +75,7 @@ func FromConfig(c *config.Node) Params {
 		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP, BcastRadix: e.BcastRadix,
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
-		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
+		PostNs: c.MPI.PostNs, CoreToCoreNs: c.Host.CoreToCoreNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
 		AllreduceKernelThreshold: e.AllreduceKernelThreshold, AllreduceBlock: e.AllreduceBlock,
 		Shared: Shared{On: e.SharedMemColl == 1, Threshold: e.PosixCollsThreshold, CellBytes: e.SharedMemCellBytes,
 			Cells: e.SharedMemCells, ReduceK: e.ReduceIntranodeKval, ReleaseK: e.BcastIntranodeKval},

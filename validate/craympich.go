@@ -17,11 +17,8 @@ const (
 // sizes.
 const crayKernelGap = "Cray's GPU allreduce kernel is closed source: the model runs MPICH's Rabenseifner between IPC-mapped device buffers with a reduction kernel per step, and at 256 KiB (two blocks of a 7-step algorithm, each step a kernel launch and a wait) is 23.5% slow: 149 us against 121; its per-step launch and synchronisation cost is what Cray's single kernel per block does not pay (docs/model.md \"MPI collectives\"; issue 22)"
 
-// craySmallGap is what the model lacks below a shared-memory cell's data.
-const craySmallGap = "8 B fits Cray's 256-byte shared-memory cells, so the model reduces through them without messages, in 5.33 us: its staging copies of the GCD buffers, about 0.9 us in and 0.9 us out, are uncached loads and stores over the host link, and the nine 8 B host copies and reductions in a row take 0.39 us each, DRAM round trips (the model has no CPU caches; amdgpu maps VRAM cached where the GPU's xGMI reaches the CPU); the measured step between 128 and 256 B (2.8 to 12.5 us) is the switch from the cells to the point-to-point algorithms, which the model has (docs/model.md \"MPI collectives\"; issue 22)"
-
 var crayMPICHPoints = []checkPoint{
-	crayAllreduce(8, 2.56, craySmallGap),
+	crayAllreduce(8, 2.56, ""),
 	crayAllreduce(1<<10, 12.16, ""),
 	crayAllreduce(8<<10, 42.70, ""),
 	crayAllreduce(64<<10, 76.50, ""),
