@@ -175,6 +175,9 @@ type builder struct {
 	// off and bytes are the part of the buffers the algorithm runs on: the
 	// whole call, or one block of the GPU allreduce (MPICH_GPU_ALLREDUCE_BLK_SIZE).
 	off, bytes int64
+	// accCached: the host reductions' accumulator is in the rank's cache
+	// (the nodes' first ranks' allreduce on the result the cells left there)
+	accCached bool
 }
 
 func (l *lowering) builder(o *trace.Op, seq int) *builder {
@@ -531,10 +534,18 @@ func (b *builder) reduceLocal(acc, in span) {
 		return
 	}
 	if b.staged() {
-		b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: []trace.Access{
+		access := []trace.Access{
 			{Buf: in.buf, Mode: "read", Bytes: in.bytes, Offset: in.off},
 			{Buf: acc.buf, Mode: "read", Bytes: acc.bytes, Offset: acc.off},
-			{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}}})
+			{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}}
+		if !b.accCached {
+			b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: access})
+			return
+		}
+		// acc is in the rank's cache: only in, which the NIC wrote, is a
+		// memory round trip; the sum is the CPU's work in its cache
+		b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: access[:1]})
+		b.emit(trace.Op{Op: trace.HostCompute, Access: access})
 		return
 	}
 	b.kernel("mpi_reduce_sum", acc.bytes, []trace.Access{

@@ -219,13 +219,16 @@ func (b *builder) nodeGroups() (groups [][]int, mine int) {
 // place on their results: recursive doubling over the network (assumed
 // for every size a cell holds; MPICH picks it up to
 // MPICH_ALLREDUCE_SHORT_MSG_SIZE), a rank count that is not a power of two
-// folding in and out first as MPICH does.
+// folding in and out first as MPICH does. The result stays in the rank's
+// cache: a step's reduction loads only the data the NIC wrote.
 func (b *builder) rootsAllreduce(groups [][]int) {
 	roots := make([]int, len(groups))
 	for k, g := range groups {
 		roots[k] = g[0]
 	}
 	pos := slices.Index(roots, b.me)
+	b.accCached = true // its result, which the cells' gather left in its cache
+	defer func() { b.accCached = false }()
 	f := newFold(len(roots), true)
 	b.foldIn(f, roots, pos)
 	if nr := f.newrank(pos); nr >= 0 {
