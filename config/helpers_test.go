@@ -149,6 +149,7 @@ fault_pending_ns = 2000000
 [mpi]
 post_ns = 1000
 ipc_open_ns = 50000
+visible_gcds = "all"
 
 [rccl]
 threads = 256
@@ -233,6 +234,7 @@ early_booking = 0.5
 HSA_ENABLE_SDMA = 1
 HSA_ENABLE_PEER_SDMA = 1
 HSA_XNACK = 0
+HSA_FORCE_SDMA_SIZE = 1048576
 MPICH_GPU_IPC_ENABLED = 1
 MPICH_GPU_IPC_THRESHOLD = 1024
 MPICH_GPU_IPC_CACHE_MAX_SIZE = 50

@@ -140,6 +140,7 @@ var Params = concat(
 	[]Param{
 		latency("mpi.post_ns", "host time of starting a send or receive (request set-up, matching queues)"),
 		latency("mpi.ipc_open_ns", "mapping a peer's buffer from its IPC handle, the first time (then cached)"),
+		str("mpi.visible_gcds", "", `the GCDs each rank's ROCr sees: "all", or "own" (ROCR_VISIBLE_DEVICES set to its GCD): its IPC copies then name its GCD at both ends`).choice(VisibleAll, VisibleOwn),
 	},
 	[]Param{
 		ints("rccl.threads", "", 64, 1024, "threads of a channel's workgroup"),
@@ -218,6 +219,7 @@ var Params = concat(
 	[]Param{
 		ints("env.HSA_ENABLE_SDMA", "", 0, 1, "0: all hipMemcpy* run as blit kernels on the CUs"),
 		ints("env.HSA_ENABLE_PEER_SDMA", "", 0, 1, "0: peer copies run as blit kernels"),
+		msgSize("env.HSA_FORCE_SDMA_SIZE", "ROCr: a copy whose source and destination are the copying GCD runs on an SDMA engine below this many bytes, as a blit kernel from it"),
 		ints("env.HSA_XNACK", "", 0, 1, "1: GPU page-fault retry: kernels touching managed memory not on their GCD fault and migrate it (model.md \"Managed memory\")"),
 		ints("env.MPICH_GPU_IPC_ENABLED", "", 0, 1, "0: every GPU message is staged through host shared memory"),
 		msgSize("env.MPICH_GPU_IPC_THRESHOLD", "messages of at least this many bytes go over IPC-mapped peer memory"),

@@ -43,6 +43,9 @@ type Params struct {
 	IPC          bool  // MPICH_GPU_IPC_ENABLED
 	IPCThreshold int64 // MPICH_GPU_IPC_THRESHOLD: smaller messages are staged
 	IPCCache     int   // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
+	// OwnGCD: each rank's ROCr sees only its own GCD (mpi.visible_gcds
+	// "own"), so an IPC copy names that GCD's agent at both ends
+	OwnGCD bool
 	// VSMsgCutoff is GTL_HSA_VSMSG_CUTOFF_SIZE: a GTL copy of at most this
 	// many bytes is the CPU's loads and stores, not an HSA async copy
 	VSMsgCutoff int64
@@ -72,6 +75,7 @@ type Params struct {
 func FromConfig(c *config.Node) Params {
 	e := &c.Env
 	return Params{IPC: e.IPCEnabled == 1, IPCThreshold: e.IPCThreshold, IPCCache: e.IPCCacheMax, VSMsgCutoff: e.VSMsgCutoff,
+		OwnGCD: c.MPI.VisibleGCDs == config.VisibleOwn,
 		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP, BcastRadix: e.BcastRadix,
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
@@ -278,8 +282,13 @@ func (x *expander) recvIPC(i int, sd side, m *message) {
 	if m.cpuCopy { // the receiver's own loads and stores, in its wait (finish)
 		return
 	}
-	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
-		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)})
+	c := ir.Command{Call: trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
+		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)}}
+	if x.p.OwnGCD { // the receiver's ROCr knows only its own GCD's agent
+		g := x.bufs[x.buf(sd)].GCD
+		c.CopyGCD = &g
+	}
+	x.emitCommand(i, c)
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or

@@ -15,14 +15,16 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1, rocm as that ROCm release ("": the config's) and
-// allreduceKernel with MPICH_GPU_ALLREDUCE_USE_KERNEL=1, as the
+// HSA_XNACK=1, rocm as that ROCm release ("": the config's),
+// allreduceKernel with MPICH_GPU_ALLREDUCE_USE_KERNEL=1 and ownGCD with
+// each rank seeing only its own GCD (mpi.visible_gcds "own"), as the
 // measurement was.
 type checkRun struct {
 	commScope       string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
 	xnack           bool
 	rocm            string
 	allreduceKernel bool
+	ownGCD          bool
 	osu             string
 	rccl            string // an rccl-tests binary, one process per node driving its GCDs
 	gcds            []int
@@ -62,7 +64,7 @@ func lumiRanks(nodes int) []int {
 }
 
 // multiEngineGap is what the model lacks for four quad pairs' osu_mbw_mr.
-const multiEngineGap = "4 MiB messages moving 121 GB/s per quad pair are more than one SDMA engine's 50 GB/s, and ROCr never spreads a peer's copies over engines: GetXgmiBlit gives each destination agent one xGMI engine, in first-use order (ROCR-Runtime amd_gpu_agent.cpp, rocm-5.2.3 to 6.2.4), which the model does and the seed's E7 claim (osu_bw at most 50 GB/s) requires. What this run likely did instead: LUMI's map_rank_to_gpu sets ROCR_VISIBLE_DEVICES to the rank's own GCD, so the rank can name no peer agent, and ROCr's GetBlitObject runs a copy whose source and destination are the copying GCD as a blit kernel from HSA_FORCE_SDMA_SIZE (1 MiB, flag.h) up. Not modelled: the model's blit copies run on the source GCD (a push: 533.6 GB/s, +10.5%, with HSA_ENABLE_SDMA=0), and a copy by the receiving GCD (a pull) and the visibility switch are not there"
+const multiEngineGap = "LUMI's map_rank_to_gpu sets ROCR_VISIBLE_DEVICES to each rank's GCD, so a receiver's IPC copy names its own GCD at both ends and ROCr runs it there as a blit kernel from HSA_FORCE_SDMA_SIZE (1 MiB) up (ROCR-Runtime amd_gpu_agent.cpp GetBlitObject; with every GCD visible a peer gets one xGMI SDMA engine, 50 GB/s, as the seed's E7 requires): the model's receivers then pull 4 MiB at 150 GB/s a pair, 601.6 GB/s, +24.6%. Not modelled: a per-message cost of those copies (ROCr's blit kernel dispatch and the GTL's issue of each copy as its handle arrives; a LUMI-G study's osu_bw without SDMA shows about 10 us a message, not a published value), which at 4 MiB would take the pairs to about 121 GB/s"
 
 // rcclPRGap is what the model lacks where the pull requests' 16-rank
 // latencies are below it.
@@ -134,16 +136,17 @@ var checkPoints = append([]checkPoint{
 	// LUMI's point-to-point regression references with -d rocm D D, 4 MiB
 	// (bandwidth) and 8 B (latency); model tolerances as the two-node
 	// osu_bw and osu_latency calibration points (LUMI's own bands are
-	// +-1% and +-0.1 us).
+	// +-1% and +-0.1 us). LUMI's map_rank_to_gpu sets ROCR_VISIBLE_DEVICES
+	// to each rank's GCD (ownGCD), for these and the osu_allreduce points.
 	{experiment: lumiPairs, name: "osu_mbw_mr 4 MiB, 2 nodes x 8 GCDs (8 pairs between the nodes)",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_pt2pt_check, rocm, 95000 MB/s",
-		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(2), nodes: 2, bytes: 4 << 20}, published: 95.0, tolerance: 0.10, unit: "GB/s"},
+		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(2), nodes: 2, bytes: 4 << 20, ownGCD: true}, published: 95.0, tolerance: 0.10, unit: "GB/s"},
 	{experiment: lumiPairs, name: "osu_multi_lat 8 B, 2 nodes x 8 GCDs (8 pairs between the nodes)",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_pt2pt_check, rocm, 3.0 us",
-		run:    checkRun{osu: "osu_multi_lat", gcds: lumiRanks(2), nodes: 2, bytes: 8}, published: 3.0, tolerance: 0.20, unit: "us"},
+		run:    checkRun{osu: "osu_multi_lat", gcds: lumiRanks(2), nodes: 2, bytes: 8, ownGCD: true}, published: 3.0, tolerance: 0.20, unit: "us"},
 	{experiment: lumiPairs, name: "osu_mbw_mr 4 MiB, 1 node x 8 GCDs (4 quad pairs)",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 259ea556, 2023-11-07) lumi_osu_pt2pt_check, rocm, 8 tasks on one node, 482735 MB/s",
-		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
+		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20, ownGCD: true}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
 	// rccl-tests on 16 MI250X GCDs (mpirun -np 16 ... -g 1 -n 250) before
 	// each pull request's change: its smallest size, out of place.
 	rcclPR(929, "all_reduce_perf", 8, 160<<10, 25.06), // -b 8 -e 160K
@@ -152,13 +155,13 @@ var checkPoints = append([]checkPoint{
 	// osu_allreduce, 8 GPU ranks per node, 8 B, within LUMI's own bands.
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 1 node x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
-		run:    checkRun{osu: "osu_allreduce", gcds: span(8), nodes: 1, bytes: 8}, published: 1.25, tolerance: 0.20, unit: "us", gap: lumiAllreduceGap},
+		run:    checkRun{osu: "osu_allreduce", gcds: span(8), nodes: 1, bytes: 8, ownGCD: true}, published: 1.25, tolerance: 0.20, unit: "us", gap: lumiAllreduceGap},
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 2 nodes x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
-		run:    checkRun{osu: "osu_allreduce", gcds: span(16), nodes: 2, bytes: 8}, published: 6.0, tolerance: 0.20, unit: "us"},
+		run:    checkRun{osu: "osu_allreduce", gcds: span(16), nodes: 2, bytes: 8, ownGCD: true}, published: 6.0, tolerance: 0.20, unit: "us"},
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 4 nodes x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
-		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8}, published: 10.5, tolerance: 0.25, unit: "us"},
+		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8, ownGCD: true}, published: 10.5, tolerance: 0.25, unit: "us"},
 }, crayMPICHPoints...)
 
 // rcclPR is pull request pr's smallest size of bench, out of place (us),
@@ -222,6 +225,9 @@ func (r checkRun) value(c *config.Node) (float64, error) {
 	}
 	if r.allreduceKernel {
 		n.Env.AllreduceKernel = 1
+	}
+	if r.ownGCD {
+		n.MPI.VisibleGCDs = config.VisibleOwn
 	}
 	if r.commScope != "" {
 		rows, err := commScope(&n, "^"+regexp.QuoteMeta(r.commScope)+"/")
