@@ -29,7 +29,13 @@ var crayMPICHPoints = []checkPoint{
 }
 
 // crayAllreduce is the sweep's osu_allreduce at bytes (us), ranks on GCDs
-// 0-7 in order (assumed: the run's binding is not recorded).
+// 0-7 in order, every GCD visible to each. The run's script
+// (frontier/run/run_allreduce.sbatch) binds with srun --gpus-per-node=8
+// --gpu-bind=closest -c7: one GCD per rank, which it alone sees. Run so
+// (mpi.visible_gcds "own", GCDs 4 5 2 3 6 7 0 1), the model's kernel path
+// pulls its 1-4 MiB IPC copies with blit kernels that take about 54 us
+// each, whatever their size, and 16 MiB leaves its band (+33%); why is not
+// known, so the points keep the assumed binding.
 func crayAllreduce(bytes int64, us float64, gap string) checkPoint {
 	return checkPoint{experiment: crayMPICH, name: fmt.Sprintf("osu_allreduce %s, 1 node x 8 GCDs", sizeName(bytes)), source: crayMPICHSource,
 		run:       checkRun{osu: "osu_allreduce", gcds: span(8), nodes: 1, bytes: bytes, allreduceKernel: true},
