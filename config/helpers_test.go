@@ -110,6 +110,7 @@ remote_numa_ns = 50
 cores = 64
 core_outstanding_bytes = 262144
 core_load_lines = 24
+core_to_core_ns = 100
 
 [dram]
 channels_per_domain = 2
@@ -167,6 +168,7 @@ chain_chunks = true
 [mpi]
 post_ns = 1000
 ipc_open_ns = 50000
+visible_gcds = "all"
 
 [rccl]
 threads = 256
@@ -257,6 +259,7 @@ early_booking = 0.5
 HSA_ENABLE_SDMA = 1
 HSA_ENABLE_PEER_SDMA = 1
 HSA_XNACK = 0
+HSA_FORCE_SDMA_SIZE = 1048576
 MPICH_GPU_IPC_ENABLED = 1
 MPICH_GPU_IPC_THRESHOLD = 1024
 MPICH_GPU_IPC_CACHE_MAX_SIZE = 50

@@ -36,9 +36,10 @@ type Node struct {
 // Env holds the ROCm environment variables the model honours (akisim
 // -env NAME=VALUE sets them); they change what the runtime does.
 type Env struct {
-	EnableSDMA     int `toml:"HSA_ENABLE_SDMA"`
-	EnablePeerSDMA int `toml:"HSA_ENABLE_PEER_SDMA"`
-	XNACK          int `toml:"HSA_XNACK"`
+	EnableSDMA     int   `toml:"HSA_ENABLE_SDMA"`
+	EnablePeerSDMA int   `toml:"HSA_ENABLE_PEER_SDMA"`
+	XNACK          int   `toml:"HSA_XNACK"`
+	ForceSDMASize  int64 `toml:"HSA_FORCE_SDMA_SIZE"`
 	// Cray MPICH's GPU transport (docs/references.md [cray-mpich]; mpi package)
 	IPCEnabled   int   `toml:"MPICH_GPU_IPC_ENABLED"`
 	IPCThreshold int64 `toml:"MPICH_GPU_IPC_THRESHOLD"`
@@ -90,9 +91,16 @@ type Env struct {
 
 // MPI holds the host-side costs of the MPI library (Cray MPICH).
 type MPI struct {
-	PostNs    float64 `toml:"post_ns"`
-	IPCOpenNs float64 `toml:"ipc_open_ns"`
+	PostNs      float64 `toml:"post_ns"`
+	IPCOpenNs   float64 `toml:"ipc_open_ns"`
+	VisibleGCDs string  `toml:"visible_gcds"`
 }
+
+// What each rank's ROCr sees (mpi.visible_gcds).
+const (
+	VisibleAll = "all" // every GCD of the node
+	VisibleOwn = "own" // its own GCD alone (ROCR_VISIBLE_DEVICES)
+)
 
 // RCCL holds the sizes of RCCL's kernels and the constants of its tuning
 // model, which picks a protocol and channel count (rccl package).
@@ -228,6 +236,7 @@ type Host struct {
 	Cores                int     `toml:"cores"`
 	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"`
 	CoreLoadLines        int64   `toml:"core_load_lines"`
+	CoreToCoreNs         float64 `toml:"core_to_core_ns"`
 }
 
 // Host memory kinds accepted by host.memory.

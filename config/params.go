@@ -107,6 +107,7 @@ var Params = concat(
 		ints("host.cores", "", 1, 1024, "CPU cores, as memory requesters (host_access stores and loads)"),                          // 4x a 256-core two-socket host; each core is CU-like state
 		ints("host.core_outstanding_bytes", "bytes", 64, 1<<30, "bytes of each store stream a core keeps in flight"),               // each in-flight piece is a packet
 		ints("host.core_load_lines", "lines", 1, 1<<24, "64 B cache lines of uncached loads of GPU memory a core keeps in flight"), // a 1 GiB window, as for stores
+		latency("host.core_to_core_ns", "a core's load of a host line another core's cache holds modified (a cache-to-cache transfer)"),
 	},
 	[]Param{
 		ints("dram.channels_per_domain", "", 1, 64, "DDR channels of a NUMA domain"), // 5x a whole 12-channel socket in one domain
@@ -152,6 +153,7 @@ var Params = concat(
 	[]Param{
 		latency("mpi.post_ns", "host time of starting a send or receive (request set-up, matching queues)"),
 		latency("mpi.ipc_open_ns", "mapping a peer's buffer from its IPC handle, the first time (then cached)"),
+		str("mpi.visible_gcds", "", `the GCDs each rank's ROCr sees: "all", or "own" (ROCR_VISIBLE_DEVICES set to its GCD): its IPC copies then name its GCD at both ends`).choice(VisibleAll, VisibleOwn),
 	},
 	[]Param{
 		ints("rccl.threads", "", 64, 1024, "threads of a channel's workgroup"),
@@ -236,6 +238,7 @@ var Params = concat(
 	[]Param{
 		ints("env.HSA_ENABLE_SDMA", "", 0, 1, "0: all hipMemcpy* run as blit kernels on the CUs"),
 		ints("env.HSA_ENABLE_PEER_SDMA", "", 0, 1, "0: peer copies run as blit kernels"),
+		msgSize("env.HSA_FORCE_SDMA_SIZE", "ROCr: a copy whose source and destination are the copying GCD runs on an SDMA engine below this many bytes, as a blit kernel from it"),
 		ints("env.HSA_XNACK", "", 0, 1, "1: GPU page-fault retry: kernels touching managed memory not on their GCD fault and migrate it (model.md \"Managed memory\")"),
 		ints("env.MPICH_GPU_IPC_ENABLED", "", 0, 1, "0: every GPU message is staged through host shared memory"),
 		msgSize("env.MPICH_GPU_IPC_THRESHOLD", "messages of at least this many bytes go over IPC-mapped peer memory"),

@@ -241,6 +241,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("host.cores", int64(h.Cores))
 	v.int("host.core_outstanding_bytes", h.CoreOutstandingBytes)
 	v.int("host.core_load_lines", h.CoreLoadLines)
+	v.float("host.core_to_core_ns", h.CoreToCoreNs)
 
 	d := &n.DRAM
 	v.int("dram.channels_per_domain", int64(d.ChannelsPerDomain))
@@ -279,6 +280,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("env.HSA_ENABLE_SDMA", int64(n.Env.EnableSDMA))
 	v.int("env.HSA_ENABLE_PEER_SDMA", int64(n.Env.EnablePeerSDMA))
 	v.int("env.HSA_XNACK", int64(n.Env.XNACK))
+	v.int("env.HSA_FORCE_SDMA_SIZE", n.Env.ForceSDMASize)
 	v.int("env.MPICH_GPU_IPC_ENABLED", int64(n.Env.IPCEnabled))
 	v.int("env.MPICH_GPU_IPC_THRESHOLD", n.Env.IPCThreshold)
 	v.int("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", int64(n.Env.IPCCacheMax))
@@ -305,6 +307,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("env.MPICH_BCAST_INTRANODE_TREE_KVAL", int64(n.Env.BcastIntranodeKval))
 	v.float("mpi.post_ns", n.MPI.PostNs)
 	v.float("mpi.ipc_open_ns", n.MPI.IPCOpenNs)
+	v.choice("mpi.visible_gcds", n.MPI.VisibleGCDs)
 	n.validateRCCL(v)
 	v.int("env.FI_CXI_RDZV_THRESHOLD", n.Env.RdzvThreshold)
 	v.int("env.FI_CXI_RDZV_GET_MIN", n.Env.RdzvGetMin)

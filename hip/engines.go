@@ -34,7 +34,14 @@ func (r *Runtime) directItem(i int, op *ir.Command) (item, error) {
 		return item{}, fmt.Errorf("host-to-host copies are not modelled")
 	}
 	peer := !src.Host && !dst.Host
-	local := peer && src.GCD == dst.GCD // ROCm copies within one GCD with a kernel
+	local := peer && src.GCD == dst.GCD              // ROCm copies within one GCD with a kernel
+	if g := op.CopyGCD; g != nil && peer && !local { // both ends named by the copying GCD's agent
+		if op.Bytes >= r.env.ForceSDMASize || r.env.EnableSDMA == 0 {
+			return item{op: i, cus: r.device(*g).CUs, blit: true}, nil
+		}
+		eng, err := r.engineOn(streamKey(op.Rank, op.Stream), *g, 0)
+		return item{op: i, engine: eng}, err
+	}
 	if local || r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
 		g := src.GCD
 		if src.Host {
@@ -62,6 +69,12 @@ func (r *Runtime) engineFor(stream int, src, dst trace.Buffer) (*slot, error) {
 	default:
 		gcd, class = src.GCD, 1
 	}
+	return r.engineOn(stream, gcd, class)
+}
+
+// engineOn picks, for a stream, a queue of GCD gcd's host engines (class
+// 0) or xGMI engines (class 1).
+func (r *Runtime) engineOn(stream, gcd, class int) (*slot, error) {
 	key := [3]int{stream, gcd, class}
 	if e, ok := r.pick[key]; ok {
 		return e, nil

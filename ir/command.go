@@ -29,6 +29,13 @@ type Command struct {
 	LandFlag string
 	Inline   bool // the data came in the command (the CPU copied it in): no DMA read
 
+	// CopyGCD, for a library's peer copy, is the GCD whose agent names both
+	// ends of it: a rank whose ROCr sees only its own GCD copies an IPC
+	// message with it (package mpi). ROCr then runs the copy there, as a
+	// blit kernel from HSA_FORCE_SDMA_SIZE, on a host-facing SDMA engine
+	// below (GetBlitObject); nil: the peer copy's usual engine.
+	CopyGCD *int
+
 	// GPU flags (the counters kernels poll) an RDMA copy raises by one: at
 	// its completion (SetGPUFlag), when the receiving NIC reports it
 	// (LandGPUFlag). A flag_wait with GPUCount waits, polling, until GPU

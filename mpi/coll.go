@@ -84,11 +84,15 @@ type lowering struct {
 	recvd  map[[3]int]int          // the same, as the receiver counts
 	reqs   map[int]int             // rank -> requests (and events) the library started
 	posix  map[int]int             // rank -> calls that reached the shared-memory layer (releasegather.go)
+	// barriers is, per rank, the barriers that reached the node
+	// communicator's shared-memory layer (releasegather.go)
+	barriers map[int]int
 	// cellState is, per rank, the steps through its shared cells so far:
 	// the next one takes cell cellState % Shared.Cells
 	cellState map[int]int
 	groups    [][]int // the communicator's indexes by node (releasegather.go), made at first use
 	groupOf   []int   // index -> its group
+	unplaced  bool    // some rank has no buffers, so its node is not known (made with groups)
 }
 
 // lower returns ops with every collective replaced by what it does on its
@@ -117,7 +121,7 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
-		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, cellState: map[int]int{}}
+		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, barriers: map[int]int{}, cellState: map[int]int{}}
 	for i := range ops { // sizes first: each rank allocates its scratch buffers once
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)
@@ -171,6 +175,9 @@ type builder struct {
 	// off and bytes are the part of the buffers the algorithm runs on: the
 	// whole call, or one block of the GPU allreduce (MPICH_GPU_ALLREDUCE_BLK_SIZE).
 	off, bytes int64
+	// accCached: the host reductions' accumulator is in the rank's cache
+	// (the nodes' first ranks' allreduce on the result the cells left there)
+	accCached bool
 }
 
 func (l *lowering) builder(o *trace.Op, seq int) *builder {
@@ -527,10 +534,18 @@ func (b *builder) reduceLocal(acc, in span) {
 		return
 	}
 	if b.staged() {
-		b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: []trace.Access{
+		access := []trace.Access{
 			{Buf: in.buf, Mode: "read", Bytes: in.bytes, Offset: in.off},
 			{Buf: acc.buf, Mode: "read", Bytes: acc.bytes, Offset: acc.off},
-			{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}}})
+			{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off}}
+		if !b.accCached {
+			b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: access})
+			return
+		}
+		// acc is in the rank's cache: only in, which the NIC wrote, is a
+		// memory round trip; the sum is the CPU's work in its cache
+		b.emit(trace.Op{Op: trace.HostAccess, NUMA: b.numa(), Threads: 1, Access: access[:1]})
+		b.emit(trace.Op{Op: trace.HostCompute, Access: access})
 		return
 	}
 	b.kernel("mpi_reduce_sum", acc.bytes, []trace.Access{

@@ -101,9 +101,11 @@ func (m *machine) step(o trace.Op, reqs map[string]trace.Op, posted map[string]*
 		m.mem[o.Buf] = make([]uint64, o.Bytes)
 	case trace.Memcpy:
 		copy(m.span(o.Dst, o.DstOff, o.Bytes), m.span(o.Src, o.SrcOff, o.Bytes))
-	case trace.HostAccess, trace.Kernel:
+	case trace.HostAccess, trace.Kernel, trace.HostCompute: // a host_compute's access: the CPU's work in its caches
 		a := o.Access
 		switch {
+		case len(a) == 0 && o.Op == trace.HostCompute: // host time alone
+		case len(a) == 1 && a[0].Mode == "read": // a load whose use a host_compute makes
 		case len(a) == 2 || o.Name == "mpi_pack": // copies, read then write
 			var got [][]uint64
 			for i := 0; i < len(a); i += 2 {

@@ -16,8 +16,21 @@ import (
 // barrier is the dissemination barrier (MPIR_Barrier_intra_k_dissemination,
 // k = 2): in round j rank i tells rank i+2^j and waits for rank i-2^j.
 func (b *builder) barrier() {
-	for mask := 1; mask < b.n; mask <<= 1 {
-		b.exchange([]xfer{{peer: (b.me + mask) % b.n}}, []xfer{{peer: (b.me - mask + b.n) % b.n}})
+	if b.cellBarrier() {
+		return
+	}
+	b.dissemination(nil, b.me)
+}
+
+// dissemination is the dissemination barrier over the communicator's
+// indexes ranks (nil: all of them), index me of them the caller.
+func (b *builder) dissemination(ranks []int, me int) {
+	n, peer := b.n, func(i int) int { return i }
+	if ranks != nil {
+		n, peer = len(ranks), func(i int) int { return ranks[i] }
+	}
+	for mask := 1; mask < n; mask <<= 1 {
+		b.exchange([]xfer{{peer: peer((me + mask) % n)}}, []xfer{{peer: peer((me - mask + n) % n)}})
 	}
 }
 

@@ -36,8 +36,8 @@ func (x *expander) count() int {
 func (x *expander) startCount(i int, sd side, cache map[int][]string) int {
 	m := x.message(sd)
 	switch {
-	case m.net && sd.send: // the set-up, the put, and for an inline put the CPU's copy
-		if !x.rendezvous(m) && m.bytes <= x.p.Net.InjectBytes {
+	case m.net && sd.send: // the set-up, the put, and for an inline put from GPU memory the CPU's copy
+		if !x.rendezvous(m) && m.bytes <= x.p.Net.InjectBytes && !x.bufs[x.buf(m.send)].Host {
 			return 3
 		}
 		return 2

@@ -43,13 +43,20 @@ type Params struct {
 	IPC          bool  // MPICH_GPU_IPC_ENABLED
 	IPCThreshold int64 // MPICH_GPU_IPC_THRESHOLD: smaller messages are staged
 	IPCCache     int   // MPICH_GPU_IPC_CACHE_MAX_SIZE: handles a rank keeps open
+	// OwnGCD: each rank's ROCr sees only its own GCD (mpi.visible_gcds
+	// "own"), so an IPC copy names that GCD's agent at both ends
+	OwnGCD bool
 	// VSMsgCutoff is GTL_HSA_VSMSG_CUTOFF_SIZE: a GTL copy of at most this
 	// many bytes is the CPU's loads and stores, not an HSA async copy
 	VSMsgCutoff int64
 	Coll        Thresholds // the collectives' algorithm switches (coll.go)
 	PostNs      float64    // mpi.post_ns
-	IPCOpenNs   float64    // mpi.ipc_open_ns
-	NUMA        []int      // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
+	// CoreToCoreNs is host.core_to_core_ns: a rank's load of host lines
+	// another rank's core wrote last (a shared-memory cell) comes from that
+	// core's cache
+	CoreToCoreNs float64
+	IPCOpenNs    float64 // mpi.ipc_open_ns
+	NUMA         []int   // by global GCD id, its NUMA domain (global id): a sender's bounce buffers live on its GCD's domain
 	// AllreduceKernel is MPICH_GPU_ALLREDUCE_USE_KERNEL: MPI_Allreduce
 	// reduces on the GPU instead of staging through host memory (Cray's
 	// default, 0, in 8.1.17; docs/references.md [cray-mpich]).
@@ -68,10 +75,11 @@ type Params struct {
 func FromConfig(c *config.Node) Params {
 	e := &c.Env
 	return Params{IPC: e.IPCEnabled == 1, IPCThreshold: e.IPCThreshold, IPCCache: e.IPCCacheMax, VSMsgCutoff: e.VSMsgCutoff,
+		OwnGCD: c.MPI.VisibleGCDs == config.VisibleOwn,
 		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP, BcastRadix: e.BcastRadix,
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
-		PostNs: c.MPI.PostNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
+		PostNs: c.MPI.PostNs, CoreToCoreNs: c.Host.CoreToCoreNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
 		AllreduceKernelThreshold: e.AllreduceKernelThreshold, AllreduceBlock: e.AllreduceBlock,
 		Shared: Shared{On: e.SharedMemColl == 1, Threshold: e.PosixCollsThreshold, CellBytes: e.SharedMemCellBytes,
 			Cells: e.SharedMemCells, ReduceK: e.ReduceIntranodeKval, ReleaseK: e.BcastIntranodeKval},
@@ -274,8 +282,13 @@ func (x *expander) recvIPC(i int, sd side, m *message) {
 	if m.cpuCopy { // the receiver's own loads and stores, in its wait (finish)
 		return
 	}
-	x.emit(i, trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
-		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)})
+	c := ir.Command{Call: trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
+		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)}}
+	if x.p.OwnGCD { // the receiver's ROCr knows only its own GCD's agent
+		g := x.bufs[x.buf(sd)].GCD
+		c.CopyGCD = &g
+	}
+	x.emitCommand(i, c)
 }
 
 // stageCopy is a staged message's copy between device buffer dev (src or

@@ -363,3 +363,32 @@ func TestIPCSmallMessagesAreCPUCopies(t *testing.T) {
 		}
 	}
 }
+
+// A rank whose ROCr sees only its own GCD (mpi.visible_gcds "own") names
+// that GCD at both ends of its IPC copy, so ROCr runs the copy there: on
+// a host-facing SDMA engine below HSA_FORCE_SDMA_SIZE, as a blit kernel
+// on its CUs from it (the receiver pulls). With every GCD visible the
+// copy goes to an xGMI engine of the sender's GCD.
+func TestIPCCopyOwnGCD(t *testing.T) {
+	for _, c := range []struct {
+		visible string
+		bytes   int64
+		want    string // the engine that ran the copy
+	}{
+		{"all", 4 << 20, "GCD[0].SDMAXGMI"},
+		{"own", 64 << 10, "GCD[1].SDMAHost"},
+		{"own", 1 << 20, "GCD[1].CU"},
+		{"own", 4 << 20, "GCD[1].CU"},
+	} {
+		res, _, _ := run(t, pair(1, c.bytes), "mpi.visible_gcds="+c.visible)
+		var engines []string
+		for _, r := range res {
+			if r.Op.Op == trace.MemcpyPeerAsy {
+				engines = append(engines, r.Engine)
+			}
+		}
+		if len(engines) != 1 || !strings.Contains(engines[0], c.want) {
+			t.Errorf("%s, %d B: the IPC copy ran on %v, want %s", c.visible, c.bytes, engines, c.want)
+		}
+	}
+}

@@ -10,7 +10,9 @@ import (
 // which picks the protocol by size (docs/references.md [libfabric-cxi]; libfabric
 // prov/cxi): up to inject bytes the CPU copies the payload into the
 // command (immediate data: for a GPU buffer, CPU loads through the host
-// mapping of its memory) and the NIC sends it; up to threshold + get_min
+// mapping of its memory; a host buffer's few lines are in the sender's
+// cache, as the library's staging buffers it sends from are lines its CPU
+// wrote or reduced into) and the NIC sends it; up to threshold + get_min
 // bytes the NIC reads the buffer and puts it (eager); a larger message
 // puts eager_size bytes with its header and the receiver's NIC, once the
 // header matches a posted receive, gets the rest from the sender's memory
@@ -109,9 +111,11 @@ func (x *expander) netSend(i int, m *message) {
 	default:
 		o := x.nicCopy(i, m, nic, 0, 0, m.bytes, false)
 		if m.bytes <= x.p.Net.InjectBytes { // the CPU copies the payload into the command
-			numa := x.numaOfBuf(x.buf(m.send))
-			x.emit(i, trace.Op{Op: trace.HostAccess, NUMA: &numa, Threads: 1, Access: []trace.Access{
-				{Buf: x.buf(m.send), Mode: "read", Bytes: max(m.bytes, 1), Offset: x.off(m.send)}}})
+			if !x.bufs[x.buf(m.send)].Host { // from GPU memory: its uncached load (a host buffer's lines are in the cache)
+				numa := x.numaOfBuf(x.buf(m.send))
+				x.emit(i, trace.Op{Op: trace.HostAccess, NUMA: &numa, Threads: 1, Access: []trace.Access{
+					{Buf: x.buf(m.send), Mode: "read", Bytes: max(m.bytes, 1), Offset: x.off(m.send)}}})
+			}
 			o.Inline = true
 		}
 		o.LandFlag, o.SetFlag = x.flag(m, landed), x.flag(m, fin)

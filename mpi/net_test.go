@@ -117,6 +117,54 @@ func TestNetCollective(t *testing.T) {
 	}
 }
 
+// An inline put's payload is the CPU's copy: from GPU memory an uncached
+// load over the host link before the put; from the library's host
+// staging buffers (an allreduce's steps between nodes) the sender's cached
+// lines, no memory access.
+func TestNetInjectLoad(t *testing.T) {
+	_, x, _ := run(t, pair(8, 8), "network.nodes=2")
+	loads := 0
+	for _, o := range x {
+		if o.Call.Op == trace.HostAccess && o.Call.Rank == 0 && o.Call.Access[0].Buf == "s" {
+			loads++
+		}
+	}
+	if loads != 1 {
+		t.Errorf("an 8 B put from GPU memory made %d CPU loads, want 1", loads)
+	}
+	gcds := []int{0, 1, 8, 9}
+	var ops []trace.Op
+	for r, g := range gcds {
+		ops = append(ops, trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("s%d", r), GCD: intp(g), Bytes: 8, Rank: r},
+			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("d%d", r), GCD: intp(g), Bytes: 8, Rank: r})
+	}
+	for range 6 { // past MPICH_POSIX_NUM_COLLS_THRESHOLD: the cells and the first ranks' step
+		for r := range gcds {
+			ops = append(ops, trace.Op{Op: trace.MPIAllreduce, Src: fmt.Sprintf("s%d", r), Dst: fmt.Sprintf("d%d", r), Bytes: 8, Rank: r})
+		}
+	}
+	_, x, _ = run(t, ops, "network.nodes=2")
+	read := map[[3]any]bool{} // rank, buffer, offset of every lone load
+	for _, o := range x {
+		if o.Call.Op == trace.HostAccess && len(o.Call.Access) == 1 {
+			a := o.Call.Access[0]
+			read[[3]any{o.Call.Rank, a.Buf, a.Offset}] = true
+		}
+	}
+	puts := 0
+	for _, o := range nicCopies(x) {
+		if o.Inline && strings.HasPrefix(o.Call.Src, "mpi.") {
+			puts++
+			if read[[3]any{o.Call.Rank, o.Call.Src, o.Call.SrcOff}] {
+				t.Errorf("rank %d loads %s before its inline put", o.Call.Rank, o.Call.Src)
+			}
+		}
+	}
+	if puts == 0 {
+		t.Error("the allreduce made no inline put from a staging buffer")
+	}
+}
+
 // Host buffers between nodes (an allreduce stages through them): the get
 // of a rendezvous is reported by the receiver's own NIC (its writes start
 // there), whichever NIC the node's host memory is reached through.

@@ -121,10 +121,13 @@ func (b *builder) cellGather(local []int, li int, intoResult bool) span {
 	if li == 0 && intoResult {
 		acc = b.whole(b.me, 'r')
 	}
-	b.hostCopy(acc, b.whole(b.me, 's'))
+	b.cachedCopy(acc, b.whole(b.me, 's'), false)
 	for _, c := range kids(li, b.l.p.Shared.ReduceK, len(local)) {
 		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.cellFlag(local[c], "gathered")})
-		b.reduceLocal(acc, b.cell(local[c], seg))
+		in := b.cell(local[c], seg)
+		b.cached(true, trace.Access{Buf: in.buf, Mode: "read", Bytes: in.bytes, Offset: in.off},
+			trace.Access{Buf: acc.buf, Mode: "read", Bytes: acc.bytes, Offset: acc.off},
+			trace.Access{Buf: acc.buf, Mode: "write", Bytes: acc.bytes, Offset: acc.off})
 	}
 	if li != 0 {
 		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, "gathered")})
@@ -142,7 +145,7 @@ func (b *builder) cellRelease(local []int, li int, from span) {
 	if bcast {
 		from = b.cell(local[0], b.nextCell())
 		if li == 0 {
-			b.hostCopy(from, b.whole(b.me, 'r'))
+			b.cachedCopy(from, b.whole(b.me, 'r'), false)
 		}
 	}
 	k := b.l.p.Shared.ReleaseK
@@ -152,9 +155,37 @@ func (b *builder) cellRelease(local []int, li int, from span) {
 	if len(kids(li, k, len(local))) > 0 {
 		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, "released")})
 	}
-	if li != 0 || !bcast {
-		b.hostCopy(b.whole(b.me, 'r'), from)
+	if li != 0 || !bcast { // the first rank's cell: its own lines, others fetch them
+		b.cachedCopy(b.whole(b.me, 'r'), from, li != 0)
 	}
+}
+
+// The cells and the ranks' staging buffers are host memory the cores cache
+// (write-back and coherent), and a cell holds 128 bytes at most, so the
+// cell path's copies and reductions run in the cores' caches: no memory
+// round trip (docs/model.md "MPI collectives"). A rank's own lines (its
+// staging buffers, its cells) hit its caches. A child's cell (or the
+// first rank's), which another core wrote last, comes from that core's
+// cache: one transfer, host.core_to_core_ns, with the flag just polled
+// (the rank's core keeps a cell's two lines and its flag's in flight
+// together).
+
+// cached is the rank's CPU working on lines in the caches: access names
+// what it reads and writes (the data's way); fetch, whether it waits for
+// lines another core wrote.
+func (b *builder) cached(fetch bool, access ...trace.Access) {
+	var ns float64
+	if fetch {
+		ns = b.l.p.CoreToCoreNs
+	}
+	b.emit(trace.Op{Op: trace.HostCompute, ComputeNs: ns, Access: access})
+}
+
+// cachedCopy is a memcpy of src to dst in the caches (fetch: src is
+// another core's).
+func (b *builder) cachedCopy(dst, src span, fetch bool) {
+	b.cached(fetch, trace.Access{Buf: src.buf, Mode: "read", Bytes: src.bytes, Offset: src.off},
+		trace.Access{Buf: dst.buf, Mode: "write", Bytes: dst.bytes, Offset: dst.off})
 }
 
 // nodeGroups are the communicator's indexes by node, nodes in the order
@@ -168,6 +199,9 @@ func (b *builder) nodeGroups() (groups [][]int, mine int) {
 		l.groupOf = make([]int, b.n)
 		for i := range b.n {
 			nd := b.node(i)
+			if _, ok := b.l.gcd[b.rank(i)]; !ok {
+				l.unplaced = true
+			}
 			k, ok := at[nd]
 			if !ok {
 				k = len(l.groups)
@@ -185,13 +219,16 @@ func (b *builder) nodeGroups() (groups [][]int, mine int) {
 // place on their results: recursive doubling over the network (assumed
 // for every size a cell holds; MPICH picks it up to
 // MPICH_ALLREDUCE_SHORT_MSG_SIZE), a rank count that is not a power of two
-// folding in and out first as MPICH does.
+// folding in and out first as MPICH does. The result stays in the rank's
+// cache: a step's reduction loads only the data the NIC wrote.
 func (b *builder) rootsAllreduce(groups [][]int) {
 	roots := make([]int, len(groups))
 	for k, g := range groups {
 		roots[k] = g[0]
 	}
 	pos := slices.Index(roots, b.me)
+	b.accCached = true // its result, which the cells' gather left in its cache
+	defer func() { b.accCached = false }()
 	f := newFold(len(roots), true)
 	b.foldIn(f, roots, pos)
 	if nr := f.newrank(pos); nr >= 0 {
@@ -213,4 +250,72 @@ func kids(i, k, n int) []int {
 func (b *builder) cells(r int) string {
 	var n [64]byte
 	return newName(&n, b.l.prefix).c('h').d(r).s(".c").String()
+}
+
+// cellBarrier runs MPI_Barrier as MPICH's SMP-aware composition
+// (MPIDI_Barrier_intra_composition_alpha, ch4_coll_impl.h v3.4.2;
+// generic.json picks it for a communicator with a node level, which a
+// communicator of several ranks on a node has, one node or many): the
+// node's barrier through the shared-memory layer (release_gather: flags
+// up the reduce tree, then down the release tree), a dissemination
+// barrier between the nodes' first ranks over the network, and a 1-byte
+// bcast from each node's first rank through the cells (its release).
+// Every flag another core set is a fetch. The node's layer takes the
+// calls from the MPICH_POSIX_NUM_COLLS_THRESHOLD-th on (the node
+// communicator's own count); the calls before, ranks whose nodes are not
+// known (no buffers) and the cells off keep the flat dissemination barrier
+// (assumed: MPICH's fallback there runs the composition over messages).
+// It says whether it ran.
+func (b *builder) cellBarrier() bool {
+	sh, r := b.l.p.Shared, b.call.Rank
+	if !sh.On || sh.Cells < 1 {
+		return false
+	}
+	groups, g := b.nodeGroups()
+	if b.l.unplaced {
+		return false
+	}
+	b.l.barriers[r]++
+	if b.l.barriers[r] < sh.Threshold {
+		return false
+	}
+	local := groups[g]
+	li := slices.Index(local, b.me)
+	for _, c := range kids(li, sh.ReduceK, len(local)) {
+		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.cellFlag(local[c], "barrier")})
+		b.fetch()
+	}
+	if li != 0 {
+		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, "barrier")})
+	}
+	b.releaseFlags(local, li, "barrier.released")
+	if li == 0 && len(groups) > 1 {
+		roots := make([]int, len(groups))
+		for k, grp := range groups {
+			roots[k] = grp[0]
+		}
+		b.dissemination(roots, g)
+	}
+	b.releaseFlags(local, li, "barrier.bcast")
+	return true
+}
+
+// releaseFlags passes the node's first rank's flag what down the release
+// tree over local: a rank waits for its parent's (a fetch), then flags
+// its own children.
+func (b *builder) releaseFlags(local []int, li int, what string) {
+	k := b.l.p.Shared.ReleaseK
+	if li != 0 {
+		b.emit(trace.Op{Op: trace.FlagWait, Flag: b.cellFlag(local[(li-1)/k], what)})
+		b.fetch()
+	}
+	if len(kids(li, k, len(local))) > 0 {
+		b.emit(trace.Op{Op: trace.FlagSet, Flag: b.cellFlag(b.me, what)})
+	}
+}
+
+// fetch is the rank's load of a flag another core set: the line comes
+// from that core's cache.
+func (b *builder) fetch() {
+	b.emit(trace.Op{Op: trace.HostCompute, ComputeNs: b.l.p.CoreToCoreNs})
 }

@@ -16,6 +16,15 @@ func sharedParams(threshold int, cell int64, reduceK, releaseK int) Params {
 	return p
 }
 
+// sharedVariants are the cells from call threshold (256-byte cells, trees
+// of 4 and 64) on one node, on nodes of 4 ranks, and turned off.
+func sharedVariants(threshold int) (one, twoNodes, off Params) {
+	one, twoNodes, off = sharedParams(threshold, 256, 4, 64), sharedParams(threshold, 256, 4, 64), sharedParams(threshold, 256, 4, 64)
+	twoNodes.Net.GCDsPerNode = 4
+	off.Shared.On = false
+	return
+}
+
 // allreduceTrace is n ranks each making an allreduce of size bytes twice.
 func allreduceTrace(n int, size int64) []trace.Op {
 	return collTrace(n, size, size, func(r int) trace.Op {
@@ -70,10 +79,7 @@ func TestReleaseGatherSelection(t *testing.T) {
 		}
 		return
 	}
-	twoNodes := sharedParams(1, 256, 4, 64)
-	twoNodes.Net.GCDsPerNode = 4
-	off := sharedParams(1, 256, 4, 64)
-	off.Shared.On = false
+	_, twoNodes, off := sharedVariants(1)
 	for _, c := range []struct {
 		name             string
 		p                Params
@@ -109,4 +115,81 @@ func TestReleaseGatherSelection(t *testing.T) {
 				c.name, rts1, rts2, gat2, c.firstRTS, c.wantRTS, c.wantGat)
 		}
 	}
+}
+
+// From the threshold on, the cells' copies and reductions are the CPU's
+// work in its caches: no host_access touches a cell, and a rank waits
+// host.core_to_core_ns once per child's cell and once for the first
+// rank's (in a k = 4 reduce tree over 8 ranks, rank 0 has children 1-4,
+// rank 1 children 5-7, the others none; every rank but 0 copies the sum
+// out of rank 0's cell).
+func TestReleaseGatherFetches(t *testing.T) {
+	p := sharedParams(1, 256, 4, 64)
+	p.CoreToCoreNs = 100
+	fetches := map[int]int{}
+	for _, o := range lower(allreduceTrace(8, 8), p, "mpi.") {
+		for _, a := range o.Access {
+			if o.Op == trace.HostAccess && strings.HasSuffix(a.Buf, ".c") {
+				t.Fatalf("rank %d: a host_access of a cell: %+v", o.Rank, o)
+			}
+		}
+		if o.Op == trace.HostCompute && o.ComputeNs == p.CoreToCoreNs {
+			fetches[o.Rank]++
+		}
+	}
+	for r, want := range map[int]int{0: 4, 1: 4, 2: 1, 5: 1, 7: 1} {
+		if fetches[r] != 2*want { // two calls
+			t.Errorf("rank %d waits for %d lines of other cores, want %d", r, fetches[r], 2*want)
+		}
+	}
+}
+
+// MPI_Barrier from the threshold on is MPICH's composition: no message
+// on a node, a dissemination between the nodes' first ranks; before it,
+// and with the cells off, the flat dissemination (3 rounds on 8 ranks).
+func TestCellBarrier(t *testing.T) {
+	ops := func(p Params) []trace.Op { // two allreduces (c0, c1), then two barriers (c2, c3)
+		tr := allreduceTrace(8, 8)
+		for r := range 8 {
+			tr = append(tr, trace.Op{Op: trace.MPIBarrier, Rank: r}, trace.Op{Op: trace.MPIBarrier, Rank: r})
+		}
+		return lower(tr, p, "mpi.")
+	}
+	one, two, off := sharedVariants(2)
+	for _, c := range []struct {
+		name              string
+		p                 Params
+		seq, rank         int
+		wantHost, wantNet int
+	}{
+		{"one node, the first barrier", one, 2, 1, 3, 0},
+		{"one node, from the threshold", one, 3, 1, 0, 0},
+		{"cells off", off, 3, 1, 3, 0},
+		{"two nodes, the first barrier", two, 2, 1, 2, 1},
+		{"two nodes, a node's other rank", two, 3, 1, 0, 0},
+		{"two nodes, a node's first rank", two, 3, 4, 0, 1},
+	} {
+		if host, net := posts(ops(c.p), c.rank, c.seq); host != c.wantHost || net != c.wantNet {
+			t.Errorf("%s: rank %d posts %d host messages, %d between nodes; want %d, %d", c.name, c.rank, host, net, c.wantHost, c.wantNet)
+		}
+	}
+	dataflow(t, ops(two), func(*machine) {}) // and every barrier ends
+}
+
+// posts counts rank's host messages (ready flags) and messages between
+// nodes in its collective seq.
+func posts(ops []trace.Op, rank, seq int) (host, net int) {
+	prefix := fmt.Sprintf("mpi.c%d.", seq)
+	for _, o := range ops {
+		if o.Rank != rank {
+			continue
+		}
+		if o.Op == trace.FlagSet && strings.HasPrefix(o.Flag, prefix) && strings.HasSuffix(o.Flag, ".rts") {
+			host++
+		}
+		if o.Op == trace.MPIIsend && o.Tag == -1-seq {
+			net++
+		}
+	}
+	return host, net
 }

@@ -17,11 +17,8 @@ const (
 // sizes.
 const crayKernelGap = "Cray's GPU allreduce kernel is closed source: the model runs MPICH's Rabenseifner between IPC-mapped device buffers with a reduction kernel per step, and at 256 KiB (two blocks of a 7-step algorithm, each step a kernel launch and a wait) is 23.5% slow: 149 us against 121; its per-step launch and synchronisation cost is what Cray's single kernel per block does not pay (docs/model.md \"MPI collectives\"; issue 22)"
 
-// craySmallGap is what the model lacks below a shared-memory cell's data.
-const craySmallGap = "8 B fits Cray's 256-byte shared-memory cells, so the model reduces through them without messages, in 5.33 us: its staging copies of the GCD buffers, about 0.9 us in and 0.9 us out, are uncached loads and stores over the host link, and the nine 8 B host copies and reductions in a row take 0.39 us each, DRAM round trips (the model has no CPU caches; amdgpu maps VRAM cached where the GPU's xGMI reaches the CPU); the measured step between 128 and 256 B (2.8 to 12.5 us) is the switch from the cells to the point-to-point algorithms, which the model has (docs/model.md \"MPI collectives\"; issue 22)"
-
 var crayMPICHPoints = []checkPoint{
-	crayAllreduce(8, 2.56, craySmallGap),
+	crayAllreduce(8, 2.56, ""),
 	crayAllreduce(1<<10, 12.16, ""),
 	crayAllreduce(8<<10, 42.70, ""),
 	crayAllreduce(64<<10, 76.50, ""),
@@ -32,7 +29,13 @@ var crayMPICHPoints = []checkPoint{
 }
 
 // crayAllreduce is the sweep's osu_allreduce at bytes (us), ranks on GCDs
-// 0-7 in order (assumed: the run's binding is not recorded).
+// 0-7 in order, every GCD visible to each. The run's script
+// (frontier/run/run_allreduce.sbatch) binds with srun --gpus-per-node=8
+// --gpu-bind=closest -c7: one GCD per rank, which it alone sees. Run so
+// (mpi.visible_gcds "own", GCDs 4 5 2 3 6 7 0 1), the model's kernel path
+// pulls its 1-4 MiB IPC copies with blit kernels that take about 54 us
+// each, whatever their size, and 16 MiB leaves its band (+33%); why is not
+// known, so the points keep the assumed binding.
 func crayAllreduce(bytes int64, us float64, gap string) checkPoint {
 	return checkPoint{experiment: crayMPICH, name: fmt.Sprintf("osu_allreduce %s, 1 node x 8 GCDs", sizeName(bytes)), source: crayMPICHSource,
 		run:       checkRun{osu: "osu_allreduce", gcds: span(8), nodes: 1, bytes: bytes, allreduceKernel: true},
