@@ -97,7 +97,7 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 		if n == 1024 {
 			order = Point{Experiment: exp, Name: fmt.Sprintf("%d³: acm-packed-he / acm-batched-he, below 1 (pipelined wins)", n),
 				Simulated: packed / batched, Published: 1, AtMost: true, Unit: "x",
-				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), more than the one fused pack kernel of the whole halo costs; the polling wait's out-of-order unpacks are not modelled (docs/model.md, Halo exchange)"}
+				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), more than the one fused pack kernel of a 256³ box's halo costs; the order flips at 2048³, a 512³ box (docs/model.md, Halo exchange)"}
 		}
 		pts = append(pts, order)
 		for _, acm := range []string{"acm-batched-he", "acm-packed-he"} {

@@ -42,7 +42,9 @@ import (
 // library into a device staging buffer in MPI_Isend with the same engine
 // as MPI_Pack (Yaksa: yaksa kernels; else the CPU's dataloop walk), sent
 // as a contiguous message, and unpacked by the same engine from the
-// receiver's staging buffer when its receive completes. acm waits by
+// receiver's staging buffer when its receive completes. With yaksa, a
+// message between nodes, or a hindexed one, also bounces through host
+// memory on both sides (exchange.staged, yaksaStage). acm waits by
 // polling MPI_Request_get_status over the packets (the MPI and pipelined
 // variants) or with MPI_Wait in packet order (batched); the model waits
 // every packet in order, the receive first (in the akisim MPI model a
@@ -142,8 +144,9 @@ func (x exchange) staged(h Halo, rank, peer int) bool {
 	return x.label == "mpi-he-hindexed" || x.place.GCD(rank)/n != x.place.GCD(peer)/n
 }
 
-// stage is the staging of rank's message of packet k (field f, or all if
-// f < 0) with peer: its buffers and size. dir is "send" or "recv".
+// stage is the bounce of the message of packet k (field f, or all if
+// f < 0) through host memory: its buffers and size. dir is "send" or
+// "recv".
 func (h Halo) stage(dir string, k, f int, bytes int64) yaksaStage {
 	return yaksaStage{dev: h.buf(dir, k, f), pinned: h.prefix + "yaksa.pinned", host: h.buf("host."+dir, k, f),
 		event: h.buf("ev."+dir, k, f), bytes: bytes, numa: h.NUMA}
