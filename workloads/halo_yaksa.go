@@ -9,7 +9,8 @@ import (
 )
 
 // MPI_Pack on device memory through yaksa's HIP backend
-// (MPICH_ENABLE_YAKSA=1), as MPICH 4.x's typerep calls it
+// (MPICH_ENABLE_YAKSA=1; docs/references.md [yaksa], [mpich]), as MPICH
+// 4.x's typerep calls it
 // (typerep_yaksa_pack.c: MPICH queries both pointers unless the buffer
 // is MPI_BOTTOM, then a blocking yaksa_pack) and yaksa v0.2-v0.3 runs it
 // (pmodels/yaksa; the 2022-2025 releases, when Cray MPICH 8.1.29 was
