@@ -147,6 +147,7 @@ func groups() []group {
 		{[]experiment{{netExperiment, "LUMI ReFrame checks (docs/references.md [lumi-reframe])"}}, noRef(netPoints)},
 		{[]experiment{{haloPackExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloPoints)},
 		{[]experiment{{haloExchangeExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloExchangePoints)},
+		{[]experiment{{haloMHDExperiment, "seed paper 001 (Pekkilä et al., IJHPCA, halo exchange)"}}, noRef(haloMHDPoints)},
 		{hostMemExperiments(), noRef(hostMemPoints)},
 	}
 	return append(gs, checkGroups()...)

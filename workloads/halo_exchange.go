@@ -42,7 +42,9 @@ import (
 // library into a device staging buffer in MPI_Isend with the same engine
 // as MPI_Pack (Yaksa: yaksa kernels; else the CPU's dataloop walk), sent
 // as a contiguous message, and unpacked by the same engine from the
-// receiver's staging buffer when its receive completes. acm waits by
+// receiver's staging buffer when its receive completes. With yaksa, a
+// message between nodes, or a hindexed one, also bounces through host
+// memory on both sides (exchange.staged, yaksaStage). acm waits by
 // polling MPI_Request_get_status over the packets (the MPI and pipelined
 // variants) or with MPI_Wait in packet order (batched); the model waits
 // every packet in order, the receive first (in the akisim MPI model a
@@ -125,7 +127,62 @@ type exchange struct {
 	packets []halo.Packet
 	label   string
 	nf      int
-	waits   *[]trace.Op // scratch for an exchange's waits, reused from one exchange to the next
+	waits   *[]trace.Op    // scratch for an exchange's waits, reused from one exchange to the next
+	place   halo.Placement // the ranks' GCDs: which messages cross nodes
+}
+
+// staged says whether rank's datatype message to or from peer goes
+// through host memory with yaksa (yaksaStage): as upstream MPICH sends
+// it, between nodes (the OFI netmod packs into a host buffer) and, within
+// a node, for a hindexed type (the IPC path skips HINDEXED and STRUCT,
+// ipc_send.h; POSIX shared memory packs into its host cells).
+func (x exchange) staged(h Halo, rank, peer int) bool {
+	if !h.Yaksa || !x.datatypes() || peer == rank {
+		return false
+	}
+	n := x.place.GCDsPerNode()
+	return x.label == "mpi-he-hindexed" || x.place.GCD(rank)/n != x.place.GCD(peer)/n
+}
+
+// stage is the bounce of the message of packet k (field f, or all if
+// f < 0) through host memory: its buffers and size. dir is "send" or
+// "recv".
+func (h Halo) stage(dir string, k, f int, bytes int64) yaksaStage {
+	return yaksaStage{dev: h.buf(dir, k, f), pinned: h.prefix + "yaksa.pinned", host: h.buf("host."+dir, k, f),
+		event: h.buf("ev."+dir, k, f), bytes: bytes, numa: h.NUMA}
+}
+
+// exchangeBufs appends rank's buffers of exchange x: acm's send and
+// receive buffers per packet (MPICH's device staging per field and packet
+// for mpi-he), and, for messages staged through the host, MPICH's host
+// pack buffers and yaksa's pinned pool.
+func (h Halo) exchangeBufs(ops []trace.Op, x exchange, rank int) []trace.Op {
+	pooled := false
+	for k, pk := range x.packets {
+		bytes := int64(x.nf) * pk.Recv.Elems() * haloElem
+		fs, per := []int{-1}, bytes
+		if x.label == "mpi-he" { // a staging buffer per field and packet
+			fs, per = make([]int, x.nf), bytes/int64(x.nf)
+			for f := range fs {
+				fs[f] = f
+			}
+		}
+		from, to := x.d.Peers(rank, pk)
+		for _, f := range fs {
+			ops = append(ops, alloc(h.buf("send", k, f), h.GCD, per), alloc(h.buf("recv", k, f), h.GCD, per))
+			for i, peer := range []int{to, from} {
+				if x.staged(h, rank, peer) {
+					dir := [2]string{"send", "recv"}[i]
+					ops = append(ops, trace.Op{Op: trace.MallocPageable, Buf: h.buf("host."+dir, k, f), NUMA: intp(h.NUMA), Bytes: per})
+					pooled = true
+				}
+			}
+		}
+	}
+	if pooled {
+		ops = append(ops, trace.Op{Op: trace.HostMalloc, Buf: h.prefix + "yaksa.pinned", NUMA: intp(h.NUMA), Bytes: yaksaChunkPool})
+	}
+	return ops
 }
 
 // datatypes says whether the exchange packs with MPI datatypes, whose
@@ -137,7 +194,7 @@ func (x exchange) datatypes() bool { return x.label == "mpi-he" || x.label == "m
 // fields over decomposition d placed by p.
 func (h Halo) exchangeRun(d *halo.Decomposition, p halo.Placement, label string, nf int) job.Run {
 	x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: nf,
-		waits: new([]trace.Op)}
+		waits: new([]trace.Op), place: p}
 	var sent int64 // rank 0's bytes per exchange
 	for _, pk := range x.packets {
 		if from, _ := d.Peers(0, pk); from != 0 {
@@ -214,18 +271,7 @@ func (h Halo) exchangeRank(ops []trace.Op, x exchange, rank int) []trace.Op {
 	for f := range x.nf {
 		ops = append(ops, alloc(h.fieldBuf(f), h.GCD, field))
 	}
-	perField := x.label == "mpi-he" // a staging buffer per field and packet
-	for k, pk := range x.packets {
-		bytes := int64(x.nf) * pk.Recv.Elems() * haloElem
-		switch {
-		case perField:
-			for f := range x.nf {
-				ops = append(ops, alloc(h.buf("send", k, f), h.GCD, bytes/int64(x.nf)), alloc(h.buf("recv", k, f), h.GCD, bytes/int64(x.nf)))
-			}
-		default:
-			ops = append(ops, alloc(h.buf("send", k, -1), h.GCD, bytes), alloc(h.buf("recv", k, -1), h.GCD, bytes))
-		}
-	}
+	ops = h.exchangeBufs(ops, x, rank)
 	sync := []trace.Op{{Op: trace.DeviceSync}, {Op: trace.MPIBarrier}}
 	if x.d.Procs() == 1 { // MPI_Barrier of one rank returns at once
 		sync = sync[:1]
@@ -323,12 +369,22 @@ func (h Halo) exchange(launch []trace.Op, x exchange, rank int, first bool) []tr
 					fields[f] = f
 				}
 			}
-			irecv, isend := msg(u.k, u.f, per*pk.Recv.Elems()*haloElem, self(u.k))
+			bytes := per * pk.Recv.Elems() * haloElem
+			irecv, isend := msg(u.k, u.f, bytes, self(u.k))
+			var in, out *yaksaStage
+			if x.staged(h, rank, from[u.k]) {
+				s := h.stage("recv", u.k, u.f, bytes)
+				in = &s
+			}
+			if x.staged(h, rank, to[u.k]) {
+				s := h.stage("send", u.k, u.f, bytes)
+				out = &s
+			}
 			unpack := func(ops []trace.Op) []trace.Op {
-				return h.typePup(ops, pk.Recv, x.mm, fields, h.buf("recv", u.k, u.f), h.buf("md.recv", u.k, u.f), first, u.f < 0, true)
+				return h.typePup(ops, pk.Recv, x.mm, fields, h.buf("recv", u.k, u.f), h.buf("md.recv", u.k, u.f), first, u.f < 0, true, in)
 			}
 			launch = append(launch, irecv)
-			launch = h.typePup(launch, pk.Send, x.mm, fields, h.buf("send", u.k, u.f), h.buf("md.send", u.k, u.f), first, u.f < 0, false)
+			launch = h.typePup(launch, pk.Send, x.mm, fields, h.buf("send", u.k, u.f), h.buf("md.send", u.k, u.f), first, u.f < 0, false, out)
 			if self(u.k) { // MPICH's local copy: out of the staging buffer at once
 				launch = append(launch, post)
 				launch = unpack(launch)
@@ -422,8 +478,10 @@ func (h Halo) unpackKernel(name string, x exchange, ks []int) trace.Op {
 // device memory between the fields' segment seg and the staging buffer
 // buf, with MPI_Pack's engine: a subarray of one field (one entry in
 // fields), or a hindexed_block over all of them at MPI_BOTTOM (bottom),
-// field after field in the buffer.
-func (h Halo) typePup(ops []trace.Op, seg halo.Segment, mm []int, fields []int, buf, md string, first, bottom, unpack bool) []trace.Op {
+// field after field in the buffer. With yaksa, a message staged through
+// host memory (stage) leaves by stage.out after the pack kernels, or
+// comes in by stage.in before the unpack's.
+func (h Halo) typePup(ops []trace.Op, seg halo.Segment, mm []int, fields []int, buf, md string, first, bottom, unpack bool, stage *yaksaStage) []trace.Op {
 	per := seg.Elems() * haloElem
 	if !h.Yaksa {
 		var blocks [][]trace.Access
@@ -441,9 +499,15 @@ func (h Halo) typePup(ops []trace.Op, seg halo.Segment, mm []int, fields []int, 
 	if !bottom { // MPICH asks for both pointers' attributes
 		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs})
 	}
+	if stage != nil && unpack {
+		ops = stage.in(ops)
+	}
 	for i, f := range fields {
 		ops = h.yaksa(ops, yaksaCall{f: f, seg: seg, buf: buf, at: int64(i) * per, md: md,
-			first: first && i == 0, bottom: bottom, unpack: unpack}, mm)
+			first: first && i == 0, bottom: bottom, unpack: unpack, staged: stage != nil}, mm)
+	}
+	if stage != nil && !unpack {
+		ops = stage.out(ops, h.QueryNs)
 	}
 	return ops
 }

@@ -140,6 +140,10 @@ func TestHaloRadiusRuleShared(t *testing.T) {
 // the z axis) and without.
 func TestHaloExchangeLater(t *testing.T) {
 	c := frontier(t)
+	place, err := halo.PlacementOn(halo.MPIDefault, 4) // two nodes at 8 ranks: some messages cross
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, procs := range []int{4, 8} {
 		d, err := halo.Decompose(halo.MPIDefault, []int{32, 32, 32}, procs, halo.LUMILevels)
 		if err != nil {
@@ -148,7 +152,7 @@ func TestHaloExchangeLater(t *testing.T) {
 		for _, yaksa := range []bool{false, true} {
 			h := Halo{Radius: 4, QueryNs: c.Runtime.APICallNs, Yaksa: yaksa, PostNs: c.MPI.PostNs, GCD: 1, NUMA: 0, prefix: "r1."}
 			for _, label := range HaloExchangeLabels {
-				x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: 2}
+				x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: 2, place: place}
 				var want []trace.Op
 				all := h.exchange(nil, x, 1, true)
 				for _, o := range all {
@@ -188,6 +192,72 @@ func TestHaloExchangeCost(t *testing.T) {
 		}
 		if sent == 0 || r.Cost != sent {
 			t.Errorf("%s: cost %d, want the %d bytes its sends carry", r.Name, r.Cost, sent)
+		}
+	}
+}
+
+// With yaksa a datatype message crossing nodes, and a hindexed one
+// within a node, goes through host memory: the sender copies each chunk
+// of its device staging buffer to yaksa's pinned pool, waits on its event
+// and copies it on the CPU to MPICH's buffer; the receiver copies it back
+// before its unpack kernel. A subarray message within a node does not.
+func TestHaloExchangeStaged(t *testing.T) {
+	c := frontier(t)
+	place, err := halo.PlacementOn(halo.MPIDefault, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := halo.Decompose(halo.MPIDefault, []int{32, 32, 64}, 16, halo.LUMILevels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Halo{Radius: 4, QueryNs: c.Runtime.APICallNs, Yaksa: true, PostNs: c.MPI.PostNs, GCD: 0, NUMA: 3, prefix: "r0."}
+	for _, label := range []string{"mpi-he", "mpi-he-hindexed"} {
+		x := exchange{d: d, mm: halo.PaddedBox(d.Local, h.Radius), packets: halo.Packets(d.Local, h.Radius), label: label, nf: 2, place: place}
+		var sends, recvs, remote int
+		for _, pk := range x.packets {
+			from, to := d.Peers(0, pk)
+			for _, peer := range []int{from, to} {
+				if peer != 0 && (label == "mpi-he-hindexed" || place.GCD(peer)/8 != 0) {
+					remote++
+				}
+			}
+			n := 1
+			if label == "mpi-he" {
+				n = x.nf
+			}
+			if to != 0 && (label == "mpi-he-hindexed" || place.GCD(to)/8 != 0) {
+				sends += n
+			}
+			if from != 0 && (label == "mpi-he-hindexed" || place.GCD(from)/8 != 0) {
+				recvs += n
+			}
+		}
+		if remote == 0 || (label == "mpi-he" && sends+recvs == 2*26*x.nf) {
+			t.Fatalf("%s: %d staged sends and %d receives: want some messages within the node and some across", label, sends, recvs)
+		}
+		ops := h.exchange(nil, x, 0, false)
+		var out, in, cpu, events int
+		for i, o := range ops {
+			switch {
+			case o.Op == trace.MemcpyAsync && o.Dst == "r0.yaksa.pinned":
+				out++
+				if o.Stream != yaksaStream || ops[i+2].Op != trace.EventRecord {
+					t.Errorf("%s: staging copy %+v, then %+v: want yaksa's stream and an event", label, o, ops[i+2])
+				}
+			case o.Op == trace.MemcpyAsync && o.Src == "r0.yaksa.pinned":
+				in++
+				if ops[i-1].Op != trace.HostAccess || ops[i-1].Access[1].Buf != "r0.yaksa.pinned" {
+					t.Errorf("%s: copy in %+v after %+v: want the CPU's copy to the pinned pool first", label, o, ops[i-1])
+				}
+			case o.Op == trace.HostAccess:
+				cpu++
+			case o.Op == trace.EventSync:
+				events++
+			}
+		}
+		if out != sends || events != sends || in != recvs || cpu != sends+recvs {
+			t.Errorf("%s: %d copies out, %d events, %d in, %d CPU copies; want %d, %d, %d, %d", label, out, events, in, cpu, sends, sends, recvs, sends+recvs)
 		}
 	}
 }

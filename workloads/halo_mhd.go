@@ -153,7 +153,7 @@ func (m MHD) run(d *halo.Decomposition, p halo.Placement) job.Run {
 		mr := m
 		mr.GCD, mr.NUMA = g, m.GCDNUMA[g]
 		start := len(ops)
-		ops = mr.rank(ops, d, rank)
+		ops = mr.rank(ops, d, p, rank)
 		for i := start; i < len(ops); i++ {
 			ops[i].Rank = rank
 		}
@@ -203,13 +203,13 @@ type mhdGroup struct {
 
 // rank appends what one rank calls to ops: allocations, then the steps,
 // its clock read (rank 0) at each step's start and after the last.
-func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
+func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, p halo.Placement, rank int) []trace.Op {
 	mm := halo.PaddedBox(d.Local, MHDRadius)
 	field := halo.Segment{Dims: mm}.Elems() * haloElem
 	packets := halo.Packets(d.Local, MHDRadius)
 	var groups [2]mhdGroup
 	for g, nf := range []int{mhdHydroFields, mhdTFMFields} {
-		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op)}
+		groups[g].x = exchange{d: d, mm: mm, packets: packets, label: m.Strategy, nf: nf, waits: new([]trace.Op), place: p}
 		for b := range 2 {
 			h := m.Halo
 			h.prefix = fmt.Sprintf("r%d.g%d.b%d.", rank, g, b)
@@ -217,16 +217,7 @@ func (m MHD) rank(ops []trace.Op, d *halo.Decomposition, rank int) []trace.Op {
 			for f := range nf {
 				ops = append(ops, alloc(h.fieldBuf(f), m.GCD, field))
 			}
-			for k, pk := range packets { // acm's send and receive buffers, or MPICH's staging per field
-				bytes := int64(nf) * pk.Recv.Elems() * haloElem
-				if m.Strategy == "mpi-he" {
-					for f := range nf {
-						ops = append(ops, alloc(h.buf("send", k, f), m.GCD, bytes/int64(nf)), alloc(h.buf("recv", k, f), m.GCD, bytes/int64(nf)))
-					}
-					continue
-				}
-				ops = append(ops, alloc(h.buf("send", k, -1), m.GCD, bytes), alloc(h.buf("recv", k, -1), m.GCD, bytes))
-			}
+			ops = h.exchangeBufs(ops, groups[g].x, rank) // acm's send and receive buffers, or MPICH's staging
 		}
 	}
 	// fields no exchange needs: u x b and b (test fields), curl(UU) and

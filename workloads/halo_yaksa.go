@@ -9,7 +9,8 @@ import (
 )
 
 // MPI_Pack on device memory through yaksa's HIP backend
-// (MPICH_ENABLE_YAKSA=1), as MPICH 4.x's typerep calls it
+// (MPICH_ENABLE_YAKSA=1; docs/references.md [yaksa], [mpich]), as MPICH
+// 4.x's typerep calls it
 // (typerep_yaksa_pack.c: MPICH queries both pointers unless the buffer
 // is MPI_BOTTOM, then a blocking yaksa_pack) and yaksa v0.2-v0.3 runs it
 // (pmodels/yaksa; the 2022-2025 releases, when Cray MPICH 8.1.29 was
@@ -26,12 +27,16 @@ import (
 //     ceil(elements/256) blocks of 256 threads reading the type's metadata
 //     (yaksuri_hipi_md_s, 48 bytes per node of the type tree, each node
 //     hipMallocManaged on the piece's first use, yaksuri_hipi_md.c);
+//   - around each kernel launch the backend switches to the buffer's
+//     device and back (hipGetDevice, hipSetDevice twice), HIP calls of
+//     runtime.api_call_ns each, as the pointer queries;
 //   - a blocking request waits for each piece at once
 //     (yaksuri_progress.c singlechunk_pack: hipStreamSynchronize of
 //     yaksa's own stream);
-//   - with MPI_BOTTOM (hindexed over absolute addresses) every piece asks
-//     for both pointers' attributes again (yaksur_pup.c
-//     always_query_ptr_attr).
+//   - yaksa asks for both pointers' attributes (hipPointerGetAttributes):
+//     with MPI_BOTTOM (hindexed over absolute addresses) at every call on
+//     the way (yaksur_pup.c always_query_ptr_attr), else once, since
+//     MPICH passes the attributes it found for CUDA and ZE only.
 //
 // A halo segment's subarray is resized to the whole padded box, so yaksa
 // never sees it as contiguous (yaksa_subarray.c): even a single run goes
@@ -108,6 +113,7 @@ type yaksaCall struct {
 	at                    int64
 	md                    string
 	first, bottom, unpack bool
+	staged                bool // a pack whose wait is the staging's events (yaksaStage.out), not a stream sync
 }
 
 // yaksa appends the yaksa part of one MPI_Pack (or of the pack or unpack of
@@ -116,9 +122,15 @@ type yaksaCall struct {
 // iunpack): contiguous reads of buf, the segment's runs written.
 func (h Halo) yaksa(ops []trace.Op, c yaksaCall, mm []int) []trace.Op {
 	pieces, calls := yaksaSplit(c.seg)
+	// yaksa asks for both pointers' attributes (yaksuri_hipi_get_ptr_attr):
+	// at MPI_BOTTOM at every call on the way, else at the request's first
+	// call, as MPICH hands a buffer's attributes on to yaksa for CUDA and
+	// ZE only (MPII_yaksa_get_info, MPICH 4.0 to 4.3)
+	queries := 2
 	if c.bottom {
-		ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * float64(calls) * h.QueryNs})
+		queries *= calls
 	}
+	ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: float64(queries) * h.QueryNs})
 	mode, name := "read", "yaksa_pack"
 	if c.unpack {
 		mode, name = "write", "yaksa_unpack"
@@ -155,9 +167,14 @@ func (h Halo) yaksa(ops []trace.Op, c yaksaCall, mm []int) []trace.Op {
 				k.Access = append(k.Access, trace.Access{Buf: buf, Mode: "read", Bytes: yaksaMDNode})
 			}
 			first = false // the pieces of a split type share their child's metadata
-			ops = append(ops, k)
+			// hipGetDevice and hipSetDevice(target) before the launch,
+			// hipSetDevice back after it (yaksuri_hipi_pup.c)
+			ops = append(ops, trace.Op{Op: trace.HostCompute, ComputeNs: 2 * h.QueryNs}, k,
+				trace.Op{Op: trace.HostCompute, ComputeNs: h.QueryNs})
 		}
-		ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: yaksaStream})
+		if !c.staged || c.unpack {
+			ops = append(ops, trace.Op{Op: trace.StreamSync, Stream: yaksaStream})
+		}
 		at += field.Bytes
 	}
 	return ops
@@ -186,4 +203,78 @@ func runStarts(seg halo.Segment, mm []int) []int64 {
 		pitch *= int64(mm[i])
 	}
 	return starts
+}
+
+// yaksaChunk is YAKSURI_TMPBUF_EL_SIZE (yaksuri.h): yaksa stages a message
+// through host memory in chunks of this size, each its own copy and event.
+const yaksaChunk = 1 << 20
+
+// yaksaChunkPool is yaksa's pinned host pool: YAKSURI_TMPBUF_NUM_EL (16)
+// chunks; a message's chunks take its elements in turn.
+const yaksaChunkPool = 16 * yaksaChunk
+
+// yaksaStage is how a datatype message on device memory reaches the
+// library's host pack buffer, as upstream MPICH's OFI netmod sends one
+// (ofi_send.h, ofi_recv.h: a non-contiguous buffer is packed into, or
+// received into and unpacked from, an MPL_malloc buffer) and yaksa moves
+// it there (yaksuri_progress.c pack_d2urh, unpack_urh2d): per chunk of
+// yaksaChunk, a copy between yaksa's device and pinned bounce buffers on
+// yaksa's stream and a CPU copy between the pinned and the host buffer.
+type yaksaStage struct {
+	dev, pinned, host, event string // the device staging buffer, yaksa's pinned chunk buffer, MPICH's buffer, the chunks' events
+	bytes                    int64
+	numa                     int // the host thread's domain
+}
+
+// yaksaChunks are the byte sizes of s's chunks.
+func (s yaksaStage) chunks() []int64 {
+	var c []int64
+	for at := int64(0); at < s.bytes; at += yaksaChunk {
+		c = append(c, min(yaksaChunk, s.bytes-at))
+	}
+	return c
+}
+
+// out appends the pack's way out after its kernel (pack_d2urh): per chunk
+// a device-to-pinned copy and an event (event_record: hipGetDevice,
+// hipEventCreate, hipEventRecord); then the wait polls each event
+// (hipEventQuery, then hipEventDestroy) and copies the chunk on the CPU.
+func (s yaksaStage) out(ops []trace.Op, queryNs float64) []trace.Op {
+	cs := s.chunks()
+	var at int64
+	for i, n := range cs {
+		ops = append(ops, trace.Op{Op: trace.MemcpyAsync, Src: s.dev, Dst: s.pinned, Bytes: n, SrcOff: at, DstOff: at % yaksaChunkPool, Stream: yaksaStream},
+			trace.Op{Op: trace.HostCompute, ComputeNs: 2 * queryNs},
+			trace.Op{Op: trace.EventRecord, Event: s.event + "." + strconv.Itoa(i), Stream: yaksaStream})
+		at += n
+	}
+	at = 0
+	for i, n := range cs {
+		ops = append(ops, trace.Op{Op: trace.EventSync, Event: s.event + "." + strconv.Itoa(i)},
+			trace.Op{Op: trace.HostCompute, ComputeNs: queryNs},
+			s.cpuCopy(s.pinned, at%yaksaChunkPool, s.host, at, n))
+		at += n
+	}
+	return ops
+}
+
+// in appends the unpack's way in before its kernel (unpack_urh2d): per
+// chunk a CPU copy from the host buffer to the pinned one and a
+// pinned-to-device copy on yaksa's stream, which the unpack kernel then
+// follows in stream order.
+func (s yaksaStage) in(ops []trace.Op) []trace.Op {
+	var at int64
+	for _, n := range s.chunks() {
+		ops = append(ops, s.cpuCopy(s.host, at, s.pinned, at%yaksaChunkPool, n),
+			trace.Op{Op: trace.MemcpyAsync, Src: s.pinned, Dst: s.dev, Bytes: n, SrcOff: at % yaksaChunkPool, DstOff: at, Stream: yaksaStream})
+		at += n
+	}
+	return ops
+}
+
+// cpuCopy is one memcpy of n bytes by the host thread (yaksuri_seq_ipack
+// of bytes).
+func (s yaksaStage) cpuCopy(src string, srcOff int64, dst string, dstOff, n int64) trace.Op {
+	return trace.Op{Op: trace.HostAccess, NUMA: intp(s.numa), Threads: 1, Access: []trace.Access{
+		{Buf: src, Mode: "read", Offset: srcOff, Bytes: n}, {Buf: dst, Mode: "write", Offset: dstOff, Bytes: n}}}
 }

@@ -76,12 +76,13 @@ func TestHaloYaksaOps(t *testing.T) {
 		calls, types   int
 		queriesPerCall float64
 	}{
-		{"mpi-pack", 26 * nf, 26 * nf, 2},
+		{"mpi-pack", 2 * 26 * nf, 26 * nf, 2}, // MPICH's queries, then yaksa's
 		{"mpi-pack-indexed", 26 * nf, 26, 6},
 	} {
 		for _, first := range []bool{false, true} {
 			ops := h.pack(c.label, nf, mm, segs, first)
-			want := map[trace.Kind]int{trace.Kernel: 26 * nf, trace.StreamSync: 26 * nf, trace.HostCompute: c.calls, trace.HostAccess: 0, trace.MallocManaged: 0, trace.MemcpyAsync: 0}
+			// the pointer queries per call, and the device switch before and after each kernel
+			want := map[trace.Kind]int{trace.Kernel: 26 * nf, trace.StreamSync: 26 * nf, trace.HostCompute: c.calls + 2*26*nf, trace.HostAccess: 0, trace.MallocManaged: 0, trace.MemcpyAsync: 0}
 			if first {
 				want[trace.MallocManaged] = 4 * c.types
 			}
@@ -91,14 +92,17 @@ func TestHaloYaksaOps(t *testing.T) {
 				}
 			}
 			for i, o := range ops {
-				switch o.Op {
-				case trace.HostCompute:
+				switch {
+				case o.Op == trace.Kernel:
+					if o.Stream != yaksaStream || ops[i+2].Op != trace.StreamSync || ops[i+2].Stream != yaksaStream {
+						t.Errorf("%s: kernel %d on stream %d, then %+v: want yaksa's stream and a wait for it", c.label, i, o.Stream, ops[i+2])
+					}
+					if b, a := ops[i-1], ops[i+1]; b.Op != trace.HostCompute || b.ComputeNs != 2*h.QueryNs || a.Op != trace.HostCompute || a.ComputeNs != h.QueryNs {
+						t.Errorf("%s: kernel %d between %+v and %+v: want hipGetDevice and hipSetDevice before, hipSetDevice after", c.label, i, b, a)
+					}
+				case o.Op == trace.HostCompute && ops[i+1].Op != trace.Kernel && (i == 0 || ops[i-1].Op != trace.Kernel):
 					if o.ComputeNs != c.queriesPerCall*h.QueryNs {
 						t.Errorf("%s: %.0f ns of pointer queries, want %.0f", c.label, o.ComputeNs, c.queriesPerCall*h.QueryNs)
-					}
-				case trace.Kernel:
-					if o.Stream != yaksaStream || ops[i+1].Op != trace.StreamSync || ops[i+1].Stream != yaksaStream {
-						t.Errorf("%s: kernel %d on stream %d, then %+v: want yaksa's stream and a wait for it", c.label, i, o.Stream, ops[i+1])
 					}
 				}
 			}
@@ -135,7 +139,8 @@ func TestHaloYaksaOps(t *testing.T) {
 }
 
 // An average run of at least 16 KiB is one hipMemcpyAsync per run: the
-// y faces of a 2048 x 16 grid (4 runs of 2048 doubles each).
+// y faces of a 2048 x 16 grid (4 runs of 2048 doubles each), after
+// yaksa's own queries of both pointers.
 func TestHaloYaksaCopies(t *testing.T) {
 	dims := []int{2048, 16}
 	segs := halo.Segments(dims, 4)
@@ -144,10 +149,10 @@ func TestHaloYaksaCopies(t *testing.T) {
 	h.Yaksa = true
 	s := slices.IndexFunc(segs, func(s halo.Segment) bool { return s.Dims[0] == 2048 })
 	ops := h.yaksa(nil, yaksaCall{seg: segs[s], buf: packBuf(s, 0), md: "md", first: true}, mm)
-	if len(ops) != 5 || ops[4].Op != trace.StreamSync {
-		t.Fatalf("y face: %d ops %+v, want 4 copies and a wait", len(ops), ops)
+	if len(ops) != 6 || ops[0].Op != trace.HostCompute || ops[0].ComputeNs != 2*h.QueryNs || ops[5].Op != trace.StreamSync {
+		t.Fatalf("y face: %d ops %+v, want yaksa's two pointer queries, 4 copies and a wait", len(ops), ops)
 	}
-	for r, o := range ops[:4] {
+	for r, o := range ops[1:5] {
 		src := (int64(segs[s].Offset[1]+r)*int64(mm[0]) + 4) * 8
 		if o.Op != trace.MemcpyAsync || o.Bytes != 2048*8 || o.SrcOff != src || o.DstOff != int64(r)*2048*8 || o.Stream != yaksaStream {
 			t.Errorf("copy %d: %+v, want 16 KiB from %d", r, o, src)
