@@ -160,6 +160,7 @@ managed_fill = "gpu"
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"
+gpu_allreduce_kernel = true
 
 [[stack.rccl_release]]
 rccl = "2.20.5"

@@ -312,9 +312,33 @@ type ROCmRelease struct {
 	ManagedFill       string  `toml:"managed_fill"`
 }
 
-// CrayMPICHRelease is one Cray MPICH release the model knows.
+// CrayMPICHRelease is what one Cray MPICH release does differently.
 type CrayMPICHRelease struct {
 	CrayMPICH string `toml:"cray_mpich"`
+	// GPUAllreduceKernel is the release's MPICH_GPU_ALLREDUCE_USE_KERNEL
+	// default: MPI_Allreduce on GPU buffers reduces with GPU kernels
+	GPUAllreduceKernel bool `toml:"gpu_allreduce_kernel"`
+}
+
+// CrayMPICHRelease is the selected Cray MPICH release, stack.cray_mpich's
+// entry of stack.cray_mpich_release (validation makes sure there is one).
+func (s *Stack) CrayMPICHRelease() CrayMPICHRelease {
+	for _, rel := range s.CrayMPICHReleases {
+		if rel.CrayMPICH == s.CrayMPICH {
+			return rel
+		}
+	}
+	return CrayMPICHRelease{CrayMPICH: s.CrayMPICH}
+}
+
+// GPUAllreduceKernel says whether MPI_Allreduce on GPU buffers reduces
+// with GPU kernels: MPICH_GPU_ALLREDUCE_USE_KERNEL, or when it is unset
+// (-1) the Cray MPICH release's default.
+func (n *Node) GPUAllreduceKernel() bool {
+	if n.Env.AllreduceKernel < 0 {
+		return n.Stack.CrayMPICHRelease().GPUAllreduceKernel
+	}
+	return n.Env.AllreduceKernel == 1
 }
 
 // RCCLRelease is what one RCCL release does differently.

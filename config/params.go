@@ -147,6 +147,7 @@ var Params = concat(
 		str("stack.rocm_release.managed_fill", "", `who fills a managed buffer for hipMemset: "host" the calling CPU thread (the pages come back to host DRAM), "gpu" a fill kernel on the current GCD`).
 			choice("host", "gpu"),
 		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
+		boolean("stack.cray_mpich_release.gpu_allreduce_kernel", "the release's MPICH_GPU_ALLREDUCE_USE_KERNEL default: MPI_Allreduce on GPU buffers reduces with GPU kernels"),
 		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),
 		boolean("stack.rccl_release.chain_chunks", "the release cuts a Broadcast's or Reduce's channel part into chunks sized to the message, so the chain pipelines (false: one chunk of at most a FIFO slot, sent whole from rank to rank)"),
 	},
@@ -253,7 +254,7 @@ var Params = concat(
 		msgSize("env.MPICH_ALLGATHER_SHORT_MSG_SIZE", "MPI_Allgather, other rank counts: Bruck below this total"),
 		msgSize("env.MPICH_ALLTOALL_SHORT_MSG_SIZE", "MPI_Alltoall, 8 ranks and more: Bruck up to this per block"),
 		msgSize("env.MPICH_ALLTOALL_MEDIUM_MSG_SIZE", "MPI_Alltoall: scattered up to this, pairwise above"),
-		ints("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", "", 0, 1, "1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host"),
+		ints("env.MPICH_GPU_ALLREDUCE_USE_KERNEL", "", -1, 1, "1: MPI_Allreduce on GPU buffers reduces with GPU kernels instead of on the host; 0: on the host; -1 (unset): the Cray MPICH release's default"),
 		msgSize("env.MPICH_GPU_ALLREDUCE_KERNEL_THRESHOLD", "with the kernel on, MPI_Allreduce on GPU buffers of at least this many bytes reduces on the GPU; smaller ones on the host"),
 		ints("env.MPICH_GPU_ALLREDUCE_BLK_SIZE", "bytes", 1, 1<<40, "the GPU allreduce reduces the message this many bytes at a time, a block after another"), // 0 would never advance
 		ints("env.MPICH_SHARED_MEM_COLL_OPT", "", 0, 1, "1: MPI_Allreduce on host buffers of ranks of one node, if the message fits a cell, reduces through shared-memory cells (release_gather) instead of messages"),

@@ -79,7 +79,7 @@ func FromConfig(c *config.Node) Params {
 		Coll: Thresholds{ReduceShort: e.ReduceShort, AllreduceShort: e.AllreduceShort, AllreduceMaxSMP: e.AllreduceMaxSMP, BcastRadix: e.BcastRadix,
 			ReduceScatterLong: e.ReduceScatterLong, AllgatherLong: e.AllgatherLong, AllgatherShort: e.AllgatherShort,
 			AlltoallShort: e.AlltoallShort, AlltoallMedium: e.AlltoallMedium},
-		PostNs: c.MPI.PostNs, CoreToCoreNs: c.Host.CoreToCoreNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.Env.AllreduceKernel == 1,
+		PostNs: c.MPI.PostNs, CoreToCoreNs: c.Host.CoreToCoreNs, IPCOpenNs: c.MPI.IPCOpenNs, NUMA: c.GlobalGCDNUMA(), AllreduceKernel: c.GPUAllreduceKernel(),
 		AllreduceKernelThreshold: e.AllreduceKernelThreshold, AllreduceBlock: e.AllreduceBlock,
 		Shared: Shared{On: e.SharedMemColl == 1, Threshold: e.PosixCollsThreshold, CellBytes: e.SharedMemCellBytes,
 			Cells: e.SharedMemCells, ReduceK: e.ReduceIntranodeKval, ReleaseK: e.BcastIntranodeKval},

@@ -528,16 +528,16 @@ func TestExpandLLPreloadsItsInput(t *testing.T) {
 	}
 }
 
-// RCCL 2.17 (ROCm 5.7) sends a chained Broadcast's or Reduce's channel
+// RCCL 2.17.1 (ROCm 5.7) sends a chained Broadcast's or Reduce's channel
 // part as one chunk: one slice stored and its tail raised per channel;
-// RCCL 2.20 (ROCm 6.2) cuts 1 MiB over 16 channels into 32 KiB chunks.
+// RCCL 2.20.5 (ROCm 6.2) cuts 1 MiB over 16 channels into 32 KiB chunks.
 func TestExpandChainChunksByRelease(t *testing.T) {
 	for _, tc := range []struct {
 		rocm string
 		want int // tail stores of the busiest channel
-	}{{"5.7", 1}, {"6.2", 2}} {
+	}{{"2.17.1", 1}, {"2.20.5", 2}} {
 		for _, call := range []string{"rccl_broadcast 1048576", "rccl_reduce 1048576"} {
-			_, out := expand(t, callTrace(8, call), "runtime.rocm="+tc.rocm, "env.NCCL_PROTO=Simple")
+			_, out := expand(t, callTrace(8, call), "stack.rccl="+tc.rocm, "env.NCCL_PROTO=Simple")
 			most := 0
 			for _, k := range kernels(out) {
 				for _, ch := range k.Channels {
@@ -553,7 +553,7 @@ func TestExpandChainChunksByRelease(t *testing.T) {
 				}
 			}
 			if most != tc.want {
-				t.Errorf("ROCm %s %s: a channel raises its tail %d times, want %d", tc.rocm, call, most, tc.want)
+				t.Errorf("RCCL %s %s: a channel raises its tail %d times, want %d", tc.rocm, call, most, tc.want)
 			}
 		}
 	}

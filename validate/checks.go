@@ -15,22 +15,21 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1, rocm as that ROCm release ("": the config's),
-// allreduceKernel with MPICH_GPU_ALLREDUCE_USE_KERNEL=1 and ownGCD with
-// each rank seeing only its own GCD (mpi.visible_gcds "own"), as the
-// measurement was.
+// HSA_XNACK=1, rocm and crayMPICH as those releases ("": the config's)
+// and ownGCD with each rank seeing only its own GCD (mpi.visible_gcds
+// "own"), as the measurement was.
 type checkRun struct {
-	commScope       string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
-	xnack           bool
-	rocm            string
-	allreduceKernel bool
-	ownGCD          bool
-	osu             string
-	rccl            string // an rccl-tests binary, one process per node driving its GCDs
-	gcds            []int
-	nodes           int
-	bytes           int64
-	maxBytes        int64 // rccl-tests -e, over which its iterations shift (0: bytes)
+	commScope string // a Comm|Scope benchmark name up to its size, e.g. Comm_hipMemcpyAsync_GPUToGPU/0/1/log2(N):20
+	xnack     bool
+	rocm      string
+	crayMPICH string
+	ownGCD    bool
+	osu       string
+	rccl      string // an rccl-tests binary, one process per node driving its GCDs
+	gcds      []int
+	nodes     int
+	bytes     int64
+	maxBytes  int64 // rccl-tests -e, over which its iterations shift (0: bytes)
 }
 
 type checkPoint struct {
@@ -46,7 +45,7 @@ const (
 	lumiScope   = "LUMI ReFrame comm_scope"
 	lumiOSU     = "LUMI ReFrame osu_allreduce"
 	lumiPairs   = "LUMI ReFrame osu_mbw_mr / osu_multi_lat"
-	rcclPRs     = "ROCm/rccl PRs #929, #930 (MI250X)"
+	rcclPRs     = "ROCm/rccl PRs 929, 930 (MI250X)"
 )
 
 // lumiRanks are LUMI's map_rank_to_gpu order (checks/microbenchmarks/mpi/
@@ -163,7 +162,7 @@ var checkPoints = append([]checkPoint{
 // run as 2 nodes x 8 GCDs.
 func rcclPR(pr int, bench string, bytes, maxBytes int64, us float64) checkPoint {
 	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", bench, bytes),
-		source: fmt.Sprintf("ROCm/rccl pull request #%d (2023-10-24), \"Before\" table", pr),
+		source: fmt.Sprintf("ROCm/rccl pull request %d (2023-10-24), \"Before\" table", pr),
 		run:    checkRun{rccl: bench, gcds: span(16), nodes: 2, bytes: bytes, maxBytes: maxBytes}, published: us, tolerance: 0.20, unit: "us"}
 }
 
@@ -211,16 +210,13 @@ func runChecks(c *config.Node, exp string) ([]Point, error) {
 
 // value runs r on c and returns its measured value.
 func (r checkRun) value(c *config.Node) (float64, error) {
-	x, err := c.Select(r.rocm, "", "")
+	x, err := c.Select(r.rocm, r.crayMPICH, "")
 	if err != nil {
 		return 0, err
 	}
 	n := *x
 	if r.xnack {
 		n.Env.XNACK = 1
-	}
-	if r.allreduceKernel {
-		n.Env.AllreduceKernel = 1
 	}
 	if r.ownGCD {
 		n.MPI.VisibleGCDs = config.VisibleOwn
