@@ -323,12 +323,15 @@ type CrayMPICHRelease struct {
 // CrayMPICHRelease is the selected Cray MPICH release, stack.cray_mpich's
 // entry of stack.cray_mpich_release (validation makes sure there is one).
 func (s *Stack) CrayMPICHRelease() CrayMPICHRelease {
-	for _, rel := range s.CrayMPICHReleases {
-		if rel.CrayMPICH == s.CrayMPICH {
-			return rel
-		}
+	return pick(s.CrayMPICHReleases, slices.Index(s.crayMPICHNames(), s.CrayMPICH), CrayMPICHRelease{CrayMPICH: s.CrayMPICH})
+}
+
+// pick is list[i], or none when i is -1 (no entry of that name).
+func pick[R any](list []R, i int, none R) R {
+	if i < 0 {
+		return none
 	}
-	return CrayMPICHRelease{CrayMPICH: s.CrayMPICH}
+	return list[i]
 }
 
 // GPUAllreduceKernel says whether MPI_Allreduce on GPU buffers reduces
@@ -352,23 +355,13 @@ type RCCLRelease struct {
 // RCCLRelease is the selected RCCL release, stack.rccl's entry of
 // stack.rccl_release (validation makes sure there is one).
 func (s *Stack) RCCLRelease() RCCLRelease {
-	for _, rel := range s.RCCLReleases {
-		if rel.RCCL == s.RCCL {
-			return rel
-		}
-	}
-	return RCCLRelease{RCCL: s.RCCL}
+	return pick(s.RCCLReleases, slices.Index(s.rcclNames(), s.RCCL), RCCLRelease{RCCL: s.RCCL})
 }
 
 // ROCmRelease is the selected ROCm release, stack.rocm's entry of
 // stack.rocm_release (validation makes sure there is one).
 func (s *Stack) ROCmRelease() ROCmRelease {
-	for _, rel := range s.ROCmReleases {
-		if rel.ROCm == s.ROCm {
-			return rel
-		}
-	}
-	return ROCmRelease{ROCm: s.ROCm}
+	return pick(s.ROCmReleases, slices.Index(s.rocmNames(), s.ROCm), ROCmRelease{ROCm: s.ROCm})
 }
 
 // Select returns a copy of n running the given releases ("" keeps the
