@@ -15,7 +15,8 @@ import (
 
 // checkRun is what to run: a Comm|Scope benchmark (its bandwidth row), or
 // an OSU test on ranks GCDs of Nodes nodes at Bytes; xnack runs it with
-// HSA_XNACK=1, rocm and crayMPICH as those releases ("": the config's)
+// HSA_XNACK=1, rocm, crayMPICH and rcclRel as those releases ("":
+// the config's)
 // and ownGCD with each rank seeing only its own GCD (mpi.visible_gcds
 // "own"), as the measurement was.
 type checkRun struct {
@@ -23,6 +24,7 @@ type checkRun struct {
 	xnack     bool
 	rocm      string
 	crayMPICH string
+	rcclRel   string
 	ownGCD    bool
 	osu       string
 	rccl      string // an rccl-tests binary, one process per node driving its GCDs
@@ -159,11 +161,14 @@ var checkPoints = append([]checkPoint{
 }, crayMPICHPoints...)
 
 // rcclPR is pull request pr's smallest size of bench, out of place (us),
-// run as 2 nodes x 8 GCDs.
+// run as 2 nodes x 8 GCDs. The pull requests' "Before" is RCCL's develop
+// branch of October 2023 (2.18, shipped with ROCm 6.0); the model's
+// closest release is 2.17.1, whose kernels 2.18 kept (chain_chunks came
+// with 2.20).
 func rcclPR(pr int, bench string, bytes, maxBytes int64, us float64) checkPoint {
 	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", bench, bytes),
 		source: fmt.Sprintf("ROCm/rccl pull request %d (2023-10-24), \"Before\" table", pr),
-		run:    checkRun{rccl: bench, gcds: span(16), nodes: 2, bytes: bytes, maxBytes: maxBytes}, published: us, tolerance: 0.20, unit: "us"}
+		run:    checkRun{rccl: bench, rcclRel: "2.17.1", gcds: span(16), nodes: 2, bytes: bytes, maxBytes: maxBytes}, published: us, tolerance: 0.20, unit: "us"}
 }
 
 // span is GCDs 0..n-1.
@@ -210,7 +215,7 @@ func runChecks(c *config.Node, exp string) ([]Point, error) {
 
 // value runs r on c and returns its measured value.
 func (r checkRun) value(c *config.Node) (float64, error) {
-	x, err := c.Select(r.rocm, r.crayMPICH, "")
+	x, err := c.Select(r.rocm, r.crayMPICH, r.rcclRel)
 	if err != nil {
 		return 0, err
 	}
