@@ -20,7 +20,8 @@ func TestBinaryUnknownRelease(t *testing.T) {
 func TestBinaryConfigsListReleases(t *testing.T) {
 	r := exe(t, t.TempDir(), nil, nil, "configs")
 	for _, want := range []string{"config                   name                rocm  cray_mpich  rccl", "frontier-node       6.2   8.1.31      2.20.5",
-		"rocm  pin_chunk_bytes  fault_pending_ns", "6.2   134217728        0", "Cray MPICH releases (-set stack.cray_mpich=R): 8.1.28, 8.1.31"} {
+		"rocm  pin_chunk_bytes  fault_pending_ns", "6.2   134217728        0", "Cray MPICH releases (-set stack.cray_mpich=R); each sets:\ncray_mpich  gpu_allreduce_kernel\n8.1.28      false",
+		"RCCL releases (-set stack.rccl=R); each sets:\nrccl    chain_chunks\n2.17.1  false"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
 			t.Errorf("configs: exit %d, want %q in:\n%s", r.code, want, r.stdout)
 		}
