@@ -40,8 +40,6 @@ var knownGaps = []knownGap{
 	{"MI300X STREAM by size", "GPU 0, 64 MiB copy (MALL), at most gpu-l2-stream scale on 126.5 MiB", Band{0.11, 0.22, "docs/model.md, STREAM copy against size"}},
 	{"MI300A CPU STREAM triad", "24 threads on APU 0, triad of 640 MB arrays (malloc)", Band{-0.18, -0.07, "docs/model.md, MI300A APU"}},
 	{"MI300A STREAM", "APU 0, 4 GiB triad (HBM), against SPX", Band{0.12, 0.23, "docs/model.md, MI300A APU"}},
-	{"MI300A hipMemcpy", "hipMemcpyAsync_PinnedToGPU/0/0, 64 MiB, HSA_ENABLE_SDMA=1", Band{-0.2, -0.09, "docs/model.md, MI300A APU"}},
-	{"MI300A hipMemcpy", "hipMemcpyAsync_GPUToPinned/0/0, 64 MiB, HSA_ENABLE_SDMA=1", Band{-0.2, -0.09, "docs/model.md, MI300A APU"}},
 	{"MI300A hipMemcpy without SDMA", "hipMemcpyAsync_PinnedToGPU/0/0, 64 MiB, HSA_ENABLE_SDMA=0", Band{1.62, 1.99, "docs/model.md, MI300A APU"}},
 	{"MI300X partition modes", "CPX/NPS4 over CPX/NPS1, 8 XCDs at once, gain", Band{-1.13, -0.92, "docs/model.md, Partition modes"}},
 }

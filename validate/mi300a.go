@@ -38,8 +38,7 @@ const (
 const (
 	cpuTriadGap = "the CPU cores' path is a link per direction (host_link, fitted to the copy, whose stores and read requests share the cores-to-APU direction); the triad's loads bind the other direction at 64/81 of it; CPU STREAM's copy, add and triad all move about 230 GB/s once the write-allocate reads are counted, so what the CCDs share looks like one budget for both directions, not modelled"
 	spxGap      = "one SPX device of 6 XCDs streams 13% less than the same XCDs as 6 CPX devices at once (3.65 against 4.19-4.20 TB/s per APU, the same study); the model's SPX device streams what the HBM gives (hbm_efficiency, fitted to MI300X's BabelStream) and has no cost of spreading a kernel over XCDs"
-	apuBlitGap  = "the runtime's blit copy of 64 MiB reads from the MALL (256 MB) and writes through it to HBM in the model and runs at 2.4 TB/s; hip_bandwidth measures 0.85 TB/s from pinned memory and 1.93 TB/s device to device (the same logs): neither the copy kernel's own limits nor hipHostMalloc memory's mapping on an APU (its translation misses are 6.5x hipMalloc's in the study's rocprof counters, hip-stream/tlb_43) is modelled"
-	sdmaGap     = "an SDMA copy runs at the engine's datapath cap (sdma.clock_ghz x bytes_per_cycle, 50 GB/s, fitted on MI250X); MI300A's engines move 58 GB/s HBM to HBM, and no source gives their clock"
+	apuBlitGap  = "the runtime's blit copy of 64 MiB reads from the MALL (256 MB) and writes through it to HBM in the model and runs at 2.4 TB/s; hip_bandwidth's blit copies of 64 MiB run at 0.79-0.95 TB/s whenever one end is host memory (pinned or pageable, either direction) and at 1.9 TB/s device to device (the same logs), so what costs is the GPU reaching system memory, whose translation misses are 6.5x hipMalloc's in the study's rocprof counters (hip-stream/tlb_43); no published rate for it was found, and the model's translation, fitted on MI250X, does not describe MI300A's"
 )
 
 func mi300aGroup() group {
@@ -85,8 +84,8 @@ func mi300aPoints(c *config.Node) ([]Point, error) {
 		published   float64
 		gap         string
 	}{
-		{mi300aCopies, "hipMemcpyAsync_PinnedToGPU", 1, 57.99, sdmaGap},
-		{mi300aCopies, "hipMemcpyAsync_GPUToPinned", 1, 58.01, sdmaGap},
+		{mi300aCopies, "hipMemcpyAsync_PinnedToGPU", 1, 57.99, ""},
+		{mi300aCopies, "hipMemcpyAsync_GPUToPinned", 1, 58.01, ""},
 		{mi300aBlitCopies, "hipMemcpyAsync_PinnedToGPU", 0, 849.3, apuBlitGap},
 	} {
 		x := *c
