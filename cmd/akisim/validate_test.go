@@ -60,8 +60,7 @@ func TestPrintPointsTotalsPerKind(t *testing.T) {
 }
 
 // Shifting one constant moves a check out of its tolerance, and validate
-// exits 1 naming it: checks bind. (Bands bind alike: validate's
-// TestStatus.)
+// exits 1 naming it: checks bind.
 func TestValidateFailsWhenAConstantShifts(t *testing.T) {
 	args := []string{"validate", "-quiet", "-experiment", "^Frontier D2H pinned$"}
 	r := exe(t, "../..", nil, nil, args...)
@@ -72,5 +71,26 @@ func TestValidateFailsWhenAConstantShifts(t *testing.T) {
 	r = exe(t, "../..", nil, nil, append(args, "-set", "host_link.packet_overhead_bytes=40")...)
 	if r.code != 1 || !strings.Contains(r.stdout, "FAIL check Frontier D2H pinned, hipMemcpyAsync_GPUToPinned/0/0, 1 GiB: ") {
 		t.Errorf("shifted: exit %d, want 1 and the failing point\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A known gap binds too: shifting one constant (the HBM's efficiency, which
+// the blit copy within a GCD runs at) moves the gap out of its band, either
+// way, and validate exits 1 naming it.
+func TestValidateFailsWhenAGapLeavesItsBand(t *testing.T) {
+	args := []string{"validate", "-quiet", "-experiment", `^Pearson Comm\|Scope, Frontier$`}
+	const blit = "Pearson Comm|Scope, Frontier, Comm_hipMemcpyAsync_GPUToGPU/0/0/log2(N):30: "
+	r := exe(t, "../..", nil, nil, args...)
+	if r.code != 0 || !strings.Contains(r.stdout, "GAP "+blit) {
+		t.Fatalf("as shipped: exit %d, want 0 and the blit copy a known gap\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct{ efficiency, want string }{
+		{"1.0", "left its known gap's band"},
+		{"0.8", "within tolerance, is listed as a known gap"},
+	} {
+		r := exe(t, "../..", nil, nil, append(args, "-set", "gcd.hbm_efficiency="+c.efficiency)...)
+		if r.code != 1 || !strings.Contains(r.stdout, "FAIL check "+blit) || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("hbm_efficiency %s: exit %d, want 1 and %q\n%s%s", c.efficiency, r.code, c.want, r.stdout, r.stderr)
+		}
 	}
 }
