@@ -24,7 +24,7 @@ const (
 )
 
 // rcclGap is what the model lacks for RCCL on MI300X.
-const rcclGap = "an 8-GPU MI300X communicator matches none of RCCL's stored node models, so the model gives it the 2 rings of RCCL's search for an unmatched xGMI node; RCCL's gfx942 tuning (its channels over the 7 links of each GPU) is not modelled"
+const rcclGap = "RCCL's stored model 79 (8 GPUs all to all) gives 56 channels over all 56 directed links, and the model's rings then run each link near the 48 GB/s one link carries here (TransferBench's test1 and test2); what holds RCCL to 274 GB/s at 64 MiB is not modelled: RCCL's gfx942 threads, slices and tuning are taken as gfx90a's (validate times 2 iterations; rccl-tests' default 5 warm-ups and 20 give 313 GB/s)"
 
 // tbExample is TransferBench's examples/example.cfg, the six tests the
 // guide runs (its comments left out).
