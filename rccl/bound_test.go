@@ -11,7 +11,7 @@ import (
 // data share arrives. Slower links lower it in proportion.
 func TestBusBound(t *testing.T) {
 	f := load(t, "frontier-node.toml")
-	chans, _ := Channels(mustRings(t, f, all(8)), Options{})
+	chans, _ := Channels(f.GPU, mustRings(t, f, all(8)), Options{})
 	if got := BusBound(f, chans, 1); math.Abs(got-200) > 1e-9 {
 		t.Errorf("Frontier bound %g GB/s, want 200", got)
 	}

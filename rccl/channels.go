@@ -22,38 +22,72 @@ type Options struct {
 	MaxChannels *int // NCCL_MAX_NCHANNELS
 }
 
+// name is the architecture as the notes call it.
+func (g GPU) name() string {
+	if g.GFX942 {
+		return "gfx942"
+	}
+	return "gfx90a"
+}
+
+// maxChannels is the most channels a single-node communicator runs
+// (ncclTopoPostset): 2 x CHANNEL_LIMIT on gfx90a; on gfx94x MAXCHANNELS,
+// or the CU count of a device of 20, 38 or 80 CUs (partitions).
+func (g GPU) maxChannels() int {
+	switch {
+	case !g.GFX942:
+		return maxChannelsGfx90a
+	case g.CUs == 20 || g.CUs == 38 || g.CUs == 80:
+		return g.CUs
+	}
+	return maxChannelsAll
+}
+
+// copies is how many copies of its rings a single-node communicator of
+// ranks asks for (init.cc's nc): 4 on gfx90a; on gfx94x 16 for 2 ranks, 4
+// for 4 and RCCL's default 2 otherwise; 1 when the rings are more than
+// RCCL duplicates.
+func (g GPU) copies(ranks, rings int) int {
+	switch {
+	case g.GFX942 && ranks == 2:
+		return 16
+	case g.GFX942 && ranks == 4:
+		return 4
+	case rings > maxChannelsAll/2:
+		return 1
+	case g.GFX942:
+		return 2
+	}
+	return copiesGfx90a
+}
+
 // Channels lays the rings out over RCCL's channels for a communicator on
-// one node of gfx90a GPUs: channel c runs ring out[c]. RCCL doubles the
-// rings, then copies them until there are 4 copies in all (one node: 4
-// rings, 16 channels); NCCL_MAX_NCHANNELS keeps only the first channels and
-// NCCL_MIN_NCHANNELS copies them again up to its count. The notes say
-// which settings RCCL overrode, as its warnings do.
-func Channels(rings []Ring, opts Options) (out []Ring, notes []string) {
+// one node: channel c runs ring out[c]. RCCL doubles the rings, then
+// copies them until there are as many copies in all as the GPU asks for
+// (gfx90a: 4, so 4 rings give 16 channels; 8 gfx942 devices: 2), within
+// the GPU's channel limit; NCCL_MAX_NCHANNELS keeps only the first
+// channels and NCCL_MIN_NCHANNELS copies them again up to its count. The
+// notes say which settings RCCL overrode, as its warnings do.
+func Channels(gpu GPU, rings []Ring, opts Options) (out []Ring, notes []string) {
 	n := len(rings)
 	if n == 0 {
 		return nil, nil
 	}
 	minCh, maxCh := minChannels(opts, &notes), maxChannels(opts, &notes)
-
-	// Every rank of a single-node communicator asks for 4 copies, one when
-	// the rings are more than RCCL duplicates.
-	nc := copiesGfx90a
-	if n > maxChannelsAll/2 {
-		nc = 1
-	}
-	nc = min(min(maxCh, maxChannelsGfx90a)/n, nc) * n
+	limit := gpu.maxChannels()
+	nc := min(min(maxCh, limit)/n, gpu.copies(len(rings[0].Ranks), n)) * n
 	slots := append([]Ring(nil), rings...)
-	if n <= maxChannelsGfx90a/2 {
+	if n <= limit/2 {
 		slots = append(slots, rings...)
 	}
-	count := min(len(slots), maxChannelsGfx90a)
+	count := min(len(slots), limit)
 
 	if len(rings[0].Ranks) < 8 && minCh > 64 {
 		notes = append(notes, fmt.Sprintf("NCCL_MIN_NCHANNELS=%d ignored: above 64 with fewer than 8 GPUs, 2 used", minCh))
 		minCh = defaultMinChannels
 	}
-	if minCh > maxChannelsGfx90a {
-		notes = append(notes, fmt.Sprintf("NCCL_MIN_NCHANNELS=%d ignored: above the %d channels gfx90a allows, 2 used", minCh, maxChannelsGfx90a))
+	if minCh > limit {
+		notes = append(notes, fmt.Sprintf("NCCL_MIN_NCHANNELS=%d ignored: above the %d channels %s allows, 2 used", minCh, limit, gpu.name()))
 		minCh = defaultMinChannels
 	}
 	// The maximum first keeps the first channels, then the minimum (or the

@@ -56,7 +56,7 @@ func TestChannels(t *testing.T) {
 		{"2 rings", seven, nil, nil, repeat(8, 2), ""},
 		{"64 rings", one, nil, nil, fmt.Sprint(make([]int, 32)), ""},
 	} {
-		channels, notes := Channels(tc.rings, Options{MinChannels: tc.min, MaxChannels: tc.max})
+		channels, notes := Channels(GPU{}, tc.rings, Options{MinChannels: tc.min, MaxChannels: tc.max})
 		if got := fmt.Sprint(ringIndex(tc.rings, channels)); got != tc.want {
 			t.Errorf("%s: channels run rings %s, want %s", tc.name, got, tc.want)
 		}
@@ -67,7 +67,7 @@ func TestChannels(t *testing.T) {
 }
 
 func TestChannelsNoRings(t *testing.T) {
-	if c, n := Channels(nil, Options{}); c != nil || n != nil {
+	if c, n := Channels(GPU{}, nil, Options{}); c != nil || n != nil {
 		t.Errorf("no rings: %v %v", c, n)
 	}
 }

@@ -70,7 +70,7 @@ func InitLines(t Topology, net config.CXI, gcds []int, opts Options) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	chans, notes := Channels(rings, opts)
+	chans, notes := Channels(t.GPU, rings, opts)
 	lines := append([]string{}, notes...)
 	lines = append(lines, DebugLines(chans)...)
 	lines = append(lines, fmt.Sprintf("Connected all rings comm 0x%x nRanks %02d busId %x", 0x55aa0000, len(gcds), BusID(gcds[0])),

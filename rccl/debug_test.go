@@ -7,7 +7,7 @@ import (
 
 func TestDebugLines(t *testing.T) {
 	rings := mustRings(t, load(t, "frontier-node.toml"), all(8))
-	channels, _ := Channels(rings, Options{})
+	channels, _ := Channels(GPU{}, rings, Options{})
 	lines := DebugLines(channels)
 	want := []string{
 		"Channel 00/16 :    0   1   3   2   4   5   7   6",
@@ -27,7 +27,7 @@ func TestDebugLines(t *testing.T) {
 	if last := lines[15]; last != "Channel 15/16 :    0   2   3   7   6   4   5   1" {
 		t.Errorf("last line %q", last)
 	}
-	four, _ := Channels(rings, Options{MaxChannels: intp(4)})
+	four, _ := Channels(GPU{}, rings, Options{MaxChannels: intp(4)})
 	if got := DebugLines(four)[0]; got != "Channel 00/04 :    0   1   3   2   4   5   7   6" {
 		t.Errorf("4 channels: %q", got)
 	}

@@ -46,6 +46,13 @@
 // fixed number of steps per speed, as RCCL's search times out, and keeps
 // the best rings found by then.
 //
+// # Nodes of 8 GPUs all to all
+//
+// Eight GCDs, four on each of two NUMA domains, every two joined by the
+// same number of links (the 8-MI300X platform), take RCCL's stored model
+// 79 instead of a search (parseA2a8P): its 14 rings, listed twice, each
+// directed link under 4 of the 28.
+//
 // # Not reproduced
 //
 // RCCL matches the whole Frontier node against a stored table (rome_models.cc)
@@ -63,8 +70,9 @@
 // # Channels
 //
 // Channels follows ncclTopoPostset (src/graph/connect.cc) and init.cc for
-// one node of gfx90a GPUs: the rings are doubled, then repeated to 4 copies
-// in all (4 rings: 16 channels), within 32 channels; NCCL_MAX_NCHANNELS
+// one node: the rings are doubled, then repeated to the copies the GPU asks
+// for (gfx90a: 4, within 32 channels, so 4 rings give 16; gfx942: 2 for 8
+// ranks, within 128, so model 79's 28 rings give 56); NCCL_MAX_NCHANNELS
 // keeps the first channels, and NCCL_MIN_NCHANNELS repeats them again up to
 // its count.
 package rccl

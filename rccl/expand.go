@@ -154,7 +154,7 @@ func (x *expander) commInit(o *trace.Op) error {
 	if err != nil {
 		return err
 	}
-	chans, _ := Channels(rings, x.p.Channels)
+	chans, _ := Channels(x.t.GPU, rings, x.p.Channels)
 	n := len(o.GCDs)
 	nodes := map[int]bool{}
 	for _, g := range o.GCDs {
@@ -281,11 +281,21 @@ func kernelName(k trace.Kind, algo, proto, redop string) string {
 // rcclLinkGBps is what RCCL counts per gfx90a xGMI link (MI200_XGMI_WIDTH).
 const rcclLinkGBps = 36
 
+// linkWidth is what RCCL counts per xGMI link of the GPU: MI200_XGMI_WIDTH
+// on gfx90a, GFX94X_XGMI_WIDTH (48 GB/s) on gfx94x.
+func (g GPU) linkWidth() float64 {
+	if g.GFX942 {
+		return 48
+	}
+	return rcclLinkGBps
+}
+
 // graphGBps is the bandwidth RCCL's tuning starts from: for a node that
-// matches its stored model 73 the widest GCD's xGMI total, split over the
-// rings (parseGraph); for other communicators its search speed per ring.
+// matches one of its stored models (73, or 79 for 8 GPUs all to all) the
+// widest GCD's xGMI total, split over the rings (parseGraph); for other
+// communicators its search speed per ring.
 func (x *expander) graphGBps(rings []Ring, gcds []int) float64 {
-	if isModel73(x.t, gcds) {
+	if isModel73(x.t, gcds) || isAllToAll8(x.t, gcds) {
 		total := 0
 		for _, row := range x.t.Lanes {
 			sum := 0
@@ -294,7 +304,7 @@ func (x *expander) graphGBps(rings []Ring, gcds []int) float64 {
 			}
 			total = max(total, sum)
 		}
-		return float64(total) * rcclLinkGBps
+		return float64(total) * x.t.GPU.linkWidth()
 	}
 	return float64(len(rings)) * rings[0].GBps / x.t.LaneGBps * rcclLinkGBps
 }

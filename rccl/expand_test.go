@@ -304,7 +304,7 @@ func channelCounts(ks []ir.Command) []int {
 // NCCL_MAX_NCHANNELS caps them, NCCL_PROTO sets the protocol.
 func TestExpandChannelsAndProtocol(t *testing.T) {
 	p, top, _ := expandNode(t)
-	two, _ := Channels(mustRings(t, top, all(2)), p.Channels)
+	two, _ := Channels(top.GPU, mustRings(t, top, all(2)), p.Channels)
 	for _, tc := range []struct {
 		n        int
 		call     string

@@ -43,6 +43,9 @@ func Rings(t Topology, gcds []int) ([]Ring, error) {
 	if s == nil {
 		return nil, fmt.Errorf("rccl: no ring joins GCDs %v: some have no xGMI route to the others", gcds)
 	}
+	if isAllToAll8(t, gcds) {
+		return a2aRings(t, gcds), nil // RCCL takes its stored model's rings, no search
+	}
 	model := isModel73(t, gcds)
 	if len(gcds) > 4 && len(gcds) <= 8 && !model {
 		s.most = rome4P2HRings

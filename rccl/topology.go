@@ -15,6 +15,19 @@ type Topology struct {
 	Lanes [][]int
 	// LaneGBps is what one link carries in one direction, GB/s.
 	LaneGBps float64
+	// NUMA is each GCD's host NUMA domain (host.gcd_numa), which RCCL's
+	// node models match on; nil: unknown.
+	NUMA []int
+	GPU  GPU
+}
+
+// GPU is what RCCL reads of the node's GPUs where its choices differ by
+// architecture. The zero value is gfx90a, MI250X's GCD.
+type GPU struct {
+	// GFX942 marks CDNA 3 devices (MI300X, MI300A). Configs name no
+	// architecture; a device of more than one XCD is CDNA 3.
+	GFX942 bool
+	CUs    int // compute units of one device (RCCL's gpu.cu)
 }
 
 // FromConfig is the node's xGMI graph: one row per GCD, each bundle's links
@@ -29,7 +42,8 @@ func FromConfig(n *config.Node) Topology {
 		lanes[a][c] += b.Lanes
 		lanes[c][a] += b.Lanes
 	}
-	return Topology{Lanes: lanes, LaneGBps: n.XGMI.LaneBandwidthGBps}
+	return Topology{Lanes: lanes, LaneGBps: n.XGMI.LaneBandwidthGBps, NUMA: n.Host.GCDNUMA,
+		GPU: GPU{GFX942: n.GCD.XCDs > 1, CUs: n.GCD.ComputeUnits * max(n.GCD.XCDs, 1)}}
 }
 
 // check reports the first way t is not a link graph.

@@ -23,7 +23,7 @@ func TestRCCLAllReduceBelowRingBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chans, _ := rccl.Channels(rings, rccl.ParamsFromConfig(c).Channels)
+	chans, _ := rccl.Channels(top.GPU, rings, rccl.ParamsFromConfig(c).Channels)
 	wire := float64(c.XGMI.PacketPayloadBytes) / float64(c.XGMI.PacketPayloadBytes+c.XGMI.PacketOverheadBytes)
 	bound := rccl.BusBound(top, chans, wire)
 	var busbw []float64

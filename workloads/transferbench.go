@@ -312,12 +312,13 @@ type tbTimes struct {
 func (tb TransferBench) times(x tbTest, r *job.Replay) tbTimes {
 	type span struct {
 		issue, start, end float64
+		begin             float64 // a kernel's workgroups dispatched: its blocks' first clock read
 		accessEnd         []float64
 	}
 	at := map[string]*span{}
 	for _, res := range r.Ops {
 		if res.Op.Label != "" {
-			at[res.Op.Label] = &span{res.Issue, res.Start, res.End, res.AccessEnd}
+			at[res.Op.Label] = &span{res.Issue, res.Start, res.End, res.Begin, res.AccessEnd}
 		}
 	}
 	// TransferBench times a transfer by its own blocks' clocks: one that
@@ -349,8 +350,8 @@ func (tb TransferBench) times(x tbTest, r *job.Replay) tbTimes {
 		for _, th := range threads {
 			var sp float64
 			switch th.exe.exe {
-			case 'G': // the blocks' clocks: from the first start to the last store made visible (__threadfence_system)
-				sp = r.Events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].start
+			case 'G': // the blocks' clocks: from the first block's start (not the queue's wake-up or the launch) to the last store made visible (__threadfence_system)
+				sp = r.Events[tbLabel(it, th.rank, "end")] - at[tbLabel(it, th.rank, "kernel")].begin
 			case 'D':
 				sp = r.Elapsed(tbLabel(it, th.rank, "begin"), tbLabel(it, th.rank, "end"))
 			case 'C':

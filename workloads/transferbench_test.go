@@ -187,3 +187,18 @@ func TestTransferBenchSharedExecutorTimesEachTransfer(t *testing.T) {
 		t.Errorf("one transfer: %.4f ms, its executor %.4f ms", alone, exe2)
 	}
 }
+
+// A GPU executor's transfer is timed by its blocks' clocks, which start
+// when the blocks do: the command processor's wake-up on the idle queue and
+// the launch fall between the executor's start event and the first block,
+// so they count in the executor's event time, not in the transfer's.
+func TestTransferBenchBlockClocksStartWithTheBlocks(t *testing.T) {
+	c := frontier(t)
+	got := tbRows(t, "1 4 (G0->G0->G1)\n")
+	transfer := got["test1/GPU00/transfer00/G0->GPU00:004->G1 time"]
+	exe := got["test1/GPU00 time"]
+	wake := (c.GCD.CPWakeNs + c.GCD.KernelLaunchNs) * 1e-6 // ms
+	if d := exe - transfer; d < wake {
+		t.Errorf("executor %.4f ms, transfer %.4f ms: %.4f ms apart, want at least the wake-up and launch, %.4f ms", exe, transfer, d, wake)
+	}
+}
