@@ -156,7 +156,7 @@ func (r *Runtime) kernelCmd(i int) *gcd.KernelCmd {
 		return r.phasedCmd(i)
 	}
 	k := r.accessCmd(i)
-	k.Workgroups, k.ComputeNs, k.DurationNs = op.Grid/int64(op.Workgroup), op.ComputeNs, op.DurationNs
+	k.Workgroups, k.ComputeNs, k.DurationNs, k.InFlight = op.Grid/int64(op.Workgroup), op.ComputeNs, op.DurationNs, op.InFlight
 	return k
 }
 
