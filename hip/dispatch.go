@@ -186,7 +186,7 @@ func (r *Runtime) memStreams(op *ir.Command, access []trace.Access) (reads, writ
 	for _, a := range access {
 		p := r.bufAt(a.Buf, a.Offset)
 		m := gcd.MemStream{Mem: p.mem, Addr: p.addr, Bytes: a.Bytes,
-			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element,
+			Pattern: a.Pattern, Stride: a.Stride, Element: a.Element, Passes: a.Passes,
 			NonCoherent: r.nonCoherent(op, a.Buf, p)}
 		if len(a.Workgroups) == 2 {
 			m.First, m.End = a.Workgroups[0], a.Workgroups[1]

@@ -121,7 +121,7 @@ func (t *Tally) flags(op *ir.Command) {
 func (t *Tally) traffic(access []trace.Access) uint64 {
 	var b int64
 	for _, a := range access {
-		b += gcd.MemStream{Bytes: a.Bytes, Pattern: a.Pattern, Stride: a.Stride, Element: a.Element}.Traffic(t.line)
+		b += gcd.MemStream{Bytes: a.Bytes, Pattern: a.Pattern, Stride: a.Stride, Element: a.Element, Passes: a.Passes}.Traffic(t.line)
 	}
 	return uint64(b)
 }

@@ -132,6 +132,9 @@ const (
 	// MaxThreads is the most threads a host_access may use, far above
 	// the hardware threads of any host (Trento: 128).
 	MaxThreads = 1 << 16
+	// MaxPassBytes bounds an access's bytes x passes: a PiB, far beyond
+	// any kernel's traffic, keeps the simulation's byte counts in int64.
+	MaxPassBytes = 1 << 50
 )
 
 // Limits is what Check needs to know of the node a trace runs on.
@@ -589,6 +592,9 @@ func (c *checker) accesses(o *Op) *Error {
 			e.Field = fmt.Sprintf("access[%d].", i) + e.Field
 			return e
 		}
+		if p := o.Access[i].Passes; p != 0 && o.Op != Kernel {
+			return errf(fmt.Sprintf("access[%d].passes", i), "not used by %s: host threads go over their bytes once", o.Op)
+		}
 		if w := o.Access[i].Workgroups; w != nil && o.Workgroup > 0 {
 			n := o.Grid / int64(o.Workgroup)
 			if len(w) != 2 || w[0] < 0 || w[0] >= w[1] || w[1] > n {
@@ -618,6 +624,12 @@ func (c *checker) access(a *Access) *Error {
 	}
 	if a.Element < 0 {
 		return errf("element", "must be > 0, got %d", a.Element)
+	}
+	if a.Passes < 0 {
+		return errf("passes", "must be >= 1, got %d", a.Passes)
+	}
+	if a.Passes > MaxPassBytes/a.Bytes {
+		return errf("passes", "bytes x passes must be at most %d (a PiB), got %d x %d", int64(MaxPassBytes), a.Bytes, a.Passes)
 	}
 	if a.Element > a.Bytes {
 		return errf("element", "must be at most bytes (%d): an access moves whole elements, got %d", a.Bytes, a.Element)

@@ -99,7 +99,15 @@ type Access struct {
 	// Workgroups [first, end) are the kernel's workgroups that touch the
 	// access (a batched kernel's blockIdx.y picks its segment); empty: all.
 	Workgroups []int64 `json:"workgroups,omitempty"`
+	// Passes is how many times the kernel goes over the access's bytes, in
+	// order, as a loop or an index modulo the length does (0: once): the
+	// later passes find the bytes in the caches if they fit.
+	Passes int64 `json:"passes,omitempty"`
 }
+
+// Times is how many times the access's bytes are gone over: Passes, at
+// least 1.
+func (a *Access) Times() int64 { return max(1, a.Passes) }
 
 // IsCopy says whether the op moves data.
 func (o *Op) IsCopy() bool {

@@ -251,6 +251,9 @@ func given(o *Op, keys []string, accessKeys [][]string) *Error {
 		if contains(ks, "element") && a.Element == 0 {
 			return &Error{Field: p + "element", Msg: "must be > 0, got 0"}
 		}
+		if contains(ks, "passes") && a.Passes == 0 {
+			return &Error{Field: p + "passes", Msg: "must be >= 1, got 0"}
+		}
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ func (t *traceRows) add(rows []report.Row, o job.OpResult, last bool) []report.R
 	case o.Op.Op == trace.Kernel || o.Op.Op == trace.HostAccess:
 		n := o.Op.Bytes // a library's phased kernel: its call's size (algbw)
 		for _, a := range o.Op.Access {
-			n += a.Bytes
+			n += a.Bytes * a.Times() // every pass moves its bytes
 		}
 		var g string
 		if o.Op.Op == trace.Kernel {

@@ -24,6 +24,10 @@ type Stream struct {
 	Iterations int
 	Workgroup  int
 	NUMA       []int // NUMA domain of each GCD (for host arrays: nearest domain)
+	// Passes has each kernel go over its arrays this many times (0: once),
+	// one work-item per element per pass, as gpu-l2-stream's index modulo
+	// the length does: the later passes find arrays that fit in the caches.
+	Passes int64
 }
 
 // streamKernels gives, per STREAM kernel, the arrays it reads and writes.
@@ -102,8 +106,14 @@ func (st Stream) Runs() ([]job.Run, error) {
 			return nil, fmt.Errorf("-kernels: unknown STREAM kernel %q (want copy, scale, add, triad)", k)
 		}
 	}
+	if st.Passes < 0 {
+		return nil, fmt.Errorf("-passes: want a count >= 1, got %d", st.Passes)
+	}
 	var runs []job.Run
 	for _, n := range st.Sizes {
+		if p := max(1, st.Passes); n/8*p/int64(max(1, st.Workgroup)) > trace.MaxWorkgroups {
+			return nil, fmt.Errorf("-passes: %d passes over %d-byte arrays need more than %d workgroups", p, n, int64(trace.MaxWorkgroups))
+		}
 		runs = append(runs, st.run(n))
 	}
 	return runs, nil
@@ -126,19 +136,23 @@ func (st Stream) run(n int64) job.Run {
 	if grid == 0 {
 		grid = int64(wg)
 	}
+	var passes int64 // the accesses' passes: 0 for one, so one-pass traces stay as they were
+	if st.Passes > 1 {
+		passes = st.Passes
+	}
 	for it := 0; it < st.Iterations; it++ {
 		for _, k := range st.Kernels {
 			start, stop := fmt.Sprintf("%s.%d.start", k, it), fmt.Sprintf("%s.%d.stop", k, it)
 			ops = append(ops, record(start, 1))
 			for _, g := range st.GCDs {
 				op := trace.Op{Op: trace.Kernel, Name: "stream_" + k, GCD: intp(g), Stream: 1 + g,
-					Grid: grid, Workgroup: wg}
+					Grid: grid * max(1, passes), Workgroup: wg}
 				io := streamKernels[k]
 				for _, r := range io[0] {
-					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", r, g), Mode: "read", Bytes: grid * 8})
+					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", r, g), Mode: "read", Bytes: grid * 8, Passes: passes})
 				}
 				for _, w := range io[1] {
-					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", w, g), Mode: "write", Bytes: grid * 8})
+					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", w, g), Mode: "write", Bytes: grid * 8, Passes: passes})
 				}
 				ops = append(ops, op)
 			}
@@ -163,7 +177,7 @@ func (st Stream) run(n int64) job.Run {
 				}
 			}
 			io := streamKernels[k]
-			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8)
+			bytes := float64(len(st.GCDs)*(len(io[0])+len(io[1]))) * float64(grid*8) * float64(max(1, passes))
 			rows = append(rows, report.Row{Workload: "stream", Case: k, Src: src, Dst: dst, Bytes: n, Metric: "bandwidth", Value: gbps(bytes, best), Unit: "GB/s"})
 		}
 		return rows

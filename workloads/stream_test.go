@@ -40,3 +40,28 @@ func TestStreamSplitAlloc(t *testing.T) {
 		}
 	}
 }
+
+// -passes has each kernel go over its arrays again: arrays that fit the L2
+// are fetched from HBM once and the later passes hit, so the loop beats
+// what HBM sustains; arrays four times the L2 stream from HBM on every
+// pass, and the loop runs at HBM's rate, as one pass does at that size.
+func TestStreamPasses(t *testing.T) {
+	c := frontier(t)
+	hbm := c.GCD.HBMBandwidthGBps * c.GCD.HBMEfficiency
+	l2Peak := float64(c.GCD.L2Slices*c.GCD.L2BytesPerClock) * c.GCD.ClockGHz
+	loop := func(n, passes int64) float64 {
+		res := runStream(t, c, Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{n}, Kernels: []string{"scale"},
+			Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Passes: passes})
+		return res.Rows[0].Value
+	}
+	if got := loop(1<<20, 256); got < 2*hbm || got > l2Peak {
+		t.Errorf("256 passes over 1 MiB arrays: %.0f GB/s, want above twice HBM's %.0f and at most the L2's %.0f", got, hbm, l2Peak)
+	}
+	if got := loop(1<<30, 4); got > 1.02*hbm || got < 0.9*hbm {
+		t.Errorf("4 passes over 1 GiB arrays: %.0f GB/s, want HBM's %.0f", got, hbm)
+	}
+	st := Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{1 << 20}, Kernels: []string{"copy"}, NUMA: c.Host.GCDNUMA, Workgroup: 128, Passes: -1}
+	if _, err := st.Runs(); err == nil || !strings.HasPrefix(err.Error(), "-passes: ") {
+		t.Errorf("-passes -1: err %v, want a -passes error", err)
+	}
+}

@@ -52,6 +52,7 @@ type options struct {
 	tbSizes      int                 // sizes each line runs at
 	importArgs   []string            // akisim import\'s arguments
 	kernels      string
+	passes       int64
 	bench        string
 	iters        int
 	warmup       int
@@ -75,7 +76,7 @@ type options struct {
 var workloadFlags = map[string][]string{
 	"cases":  {"p2p"},
 	"filter": {"commscope"},
-	"exec":   {"stream"}, "alloc": {"stream"}, "kernels": {"stream"},
+	"exec":   {"stream"}, "alloc": {"stream"}, "kernels": {"stream"}, "passes": {"stream"},
 	"gcds": {"stream", "osu", "rccl"}, "sizes": {"stream", "osu", "rccl", "transferbench"},
 	"cfg":   {"transferbench"},
 	"bench": {"osu", "rccl", "halo"},
@@ -142,6 +143,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.root, "root", 0, "rccl: root rank of broadcast_perf and reduce_perf (rccl-tests -r)")
 	fs.StringVar(&o.datatype, "datatype", "float", "rccl: element type (rccl-tests -d): int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
+	fs.Int64Var(&o.passes, "passes", 1, "stream: each kernel goes over its arrays N times (gpu-l2-stream's loop): later passes hit the caches")
 	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
 	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")

@@ -486,7 +486,10 @@ func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Kernels: kernels}
+	if o.passes < 1 {
+		return nil, bad("-passes: want a count >= 1, got %d", o.passes)
+	}
+	st := workloads.Stream{Alloc: o.alloc, Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Kernels: kernels, Passes: o.passes}
 	flagName, gcds := "-exec", o.exec
 	if o.gcds != "" {
 		flagName, gcds = "-gcds", o.gcds

@@ -232,7 +232,8 @@ func (c *ComputeUnits) split(bytes, x, n int64) int64 {
 // is below rem; given of them went to earlier CUs, whose shares end at
 // byte at of the stream's traffic.
 type streamCut struct {
-	addr, traffic    int64
+	addr, traffic    int64 // traffic: of one pass
+	passes           int64
 	count, q, rem, r int64
 	given, at        int64
 }
@@ -243,7 +244,7 @@ func (c *ComputeUnits) cutOf(m *MemStream, wg, n int64) streamCut {
 	if m.End > 0 {
 		from, end = m.First, min(m.End, wg)
 	}
-	s := streamCut{addr: m.Addr, traffic: m.Traffic(c.line), count: end - from, r: (n - from%n) % n}
+	s := streamCut{addr: m.Addr, traffic: m.pass(c.line), passes: max(1, m.Passes), count: end - from, r: (n - from%n) % n}
 	if s.count > 0 {
 		s.q, s.rem = s.count/n, s.count%n
 	}
@@ -252,13 +253,17 @@ func (c *ComputeUnits) cutOf(m *MemStream, wg, n int64) streamCut {
 }
 
 // give gives cu (its index in the kernel's streams j) mine more of the
-// stream's workgroups, and so the next run of its traffic.
+// stream's workgroups, and so the next run of its traffic. A stream of
+// several passes gives the CU its run of one pass that many times over
+// (sendPasses wraps at its end): each CU goes over its own part of the
+// bytes again, as a loop in the kernel does, so an XCD's L2 needs only the
+// parts of its CUs.
 func (s *streamCut) give(c *ComputeUnits, cu *cuState, j int, mine int64) {
 	lo := s.at
 	s.given += mine
 	s.at = c.split(s.traffic, s.given, s.count)
-	cu.base[j], cu.bytes[j] = s.addr+lo, s.at-lo
-	cu.total = max(cu.total, s.at-lo)
+	cu.base[j], cu.bytes[j] = s.addr+lo, (s.at-lo)*s.passes
+	cu.total = max(cu.total, cu.bytes[j])
 }
 
 // deal deals the stream's workgroups to the CUs in turn, workgroup w to
@@ -457,8 +462,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		cu.open++
 		for j := range k.cmd.Reads {
 			if off, b := c.piece(cu, j, s); b > 0 {
-				s.reads++
-				c.send(now, fabric.ReadReq, b, &k.cmd.Reads[j], off, j, s, spread)
+				s.reads += c.sendPasses(now, fabric.ReadReq, b, &k.cmd.Reads[j], off, j, s, spread)
 			}
 		}
 		if s.reads == 0 {
@@ -471,6 +475,28 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 	lo, hi := c.split(cu.bytes[j], s.from, cu.total), c.split(cu.bytes[j], s.to, cu.total)
 	return cu.base[j] + lo, int(hi - lo)
+}
+
+// sendPasses sends a piece of stream j of a CU whose share goes over its
+// part of the bytes Passes times: the piece's place in the share, modulo
+// the part, is where it reads or writes, so a piece that runs past the
+// part's end goes on from its start. It returns the requests sent.
+func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, j int, s *step, spread sim.VTimeInSec) int {
+	if ms.Passes <= 1 {
+		c.send(now, kind, size, ms, addr, j, s, spread)
+		return 1
+	}
+	base := s.cu.base[j]
+	w := s.cu.bytes[j] / ms.Passes
+	at, left, n := (addr-base)%w, int64(size), 0
+	for left > 0 {
+		b := min(left, w-at)
+		c.send(now, kind, int(b), ms, base+at, j, s, spread)
+		left -= b
+		at = 0
+		n++
+	}
+	return n
 }
 
 // send issues a request through the CU's memory pipe (bytes per clock),
@@ -598,8 +624,7 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 			break
 		}
 		if off, n := c.piece(cu, nr+i, s); n > 0 {
-			s.write++
-			c.send(now, fabric.WriteReq, n, &cu.run.cmd.Writes[i], off, nr+i, s, s.spread)
+			s.write += c.sendPasses(now, fabric.WriteReq, n, &cu.run.cmd.Writes[i], off, nr+i, s, s.spread)
 		}
 	}
 	if s.write == 0 {

@@ -24,13 +24,21 @@ type MemStream struct {
 	// First and End bound the workgroups that touch the stream, [First,
 	// End); End 0: every workgroup.
 	First, End int64
+	// Passes is how many times the kernel goes over the bytes, in order
+	// (0: once); each pass asks for the same addresses again.
+	Passes int64
 }
 
 // Traffic is how many bytes the memory system moves for the stream when it
-// moves whole lines of line bytes: sequential accesses use every byte of a
-// line, strided ones only the elements the stride hits, random ones one
-// element per line.
+// moves whole lines of line bytes, over all its passes.
 func (m MemStream) Traffic(line int64) int64 {
+	return m.pass(line) * max(1, m.Passes)
+}
+
+// pass is the traffic of one pass: sequential accesses use every byte of
+// a line, strided ones only the elements the stride hits, random ones one
+// element per line.
+func (m MemStream) pass(line int64) int64 {
 	elem := m.Element
 	if elem == 0 {
 		elem = 8
