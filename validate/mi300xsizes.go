@@ -29,14 +29,17 @@ const (
 	// one element each, over arrays of expSeries(2, 1.04, i) x 8192 + 8161
 	// doubles: 16 x 8192 + 8161 is the 2.1 MiB row (2175 KiB in all), 1011
 	// x 8192 + 8161 the 126.5 MiB row (129535 KiB)
-	l2StreamItems   = 1<<30 + 2
-	l2StreamL2Len   = 16*8192 + 8161
-	l2StreamMALLLen = 1011*8192 + 8161
+	l2StreamItems = 1<<30 + 2
+	// its blocks of 1024 threads, 2 per CU (the rows' setting), each
+	// thread one double load out at a time (main.cu: a load, a multiply
+	// and a store per work-item): 16 KiB in flight per CU
+	l2StreamInFlight = 2 * 1024 * 8
+	l2StreamL2Len    = 16*8192 + 8161
+	l2StreamMALLLen  = 1011*8192 + 8161
 )
 
 // Where the model misses the size points.
 const (
-	l2SizeGap   = "the same loop: the model's L2 serves hits at the CDNA 3 white paper's 16 channels x 128 B per clock per XCD (34.4 TB/s for 8 XCDs) and the loop runs near it; on MI300X gpu-l2-stream's read kernel at the same sizes (one stream) takes about as long as its scale kernel (two), 7.9 against 13.4 TB/s, so what bounds it is a cost per work-item or workgroup (each of its 1 Gi work-items moves one element and exits), not the L2's bandwidth; the rate at which the dispatcher launches wavefronts is not modelled and no published figure for it was found"
 	mallSizeGap = "the same loop: the model's MALL serves the loop's reads at its 128 channels' 17.2 TB/s (white paper peak) while the writes go through to HBM, so reads and writes add up to about twice what HBM gives; on MI300X a kernel reading MALL-resident data gets 5.4 TB/s (gpu-l2-stream read) or 6.4 TB/s (rocm-amdgpu-bench's MALL BW, its output in github.com/ROCm/rocm-amdgpu-bench/issues/22), and the scale loop, reading and writing, about 4.2 TB/s, no more than HBM gives; what caps traffic to the MALL (the XCD-to-IOD connections, the links between the IODs) has no published rate found that explains it"
 )
 
@@ -65,7 +68,7 @@ func mi300xSizePoints(c *config.Node) ([]Point, error) {
 	}
 	return []Point{
 		{Experiment: mi300xSizes, Name: "GPU 0, scale loop on 2.1 MiB (L2), against gpu-l2-stream's", Simulated: l2, Published: 13410,
-			Tolerance: 0.10, Unit: "GB/s", Gap: l2SizeGap, Source: gpuL2Stream},
+			Tolerance: 0.10, Unit: "GB/s", Source: gpuL2Stream},
 		{Experiment: mi300xSizes, Name: "GPU 0, scale loop on 126.5 MiB (MALL), at most gpu-l2-stream's", Simulated: mall, Published: 4172,
 			Tolerance: 0.05, AtMost: true, Unit: "GB/s", Gap: mallSizeGap, Source: gpuL2Stream},
 		{Experiment: mi300xSizes, Name: "GPU 0, 10.5 GB copy (HBM)", Simulated: hbm, Published: 4110,
@@ -80,5 +83,5 @@ func mi300xSizePoints(c *config.Node) ([]Point, error) {
 func l2StreamScale(c *config.Node, length int64) (float64, error) {
 	elems := length / 128 * 128 // STREAM's grid: whole workgroups of 128
 	passes := (l2StreamItems + elems/2) / elems
-	return streamPasses(c, []int{0}, "local", "scale", length*8, passes)
+	return streamPasses(c, []int{0}, "local", "scale", length*8, passes, l2StreamInFlight)
 }

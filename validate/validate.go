@@ -399,14 +399,14 @@ func stream(c *config.Node, gcds []int, alloc string, bytes int64) (float64, err
 
 // streamKernel runs one STREAM kernel and returns its bandwidth (GB/s).
 func streamKernel(c *config.Node, gcds []int, alloc, kernel string, bytes int64) (float64, error) {
-	return streamPasses(c, gcds, alloc, kernel, bytes, 1)
+	return streamPasses(c, gcds, alloc, kernel, bytes, 1, 0)
 }
 
 // streamPasses runs one STREAM kernel that goes over its arrays passes
 // times and returns its bandwidth (GB/s, every pass's bytes).
-func streamPasses(c *config.Node, gcds []int, alloc, kernel string, bytes, passes int64) (float64, error) {
+func streamPasses(c *config.Node, gcds []int, alloc, kernel string, bytes, passes, inFlight int64) (float64, error) {
 	st := workloads.Stream{GCDs: gcds, Alloc: alloc, Sizes: []int64{bytes}, Kernels: []string{kernel},
-		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Passes: passes}
+		Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Passes: passes, InFlight: inFlight}
 	runs, err := st.Runs()
 	if err != nil {
 		return 0, err

@@ -28,6 +28,10 @@ type Stream struct {
 	// one work-item per element per pass, as gpu-l2-stream's index modulo
 	// the length does: the later passes find arrays that fit in the caches.
 	Passes int64
+	// InFlight is the bytes each CU keeps in flight for a kernel (trace
+	// in_flight; 0: the CU's own window): a kernel whose threads each have
+	// one load out at a time keeps its resident threads x 8 B.
+	InFlight int64
 }
 
 // streamKernels gives, per STREAM kernel, the arrays it reads and writes.
@@ -146,7 +150,7 @@ func (st Stream) run(n int64) job.Run {
 			ops = append(ops, record(start, 1))
 			for _, g := range st.GCDs {
 				op := trace.Op{Op: trace.Kernel, Name: "stream_" + k, GCD: intp(g), Stream: 1 + g,
-					Grid: grid * max(1, passes), Workgroup: wg}
+					Grid: grid * max(1, passes), Workgroup: wg, InFlight: st.InFlight}
 				io := streamKernels[k]
 				for _, r := range io[0] {
 					op.Access = append(op.Access, trace.Access{Buf: fmt.Sprintf("%s%d", r, g), Mode: "read", Bytes: grid * 8, Passes: passes})

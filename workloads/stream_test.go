@@ -65,3 +65,19 @@ func TestStreamPasses(t *testing.T) {
 		t.Errorf("-passes -1: err %v, want a -passes error", err)
 	}
 }
+
+// A window of loads in flight per CU binds a loop over L2-resident arrays
+// by Little's law: twice the window, twice the rate, both well below the
+// loop with the CU's own window.
+func TestStreamInFlight(t *testing.T) {
+	c := frontier(t)
+	loop := func(inFlight int64) float64 {
+		res := runStream(t, c, Stream{GCDs: []int{0}, Alloc: "local", Sizes: []int64{1 << 20}, Kernels: []string{"scale"},
+			Iterations: 2, Workgroup: 128, NUMA: c.Host.GCDNUMA, Passes: 256, InFlight: inFlight})
+		return res.Rows[0].Value
+	}
+	own, four, eight := loop(0), loop(4<<10), loop(8<<10)
+	if r := eight / four; r < 1.8 || r > 2.2 || eight > own/2 {
+		t.Errorf("4 and 8 KiB in flight: %.0f and %.0f GB/s (x%.2f), the CU's own window %.0f; want x2 and below half of it", four, eight, r, own)
+	}
+}
