@@ -40,7 +40,10 @@ func (c *Cores) AddStoreFills(k *gcd.KernelCmd) {
 		return
 	}
 	touched := int64(0)
-	for _, m := range append(k.Reads, k.Writes...) {
+	for _, m := range k.Reads {
+		touched += m.Bytes
+	}
+	for _, m := range k.Writes {
 		touched += m.Bytes
 	}
 	if touched <= c.l3Bytes {
