@@ -52,7 +52,7 @@ var frontierPoints = []hostMemPoint{
 	{"Frontier prefetch to owner (cal)", "prefetch_managed_GPUToGPU", 24, "time", 8.952, 0.10, ""},
 	{"Frontier prefetch to owner (cal)", "prefetch_managed_GPUToGPU", 28, "time", 8.984, 0.10, ""},
 	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU", 22, "bandwidth", 22.67, 0.10,
-		"the model's pinned copy of 4 MiB is already 14% fast (26.5 vs 23.1 GB/s): pinned copies reach their plateau sooner than measured (E1's 32 MB knee, docs/model.md Translation)"},
+		"the model's pinned copy of 4 MiB is already 14% fast (26.5 vs 23.1 GB/s): pinned copies reach their plateau sooner than measured (E1's 32 MB knee, docs/model.md Translation); a candidate, not modelled: Comm|Scope memsets the source before each copy, so up to 32 MiB the SDMA engine reads lines dirty in one CCD's L3, which leave it at 16 B per fabric clock (25.6 GB/s at 1.6 GHz)"},
 	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 22, "bandwidth", 18.23, 0.10,
 		""},
 	{"Frontier pageable", "hipMemcpyAsync_GPUToPageable", 24, "bandwidth", 18.88, 0.10,
