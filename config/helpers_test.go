@@ -111,6 +111,8 @@ cores = 64
 core_outstanding_bytes = 262144
 core_load_lines = 24
 core_to_core_ns = 100
+store_allocate = true
+l3_bytes = 33554432
 
 [dram]
 channels_per_domain = 2

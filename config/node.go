@@ -237,6 +237,8 @@ type Host struct {
 	CoreOutstandingBytes int64   `toml:"core_outstanding_bytes"`
 	CoreLoadLines        int64   `toml:"core_load_lines"`
 	CoreToCoreNs         float64 `toml:"core_to_core_ns"`
+	StoreAllocate        bool    `toml:"store_allocate"`
+	L3Bytes              int64   `toml:"l3_bytes"`
 }
 
 // Host memory kinds accepted by host.memory.

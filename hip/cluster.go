@@ -134,22 +134,22 @@ func (r *Runtime) numaNode(d int) int {
 // coresOfGCD is the sender to the host cores of GCD g's node.
 func (r *Runtime) coresOfGCD(g int) *fabric.Sender { return r.thread(r.gcdNode(g)) }
 
-// coresOf is the sender to the host cores that run host access op i: those
-// of its NUMA domain's node, or of the node of the first buffer it touches.
-func (r *Runtime) coresOf(i int) *fabric.Sender {
+// accessNode is the node whose host cores run host access op i: its NUMA
+// domain's node, or the node of the first buffer it touches.
+func (r *Runtime) accessNode(i int) int {
 	op := r.op(i)
 	if op.NUMA != nil {
-		return r.thread(r.numaNode(*op.NUMA))
+		return r.numaNode(*op.NUMA)
 	}
 	for _, a := range op.Access {
 		if b, ok := r.bufs[a.Buf]; ok {
 			if b.Host {
-				return r.thread(r.numaNode(b.NUMA))
+				return r.numaNode(b.NUMA)
 			}
-			return r.coresOfGCD(b.GCD)
+			return r.gcdNode(b.GCD)
 		}
 	}
-	return r.thread(0)
+	return 0
 }
 
 // waitGPUFlag blocks thread th until GPU flag name counts n stores (a

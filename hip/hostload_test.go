@@ -74,3 +74,41 @@ func TestHostDRAMLoadsIgnoreTheLoadLines(t *testing.T) {
 		t.Errorf("64 MiB of host DRAM loads took %g s with 1 load line, %g s with 24", a, b)
 	}
 }
+
+// A host store to host DRAM fills its line first (write-allocate): the
+// domain's DRAM reads what the stores write, so a stream of stores moves
+// half the bytes per second it would without the fills. Stores to GPU
+// memory (uncached over the host link) fill nothing.
+func TestHostStoresToDRAMFillTheirLines(t *testing.T) {
+	storeTime := func(buf string, allocate bool) (float64, uint64) {
+		ops := []trace.Op{host("h", 1, 256*mib), device("d", 2, 256*mib), store(buf, 1, 1, 256*mib)}
+		res, n := run(t, []string{fmt.Sprintf("host.store_allocate=%t", allocate), "host.l3_bytes=33554432"}, ops)
+		return float64(res[2].End - res[2].Start), n.Cores.BytesRead()
+	}
+	on, read := storeTime("h", true)
+	off, none := storeTime("h", false)
+	if read != 256*mib || none != 0 {
+		t.Errorf("stores of 256 MiB read %d B with write-allocate, %d B without; want %d, 0", read, none, 256*mib)
+	}
+	if r := on / off; math.Abs(r-2) > 0.05 {
+		t.Errorf("DRAM-bound stores with write-allocate took %.3fx the time without, want 2x", r)
+	}
+	gpuOn, gpuRead := storeTime("d", true)
+	gpuOff, _ := storeTime("d", false)
+	if gpuOn != gpuOff || gpuRead != 0 {
+		t.Errorf("stores to GPU memory took %g s with write-allocate, %g s without, reading %d B; want the same, 0 B", gpuOn, gpuOff, gpuRead)
+	}
+}
+
+// An access that fits in a core's L3 (host.l3_bytes) finds its lines there:
+// its stores fill nothing from DRAM; one byte more and they all do.
+func TestHostStoresWithinTheL3FillNothing(t *testing.T) {
+	read := func(l3 int64) uint64 {
+		ops := []trace.Op{host("h", 1, 16*mib), store("h", 1, 1, 16*mib)}
+		_, n := run(t, []string{"host.store_allocate=true", fmt.Sprintf("host.l3_bytes=%d", l3)}, ops)
+		return n.Cores.BytesRead()
+	}
+	if in, out := read(16*mib), read(16*mib-1); in != 0 || out != 16*mib {
+		t.Errorf("16 MiB of stores read %d B with a 16 MiB L3, %d B with one byte less; want 0, %d", in, out, 16*mib)
+	}
+}

@@ -355,5 +355,8 @@ func (r *Runtime) hostAccess(now sim.VTimeInSec, i int) {
 	k := r.accessCmd(i)
 	k.Workgroups = int64(max(1, r.op(i).Threads))
 	k.Queue = r.op(i).Rank // the calling rank's host thread(s)
-	r.coresOf(i).Send(now, k)
+	node := r.accessNode(i)
+	to := r.thread(node) // builds the node
+	r.cores[node].AddStoreFills(k)
+	to.Send(now, k)
 }

@@ -56,6 +56,7 @@ type Runtime struct {
 	ctrl      map[*sdma.Engine]*fabric.Sender
 	kctrl     map[*gcd.ComputeUnits]*fabric.Sender
 	threads   []*fabric.Sender // to each node's host cores (nil until built); empty without them
+	cores     []*cpu.Cores     // each node's host cores (nil until built)
 	demand    func(node int)   // builds a node the run first touches (OnDemand)
 	transport Transport        // a library's copies between nodes (AddNICs)
 	nicSlots  [][]*slot        // by global NIC id: its DMA engines as queues to send to
@@ -185,6 +186,7 @@ func NewRuntime(name string, engine sim.Engine, cost config.Runtime, rel config.
 		r.wireDevice(g, d)
 	}
 	r.threads = make([]*fabric.Sender, len(cores))
+	r.cores = make([]*cpu.Cores, len(cores))
 	for k, c := range cores {
 		if c != nil {
 			r.wireCores(k, c)
@@ -216,7 +218,7 @@ func (r *Runtime) wireCores(k int, c *cpu.Cores) {
 	}
 	p, s := r.NewPort(r.engine, r, 1024, r.Name(), portName)
 	fabric.Wire(p, c.CtrlPort)
-	r.threads[k] = s
+	r.threads[k], r.cores[k] = s, c
 }
 
 // Load sets a trace's operations to replay, starting at time zero.

@@ -22,7 +22,49 @@ import (
 // the threads, and ends with a gcd.KernelDone.
 type Cores struct {
 	cus      *gcd.ComputeUnits
+	allocate bool
+	l3Bytes  int64
 	CtrlPort sim.Port
+}
+
+// AddStoreFills adds to a host access the line fills its stores cause. A
+// plain store to write-back host memory that misses the caches first reads
+// its whole line (write-allocate; docs/references.md [amd-apm] vol. 1,
+// 3.9.4), so memory reads what the access writes as well: DRAM moves
+// twice the bytes. An access whose bytes fit in a core's L3 finds its
+// lines there (a staging buffer reused per message, a buffer just filled)
+// and fills nothing, nor does a store to bytes the access itself loads
+// (acc += in). Without host.store_allocate it adds nothing.
+func (c *Cores) AddStoreFills(k *gcd.KernelCmd) {
+	if !c.allocate {
+		return
+	}
+	touched := int64(0)
+	for _, m := range k.Reads {
+		touched += m.Bytes
+	}
+	for _, m := range k.Writes {
+		touched += m.Bytes
+	}
+	if touched <= c.l3Bytes {
+		return
+	}
+	loads := len(k.Reads)
+	for _, w := range k.Writes {
+		if w.Mem.Host && !loaded(k.Reads[:loads], w) {
+			k.Reads = append(k.Reads, w)
+		}
+	}
+}
+
+// loaded says whether one of reads covers every byte w stores.
+func loaded(reads []gcd.MemStream, w gcd.MemStream) bool {
+	for _, r := range reads {
+		if r.Mem == w.Mem && r.Addr <= w.Addr && w.Addr+w.Bytes <= r.Addr+r.Bytes {
+			return true
+		}
+	}
+	return false
 }
 
 // Name is the component's name.
@@ -57,6 +99,8 @@ type CoresBuilder struct {
 	txnBytes int64
 	maxBytes int64
 	lines    int64
+	allocate bool
+	l3Bytes  int64
 	routes   gcd.KernelRoutes
 }
 
@@ -90,6 +134,14 @@ func (b CoresBuilder) WithCores(n int, txnBytes, outstandingBytes int64) CoresBu
 // WithLoadLines sets the cache lines of loads a core keeps in flight.
 func (b CoresBuilder) WithLoadLines(n int64) CoresBuilder { b.lines = n; return b }
 
+// WithStoreAllocate sets whether the cores' stores to host memory fill
+// their lines first, and the bytes of a core's L3, which an access fitting
+// in it finds its lines in (AddStoreFills).
+func (b CoresBuilder) WithStoreAllocate(on bool, l3Bytes int64) CoresBuilder {
+	b.allocate, b.l3Bytes = on, l3Bytes
+	return b
+}
+
 // WithRoutes sets how the cores' traffic crosses the fabric.
 func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r; return b }
 
@@ -103,5 +155,5 @@ func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 		WithConcurrentKernels(b.cores). // each rank's host thread is a queue of its own: ranks' host work overlaps
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)
-	return &Cores{cus: c, CtrlPort: c.CtrlPort}
+	return &Cores{cus: c, allocate: b.allocate, l3Bytes: b.l3Bytes, CtrlPort: c.CtrlPort}
 }

@@ -47,3 +47,31 @@ func TestCoresRunAHostAccess(t *testing.T) {
 		t.Errorf("DRAM got %d B, want %d; name %q", mem.BytesWrite, bytes, cores.Name())
 	}
 }
+
+// Stores fill their lines only beyond the L3's reach, only in host memory,
+// and not where the same access loads the bytes first (acc += in).
+func TestAddStoreFills(t *testing.T) {
+	e := sim.NewSerialEngine()
+	host := MakeBuilder().WithEngine(e).WithGCDNUMA([]int{0}).Build("Host")
+	cores := MakeCoresBuilder().WithEngine(e).WithRoutes(hostOnly{}).WithStoreAllocate(true, 1<<20).Build("Cores", host)
+	h, g := fabric.Memory{Host: true}, fabric.Memory{Index: 3}
+	const big = 4 << 20
+	for _, c := range []struct {
+		name          string
+		reads, writes []gcd.MemStream
+		fills         int
+	}{
+		{"stores to host DRAM", nil, []gcd.MemStream{{Mem: h, Bytes: big}}, 1},
+		{"within the L3", nil, []gcd.MemStream{{Mem: h, Bytes: 1 << 20}}, 0},
+		{"to GPU memory", nil, []gcd.MemStream{{Mem: g, Bytes: big}}, 0},
+		{"acc += in", []gcd.MemStream{{Mem: h, Addr: 0, Bytes: big}, {Mem: h, Addr: big, Bytes: big}},
+			[]gcd.MemStream{{Mem: h, Addr: big, Bytes: big}}, 0},
+		{"a copy", []gcd.MemStream{{Mem: h, Addr: 0, Bytes: big}}, []gcd.MemStream{{Mem: h, Addr: big, Bytes: big}}, 1},
+	} {
+		k := &gcd.KernelCmd{Reads: c.reads, Writes: c.writes}
+		cores.AddStoreFills(k)
+		if got := len(k.Reads) - len(c.reads); got != c.fills {
+			t.Errorf("%s: %d fills, want %d", c.name, got, c.fills)
+		}
+	}
+}
