@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/job"
@@ -118,9 +119,18 @@ func TestOSUCollectiveErrors(t *testing.T) {
 }
 
 // A trace's collectives replay on their ranks: rows name the call and its
-// line, a reduction's first row is the staging copy down to the rank's
+// line, a host reduction's first row is the staging copy down to the rank's
 // NUMA domain, its last the copy back up, and the call returns after both.
+// With GPU kernels (8.1.31's default) no row touches a NUMA domain.
 func TestReplayCollective(t *testing.T) {
+	for _, kernel := range []string{"0", "1"} {
+		t.Run("MPICH_GPU_ALLREDUCE_USE_KERNEL="+kernel, func(t *testing.T) {
+			replayCollective(t, kernel == "1")
+		})
+	}
+}
+
+func replayCollective(t *testing.T, kernel bool) {
 	var ops []trace.Op
 	for r := 0; r < 2; r++ {
 		for _, b := range []string{"s", "d"} {
@@ -135,7 +145,11 @@ func TestReplayCollective(t *testing.T) {
 	for i := range ops {
 		ops[i].Line = i + 1
 	}
-	res := mustExecute(t, frontier(t), []job.Run{TraceRun("ar.jsonl", ops)}, nil)
+	set := "env.MPICH_GPU_ALLREDUCE_USE_KERNEL=0"
+	if kernel {
+		set = "env.MPICH_GPU_ALLREDUCE_USE_KERNEL=1"
+	}
+	res := mustExecute(t, frontier(t, set), []job.Run{TraceRun("ar.jsonl", ops)}, nil)
 	var mine []report.Row // rank 0's call, line 5
 	for _, r := range res.Rows {
 		if r.Case == "line5:mpi_allreduce" {
@@ -146,13 +160,21 @@ func TestReplayCollective(t *testing.T) {
 		t.Fatalf("rows of line 5: %v", mine)
 	}
 	first, last, ret := mine[0], mine[len(mine)-2], mine[len(mine)-1]
+	if ret.Metric != "return" || ret.Value <= first.Value {
+		t.Errorf("return row %+v after start %v", ret, first.Value)
+	}
+	if kernel {
+		for _, r := range mine {
+			if strings.HasPrefix(r.Src, "numa") || strings.HasPrefix(r.Dst, "numa") {
+				t.Errorf("row %+v stages through the host with GPU kernels", r)
+			}
+		}
+		return
+	}
 	if first.Src != "gcd0" || first.Dst != "numa3" || first.Metric != "start" {
 		t.Errorf("first row %+v: want the staging copy from gcd0 to numa3", first)
 	}
 	if last.Src != "numa3" || last.Dst != "gcd0" || last.Metric != "bandwidth" {
 		t.Errorf("last copy row %+v: want the copy back from numa3 to gcd0", last)
-	}
-	if ret.Metric != "return" || ret.Value <= first.Value {
-		t.Errorf("return row %+v after start %v", ret, first.Value)
 	}
 }
