@@ -45,8 +45,8 @@ type tbPoint struct {
 
 // Where the model misses the guide's TransferBench tests.
 const (
-	tbLatencyGap = "a GPU-executed transfer keeps a block's loads in flight (256 threads x GFX_UNROLL 4 x 16 B per CU, TransferBench's in_flight), so its rate is those bytes over the load's round trip; the model's round trip is MI250X's (gcd.hbm_latency_ns, l2_latency_ns and the xGMI flight carried over, mi300x-node.toml), and MI300X's own latencies have no published source here, so one-link transfers run 5-7% below the guide's"
-	tbMemsetGap  = "32 CUs storing into their own memory, each block keeping 256 threads x GFX_UNROLL 4 x 16 B of stores in flight against the model's store round trip (MI250X's latencies carried over), run 9% above the 1.27 TB/s TransferBench reaches; MI300X's own store latency to the MALL is not sourced"
+	tbLatencyGap = "a GPU-executed transfer keeps a block's loads in flight (256 threads x GFX_UNROLL 4 x 16 B per CU, TransferBench's in_flight), so its rate is those bytes over the load's round trip; the model's round trip is MI250X's (gcd.hbm_latency_ns, l2_latency_ns and the xGMI flight carried over, mi300x-node.toml), and MI300X's own are published only in pointer-chase plots and a paper's figures whose values are not taken in (docs/references.md [chipsandcheese-mi300x], [mall-is-open]), so one-link transfers run 5-7% below the guide's"
+	tbMemsetGap  = "32 CUs storing into their own memory, each block keeping 256 threads x GFX_UNROLL 4 x 16 B of stores in flight against the model's store round trip (MI250X's latencies carried over), run 9% above the 1.27 TB/s TransferBench reaches; MI300X's own store latency to the MALL is not taken from a source (docs/references.md [mall-is-open] measures loads only)"
 )
 
 var tbPoints = []tbPoint{

@@ -40,7 +40,7 @@ const (
 
 // Where the model misses the size points.
 const (
-	mallSizeGap = "the same loop: the model's MALL serves the loop's reads at its 128 channels' 17.2 TB/s (white paper peak) while the writes go through to HBM, so reads and writes add up to about twice what HBM gives; on MI300X a kernel reading MALL-resident data gets 5.4 TB/s (gpu-l2-stream read) or 6.4 TB/s (rocm-amdgpu-bench's MALL BW, its output in github.com/ROCm/rocm-amdgpu-bench/issues/22), and the scale loop, reading and writing, about 4.2 TB/s, no more than HBM gives; what caps traffic to the MALL (the XCD-to-IOD connections, the links between the IODs) has no published rate found that explains it"
+	mallSizeGap = "the same loop: the model's MALL serves the loop's reads at its 128 channels' 17.2 TB/s (white paper peak) while the writes go through to HBM, so reads and writes add up to about twice what HBM gives; on MI300X a kernel reading MALL-resident data gets 5.4 TB/s (gpu-l2-stream read) or 6.4 TB/s (rocm-amdgpu-bench's MALL BW, its output in github.com/ROCm/rocm-amdgpu-bench/issues/22), and the scale loop, reading and writing, about 4.2 TB/s, no more than HBM gives; a cap on MALL reads at that 6.4 TB/s leaves the point unmoved, as the loop reads only 4.3 TB/s from the MALL and its writes, going through to HBM, book none of it; what holds the real loop to 4.2 TB/s acts on reads and writes together (the XCD-to-IOD connections, the links between the IODs), and no published rate for it was found"
 )
 
 func mi300xSizesGroup() group {

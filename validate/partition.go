@@ -22,7 +22,7 @@ const (
 )
 
 // nps1Gap is what the model lacks for NPS4's gain over NPS1.
-const nps1Gap = "NPS1 interleaves every device's memory over all 8 stacks, so 3/4 of an XCD's accesses cross to another IOD; the blog's Figures 1b and 2 give the per-XCD NPS1 rates only as plots; the model has no cost of crossing IODs (no published bandwidth or latency found), so CPX/NPS1 streams what NPS4 does, where the blog measures 4010 against 4210 GB/s"
+const nps1Gap = "NPS1 interleaves every device's memory over all 8 stacks, so 3/4 of an XCD's accesses cross to another IOD; the blog's Figures 1b and 2 give the per-XCD NPS1 rates only as plots; the model has no cost of crossing IODs (docs/references.md [mall-is-open] gives NPS4's lower latency, up to 1.42x at the MALL and 1.31x at HBM, not the absolute latencies; no published bandwidth found), so CPX/NPS1 streams what NPS4 does, where the blog measures 4010 against 4210 GB/s"
 
 func mi300xModesGroup() group {
 	return group{experiments: []experiment{{mi300xModes, modesBlog}}, run: noRef(mi300xModePoints)}
