@@ -113,6 +113,7 @@ core_load_lines = 24
 core_to_core_ns = 100
 store_allocate = true
 l3_bytes = 33554432
+ccd_link_gbps = 25.6
 
 [dram]
 channels_per_domain = 2

@@ -239,6 +239,7 @@ type Host struct {
 	CoreToCoreNs         float64 `toml:"core_to_core_ns"`
 	StoreAllocate        bool    `toml:"store_allocate"`
 	L3Bytes              int64   `toml:"l3_bytes"`
+	CCDLinkGBps          float64 `toml:"ccd_link_gbps"`
 }
 
 // Host memory kinds accepted by host.memory.

@@ -110,6 +110,7 @@ var Params = concat(
 		latency("host.core_to_core_ns", "a core's load of a host line another core's cache holds modified (a cache-to-cache transfer)"),
 		boolean("host.store_allocate", "a host_access store to host memory first reads its line (write-allocate), so memory reads what it writes as well"),
 		ints("host.l3_bytes", "bytes", 0, 1<<40, "a core's L3: a host_access touching no more than this finds its lines there and fills none (0: every store fills)"),
+		num("host.ccd_link_gbps", "GB/s", 0, MaxGBps, "a CCD's link toward the IO die: device reads of lines a rank's thread left dirty in its CCD's L3 leave through it (0: not modelled)"),
 	},
 	[]Param{
 		ints("dram.channels_per_domain", "", 1, 64, "DDR channels of a NUMA domain"), // 5x a whole 12-channel socket in one domain

@@ -243,6 +243,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.int("host.core_load_lines", h.CoreLoadLines)
 	v.float("host.core_to_core_ns", h.CoreToCoreNs)
 	v.int("host.l3_bytes", h.L3Bytes)
+	v.float("host.ccd_link_gbps", h.CCDLinkGBps)
 
 	d := &n.DRAM
 	v.int("dram.channels_per_domain", int64(d.ChannelsPerDomain))

@@ -84,6 +84,12 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			src, dst := r.bufs[op.Src], r.bufs[op.Dst]
 			cmd := &sdma.CopyCmd{ID: it.op, Queue: it.engine.queue, Src: memOf(src), Dst: memOf(dst), Bytes: op.Bytes,
 				SrcAddr: r.base[op.Src].addr, DstAddr: r.base[op.Dst].addr}
+			if src.Host && op.NIC == nil {
+				cmd.SrcLink = r.dirtyLink(r.bufAt(op.Src, op.SrcOff), op.Bytes)
+			}
+			if dst.Host {
+				r.forget(r.bufAt(op.Dst, op.DstOff), op.Bytes)
+			}
 			doorbell := ns(r.cost.DoorbellNs)
 			if op.NIC != nil {
 				r.nicCmd(cmd, op)

@@ -358,5 +358,8 @@ func (r *Runtime) hostAccess(now sim.VTimeInSec, i int) {
 	node := r.accessNode(i)
 	to := r.thread(node) // builds the node
 	r.cores[node].AddStoreFills(k)
+	for _, w := range k.Writes {
+		r.cpuWrote(node, k.Queue, int(k.Workgroups), place{w.Mem, w.Addr}, w.Bytes)
+	}
 	to.Send(now, k)
 }

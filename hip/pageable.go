@@ -172,6 +172,7 @@ func (r *Runtime) pageNext(now sim.VTimeInSec, pc *pageCopy) {
 		if !pc.toGPU {
 			from, to = far, user
 		}
+		r.cpuWrote(r.gcdNode(g), op.Rank, 1, to, pc.chunk)
 		r.coresOfGCD(g).Send(now, &gcd.KernelCmd{ID: pc.op, Queue: op.Rank, Workgroups: 1, // the calling thread's memcpy
 			Reads:  []gcd.MemStream{{Mem: from.mem, Addr: from.addr, Bytes: pc.chunk}},
 			Writes: []gcd.MemStream{{Mem: to.mem, Addr: to.addr, Bytes: pc.chunk}}})
@@ -230,8 +231,9 @@ func (r *Runtime) pageDMA(now sim.VTimeInSec, pc *pageCopy, src, dst place) {
 		r.res(pc.op).Engine = it.cus.Name()
 		return
 	}
+	r.forget(dst, pc.chunk)
 	r.ctrl[it.engine.engine].SendAt(now, at, &sdma.CopyCmd{ID: pc.op, Queue: it.engine.queue,
-		Src: src.mem, Dst: dst.mem, Bytes: pc.chunk})
+		Src: src.mem, Dst: dst.mem, Bytes: pc.chunk, SrcLink: r.dirtyLink(src, pc.chunk)})
 	r.res(pc.op).Engine = it.engine.engine.Name()
 }
 

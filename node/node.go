@@ -321,7 +321,8 @@ func (n *Node) buildNode(k int) []hip.Device {
 	}
 	n.AllCores[k] = cpu.MakeCoresBuilder().WithEngine(n.Engine).WithHubID(hostHub).WithRoutes(n.Routes).
 		WithCores(c.Host.Cores, c.Sim.CoreTransactionBytes, c.Host.CoreOutstandingBytes).
-		WithLoadLines(c.Host.CoreLoadLines).WithStoreAllocate(c.Host.StoreAllocate, c.Host.L3Bytes).Build(pre+".Host.Cores", host)
+		WithLoadLines(c.Host.CoreLoadLines).WithStoreAllocate(c.Host.StoreAllocate, c.Host.L3Bytes).
+		WithCCDLink(c.Host.CCDLinkGBps).Build(pre+".Host.Cores", host)
 
 	for i, g := range c.NIC.GCDs {
 		id := h.NIC(k, i)

@@ -21,7 +21,6 @@ var knownGaps = []knownGap{
 	{"E8 RCCL 2 GCDs", "RCCL ReduceScatter, 2 GCDs, close to 17.4 us", Band{-0.33, -0.22, "docs/model.md, RCCL collectives"}},
 	{"E8 RCCL 2 GCDs", "RCCL AllGather, 2 GCDs, close to 17.4 us", Band{-0.31, -0.2, "docs/model.md, RCCL collectives"}},
 	{"MHD step (seed 001)", "64 GCDs, 128³, hierarchical: step of acm-packed-he / of acm-batched-he", Band{1.43, 1.76, "docs/model.md, MHD step"}},
-	{"Frontier pageable", "hipMemcpyAsync_PageableToGPU/0/0, 4 MiB", Band{0.07, 0.17, "docs/model.md, Pageable copies"}},
 	{"Frontier managed migration", "prefetch_managed_HostToGPU/0/0, 1 GiB", Band{-0.17, -0.07, "docs/model.md, Software stack"}},
 	{"Frontier pageable pin cost", "PageableToGPU - PinnedToGPU time, 16 MiB", Band{-0.32, -0.22, "docs/model.md, Pageable copies"}},
 	{"Frontier host writes to managed", "implicit_managed_HostWrGPU_fine/0/0, 1 MiB", Band{0.42, 0.52, "docs/model.md, Managed memory"}},

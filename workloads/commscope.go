@@ -47,13 +47,17 @@ type CommScopeFamily struct {
 	// Grain: a managed family advises SetCoarseGrain ("coarse") or
 	// UnsetCoarseGrain ("fine") before its first iteration; "" advises nothing.
 	Grain string
+	// Fill: the timing loop std::memsets the host source before each copy,
+	// untimed, on the thread bound to its NUMA domain
+	// (src/hip/memcpy_async_pinned_to_gpu.cpp and its pageable twin).
+	Fill bool
 }
 
 // CommScopeFamilies are the families akisim models so far.
 var CommScopeFamilies = []CommScopeFamily{
-	{Name: "Comm_hipMemcpyAsync_PinnedToGPU", HostArg: true, ToGPU: true},
+	{Name: "Comm_hipMemcpyAsync_PinnedToGPU", HostArg: true, ToGPU: true, Fill: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToPinned", HostArg: true},
-	{Name: "Comm_hipMemcpyAsync_PageableToGPU", HostArg: true, ToGPU: true, Pageable: true},
+	{Name: "Comm_hipMemcpyAsync_PageableToGPU", HostArg: true, ToGPU: true, Pageable: true, Fill: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToPageable", HostArg: true, Pageable: true},
 	{Name: "Comm_hipMemcpyAsync_GPUToGPU"},
 	// E2's "NUMA to GPU": aligned_alloc (pageable) on a thread bound to the
@@ -186,7 +190,12 @@ func (c CommScope) run(f CommScopeFamily, name string, a, b, k int) job.Run {
 		}
 		work = implicitKernel(f.Kernel, gpu, far, n)
 	}
-	return c.eventTimed(f, name, a, b, n, ops, nil, work)
+	var setup []trace.Op
+	if f.Fill {
+		setup = append(setup, trace.Op{Op: trace.HostAccess, NUMA: intp(a), Threads: 1,
+			Access: []trace.Access{{Buf: src, Mode: "write", Bytes: n}}})
+	}
+	return c.eventTimed(f, name, a, b, n, ops, setup, work)
 }
 
 // implicitKernel is Comm|Scope's kernel on gpu that reads or writes (mode)

@@ -24,7 +24,31 @@ type Cores struct {
 	cus      *gcd.ComputeUnits
 	allocate bool
 	l3Bytes  int64
+	ccdBps   float64                // bytes/s a CCD's link moves toward the IO die (0: no link modelled)
+	links    map[int]*fabric.Server // each rank's CCD link, made at first use
 	CtrlPort sim.Port
+}
+
+// L3Bytes is the bytes of a core's L3 (the CCD's).
+func (c *Cores) L3Bytes() int64 { return c.l3Bytes }
+
+// CCDLink is the link to the IO die of the CCD rank's host thread runs
+// on, shared by all the rank's dirty lines that device reads take out of
+// its L3; nil when no such link is modelled. Each rank's thread sits on a
+// CCD of its own (a rank per L3 region).
+func (c *Cores) CCDLink(rank int) *fabric.Server {
+	if c.ccdBps <= 0 {
+		return nil
+	}
+	if c.links == nil {
+		c.links = map[int]*fabric.Server{}
+	}
+	l, ok := c.links[rank]
+	if !ok {
+		l = &fabric.Server{BytesPerSec: c.ccdBps}
+		c.links[rank] = l
+	}
+	return l
 }
 
 // AddStoreFills adds to a host access the line fills its stores cause. A
@@ -101,6 +125,7 @@ type CoresBuilder struct {
 	lines    int64
 	allocate bool
 	l3Bytes  int64
+	ccdGBps  float64
 	routes   gcd.KernelRoutes
 }
 
@@ -142,6 +167,10 @@ func (b CoresBuilder) WithStoreAllocate(on bool, l3Bytes int64) CoresBuilder {
 	return b
 }
 
+// WithCCDLink sets the GB/s a CCD's link carries from the CCD to the IO
+// die: device reads of lines dirty in its L3 leave through it (0: none).
+func (b CoresBuilder) WithCCDLink(gbps float64) CoresBuilder { b.ccdGBps = gbps; return b }
+
 // WithRoutes sets how the cores' traffic crosses the fabric.
 func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r; return b }
 
@@ -155,5 +184,5 @@ func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
 		WithConcurrentKernels(b.cores). // each rank's host thread is a queue of its own: ranks' host work overlaps
 		BuildComputeUnits(name, b.hub)
 	fabric.Wire(host.LocalPort("Cores", c.MemPort), c.MemPort)
-	return &Cores{cus: c, allocate: b.allocate, l3Bytes: b.l3Bytes, CtrlPort: c.CtrlPort}
+	return &Cores{cus: c, allocate: b.allocate, l3Bytes: b.l3Bytes, ccdBps: b.ccdGBps * 1e9, CtrlPort: c.CtrlPort}
 }

@@ -230,7 +230,11 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 	switch p.Kind {
 	case fabric.ReadRsp:
 		// data streams through the engine's datapath, out as a write
-		first, spread := e.datapath.Stream(now, at, p.Size, p.Spread)
+		in := p.Spread
+		if l := s.cmd.SrcLink; l != nil { // out of a CPU cache first
+			at, in = l.Stream(now, at, p.Size, in)
+		}
+		first, spread := e.datapath.Stream(now, at, p.Size, in)
 		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.nextWrite())
 		w.Addr += s.cmd.DstAddr - s.cmd.SrcAddr // the same offset in the destination
 		w.Spread = spread

@@ -73,6 +73,25 @@ func TestEngineRateIsItsDatapath(t *testing.T) {
 	}
 }
 
+// A copy whose source leaves a CPU cache over a link slower than the
+// datapath runs at that link, which carries all its bytes.
+func TestEngineSourceLinkCapsTheCopy(t *testing.T) {
+	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
+	e, _, q := rig(eb, 1600, 500, 1)
+	link := &fabric.Server{BytesPerSec: 25.6e9}
+	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 1 << 28, SrcLink: link})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	d := q.Got[0].(*sdma.CopyDone)
+	if got := float64(1<<28) / float64(d.End-d.Start); math.Abs(got/25.6e9-1) > 0.01 {
+		t.Errorf("%.2f GB/s, want the link's 25.6", got/1e9)
+	}
+	if link.Bytes != 1<<28 {
+		t.Errorf("the link carried %d B, want %d", link.Bytes, 1<<28)
+	}
+}
+
 // With a slow memory and few transactions in flight, Little's law rules:
 // rate = outstanding x transaction / round trip.
 func TestEngineOutstandingLimit(t *testing.T) {

@@ -25,6 +25,9 @@ type CopyCmd struct {
 	// Inline: the data came with the command (a NIC's immediate data), so
 	// the engine writes without reading first.
 	Inline bool
+	// SrcLink, if set, is the link the source's bytes leave a CPU cache
+	// by (lines dirty in a CCD's L3): read data streams through it too.
+	SrcLink *fabric.Server
 	// Passed, if set, is told when the copy's last byte has passed hub
 	// PassHub (a NIC on the way that reports the transfer).
 	Passed  func(at sim.VTimeInSec)
