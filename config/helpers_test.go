@@ -112,6 +112,7 @@ core_outstanding_bytes = 262144
 core_load_lines = 24
 core_to_core_ns = 100
 store_allocate = true
+link_shared_directions = false
 l3_bytes = 33554432
 ccd_link_gbps = 25.6
 

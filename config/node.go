@@ -238,6 +238,7 @@ type Host struct {
 	CoreLoadLines        int64   `toml:"core_load_lines"`
 	CoreToCoreNs         float64 `toml:"core_to_core_ns"`
 	StoreAllocate        bool    `toml:"store_allocate"`
+	LinkSharedDirections bool    `toml:"link_shared_directions"`
 	L3Bytes              int64   `toml:"l3_bytes"`
 	CCDLinkGBps          float64 `toml:"ccd_link_gbps"`
 }

@@ -108,6 +108,7 @@ var Params = concat(
 		ints("host.core_outstanding_bytes", "bytes", 64, 1<<30, "bytes of each store stream a core keeps in flight"),               // each in-flight piece is a packet
 		ints("host.core_load_lines", "lines", 1, 1<<24, "64 B cache lines of uncached loads of GPU memory a core keeps in flight"), // a 1 GiB window, as for stores
 		latency("host.core_to_core_ns", "a core's load of a host line another core's cache holds modified (a cache-to-cache transfer)"),
+		boolean("host.link_shared_directions", "both directions of a host link share its bandwidth_gbps (one data path, either way), not one each"),
 		boolean("host.store_allocate", "a host_access store to host memory first reads its line (write-allocate), so memory reads what it writes as well"),
 		ints("host.l3_bytes", "bytes", 0, 1<<40, "a core's L3: a host_access touching no more than this finds its lines there and fills none (0: every store fills)"),
 		num("host.ccd_link_gbps", "GB/s", 0, MaxGBps, "a CCD's link toward the IO die: device reads of lines a rank's thread left dirty in its CCD's L3 leave through it (0: not modelled)"),

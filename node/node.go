@@ -252,7 +252,7 @@ func (n *Node) parts() *builders {
 			WithPacket(c.XGMI.PacketPayloadBytes, c.XGMI.PacketOverheadBytes, c.XGMI.RequestBytes).
 			WithResponseOverhead(c.XGMI.ResponseOverheadBytes).
 			WithCredits(c.XGMI.CreditBytes, c.Sim.EarlyBooking),
-		hlink: linkBuilder(e, c.HostLink, c.Sim.EarlyBooking),
+		hlink: linkBuilder(e, c.HostLink, c.Sim.EarlyBooking).WithSharedDirections(c.Host.LinkSharedDirections),
 		nic: nic.MakeBuilder().WithEngine(e).WithRouteTable(n.Routes).WithForward(c.NIC.ForwardNs).
 			WithDMA(c.NIC.Engines, c.NIC.OutstandingBytes, int(c.Sim.NICTransactionBytes), c.NIC.PCIe.BandwidthGBps, c.NIC.CommandNs, c.NIC.EventNs).
 			WithPacketAdaptive(c.Network.AdaptiveRouting == "per_packet"),

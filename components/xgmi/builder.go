@@ -17,6 +17,7 @@ type Builder struct {
 	request  int
 	credits  int
 	early    float64
+	shared   bool
 }
 
 // MakeBuilder returns a builder of one frontier-node.toml xGMI link: 50
@@ -58,6 +59,11 @@ func (b Builder) WithCredits(bytes int, early float64) Builder {
 	return b
 }
 
+// WithSharedDirections makes both directions serialise on one wire: a port
+// whose data path carries one transfer at a time, either way, so reads and
+// writes share its bandwidth.
+func (b Builder) WithSharedDirections(on bool) Builder { b.shared = on; return b }
+
 // Build makes the bundle.
 func (b Builder) Build(name string) *Bundle {
 	cal := fabric.NewCalendar(b.engine)
@@ -70,9 +76,12 @@ func (b Builder) Build(name string) *Bundle {
 		ports[i] = fabric.NewPort(x, 1024, name+"."+n)
 		x.AddPort(n, ports[i])
 	}
+	wire := &fabric.Server{BytesPerSec: fabric.GBps(b.laneGBps * float64(b.lanes))}
 	for i := range x.dirs {
-		x.dirs[i] = &direction{in: ports[i],
-			wire: fabric.Server{BytesPerSec: fabric.GBps(b.laneGBps * float64(b.lanes))}}
+		if i > 0 && !b.shared {
+			wire = &fabric.Server{BytesPerSec: wire.BytesPerSec}
+		}
+		x.dirs[i] = &direction{in: ports[i], wire: wire}
 	}
 	for i := range x.dirs {
 		x.dirs[i].out = x.Add(cal, x, ports[1-i])

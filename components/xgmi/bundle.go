@@ -10,8 +10,8 @@ import (
 
 // direction is one way through the bundle.
 type direction struct {
-	wire     fabric.Server // serialisation at lanes x lane bandwidth
-	in       sim.Port      // where packets enter
+	wire     *fabric.Server // serialisation at lanes x lane bandwidth (one Server for both directions when they share it)
+	in       sim.Port       // where packets enter
 	out      *fabric.Sender
 	inFlight int              // bytes accepted and not yet handed on (credits used)
 	early    int              // bytes in flight and booked before they reached the link
@@ -205,7 +205,7 @@ func (b *Bundle) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { b.RetryAll(now
 // Drain is how long after now a direction's wire would be done with what
 // it holds and bytes more: a queue's depth in time, this packet included.
 func (b *Bundle) Drain(now sim.VTimeInSec, dir, bytes int) sim.VTimeInSec {
-	w := &b.dirs[dir].wire
+	w := b.dirs[dir].wire
 	return w.Backlog(now) + sim.VTimeInSec(float64(bytes)/w.BytesPerSec)
 }
 

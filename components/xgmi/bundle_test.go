@@ -135,3 +135,39 @@ func twoSources(e sim.Engine, bb Builder) (far, a1, a2 *fabrictest.Agent) {
 	fabric.Wire(h.LocalPort("L2", a2.Port), a2.Port)
 	return far, a1, a2
 }
+
+// Writes streaming both ways at once each get a whole direction's wire
+// when the directions are separate, and half of the one wire when they
+// share it (WithSharedDirections).
+func TestSharedDirectionsHalveTwoWayStreams(t *testing.T) {
+	rate := 50e9 * 64 / 85
+	for _, shared := range []bool{false, true} {
+		e := sim.NewSerialEngine()
+		b := MakeBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).
+			WithCredits(8*(txn+txn/64*21), 0.5).WithSharedDirections(shared).Build("B")
+		ends := [2]*fabrictest.Agent{fabrictest.NewAgent("A0", e, 1024), fabrictest.NewAgent("A1", e, 1024)}
+		for side, a := range ends {
+			fabric.Wire(a.Port, b.Port(side))
+		}
+		const n = 500
+		for i := 0; i < n; i++ {
+			ends[0].Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, ends[0].Port, nil))
+			ends[1].Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, ends[1].Port, nil))
+		}
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		want := rate
+		if shared {
+			want = rate / 2
+		}
+		for side, a := range ends {
+			if len(a.Got) != n {
+				t.Fatalf("shared %v: side %d got %d packets, want %d", shared, side, len(a.Got), n)
+			}
+			if got := float64(a.Bytes) / float64(a.Last()); math.Abs(got-want) > 0.02*want {
+				t.Errorf("shared %v: into side %d at %.2f GB/s, want %.2f", shared, side, got/1e9, want/1e9)
+			}
+		}
+	}
+}
