@@ -9,8 +9,10 @@ import (
 
 // E8: collectives of 1 MiB on 2..8 GCDs, ranks added in the order
 // 0,1,6,7,2,3,4,5: OSU's MPI collectives (Cray MPICH, one rank per GCD)
-// against rccl-tests (one process driving the GCDs), both as the seed
-// paper ran them.
+// against rccl-tests. The seed drove each GCD from its own CPU thread
+// (its figures' captions); the model replays one thread driving them all
+// (-g n), which at 1 MiB leaves the kernels binding (docs/model.md, RCCL
+// collectives).
 
 // e8Order is the order GCDs join the communicator.
 var e8Order = []int{0, 1, 6, 7, 2, 3, 4, 5}
