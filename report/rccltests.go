@@ -15,6 +15,7 @@ type RCCLTests struct {
 	StepBytes          int64 // -i
 	Check              int   // -c: the header's validation count
 	Blocking           bool  // -z 1
+	Threads            int   // -t: the header's nThread (0: 1), each driving an equal share of Devices
 	Warmup, Iters      int
 	Devices            []RCCLDevice
 	Type               string // -d
@@ -53,8 +54,9 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 	if t.StepFactor <= 1 {
 		step, unit = t.StepBytes, "bytes"
 	}
+	threads := max(1, t.Threads)
 	p("# nThread %d nGpus %d minBytes %d maxBytes %d step: %d(%s) warmup iters: %d iters: %d agg iters: %d validation: %d graph: %d\n",
-		1, len(t.Devices), t.MinBytes, t.MaxBytes, step, unit, t.Warmup, t.Iters, 1, t.Check, 0)
+		threads, len(t.Devices)/threads, t.MinBytes, t.MaxBytes, step, unit, t.Warmup, t.Iters, 1, t.Check, 0)
 	if t.Blocking {
 		p("# Blocking Enabled: wait for completion and barrier after each collective \n")
 	}

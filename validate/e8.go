@@ -9,8 +9,8 @@ import (
 
 // E8: collectives of 1 MiB on 2..8 GCDs, ranks added in the order
 // 0,1,6,7,2,3,4,5: OSU's MPI collectives (Cray MPICH, one rank per GCD)
-// against rccl-tests (one process driving the GCDs), both as the seed
-// paper ran them.
+// against rccl-tests with one CPU thread per GCD (-t n -g 1: "for RCCL,
+// a partner is a CPU thread", the captions of Figures 11 and 12).
 
 // e8Order is the order GCDs join the communicator.
 var e8Order = []int{0, 1, 6, 7, 2, 3, 4, 5}
@@ -81,10 +81,11 @@ func e8Points(c *config.Node) ([]Point, error) {
 }
 
 // e8RCCL is rccl-tests' out-of-place time (us) of bench on gcds at 1 MiB,
-// with its default 5 warm-up and 20 timed iterations: its first row.
+// a thread per GCD, with its default 5 warm-up and 20 timed iterations:
+// its first row, the threads' mean.
 func e8RCCL(c *config.Node, bench string, gcds []int) (float64, error) {
 	runs, err := workloads.RCCLTests{Bench: bench, GCDs: gcds, Sizes: []int64{1 << 20}, Datatype: "float",
-		Warmup: 5, Iterations: 20, OutOfPlace: true}.Runs()
+		Warmup: 5, Iterations: 20, OutOfPlace: true, Threads: true}.Runs()
 	if err != nil {
 		return 0, err
 	}

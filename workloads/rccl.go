@@ -35,6 +35,11 @@ type RCCLTests struct {
 	// node (rccl-tests under mpirun, -g per node): rank k drives node k's
 	// GCDs, each in its own group.
 	GCDsPerNode int
+	// Threads (rccl-tests -t n -g 1) drives each GCD from its own host
+	// thread of one process: thread r launches rank r's calls and times
+	// its own loop after a barrier of the threads, and the time printed
+	// is the threads' mean (rccl-tests' default -a 1).
+	Threads bool
 	// BudgetBytes, if > 0, bounds the bytes a size's collectives move in
 	// simulation: above BudgetBytes / (Warmup + Iterations) a size runs one
 	// warm-up and fewer timed iterations (at least one). A deterministic
@@ -142,13 +147,19 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 			// offsets the output inside it for AllGather and ReduceScatter)
 			trace.Op{Op: trace.Malloc, Buf: fmt.Sprintf("recv%d", r), GCD: intp(g), Bytes: max(in, out) + shift(int(slots-1))})
 	}
-	rankOf := func(g int) int { // the process driving GCD g
+	rankOf := func(g int) int { // the process (or thread) driving GCD g
+		if t.Threads {
+			return slices.Index(t.GCDs, g)
+		}
 		if t.GCDsPerNode <= 0 {
 			return 0
 		}
 		return g/t.GCDsPerNode - slices.Min(t.GCDs)/t.GCDsPerNode
 	}
 	procs := rankOf(slices.Max(t.GCDs)) + 1
+	if t.Threads {
+		procs = n
+	}
 	for r := range t.GCDs {
 		ops[2*r].Rank, ops[2*r+1].Rank = rankOf(t.GCDs[r]), rankOf(t.GCDs[r])
 	}
@@ -183,7 +194,12 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 			group(inPlace, 0)
 		}
 		sync()
-		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i)})
+		for _, p := range t.timers(procs) {
+			if t.Threads { // the threads' barrier before their clocks start
+				barrier(&ops, fmt.Sprintf("rccl-tests.bar.%d", i), p, procs)
+			}
+			ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStart, i), Rank: p})
+		}
 		for it := range timed {
 			group(inPlace, shift(it))
 			if t.Blocking {
@@ -191,11 +207,37 @@ func (t RCCLTests) run(k trace.Kind, size int64) job.Run {
 			}
 		}
 		sync()
-		ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i)})
+		for _, p := range t.timers(procs) {
+			ops = append(ops, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", rcclStop, i), Rank: p})
+		}
 	}
 	// its cost: the bytes its calls move, out of place and in place
 	cost := int64(len(places)*(warm+timed)) * int64(n) * max(in, out)
 	return job.Run{Name: fmt.Sprintf("%s/%d", t.Bench, size), Ops: ops, Rows: t.rows(k, size, timed), Cost: cost}
+}
+
+// timers are the ranks whose clocks time the loop: every thread with
+// Threads, else rank 0.
+func (t RCCLTests) timers(procs int) []int {
+	if !t.Threads {
+		return []int{0}
+	}
+	ps := make([]int, procs)
+	for p := range ps {
+		ps[p] = p
+	}
+	return ps
+}
+
+// barrier appends thread p's part of a barrier of n threads: it sets its
+// flag, then waits for every other thread's.
+func barrier(ops *[]trace.Op, name string, p, n int) {
+	*ops = append(*ops, trace.Op{Op: trace.FlagSet, Flag: fmt.Sprintf("%s.%d", name, p), Rank: p})
+	for q := range n {
+		if q != p {
+			*ops = append(*ops, trace.Op{Op: trace.FlagWait, Flag: fmt.Sprintf("%s.%d", name, q), Rank: p})
+		}
+	}
 }
 
 // maxBytes is rccl-tests' -e: MaxBytes, or the largest size.
@@ -239,15 +281,20 @@ func groupOf(ops *[]trace.Op, t RCCLTests, k trace.Kind, size int64, p int, rank
 	}
 }
 
-// rows reads a run's timing: rank 0's host clock around the timed iterations.
+// rows reads a run's timing: the host clock around the timed iterations,
+// rank 0's or the mean of the threads'.
 func (t RCCLTests) rows(k trace.Kind, size int64, timed int) func(r *job.Replay) []report.Row {
 	n := len(t.GCDs)
 	return func(r *job.Replay) []report.Row {
-		at := map[string]float64{}
+		at, count := map[string]float64{}, map[string]float64{}
 		for _, res := range r.Ops {
 			if strings.HasPrefix(res.Op.Label, "rccl.t_") {
-				at[res.Op.Label] = float64(res.Issue)
+				at[res.Op.Label] += float64(res.Issue)
+				count[res.Op.Label]++
 			}
+		}
+		for l := range at {
+			at[l] /= count[l]
 		}
 		var rows []report.Row
 		places := []string{"", "_inplace"}

@@ -244,3 +244,48 @@ func TestRCCLTestsOutOfPlaceOnly(t *testing.T) {
 		t.Errorf("%d ops out of place only, %d in the full run: want fewer", len(half[0].Ops), len(full[0].Ops))
 	}
 }
+
+// With Threads (rccl-tests -t n -g 1) each GCD's calls and clock belong
+// to its own thread, and the time is the threads' mean. A Broadcast
+// root's kernels end once the next rank's FIFO holds their data, so its
+// thread stops before the chain's last rank, and the mean drops below the
+// one thread's time, which waits for every stream. An AllGather's ranks
+// finish together: its mean drops only by the launches the threads issue
+// side by side, less than half the Broadcast's drop.
+func TestRCCLTestsThreads(t *testing.T) {
+	c := frontier(t)
+	gcds := []int{0, 1, 6}
+	timeOf := func(bench string, threads bool) float64 {
+		t.Helper()
+		tt := RCCLTests{Bench: bench, GCDs: gcds, Sizes: []int64{1 << 20}, Datatype: "float", Warmup: 1, Iterations: 5,
+			OutOfPlace: true, Threads: threads}
+		runs, err := tt.Runs()
+		if threads && err == nil {
+			clocks := map[int]int{}
+			for _, o := range runs[0].Ops {
+				if strings.HasPrefix(o.Label, rcclStart) {
+					clocks[o.Rank]++
+				}
+				if o.Op == trace.RCCLAllGather || o.Op == trace.RCCLBroadcast {
+					if g := gcds[o.Rank]; *o.GCD != g {
+						t.Errorf("%s: thread %d calls on GCD %d, want %d", bench, o.Rank, *o.GCD, g)
+					}
+				}
+			}
+			if want := map[int]int{0: 1, 1: 1, 2: 1}; !reflect.DeepEqual(clocks, want) {
+				t.Errorf("%s: clocks started per thread %v, want %v", bench, clocks, want)
+			}
+		}
+		return mustExecute(t, c, runs, err).Rows[0].Value
+	}
+	drop := func(bench string) float64 {
+		t.Helper()
+		one, threads := timeOf(bench, false), timeOf(bench, true)
+		return 1 - threads/one
+	}
+	bc, ag := drop("broadcast_perf"), drop("all_gather_perf")
+	if bc <= 0 || ag < 0 || bc < 2*ag {
+		t.Errorf("the threads' mean drops %.1f%% for broadcast_perf, %.1f%% for all_gather_perf: want the Broadcast's above twice the AllGather's, neither negative",
+			100*bc, 100*ag)
+	}
+}

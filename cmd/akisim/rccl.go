@@ -22,7 +22,10 @@ func rcclRuns(o *options, c *config.Node) ([]job.Run, error) {
 		t.GCDsPerNode = c.GCD.Count // one process per node
 	}
 	if a := o.rcclArgs; a != nil {
-		t.RedOp, t.Blocking, t.MaxBytes = a.op, a.blocking, a.maxBytes
+		t.RedOp, t.Blocking, t.MaxBytes, t.Threads = a.op, a.blocking, a.maxBytes, a.threads > 1
+		if t.Threads && c.Nodes() > 1 {
+			return nil, bad("-t %d: not modelled on %d nodes (akisim runs threads in one process)", a.threads, c.Nodes())
+		}
 	}
 	if !o.given["iters"] && !o.given["warmup"] {
 		t.BudgetBytes = workloads.RCCLBudget
@@ -81,11 +84,15 @@ func rcclGCDs(o *options, c *config.Node) ([]int, error) {
 	}
 	var all []int
 	if a := o.rcclArgs; a != nil { // rccl-tests -g n: the first n GCDs of every node, a process per node
-		if a.gpus > c.GCD.Count {
+		n := a.gpus * max(1, a.threads) // -t n -g 1: a thread per GCD
+		if n > c.GCD.Count {
+			if a.threads > 1 {
+				return nil, bad("-t %d: a node has %d GCDs", a.threads, c.GCD.Count)
+			}
 			return nil, bad("-g %d: a node has %d GCDs", a.gpus, c.GCD.Count)
 		}
 		for node := range c.Nodes() {
-			for g := range a.gpus {
+			for g := range n {
 				all = append(all, node*c.GCD.Count+g)
 			}
 		}
@@ -155,7 +162,7 @@ func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) er
 			BusID: fmt.Sprintf("0000:%02x:00.0", rccl.BusID(g)>>12), Name: "AMD Instinct MI250X"})
 	}
 	if a := o.rcclArgs; a != nil {
-		t.StepFactor, t.StepBytes, t.Check, t.Blocking = int(a.stepFactor), a.stepBytes, a.check, a.blocking
+		t.StepFactor, t.StepBytes, t.Check, t.Blocking, t.Threads = int(a.stepFactor), a.stepBytes, a.check, a.blocking, a.threads
 		t.MaxBytes = a.maxBytes // -e, as rccl-tests prints it, whether or not a size lands on it
 		if t.Op != "none" {
 			t.Op = a.op

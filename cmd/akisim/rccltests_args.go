@@ -23,6 +23,7 @@ type rcclTestsArgs struct {
 	op         string
 	blocking   bool  // -z 1: every collective waits for its streams
 	gpus       int   // -g: GCDs 0..gpus-1 of each node, one process per node
+	threads    int   // -t: with -g 1, GCDs 0..threads-1, each driven by its own thread
 	maxBytes   int64 // -e, which the header prints
 }
 
@@ -77,7 +78,11 @@ func accepted(lo, hi int64) func(*rcclTestsParse, string) error {
 }
 
 var rcclTestsFlags = []rcclTestsFlag{
-	{"t", "nthreads", unmodelledCount("more than one host thread")},
+	{"t", "nthreads", func(a *rcclTestsParse, v string) error {
+		n, err := rcclCount(v, 1)
+		a.args.threads = int(n)
+		return err
+	}},
 	{"g", "ngpus", func(a *rcclTestsParse, v string) (err error) { a.gpus, err = rcclCount(v, 1); return }},
 	{"b", "minbytes", func(a *rcclTestsParse, v string) (err error) { a.minB, err = rcclSize(v); return }},
 	{"e", "maxbytes", func(a *rcclTestsParse, v string) (err error) { a.maxB, err = rcclSize(v); return }},
@@ -139,7 +144,8 @@ var rcclTestsPassFlags = []string{"config", "set", "env", "nodes", "format", "qu
 const maxRCCLSizes = 4096
 
 // parseRCCLTests reads `akisim <bench> <rccl-tests flags>` into the rccl
-// workload's options: -g n drives GCDs 0..n-1 from one thread, sizes run
+// workload's options: -g n drives GCDs 0..n-1 from one thread (-t n: a
+// thread each), sizes run
 // from -b to -e by -f (or -i), and a flag akisim does not model exits 2
 // naming it.
 func parseRCCLTests(bench string, args []string, stderr io.Writer) (*options, error) {
@@ -168,6 +174,9 @@ func parseRCCLTests(bench string, args []string, stderr io.Writer) (*options, er
 		if err := f.set(a, val); err != nil {
 			return nil, bad("%s: -%s %s: %v", bench, f.short, val, err)
 		}
+	}
+	if a.args.threads > 1 && a.gpus > 1 {
+		return nil, bad("%s: -t %d with -g %d: not modelled (akisim runs one thread driving -g GCDs, or -t threads of one GCD each)", bench, a.args.threads, a.gpus)
 	}
 	sizes, err := a.sizes()
 	if err != nil {

@@ -16,7 +16,9 @@ func TestRCCLTestsArgsRejected(t *testing.T) {
 	}{
 		{[]string{"all_reduce_perf", "-G", "1"}, "all_reduce_perf: -G 1: not modelled: HIP graph launches"},
 		{[]string{"all_reduce_perf", "-m", "4"}, "all_reduce_perf: -m 4: not modelled"},
-		{[]string{"all_reduce_perf", "-t", "2"}, "all_reduce_perf: -t 2: not modelled"},
+		{[]string{"all_reduce_perf", "-t", "2", "-g", "2"}, "all_reduce_perf: -t 2 with -g 2: not modelled"},
+		{[]string{"all_reduce_perf", "-t", "9"}, "-t 9: a node has 8 GCDs"},
+		{[]string{"all_reduce_perf", "-t", "2", "-nodes", "2"}, "-t 2: not modelled on 2 nodes"},
 		// counts below 1 and values outside rccl-tests' own ranges are no values, not unmodelled ones
 		{[]string{"all_reduce_perf", "-t", "0"}, "all_reduce_perf: -t 0: want a whole number of at least 1"},
 		{[]string{"all_reduce_perf", "-m", "-1"}, "all_reduce_perf: -m -1: want a whole number of at least 1"},
@@ -99,6 +101,41 @@ func TestRCCLTestsArgsRunAsWorkload(t *testing.T) {
 	body := func(s string) string { _, b, _ := strings.Cut(s, "\n"); return b }
 	if body(typed) != body(plain) {
 		t.Errorf("the typed command's table differs from the workload's:\n%s\nagainst\n%s", typed, plain)
+	}
+}
+
+// -t n -g 1 drives GCDs 0..n-1 from a thread each: the header counts n
+// threads of one GPU, the table lists n devices, and a Broadcast whose
+// root thread stops once its data is on its way reports less time than
+// one thread waiting for every GCD.
+func TestRCCLTestsArgsThreads(t *testing.T) {
+	bcast := func(args ...string) (string, float64) {
+		t.Helper()
+		code, out, errs := akisim(t, append([]string{"broadcast_perf", "-b", "1M", "-e", "1M", "-n", "2", "-w", "1", "-c", "0"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 6 && f[0] == "1048576" {
+				v, err := strconv.ParseFloat(f[5], 64)
+				if err != nil {
+					t.Fatalf("%v: time %q: %v", args, f[5], err)
+				}
+				return out, v
+			}
+		}
+		t.Fatalf("%v: no 1 MiB row in\n%s", args, out)
+		return "", 0
+	}
+	out, threads := bcast("-t", "4")
+	if want := "# nThread 4 nGpus 1 minBytes 1048576"; !strings.HasPrefix(out, want) {
+		t.Errorf("header:\n%s\nwant it to start with\n%s", out, want)
+	}
+	if n := strings.Count(out, "AMD Instinct MI250X"); n != 4 {
+		t.Errorf("%d devices listed, want 4:\n%s", n, out)
+	}
+	if _, one := bcast("-g", "4"); threads >= one {
+		t.Errorf("Broadcast on 4 GCDs: %.2f us a thread each, %.2f us from one thread; want the threads' mean below", threads, one)
 	}
 }
 
