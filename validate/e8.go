@@ -59,7 +59,7 @@ func e8Points(c *config.Node) ([]Point, error) {
 				p := Point{Experiment: "E8 RCCL 2 GCDs", Name: "RCCL " + op.name + ", 2 GCDs, close to 17.4 us",
 					Simulated: r, Published: e8TwoPass, Tolerance: 0.20, Unit: "us"}
 				if op.name != "AllReduce" {
-					p.Gap = "one ring step and the kernel's fixed costs (dispatch, the prologue's three dependent loads, the steps stored back, the stop event's release) give about 13 us: about 1 us short of the band, 4.5 us short of 17.4; a fixed cost that large would put AllReduce (19 us, its band ends at 20.9) out, since the model's second ring step costs about 6 us where the seed's AllReduce and AllGather differ by less; what the real node pays is not modelled (issue 22)"
+					p.Gap = "one ring step and the kernel's fixed costs (dispatch, the prologue's three dependent loads, the steps stored back, the stop event's release) give about 13 us: about 1 us short of the band, 4.5 us short of 17.4; a fixed cost that large would put AllReduce (19 us, its band ends at 20.9) out, since the model's second ring step costs about 6 us where the seed's AllReduce and AllGather differ by less; what the real node pays is not modelled"
 				}
 				pts = append(pts, p)
 			}
