@@ -153,6 +153,7 @@ fault_pending_ns = 2000000
 managed_page_ns = 600
 managed_host_page_ns = 330
 managed_fill = "host"
+p2p_blit_max_bytes = 0
 
 [[stack.rocm_release]]
 rocm = "5.7"
@@ -161,6 +162,7 @@ fault_pending_ns = 2000000
 managed_page_ns = 1300
 managed_host_page_ns = 1300
 managed_fill = "gpu"
+p2p_blit_max_bytes = 0
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"

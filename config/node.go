@@ -314,6 +314,7 @@ type ROCmRelease struct {
 	ManagedPageNs     float64 `toml:"managed_page_ns"`
 	ManagedHostPageNs float64 `toml:"managed_host_page_ns"`
 	ManagedFill       string  `toml:"managed_fill"`
+	P2PBlitMaxBytes   int64   `toml:"p2p_blit_max_bytes"`
 }
 
 // CrayMPICHRelease is what one Cray MPICH release does differently.

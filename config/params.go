@@ -150,6 +150,7 @@ var Params = concat(
 		latency("stack.rocm_release.managed_host_page_ns", "managed memory: the driver's time per 4 KiB page migrated back to host DRAM"),
 		str("stack.rocm_release.managed_fill", "", `who fills a managed buffer for hipMemset: "host" the calling CPU thread (the pages come back to host DRAM), "gpu" a fill kernel on the current GCD`).
 			choice("host", "gpu"),
+		ints("stack.rocm_release.p2p_blit_max_bytes", "bytes", 0, 1<<40, "ROCclr: a copy between two GCDs of at most this many bytes runs as a blit kernel of at most 16 workgroups on the source GCD, not on an SDMA engine (ROC_P2P_SDMA_SIZE; 0: SDMA at every size)"),
 		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
 		boolean("stack.cray_mpich_release.gpu_allreduce_kernel", "the release's MPICH_GPU_ALLREDUCE_USE_KERNEL default: MPI_Allreduce on GPU buffers reduces with GPU kernels"),
 		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),

@@ -623,6 +623,7 @@ func (n *Node) validateReleases(v *validator) {
 		v.float(key+".managed_page_ns", rel.ManagedPageNs)
 		v.float(key+".managed_host_page_ns", rel.ManagedHostPageNs)
 		v.choice(key+".managed_fill", rel.ManagedFill)
+		v.int(key+".p2p_blit_max_bytes", rel.P2PBlitMaxBytes)
 	}
 	v.releases("stack.rocm", s.ROCm, s.rocmNames())
 	v.releases("stack.cray_mpich", s.CrayMPICH, s.crayMPICHNames())

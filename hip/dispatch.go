@@ -244,7 +244,11 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := r.op(i)
 	src, dst := r.base[op.Src], r.base[op.Dst]
-	return r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
+	k := r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
+	if sb, db := r.bufs[op.Src], r.bufs[op.Dst]; !sb.Host && !db.Host && sb.GCD != db.GCD && r.p2pBlit(op, true) {
+		k.Workgroups = min(k.Workgroups, p2pBlitWorkgroups)
+	}
+	return k
 }
 
 // copyKernel is a blit kernel copying bytes from src to dst for op i: one

@@ -42,7 +42,7 @@ func (r *Runtime) directItem(i int, op *ir.Command) (item, error) {
 		eng, err := r.engineOn(streamKey(op.Rank, op.Stream), *g, 0)
 		return item{op: i, engine: eng}, err
 	}
-	if local || r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) {
+	if local || r.env.EnableSDMA == 0 || (peer && r.env.EnablePeerSDMA == 0) || r.p2pBlit(op, peer) {
 		g := src.GCD
 		if src.Host {
 			g = dst.GCD
@@ -52,6 +52,16 @@ func (r *Runtime) directItem(i int, op *ir.Command) (item, error) {
 	eng, err := r.engineFor(streamKey(op.Rank, op.Stream), src, dst)
 	return item{op: i, engine: eng}, err
 }
+
+// p2pBlit says whether ROCclr runs a copy between two GCDs as a blit
+// kernel for its size (stack.rocm_release.p2p_blit_max_bytes).
+func (r *Runtime) p2pBlit(op *ir.Command, peer bool) bool {
+	return peer && !op.HSA && op.Bytes <= r.rel.P2PBlitMaxBytes
+}
+
+// p2pBlitWorkgroups is ROCclr's cap on the workgroups of such a blit
+// (rocblit.cpp kLimitWgForKernelP2p).
+const p2pBlitWorkgroups = 16
 
 // engineFor picks the SDMA engine and queue for a copy from src to dst
 // (not both host buffers) on a stream, by its streamKey: each rank's

@@ -23,3 +23,21 @@ func TestRanksTakeTheirOwnSDMAQueues(t *testing.T) {
 		t.Errorf("rank 0's and rank 1's stream 1 copies both ran on %s: want one host engine each", a.Engine)
 	}
 }
+
+// ROCm 6.2 runs a copy between GCDs of up to 1 MiB as a blit kernel on
+// the source GCD's CUs (ROCclr's ROC_P2P_SDMA_SIZE), a larger one on
+// SDMA; 5.7, with an idle queue, puts both on SDMA.
+func TestSmallPeerCopiesBlitOnROCm62(t *testing.T) {
+	for _, tc := range []struct {
+		rocm  string
+		bytes int64
+		blit  bool
+	}{{"6.2", 1 << 20, true}, {"6.2", 1<<20 + 4096, false}, {"5.7", 1 << 20, false}, {"5.7", 4096, false}} {
+		ops := []trace.Op{device("a", 0, tc.bytes), device("b", 2, tc.bytes),
+			{Op: trace.MemcpyPeerAsy, Src: "a", Dst: "b", Bytes: tc.bytes, Stream: 1}, {Op: trace.StreamSync, Stream: 1}}
+		res, n := run(t, []string{"stack.rocm=" + tc.rocm}, ops)
+		if got := res[2].Engine == cusOf(n, 0).Name(); got != tc.blit {
+			t.Errorf("ROCm %s, %d B from GCD 0 to 2: ran on %q, blit kernel %v, want %v", tc.rocm, tc.bytes, res[2].Engine, got, tc.blit)
+		}
+	}
+}

@@ -17,8 +17,9 @@ func delay(gcd, stream int, flag string) trace.Op {
 // starts only after the host's flag_set, although the host queued it long
 // before; the host itself never blocks on the flag.
 func TestFlagHoldsStream(t *testing.T) {
-	peer := trace.Op{Op: trace.MemcpyPeerAsy, Src: "a", Dst: "b", Bytes: mib, Stream: 1}
-	ops := []trace.Op{device("a", 0, mib), device("b", 1, mib),
+	// 2 MiB: above ROCm 6.2's blit size for peer copies, an SDMA copy
+	peer := trace.Op{Op: trace.MemcpyPeerAsy, Src: "a", Dst: "b", Bytes: 2 * mib, Stream: 1}
+	ops := []trace.Op{device("a", 0, 2*mib), device("b", 1, 2*mib),
 		delay(0, 1, "go"), peer,
 		{Op: trace.EventRecord, Stream: 2, Event: "x"}, {Op: trace.EventRecord, Stream: 2, Event: "y"},
 		{Op: trace.FlagSet, Flag: "go"},

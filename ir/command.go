@@ -35,6 +35,10 @@ type Command struct {
 	// blit kernel from HSA_FORCE_SDMA_SIZE, on a host-facing SDMA engine
 	// below (GetBlitObject); nil: the peer copy's usual engine.
 	CopyGCD *int
+	// HSA: a library's copy made with hsa_amd_memory_async_copy (the Cray
+	// GTL's IPC copies), not through HIP, so ROCclr's choice of a blit
+	// kernel for small peer copies does not apply.
+	HSA bool
 
 	// GPU flags (the counters kernels poll) an RDMA copy raises by one: at
 	// its completion (SetGPUFlag), when the receiving NIC reports it

@@ -283,7 +283,7 @@ func (x *expander) recvIPC(i int, sd side, m *message) {
 		return
 	}
 	c := ir.Command{Call: trace.Op{Op: trace.MemcpyPeerAsy, Src: from, SrcOff: x.off(m.send), Dst: x.buf(sd), DstOff: x.off(sd), Bytes: m.bytes,
-		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)}}
+		Stream: IPCStream + x.rank(m.send), WaitFlag: x.flag(m, rts), SetFlag: x.flag(m, fin)}, HSA: true}
 	if x.p.OwnGCD { // the receiver's ROCr knows only its own GCD's agent
 		g := x.bufs[x.buf(sd)].GCD
 		c.CopyGCD = &g

@@ -303,19 +303,19 @@ func BenchmarkSweep100(b *testing.B) {
 func TestSweepConfigsAndEnv(t *testing.T) {
 	dir := t.TempDir()
 	r := exe(t, dir, nil, nil, "sweep", "-config", "frontier-node.toml,frontier-dual-xgmi.toml", "-env", "HSA_ENABLE_SDMA=1,0",
-		"p2p", "-cases", "latency", "-outdir", "D")
+		"-set", "stack.rocm=5.7", "p2p", "-cases", "latency", "-outdir", "D") // 5.7: small peer copies on SDMA
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "D", "results.csv"))
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if lines[0] != "config,env.HSA_ENABLE_SDMA,workload,case,src,dst,bytes,metric,value,unit" || len(lines) != 1+4*64 {
+	if lines[0] != "config,env.HSA_ENABLE_SDMA,stack.rocm,workload,case,src,dst,bytes,metric,value,unit" || len(lines) != 1+4*64 {
 		t.Fatalf("header %q, %d rows", lines[0], len(lines)-1)
 	}
 	lat := map[string]string{}
 	for _, l := range lines[1:] {
-		if f := strings.Split(l, ","); f[4] == "gcd0" && f[5] == "gcd1" {
-			lat[f[0]+","+f[1]] = f[8]
+		if f := strings.Split(l, ","); f[5] == "gcd0" && f[6] == "gcd1" {
+			lat[f[0]+","+f[1]] = f[9]
 		}
 	}
 	if len(lat) != 4 || lat["frontier-node.toml,1"] == lat["frontier-node.toml,0"] {
