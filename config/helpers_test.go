@@ -29,6 +29,7 @@ kernel_launch_ns = 4000
 kernel_end_ns = 2000
 cp_wake_ns = 1500
 packet_fetch_ns = 500
+wave_start_ns = 0
 workgroup_slots = 16
 cu_outstanding_bytes = 131072
 cu_bytes_per_clock = 64
@@ -153,6 +154,9 @@ fault_pending_ns = 2000000
 managed_page_ns = 600
 managed_host_page_ns = 330
 managed_fill = "host"
+copy_item_bytes = 4
+copy_workgroup = 256
+copy_loop = false
 
 [[stack.rocm_release]]
 rocm = "5.7"
@@ -161,6 +165,9 @@ fault_pending_ns = 2000000
 managed_page_ns = 1300
 managed_host_page_ns = 1300
 managed_fill = "gpu"
+copy_item_bytes = 4
+copy_workgroup = 256
+copy_loop = false
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"

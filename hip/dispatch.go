@@ -241,10 +241,40 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 }
 
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
+// A copy within one GCD is ROCclr's own kernel; the others (no SDMA, or a
+// library's copy) are ROCr's, left at runtime.blit_workgroup_bytes.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := r.op(i)
 	src, dst := r.base[op.Src], r.base[op.Dst]
-	return r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
+	k := r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
+	sb, db := r.bufs[op.Src], r.bufs[op.Dst]
+	if op.CopyGCD == nil && !sb.Host && !db.Host && sb.GCD == db.GCD {
+		r.rocclrCopy(k, r.device(sb.GCD).CUs, op.Bytes)
+	}
+	return k
+}
+
+// rocclrCopy gives copy kernel k the geometry of ROCclr's copy kernel
+// (KernelBlitManager::copyBuffer) in the run's ROCm release, on cus:
+// work-items of copy_item_bytes in workgroups of copy_workgroup. With
+// copy_loop one workgroup per CU loops over the copy, its waves keeping
+// one piece each in flight; without, a work-item moves one piece and ends,
+// and a CU holds as many pieces in flight as it holds waves, refilled as
+// workgroups end (gcd.wave_start_ns).
+func (r *Runtime) rocclrCopy(k *gcd.KernelCmd, cus *gcd.ComputeUnits, bytes int64) {
+	item, wg := r.rel.CopyItemBytes, r.rel.CopyWorkgroup
+	if item <= 0 || wg <= 0 {
+		return // the release does not say: the default copy kernel
+	}
+	per := item * wg // bytes of one workgroup's iteration
+	groups := max(1, (bytes+per-1)/per)
+	if r.rel.CopyLoop {
+		k.Workgroups = min(groups, int64(cus.Count())) // limit_blit_wg_: the CU count
+		k.InFlight = per
+		return
+	}
+	k.Workgroups, k.OneLoad = groups, true
+	k.InFlight = int64(cus.WaveSlots()) * gcd.WaveLanes * item
 }
 
 // copyKernel is a blit kernel copying bytes from src to dst for op i: one
