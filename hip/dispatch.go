@@ -256,11 +256,15 @@ func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 
 // rocclrCopy gives copy kernel k the geometry of ROCclr's copy kernel
 // (KernelBlitManager::copyBuffer) in the run's ROCm release, on cus:
-// work-items of copy_item_bytes in workgroups of copy_workgroup. With
-// copy_loop one workgroup per CU loops over the copy, its waves keeping
-// one piece each in flight; without, a work-item moves one piece and ends,
-// and a CU holds as many pieces in flight as it holds waves, refilled as
-// workgroups end (gcd.wave_start_ns).
+// work-items of copy_item_bytes in workgroups of copy_workgroup.
+//
+// With copy_loop one workgroup per CU loops over the copy. Each wave's
+// store and its next load are in flight together (gfx9's vmcnt counts
+// both; the loop waits only to use the load), so the CU's window, which
+// holds a piece from its load to its store's acknowledgement, is two
+// iterations. Without, a work-item moves one piece and ends: a CU keeps
+// as many pieces in flight as it holds waves, refilled as workgroups end
+// (gcd.wave_start_ns).
 func (r *Runtime) rocclrCopy(k *gcd.KernelCmd, cus *gcd.ComputeUnits, bytes int64) {
 	item, wg := r.rel.CopyItemBytes, r.rel.CopyWorkgroup
 	if item <= 0 || wg <= 0 {
@@ -270,7 +274,7 @@ func (r *Runtime) rocclrCopy(k *gcd.KernelCmd, cus *gcd.ComputeUnits, bytes int6
 	groups := max(1, (bytes+per-1)/per)
 	if r.rel.CopyLoop {
 		k.Workgroups = min(groups, int64(cus.Count())) // limit_blit_wg_: the CU count
-		k.InFlight = per
+		k.InFlight = 2 * per
 		return
 	}
 	k.Workgroups, k.OneLoad = groups, true
