@@ -297,7 +297,7 @@ func TestSetErrors(t *testing.T) {
 		{[]string{"dram.efficiency=1e-300"}, `-set dram.efficiency=1e-300: must be in [0.01, 1], got 1e-300`},
 		{[]string{"gcd.hbm_efficiency=1e-300"}, `-set gcd.hbm_efficiency=1e-300: must be in [0.01, 1], got 1e-300`},
 		// Bad keys.
-		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, xcds, compute_units, clock_ghz, hbm_bytes, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, cp_wake_ns, packet_fetch_ns, workgroup_slots, cu_outstanding_bytes, cu_bytes_per_clock, concurrent_kernels, l2_bytes, l2_slices, l2_bytes_per_clock, l2_latency_ns, line_bytes, tlb_entries, page_walkers, page_walk_ns, fp64_gflops, compute_partition, memory_partition)`},
+		{[]string{"gcd.cont=3"}, `-set gcd.cont=3: unknown key "gcd.cont" (gcd has: count, xcds, compute_units, clock_ghz, hbm_bytes, hbm_bandwidth_gbps, hbm_latency_ns, hub_forward_ns, reorder_ns, hbm_efficiency, kernel_launch_ns, kernel_end_ns, wave_start_ns, cp_wake_ns, packet_fetch_ns, workgroup_slots, cu_outstanding_bytes, cu_bytes_per_clock, concurrent_kernels, l2_bytes, l2_slices, l2_bytes_per_clock, l2_latency_ns, line_bytes, tlb_entries, page_walkers, page_walk_ns, fp64_gflops, compute_partition, memory_partition)`},
 		{[]string{"gpu.count=3"}, `-set gpu.count=3: unknown key "gpu" (known: name, gcd, mall, sdma, xgmi, host_link, host, dram, runtime, stack, mpi, rccl, routing, nic, network, sim, env)`},
 		{[]string{"gcd.count.x=3"}, `-set gcd.count.x=3: gcd.count: is not a table, so it has no key "x"`},
 		{[]string{"gcd..count=3"}, `-set gcd..count=3: bad key "gcd..count": want dotted names like xgmi.bundle[0-2].lanes`},

@@ -29,6 +29,7 @@ kernel_launch_ns = 4000
 kernel_end_ns = 2000
 cp_wake_ns = 1500
 packet_fetch_ns = 500
+wave_start_ns = 0
 workgroup_slots = 16
 cu_outstanding_bytes = 131072
 cu_bytes_per_clock = 64
@@ -154,6 +155,9 @@ managed_page_ns = 600
 managed_host_page_ns = 330
 managed_fill = "host"
 p2p_blit_max_bytes = 0
+copy_item_bytes = 4
+copy_workgroup = 256
+copy_loop = false
 
 [[stack.rocm_release]]
 rocm = "5.7"
@@ -163,6 +167,9 @@ managed_page_ns = 1300
 managed_host_page_ns = 1300
 managed_fill = "gpu"
 p2p_blit_max_bytes = 0
+copy_item_bytes = 4
+copy_workgroup = 256
+copy_loop = false
 
 [[stack.cray_mpich_release]]
 cray_mpich = "8.1.31"

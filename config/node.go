@@ -147,6 +147,7 @@ type GCD struct {
 	HBMEfficiency      float64 `toml:"hbm_efficiency"`
 	KernelLaunchNs     float64 `toml:"kernel_launch_ns"`
 	KernelEndNs        float64 `toml:"kernel_end_ns"`
+	WaveStartNs        float64 `toml:"wave_start_ns"`
 	CPWakeNs           float64 `toml:"cp_wake_ns"`
 	PacketFetchNs      float64 `toml:"packet_fetch_ns"`
 	WorkgroupSlots     int     `toml:"workgroup_slots"`
@@ -315,6 +316,10 @@ type ROCmRelease struct {
 	ManagedHostPageNs float64 `toml:"managed_host_page_ns"`
 	ManagedFill       string  `toml:"managed_fill"`
 	P2PBlitMaxBytes   int64   `toml:"p2p_blit_max_bytes"`
+	// ROCclr's copy kernel for a copy within one GCD (KernelBlitManager::copyBuffer)
+	CopyItemBytes int64 `toml:"copy_item_bytes"` // bytes a work-item loads and stores per iteration (0: runtime.blit_workgroup_bytes per workgroup)
+	CopyWorkgroup int64 `toml:"copy_workgroup"`  // work-items per workgroup
+	CopyLoop      bool  `toml:"copy_loop"`       // one workgroup per CU looping over the copy, else a work-item per piece
 }
 
 // CrayMPICHRelease is what one Cray MPICH release does differently.

@@ -38,6 +38,7 @@ var Params = concat(
 		share("gcd.hbm_efficiency", "sustained fraction of the HBM peak"),
 		latency("gcd.kernel_launch_ns", "from a kernel reaching the GCD to its first workgroup, paid by every kernel"),
 		latency("gcd.kernel_end_ns", "from the last workgroup to the completion signal, paid by every kernel"),
+		latency("gcd.wave_start_ns", "a workgroup started in the slots of one that ended: from the end to its first load (kernels whose waves load once and end)"),
 		latency("gcd.cp_wake_ns", "command processor's wake-up when a kernel reaches an idle queue (model.md \"Fixed costs of a kernel\")"),
 		latency("gcd.packet_fetch_ns", "AQL packet fetch; hidden when the kernel queues behind a running one"),
 		ints("gcd.workgroup_slots", "", 1, 256, "workgroups a CU runs at once (divides compute time)"),                                            // 8x CDNA2's 32 waves per CU
@@ -151,6 +152,9 @@ var Params = concat(
 		str("stack.rocm_release.managed_fill", "", `who fills a managed buffer for hipMemset: "host" the calling CPU thread (the pages come back to host DRAM), "gpu" a fill kernel on the current GCD`).
 			choice("host", "gpu"),
 		ints("stack.rocm_release.p2p_blit_max_bytes", "bytes", 0, 1<<40, "ROCclr: a copy between two GCDs of at most this many bytes runs as a blit kernel of at most 16 workgroups on the source GCD, not on an SDMA engine (ROC_P2P_SDMA_SIZE; 0: SDMA at every size)"),
+		ints("stack.rocm_release.copy_item_bytes", "bytes", 0, 64, "ROCclr's copy kernel (a copy within one GCD): bytes a work-item loads and stores per iteration (0: runtime.blit_workgroup_bytes per workgroup, the CU's window)"),
+		ints("stack.rocm_release.copy_workgroup", "", 0, 1024, "ROCclr's copy kernel: work-items per workgroup"),
+		boolean("stack.rocm_release.copy_loop", "ROCclr's copy kernel: one workgroup per CU loops over the copy (else one work-item per piece, each wave loading once)"),
 		str("stack.cray_mpich_release.cray_mpich", "not empty, each release once", `a Cray MPICH release, e.g. "8.1.31"`),
 		boolean("stack.cray_mpich_release.gpu_allreduce_kernel", "the release's MPICH_GPU_ALLREDUCE_USE_KERNEL default: MPI_Allreduce on GPU buffers reduces with GPU kernels"),
 		str("stack.rccl_release.rccl", "not empty, each release once", `an RCCL release, e.g. "2.20.5"`),

@@ -178,6 +178,7 @@ func (n *Node) validateWith(v *validator) []vErr {
 	v.float("gcd.hbm_efficiency", g.HBMEfficiency)
 	v.float("gcd.kernel_launch_ns", g.KernelLaunchNs)
 	v.float("gcd.kernel_end_ns", g.KernelEndNs)
+	v.float("gcd.wave_start_ns", g.WaveStartNs)
 	v.float("gcd.cp_wake_ns", g.CPWakeNs)
 	v.float("gcd.packet_fetch_ns", g.PacketFetchNs)
 	v.int("gcd.workgroup_slots", int64(g.WorkgroupSlots))
@@ -624,6 +625,8 @@ func (n *Node) validateReleases(v *validator) {
 		v.float(key+".managed_host_page_ns", rel.ManagedHostPageNs)
 		v.choice(key+".managed_fill", rel.ManagedFill)
 		v.int(key+".p2p_blit_max_bytes", rel.P2PBlitMaxBytes)
+		v.int(key+".copy_item_bytes", rel.CopyItemBytes)
+		v.int(key+".copy_workgroup", rel.CopyWorkgroup)
 	}
 	v.releases("stack.rocm", s.ROCm, s.rocmNames())
 	v.releases("stack.cray_mpich", s.CrayMPICH, s.crayMPICHNames())

@@ -13,8 +13,9 @@ const odd = 8*mib + 100
 
 // With HSA_ENABLE_SDMA=0 every copy is a blit kernel on the CUs of the GCD
 // whose memory it touches (the source GCD of a peer copy): that GCD's CUs
-// move every byte once each way, in ceil(bytes / blit_workgroup_bytes)
-// workgroups, and no SDMA engine moves anything.
+// move every byte once each way and no SDMA engine moves anything. ROCr's
+// copies take ceil(bytes / blit_workgroup_bytes) workgroups; a copy within
+// one GCD is ROCclr's kernel (TestLocalCopyIsROCclrsKernel).
 func TestBlitWithoutSDMARunsOnTheRightGCD(t *testing.T) {
 	cases := []struct {
 		name string
@@ -40,7 +41,7 @@ func TestBlitWithoutSDMARunsOnTheRightGCD(t *testing.T) {
 				t.Errorf("kernels per GCD %v, want %v", got, want)
 			}
 			per := n.Config.Runtime.BlitWorkgroupBytes
-			if want := uint64((odd + per - 1) / per); cus.Workgroups != want {
+			if want := uint64((odd + per - 1) / per); c.name != "within GCD 7" && cus.Workgroups != want {
 				t.Errorf("%d workgroups, want %d (%d B in %d B per workgroup)", cus.Workgroups, want, odd, per)
 			}
 			if cus.BytesRead != odd || cus.BytesWritten != odd {
@@ -54,6 +55,35 @@ func TestBlitWithoutSDMARunsOnTheRightGCD(t *testing.T) {
 					cp.Issue, cp.Start, cp.End, res[3].End)
 			}
 		})
+	}
+}
+
+// A copy within one GCD launches ROCclr's copy kernel of the run's
+// release: up to ROCm 6.0 a work-item per 4 B in workgroups of 256
+// (size/4 + 1 work-items, rounded up to 256), from 6.1 one workgroup of
+// 512 per CU looping over 16 B pieces. The old kernel's waves each load
+// once, so a large copy pays gcd.wave_start_ns as its slots refill.
+func TestLocalCopyIsROCclrsKernel(t *testing.T) {
+	ops := []trace.Op{device("a", 7, odd), device("b", 7, odd), copyAsync("a", "b", odd, 1), {Op: trace.DeviceSync}}
+	for _, c := range []struct {
+		rocm string
+		want uint64
+	}{{"5.3", (odd/4 + 1 + 255) / 256}, {"5.7", (odd/4 + 1 + 255) / 256}, {"6.2", 110}} {
+		_, n := run(t, []string{"stack.rocm=" + c.rocm}, ops)
+		cus := cusOf(n, 7)
+		if cus.Workgroups != c.want {
+			t.Errorf("ROCm %s: %d workgroups, want %d", c.rocm, cus.Workgroups, c.want)
+		}
+		if cus.BytesRead != odd || cus.BytesWritten != odd {
+			t.Errorf("ROCm %s: CUs read %d B and wrote %d B, want %d each", c.rocm, cus.BytesRead, cus.BytesWritten, odd)
+		}
+	}
+	took := func(sets ...string) float64 {
+		res, _ := run(t, sets, ops)
+		return float64(res[2].End - res[2].Start)
+	}
+	if with, without := took("stack.rocm=5.3"), took("stack.rocm=5.3", "gcd.wave_start_ns=0"); with <= without {
+		t.Errorf("ROCm 5.3: %.1f us with wave starts, %.1f us without: want slower", with*1e6, without*1e6)
 	}
 }
 

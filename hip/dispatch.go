@@ -241,14 +241,50 @@ func (r *Runtime) phasedCmd(i int) *gcd.KernelCmd {
 }
 
 // blitCmd is the copy kernel the runtime launches instead of an SDMA copy.
+// A copy within one GCD is ROCclr's own kernel; the others (no SDMA, or a
+// library's copy) are ROCr's, left at runtime.blit_workgroup_bytes.
 func (r *Runtime) blitCmd(i int) *gcd.KernelCmd {
 	op := r.op(i)
 	src, dst := r.base[op.Src], r.base[op.Dst]
 	k := r.copyKernel(i, place{src.mem, src.addr + op.SrcOff}, place{dst.mem, dst.addr + op.DstOff}, op.Bytes)
-	if sb, db := r.bufs[op.Src], r.bufs[op.Dst]; !sb.Host && !db.Host && sb.GCD != db.GCD && r.p2pBlit(op, true) {
-		k.Workgroups = min(k.Workgroups, p2pBlitWorkgroups)
+	sb, db := r.bufs[op.Src], r.bufs[op.Dst]
+	if op.CopyGCD == nil && !sb.Host && !db.Host {
+		switch {
+		case sb.GCD == db.GCD:
+			r.rocclrCopy(k, r.device(sb.GCD).CUs, op.Bytes)
+		case r.p2pBlit(op, true): // ROCclr's own choice of a kernel for a small peer copy
+			r.rocclrCopy(k, r.device(sb.GCD).CUs, op.Bytes)
+			k.Workgroups = min(k.Workgroups, p2pBlitWorkgroups)
+		}
 	}
 	return k
+}
+
+// rocclrCopy gives copy kernel k the geometry of ROCclr's copy kernel
+// (KernelBlitManager::copyBuffer) in the run's ROCm release, on cus:
+// work-items of copy_item_bytes in workgroups of copy_workgroup.
+//
+// With copy_loop one workgroup per CU loops over the copy. Each wave's
+// store and its next load are in flight together (gfx9's vmcnt counts
+// both; the loop waits only to use the load), so the CU's window, which
+// holds a piece from its load to its store's acknowledgement, is two
+// iterations. Without, a work-item moves one piece and ends: a CU keeps
+// as many pieces in flight as it holds waves, refilled as workgroups end
+// (gcd.wave_start_ns).
+func (r *Runtime) rocclrCopy(k *gcd.KernelCmd, cus *gcd.ComputeUnits, bytes int64) {
+	item, wg := r.rel.CopyItemBytes, r.rel.CopyWorkgroup
+	if item <= 0 || wg <= 0 {
+		return // the release does not say: the default copy kernel
+	}
+	per := item * wg // bytes of one workgroup's iteration
+	groups := max(1, (bytes+per-1)/per)
+	if r.rel.CopyLoop {
+		k.Workgroups = min(groups, int64(cus.Count())) // limit_blit_wg_: the CU count
+		k.InFlight = 2 * per
+		return
+	}
+	k.Workgroups, k.OneLoad = groups, true
+	k.InFlight = int64(cus.WaveSlots()) * gcd.WaveLanes * item
 }
 
 // copyKernel is a blit kernel copying bytes from src to dst for op i: one

@@ -227,6 +227,7 @@ func (n *Node) parts() *builders {
 		WithCUIssue(float64(c.GCD.CUBytesPerClock)*c.GCD.ClockGHz).
 		WithRouteSpray(c.Routing.KernelTies == config.TiesSpray).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
+		WithWaveStart(c.GCD.WaveStartNs).
 		WithIdleCosts(c.GCD.CPWakeNs, c.GCD.PacketFetchNs).
 		WithTLB(c.GCD.TLBEntries, c.GCD.PageWalkers, c.GCD.PageWalkNs).
 		WithConcurrentKernels(c.GCD.ConcurrentKernels).

@@ -26,7 +26,6 @@ var knownGaps = []knownGap{
 	{"Frontier host writes to managed", "implicit_managed_HostWrGPU_fine/0/0, 1 MiB", Band{0.42, 0.52, "docs/model.md, Managed memory"}},
 	{"Frontier host writes to managed", "implicit_managed_HostWrGPU_fine/0/0, 16 MiB", Band{0.28, 0.39, "docs/model.md, Managed memory"}},
 	{"Pearson Comm|Scope, Frontier", "Comm_hipMemcpyAsync_GPUToGPU/0/2/log2(N):16", Band{0.07, 0.18, "docs/model.md, Where the E4 numbers come from"}},
-	{"Pearson Comm|Scope, Frontier", "Comm_hipMemcpyAsync_GPUToGPU/0/0/log2(N):30", Band{0.08, 0.19, "docs/model.md, Where the E4 numbers come from"}},
 	{"LUMI ReFrame osu_mbw_mr / osu_multi_lat", "osu_mbw_mr 4 MiB, 1 node x 8 GCDs (4 quad pairs)", Band{0.19, 0.3, "docs/model.md, MPI"}},
 	{"LUMI ReFrame osu_allreduce", "osu_allreduce 8 B, 1 node x 8 GCDs", Band{0.97, 1.2, "docs/model.md, MPI collectives"}},
 	{"Cray MPICH 8.1.31 osu_allreduce, Frontier", "osu_allreduce 256 KiB, 1 node x 8 GCDs", Band{0.18, 0.29, "docs/model.md, MPI collectives"}},

@@ -74,23 +74,23 @@ func TestValidateFailsWhenAConstantShifts(t *testing.T) {
 	}
 }
 
-// A known gap binds too: shifting one constant (the HBM's efficiency, which
-// the blit copy within a GCD runs at) moves the gap out of its band, either
-// way, and validate exits 1 naming it.
+// A known gap binds too: shifting one constant (the SDMA engine's time per
+// copy packet, most of the single-link copy of 64 KiB) moves the gap out
+// of its band, either way, and validate exits 1 naming it.
 func TestValidateFailsWhenAGapLeavesItsBand(t *testing.T) {
 	args := []string{"validate", "-quiet", "-experiment", `^Pearson Comm\|Scope, Frontier$`}
-	const blit = "Pearson Comm|Scope, Frontier, Comm_hipMemcpyAsync_GPUToGPU/0/0/log2(N):30: "
+	const single = "Pearson Comm|Scope, Frontier, Comm_hipMemcpyAsync_GPUToGPU/0/2/log2(N):16: "
 	r := exe(t, "../..", nil, nil, args...)
-	if r.code != 0 || !strings.Contains(r.stdout, "GAP "+blit) {
-		t.Fatalf("as shipped: exit %d, want 0 and the blit copy a known gap\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "GAP "+single) {
+		t.Fatalf("as shipped: exit %d, want 0 and the single-link copy a known gap\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, c := range []struct{ efficiency, want string }{
-		{"1.0", "left its known gap's band"},
-		{"0.8", "within tolerance, is listed as a known gap"},
+	for _, c := range []struct{ packetNs, want string }{
+		{"6000", "left its known gap's band"},
+		{"9000", "within tolerance, is listed as a known gap"},
 	} {
-		r := exe(t, "../..", nil, nil, append(args, "-set", "gcd.hbm_efficiency="+c.efficiency)...)
-		if r.code != 1 || !strings.Contains(r.stdout, "FAIL check "+blit) || !strings.Contains(r.stdout, c.want) {
-			t.Errorf("hbm_efficiency %s: exit %d, want 1 and %q\n%s%s", c.efficiency, r.code, c.want, r.stdout, r.stderr)
+		r := exe(t, "../..", nil, nil, append(args, "-set", "sdma.packet_process_ns="+c.packetNs)...)
+		if r.code != 1 || !strings.Contains(r.stdout, "FAIL check "+single) || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("packet_process_ns %s: exit %d, want 1 and %q\n%s%s", c.packetNs, r.code, c.want, r.stdout, r.stderr)
 		}
 	}
 }

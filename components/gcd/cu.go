@@ -23,22 +23,23 @@ type ComputeUnits struct {
 	engine sim.Engine
 	fabric.Senders
 
-	hub      int
-	routes   KernelRoutes
-	spray    bool // tied routes: alternate per transaction, else one per stream
-	n        int
-	slots    int
-	txnBytes int64                    // simulation granularity: bytes of a stream per step
-	line     int64                    // bytes memory moves per access
-	maxBytes int64                    // bytes of each stream a CU keeps in flight
-	loadMax  int64                    // if > 0, bytes in flight of a command with uncached loads (host cores: miss buffers)
-	uncached func(fabric.Memory) bool // which memories loadMax applies to
-	issueBPS float64
-	launch   sim.VTimeInSec
-	end      sim.VTimeInSec
-	idle     sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
-	poll     sim.VTimeInSec // a spinning workgroup's load of a flag: how late it sees a store (phased kernels)
-	tlb      *TLB           // translation of page-by-page mappings; nil: not modelled
+	hub       int
+	routes    KernelRoutes
+	spray     bool // tied routes: alternate per transaction, else one per stream
+	n         int
+	slots     int
+	txnBytes  int64                    // simulation granularity: bytes of a stream per step
+	line      int64                    // bytes memory moves per access
+	maxBytes  int64                    // bytes of each stream a CU keeps in flight
+	loadMax   int64                    // if > 0, bytes in flight of a command with uncached loads (host cores: miss buffers)
+	uncached  func(fabric.Memory) bool // which memories loadMax applies to
+	issueBPS  float64
+	launch    sim.VTimeInSec
+	end       sim.VTimeInSec
+	waveStart sim.VTimeInSec // a refilled slot's new workgroup, to its first load (KernelCmd.OneLoad)
+	idle      sim.VTimeInSec // wake-up and packet fetch, paid by a kernel reaching an idle queue
+	poll      sim.VTimeInSec // a spinning workgroup's load of a flag: how late it sees a store (phased kernels)
+	tlb       *TLB           // translation of page-by-page mappings; nil: not modelled
 
 	CtrlPort, MemPort sim.Port
 	ctrl, mem         *fabric.Sender
@@ -124,6 +125,7 @@ const (
 	phaseNext    // a channel's phase is acknowledged: its flags, then the next phase
 	phaseTry     // a channel's send credits are seen: its preloads, then its waits for data
 	phaseLoaded  // a channel's preloads are in: its phase may compute
+	phaseRefill  // a OneLoad kernel's step is acknowledged and its slots hold new workgroups
 )
 
 // NotifyRecv takes kernel dispatches and memory responses.
@@ -680,6 +682,13 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 		c.BytesWritten += uint64(p.Size)
 		c.packets.Put(p)
 		if s.write--; s.write == 0 {
+			if cu := s.cu; cu.run.cmd.OneLoad && c.waveStart > 0 && cu.issued < cu.total {
+				// the step's waves ended; new ones take their slots and
+				// load only after their start
+				s.ev = cuEvent{EventAt: fabric.EventAt{T: now + c.waveStart, H: c}, phase: phaseRefill, s: s}
+				c.engine.Schedule(&s.ev)
+				return
+			}
 			c.stepDone(now, s)
 		}
 	}
@@ -802,6 +811,8 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 			c.dispatch(now, ev.run)
 		case phaseWrite:
 			c.writes(now, ev.s)
+		case phaseRefill:
+			c.stepDone(now, ev.s)
 		case phaseDone:
 			if ev.run.cmd.SystemRelease && !ev.run.cmd.Release {
 				c.release(now, ev.run) // done when the L2 has written back
@@ -825,6 +836,13 @@ func (c *ComputeUnits) Handle(e sim.Event) error {
 
 // NotifyPortFree retries held messages.
 func (c *ComputeUnits) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.RetryAll(now) }
+
+// WaveLanes is the work-items of a wavefront (CDNA's wave64).
+const WaveLanes = 64
+
+// WaveSlots is the wavefronts a CU holds at once: its workgroup slots
+// count 128-thread workgroups, two waves each (gcd.workgroup_slots).
+func (c *ComputeUnits) WaveSlots() int { return 2 * c.slots }
 
 // Count is the number of CUs.
 func (c *ComputeUnits) Count() int { return c.n }

@@ -295,3 +295,39 @@ func TestStreamEnds(t *testing.T) {
 		t.Errorf("a kernel over the whole grid reports stream ends %v", ends)
 	}
 }
+
+// waveRig is cuRig's Little's-law setting with waves that start waveNs
+// after the workgroups whose slots they take end.
+func waveRig(waveNs float64) (*sim.SerialEngine, *fabrictest.Agent) {
+	e := sim.NewSerialEngine()
+	g := MakeBuilder().WithEngine(e).WithHBM(1600, 10000).WithKernelRoutes(localKernel{}).
+		WithL2(0, 64<<10, 6960, 300).WithComputeUnits(4, 16, 4096, 4096).
+		WithKernelTimings(0, 0).WithWaveStart(waveNs).Build("GCD", 0)
+	q := fabrictest.NewAgent("Queue", e, 4)
+	fabric.Wire(q.Port, g.CUs.CtrlPort)
+	return e, q
+}
+
+// A kernel whose waves load once and end (OneLoad) refills each CU's
+// window only after new waves start: Little's law over the round trip
+// plus the start. Other kernels, and a OneLoad kernel that fits its
+// window, never pay it.
+func TestOneLoadWavesRefill(t *testing.T) {
+	const n, start = 4 << 20, 5000.0
+	rate := func(waveNs float64, oneLoad bool, bytes int64) float64 {
+		e, q := waveRig(waveNs)
+		k := copyKernel(1, 1024, bytes)
+		k.OneLoad = oneLoad
+		return 2 * float64(bytes) / runKernel(t, e, q, k)
+	}
+	trip := 20e-6 + 2*300e-9 + 2*4096/1600e9 // TestCopyKernelLittlesLaw's round trip
+	if got, want := rate(start, true, n), 4*2*4096/(trip+start*1e-9); math.Abs(got-want) > 0.01*want {
+		t.Errorf("OneLoad: %.3f GB/s, want %.3f", got/1e9, want/1e9)
+	}
+	if got, want := rate(start, false, n), rate(0, false, n); got != want {
+		t.Errorf("a looping kernel pays the wave start: %.3f GB/s, want %.3f", got/1e9, want/1e9)
+	}
+	if got, want := rate(start, true, 4*4096), rate(0, true, 4*4096); got != want {
+		t.Errorf("a kernel within its window pays the wave start: %.3f GB/s, want %.3f", got/1e9, want/1e9)
+	}
+}

@@ -47,6 +47,7 @@ type Builder struct {
 	uncached      func(fabric.Memory) bool
 	spray         bool
 	launch, endNs float64
+	waveStartNs   float64
 	wake, fetch   float64
 	kernelRoutes  KernelRoutes
 	concurrent    int
@@ -158,6 +159,11 @@ func (b Builder) WithTLB(entries, walkers int, walkNs float64) Builder {
 	return b
 }
 
+// WithWaveStart sets how long a workgroup started in the slots of one
+// that ended takes to its first load (ns): kernels whose waves load once
+// and end (KernelCmd.OneLoad) pay it for every slot they refill.
+func (b Builder) WithWaveStart(ns float64) Builder { b.waveStartNs = ns; return b }
+
 // WithKernelTimings sets kernel launch and end latencies (ns).
 func (b Builder) WithKernelTimings(launchNs, endNs float64) Builder {
 	b.launch, b.endNs = launchNs, endNs
@@ -251,7 +257,7 @@ func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: e, hub: id,
 		routes: b.kernelRoutes, spray: b.spray, n: b.cus * b.xcds, xcds: b.xcds, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
-		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
+		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), waveStart: fabric.Ns(b.waveStartNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
 	if b.tlbEntries > 0 {
 		c.tlb = NewTLB(b.tlbEntries, b.walkers, b.walkNs)
 	}

@@ -81,6 +81,11 @@ type KernelCmd struct {
 	// each running its phases in order; Reads, Writes and Workgroups unused.
 	Channels [][]Phase
 	InFlight int64 // bytes a workgroup keeps in flight, one workgroup per CU at a time (0: the CU's, cu_outstanding_bytes)
+	// OneLoad: each wave loads and stores its piece once and ends (no
+	// loop), so the bytes a CU keeps in flight (InFlight: its resident
+	// waves' pieces) return to work only when new workgroups have started
+	// in the freed slots (gcd.wave_start_ns).
+	OneLoad bool
 }
 
 // Meta returns the message meta data.
