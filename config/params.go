@@ -169,7 +169,7 @@ var Params = concat(
 		ints("rccl.threads", "", 64, 1024, "threads of a channel's workgroup"),
 		ints("rccl.steps", "", 4, 64, "NCCL_STEPS: FIFO slots per connection").rule("a multiple of 4"),
 		ints("rccl.ll_lines_per_thread", "", 1, 64, "LL FIFO lines per thread per slot"),
-		ints("rccl.unroll", "", 1, 64, "16-byte loads in flight per thread, collectives"),
+		ints("rccl.unroll", "", 1, 64, "16-byte loads in flight per thread, collectives, on gfx90a (gfx94x devices of more than 80 CUs run 2)"),
 		ints("rccl.p2p_unroll", "", 1, 64, "16-byte loads in flight per thread, send and receive"),
 		latency("rccl.enqueue_ns", "RCCL's own host time per collective call and device beside the HIP launch"),
 		num("rccl.base_lat_ll_us", "us", 0, 1e6, "tuning: fixed cost of an LL collective"),

@@ -104,3 +104,30 @@ func TestFromConfigReadsTheGPU(t *testing.T) {
 		t.Errorf("frontier: %+v, want gfx90a of 110 CUs", g)
 	}
 }
+
+// TestUnrollByDevice: a collective's window is threads x unroll x 16 B,
+// with RCCL's unroll 2 on gfx94x devices of more than 80 CUs (MI300X in
+// SPX and DPX) and the config's gfx90a value elsewhere (QPX's 76 CUs).
+func TestUnrollByDevice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sets []string
+		want int64
+	}{
+		{"frontier-node.toml", nil, 256 * 4 * 16},
+		{"frontier-node.toml", []string{"rccl.unroll=8"}, 256 * 8 * 16},
+		{"mi300x-node.toml", nil, 256 * 2 * 16},
+		{"mi300x-node.toml", []string{"gcd.compute_partition=DPX"}, 256 * 2 * 16},
+		{"mi300x-node.toml", []string{"gcd.compute_partition=QPX"}, 256 * 4 * 16},
+		{"mi300a-node.toml", nil, 256 * 2 * 16},
+		{"mi300a-node.toml", []string{"gcd.compute_partition=TPX"}, 256 * 4 * 16},
+	} {
+		c, err := config.Load("../configs/"+tc.name, tc.sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ParamsFromConfig(c).InFlight; got != tc.want {
+			t.Errorf("%s %v: %d bytes in flight per channel, want %d", tc.name, tc.sets, got, tc.want)
+		}
+	}
+}

@@ -30,6 +30,16 @@ func (g GPU) name() string {
 	return "gfx90a"
 }
 
+// unroll is the 16-byte loads each thread of a collective keeps in flight
+// (enqueue.cc getUnrollFactor): 2 on gfx94x devices of more than 80 CUs,
+// else gfx90a's, the config's rccl.unroll.
+func (g GPU) unroll(gfx90a int) int {
+	if g.GFX942 && g.CUs > 80 {
+		return 2
+	}
+	return gfx90a
+}
+
 // maxChannels is the most channels a single-node communicator runs
 // (ncclTopoPostset): 2 x CHANNEL_LIMIT on gfx90a; on gfx94x MAXCHANNELS,
 // or the CU count of a device of 20, 38 or 80 CUs (partitions).

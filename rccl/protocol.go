@@ -124,7 +124,7 @@ func ParamsFromConfig(c *config.Node) Params {
 		Channels: Options{MinChannels: &minCh, MaxChannels: &maxCh},
 		Proto:    e.NCCLProto, Algo: e.NCCLAlgo, BuffBytes: e.NCCLBuffSize,
 		Steps: r.Steps, Threads: r.Threads, LLLinesPerThread: r.LLLinesPerThread,
-		InFlight: int64(r.Threads * r.Unroll * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
+		InFlight: int64(r.Threads * gpuOf(c).unroll(r.Unroll) * 16), P2PInFlight: int64(r.Threads * r.P2PUnroll * 16), EnqueueNs: r.EnqueueNs,
 		ChainChunks: c.Stack.RCCLRelease().ChainChunks,
 		NUMA:        c.GlobalGCDNUMA(), Net: c.CXI(),
 		Tuning: Tuning{

@@ -42,8 +42,12 @@ func FromConfig(n *config.Node) Topology {
 		lanes[a][c] += b.Lanes
 		lanes[c][a] += b.Lanes
 	}
-	return Topology{Lanes: lanes, LaneGBps: n.XGMI.LaneBandwidthGBps, NUMA: n.Host.GCDNUMA,
-		GPU: GPU{GFX942: n.GCD.XCDs > 1, CUs: n.GCD.ComputeUnits * max(n.GCD.XCDs, 1)}}
+	return Topology{Lanes: lanes, LaneGBps: n.XGMI.LaneBandwidthGBps, NUMA: n.Host.GCDNUMA, GPU: gpuOf(n)}
+}
+
+// gpuOf is what RCCL reads of n's devices.
+func gpuOf(n *config.Node) GPU {
+	return GPU{GFX942: n.GCD.XCDs > 1, CUs: n.GCD.ComputeUnits * max(n.GCD.XCDs, 1)}
 }
 
 // check reports the first way t is not a link graph.

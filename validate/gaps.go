@@ -32,7 +32,6 @@ var knownGaps = []knownGap{
 	{"MI300X TransferBench", "test1/GPU00/transfer00/G0->GPU00:004->G1", Band{-0.12, -0.01, "docs/model.md, TransferBench"}},
 	{"MI300X TransferBench", "test3/GPU00/transfer00/G0->GPU00:004->G1", Band{-0.11, 0, "docs/model.md, TransferBench"}},
 	{"MI300X TransferBench", "test4/GPU00/transfer00/N->GPU00:032->G0", Band{0.04, 0.15, "docs/model.md, TransferBench"}},
-	{"MI300X RCCL all_reduce", "all_reduce_perf 64 MiB, 8 GPUs, busbw", Band{0.06, 0.17, "docs/model.md, RCCL rings"}},
 	{"MI300X STREAM by size", "GPU 0, scale loop on 126.5 MiB (MALL), at most gpu-l2-stream's", Band{0.94, 1.16, "docs/model.md, STREAM copy against size"}},
 	{"MI300A STREAM", "APU 0, 4 GiB triad (HBM), against SPX", Band{0.12, 0.23, "docs/model.md, MI300A APU"}},
 	{"MI300A hipMemcpy without SDMA", "hipMemcpyAsync_PinnedToGPU/0/0, 64 MiB, HSA_ENABLE_SDMA=0", Band{1.62, 1.99, "docs/model.md, MI300A APU"}},

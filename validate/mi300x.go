@@ -24,7 +24,7 @@ const (
 )
 
 // rcclGap is what the model lacks for RCCL on MI300X.
-const rcclGap = "RCCL's stored model 79 (8 GPUs all to all) gives 56 channels over all 56 directed links, and the model's rings then run each link near the 48 GB/s one link carries here (TransferBench's test1 and test2); what holds RCCL to 274 GB/s at 64 MiB is not modelled: RCCL's gfx942 threads, slices and tuning are taken as gfx90a's (validate times 2 iterations; rccl-tests' default 5 warm-ups and 20 give 313 GB/s)"
+const rcclGap = "RCCL's stored model 79 (8 GPUs all to all) gives 56 channels over all 56 directed links, and the model's rings then run each link near the 48 GB/s one link carries here (TransferBench's test1 and test2); each channel keeps 256 threads x unroll 2 x 16 B of loads in flight (getUnrollFactor on gfx94x devices of more than 80 CUs); RCCL's threads, steps and slices for gfx942 are gfx90a's in its source; what else holds RCCL to 274 GB/s at 64 MiB is not modelled (validate times 2 iterations; rccl-tests' default 5 warm-ups and 20 give 294 GB/s)"
 
 // tbExample is TransferBench's examples/example.cfg, the six tests the
 // guide runs (its comments left out).
@@ -45,8 +45,8 @@ type tbPoint struct {
 
 // Where the model misses the guide's TransferBench tests.
 const (
-	tbLatencyGap = "a GPU-executed transfer keeps a block's loads in flight (256 threads x GFX_UNROLL 4 x 16 B per CU, TransferBench's in_flight), so its rate is those bytes over the load's round trip; the model's round trip is MI250X's (gcd.hbm_latency_ns, l2_latency_ns and the xGMI flight carried over, mi300x-node.toml), and MI300X's own are published only in pointer-chase plots and a paper's figures whose values are not taken in (docs/references.md [chipsandcheese-mi300x], [mall-is-open]), so one-link transfers run 5-7% below the guide's"
-	tbMemsetGap  = "32 CUs storing into their own memory, each block keeping 256 threads x GFX_UNROLL 4 x 16 B of stores in flight against the model's store round trip (MI250X's latencies carried over), run 9% above the 1.27 TB/s TransferBench reaches; MI300X's own store latency to the MALL is not taken from a source (docs/references.md [mall-is-open] measures loads only)"
+	tbLatencyGap = "a GPU-executed transfer keeps a block's loads in flight (256 threads x GFX_UNROLL 4 x 16 B per CU, TransferBench's in_flight), so its rate is those bytes over the load's round trip; the model's round trip is MI250X's loaded one (gcd.hbm_latency_ns, l2_latency_ns and the xGMI flight carried over, mi300x-node.toml); MI300X's published latencies are one thread's pointer chase (102 ns to the L2, 218 to the MALL, 420 to HBM, docs/references.md [gpu-benches-latency]), about half the model's, and set in the config they move test3's GPU 0 to +16.5% and the memset to +112%; MI300X's round trip under load is not published, so one-link transfers run 5-7% below the guide's"
+	tbMemsetGap  = "32 CUs storing into their own memory, each block keeping 256 threads x GFX_UNROLL 4 x 16 B of stores in flight against the model's store round trip (MI250X's loaded latencies carried over), run 9% above the 1.27 TB/s TransferBench reaches; MI300X's store round trip under load is not published (docs/references.md [mall-is-open] and [gpu-benches-latency] time one thread's loads, and those unloaded latencies set in the config put this point at +112%)"
 )
 
 var tbPoints = []tbPoint{
