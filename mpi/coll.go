@@ -178,6 +178,9 @@ type builder struct {
 	// accCached: the host reductions' accumulator is in the rank's cache
 	// (the nodes' first ranks' allreduce on the result the cells left there)
 	accCached bool
+	// members, while set (within), are the communicator indexes of the
+	// ranks an algorithm runs on; me and n are then positions in it
+	members []int
 }
 
 func (l *lowering) builder(o *trace.Op, seq int) *builder {
@@ -242,7 +245,22 @@ func (b *builder) emit(o trace.Op) {
 }
 
 // rank is the trace rank of communicator index i.
-func (b *builder) rank(i int) int { return b.l.comm[i] }
+func (b *builder) rank(i int) int {
+	if b.members != nil {
+		i = b.members[i]
+	}
+	return b.l.comm[i]
+}
+
+// within runs fn on the ranks of members (communicator indexes, the
+// caller's among them) as if they were the communicator: MPICH's
+// node_comm and node_roots_comm, whose algorithms see only their ranks.
+func (b *builder) within(members []int, fn func()) {
+	me, n := b.me, b.n
+	b.me, b.n, b.members = slices.Index(members, me), len(members), members
+	defer func() { b.me, b.n, b.members = me, n, nil }()
+	fn()
+}
 
 // buf names buffer w of communicator index i: 's' the send buffer, 'r'
 // the result, 't' scratch. On the host path they are the library's

@@ -540,3 +540,29 @@ func TestBcastRadix(t *testing.T) {
 		}
 	}
 }
+
+// Across nodes the host allreduce is MPICH's SMP composition: every rank
+// ends with every contribution on 2..8 ranks of 1, 2 or 3 ranks a node
+// (the nodes' first ranks folding in where they are not a power of two),
+// and only the nodes' first ranks send across nodes.
+func TestSMPAllreduceAcrossNodes(t *testing.T) {
+	own := func(r int, _ int64) uint64 { return bit(r, 0) }
+	for n := 2; n <= 8; n++ {
+		for _, perNode := range []int{1, 2, 3} {
+			for _, size := range []int64{100, 3000, 200000} { // all below MPICH_ALLREDUCE_MAX_SMP_SIZE
+				p := testParams
+				p.Net.GCDsPerNode = perNode
+				ops := allreduceTrace(n, size)
+				m := runColl(t, ops, p, own)
+				for r := 0; r < n; r++ {
+					want(t, m, fmt.Sprintf("d%d", r), 0, size, all(n), fmt.Sprintf("n%d, %d a node, %d B", n, perNode, size))
+				}
+				for _, o := range lower(ops, p, "mpi.") {
+					if o.Op == trace.MPIIsend && o.Peer != nil && o.Rank/perNode != *o.Peer/perNode && o.Rank%perNode != 0 {
+						t.Errorf("n%d, %d a node, %d B: rank %d, not its node's first, sends to rank %d on another node", n, perNode, size, o.Rank, *o.Peer)
+					}
+				}
+			}
+		}
+	}
+}

@@ -428,11 +428,42 @@ func (b *builder) allreduce() span {
 		return b.whole(b.me, 'r')
 	}
 	b.copy(b.whole(b.me, 'r'), b.whole(b.me, 's'))
-	if smp { // SMP-aware: a node reduce, then a node broadcast
-		b.reduce(0)
-		b.bcastTree(0, b.whole(b.me, 'r'))
+	if smp {
+		b.smpAllreduce()
 		return b.whole(b.me, 'r')
 	}
+	b.flatAllreduce()
+	return b.whole(b.me, 'r')
+}
+
+// smpAllreduce is MPICH's SMP-aware allreduce (MPIR_Allreduce_intra_smp):
+// a reduce to each node's first rank on the node's ranks, an allreduce
+// between the nodes' first ranks in place, then a bcast on each node.
+// On one node that is a reduce and a bcast on the communicator.
+func (b *builder) smpAllreduce() {
+	groups, g := b.nodeGroups()
+	if len(groups) == 1 || b.l.unplaced {
+		b.reduce(0)
+		b.bcastTree(0, b.whole(b.me, 'r'))
+		return
+	}
+	local := groups[g]
+	b.within(local, func() { b.reduce(0) })
+	if b.me == local[0] {
+		roots := make([]int, len(groups))
+		for k, grp := range groups {
+			roots[k] = grp[0]
+		}
+		b.within(roots, b.flatAllreduce)
+	}
+	b.within(local, func() { b.bcastTree(0, b.whole(b.me, 'r')) })
+}
+
+// flatAllreduce is MPICH's allreduce without a node level, in place on
+// the ranks' r: recursive doubling for short vectors, else Rabenseifner
+// (reduce-scatter by halving, allgather by doubling).
+func (b *builder) flatAllreduce() {
+	bytes := b.bytes
 	f := newFold(b.n, true)
 	b.foldIn(f, nil, b.me)
 	if nr := f.newrank(b.me); nr >= 0 {
@@ -445,7 +476,6 @@ func (b *builder) allreduce() span {
 		}
 	}
 	b.foldOut(f, nil, b.me)
-	return b.whole(b.me, 'r')
 }
 
 // reduceScatter leaves each rank's block of the sum in its r and returns
