@@ -87,7 +87,7 @@ var sweepFlags = map[string]bool{"outdir": true, "jobs": true, "quiet": true, "s
 
 // parseSweep reads sweep's command line.
 func parseSweep(args []string, stderr io.Writer) (*sweep, error) {
-	s := &sweep{jobs: runtime.NumCPU(), stderr: stderr, times: map[string]time.Duration{}, ran: map[string]bool{}}
+	s := &sweep{jobs: runtime.GOMAXPROCS(0), stderr: stderr, times: map[string]time.Duration{}, ran: map[string]bool{}}
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -319,7 +319,7 @@ func (s *sweep) check() error {
 	ins := make([][]pathArg, len(pick))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range runtime.NumCPU() {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -389,5 +390,18 @@ func TestSweepInputInAPointFolder(t *testing.T) {
 	s, _ = parseSweep(append(args, "-trace", beside), io.Discard)
 	if err := s.check(); err != nil {
 		t.Errorf("input beside the points' folders: %v", err)
+	}
+}
+
+// Without -jobs a sweep runs as many points at once as GOMAXPROCS allows
+// (Go sets it from the cores and the cgroup's CPU quota), not one per core.
+func TestSweepJobsFollowGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	s, err := parseSweep([]string{"-set", "host.cores=1,2", "-trace", "/dev/null", "-outdir", filepath.Join(t.TempDir(), "D")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.jobs != 1 {
+		t.Errorf("default jobs %d with GOMAXPROCS 1, want 1", s.jobs)
 	}
 }
