@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/workloads"
@@ -157,7 +158,7 @@ var checkPoints = append([]checkPoint{
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 4 nodes x 8 GCDs",
 		source: "Lumi-supercomputer/lumi-reframe-tests checks/microbenchmarks/mpi/osu_check.py (commit 4a2429a3) lumi_osu_collective_check, rocm",
 		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8, ownGCD: true}, published: 10.5, tolerance: 0.25, unit: "us"},
-}, append(crayMPICHPoints, crayMPICHNodePoints...)...)
+}, slices.Concat(crayMPICHPoints, crayMPICHNodePoints)...)
 
 // rcclPR is pull request pr's smallest size of bench, out of place (us),
 // run as 2 nodes x 8 GCDs. The pull requests' "Before" is RCCL's develop

@@ -50,7 +50,7 @@ var crayMPICHNodePoints = func() []checkPoint {
 			pts = append(pts, checkPoint{experiment: crayMPICHNodes, name: fmt.Sprintf("osu_allreduce %s, %d nodes x 8 GCDs", sizeName(bytes), nodes),
 				source:    crayMPICHNodesSource,
 				run:       checkRun{osu: "osu_allreduce", gcds: span(8 * nodes), nodes: nodes, bytes: bytes, crayMPICH: "8.1.31"},
-				published: published[nodes][i], tolerance: 0.20, unit: "us", gap: crayNodesGap(nodes, bytes)})
+				published: published[nodes][i], tolerance: 0.20, unit: "us", gap: crayNodesGap(bytes)})
 		}
 	}
 	return pts
@@ -72,7 +72,7 @@ func crayAllreduce(bytes int64, us float64, gap string) checkPoint {
 
 // crayNodesGap is what the model lacks where the multi-node sweep misses:
 // at 1 KiB, the allreduce between the nodes' first ranks.
-func crayNodesGap(nodes int, bytes int64) string {
+func crayNodesGap(bytes int64) string {
 	if bytes != 1<<10 {
 		return ""
 	}

@@ -48,8 +48,8 @@ type CommScopeFamily struct {
 	// UnsetCoarseGrain ("fine") before its first iteration; "" advises nothing.
 	Grain string
 	// Fill: the timing loop std::memsets the host source before each copy,
-	// untimed, on the thread bound to its NUMA domain
-	// (src/hip/memcpy_async_pinned_to_gpu.cpp and its pageable twin).
+	// untimed, on the thread bound to its NUMA domain (docs/references.md
+	// [comm-scope]: src/hipMemcpyAsync/pinned_to_gpu.cpp, pageable_to_gpu.cpp).
 	Fill bool
 }
 
