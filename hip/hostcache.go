@@ -12,22 +12,59 @@ import (
 // memory) gets them from that L3, not from DRAM, so the data leaves the
 // CCD over its link to the IO die (host.ccd_link_gbps): 16 B per fabric
 // clock, below the host link's rate. A device write to the lines takes them
-// out of the cache; the L3 keeps the most recent ranges that fit.
+// out of the cache. Each L3 drops its least recently written ranges first.
 
 // dirtyRange is a range of host memory a CCD's L3 holds modified.
 type dirtyRange struct {
 	place
 	bytes int64
 	link  *fabric.Server // the CCD's link to the IO die
+	gone  bool           // dropped; still in its L3's queue until popped
 }
 
-func (d dirtyRange) overlaps(p place, bytes int64) bool {
-	return d.mem == p.mem && d.addr < p.addr+bytes && p.addr < d.addr+d.bytes
+func (d *dirtyRange) end() int64 { return d.addr + d.bytes }
+
+// dirtyLines are the dirty ranges, found by memory and address (each
+// memory's sorted and disjoint: a write drops what it overlaps first) and
+// kept per L3 in the order written. Every copy asks them, so neither a
+// look-up nor a drop scans them all.
+type dirtyLines struct {
+	byMem map[fabric.Memory][]*dirtyRange
+	l3    map[*fabric.Server]*l3Lines
+}
+
+// l3Lines is one CCD's L3: its ranges oldest first (from head) and the
+// bytes of those not gone.
+type l3Lines struct {
+	queue []*dirtyRange
+	head  int
+	held  int64
+}
+
+// first is the index of mem's first range ending after addr.
+func first(rs []*dirtyRange, addr int64) int {
+	i, _ := slices.BinarySearchFunc(rs, addr, func(d *dirtyRange, a int64) int {
+		if d.end() <= a {
+			return -1
+		}
+		return 1
+	})
+	return i
 }
 
 // forget drops every dirty range overlapping bytes at p.
 func (r *Runtime) forget(p place, bytes int64) {
-	r.dirty = slices.DeleteFunc(r.dirty, func(d dirtyRange) bool { return d.overlaps(p, bytes) })
+	rs := r.dirty.byMem[p.mem]
+	i := first(rs, p.addr)
+	j := i
+	for j < len(rs) && rs[j].addr < p.addr+bytes {
+		rs[j].gone = true
+		r.dirty.l3[rs[j].link].held -= rs[j].bytes
+		j++
+	}
+	if j > i {
+		r.dirty.byMem[p.mem] = slices.Delete(rs, i, j)
+	}
 }
 
 // cpuWrote records that rank's host thread(s) on node stored bytes at p.
@@ -45,27 +82,41 @@ func (r *Runtime) cpuWrote(node, rank, threads int, p place, bytes int64) {
 	if link == nil || threads > 1 || bytes > c.L3Bytes() {
 		return
 	}
-	r.dirty = append(r.dirty, dirtyRange{p, bytes, link})
-	held := int64(0)
-	for k := len(r.dirty) - 1; k >= 0; k-- {
-		if r.dirty[k].link != link {
-			continue
+	d := r.dirty
+	if d.byMem == nil {
+		d.byMem, d.l3 = map[fabric.Memory][]*dirtyRange{}, map[*fabric.Server]*l3Lines{}
+		r.dirty = d
+	}
+	nd := &dirtyRange{place: p, bytes: bytes, link: link}
+	rs := d.byMem[p.mem]
+	d.byMem[p.mem] = slices.Insert(rs, first(rs, p.addr), nd)
+	l3 := d.l3[link]
+	if l3 == nil {
+		l3 = &l3Lines{}
+		d.l3[link] = l3
+	}
+	l3.queue = append(l3.queue, nd)
+	l3.held += bytes
+	for l3.held > c.L3Bytes() {
+		old := l3.queue[l3.head]
+		l3.queue[l3.head] = nil
+		l3.head++
+		if !old.gone {
+			r.forget(old.place, old.bytes)
 		}
-		if b := r.dirty[k].bytes; held+b > c.L3Bytes() {
-			r.dirty = slices.Delete(r.dirty, k, k+1)
-		} else {
-			held += b
-		}
+	}
+	if l3.head > len(l3.queue)/2 { // the popped half goes: the queue stays within twice its ranges
+		l3.queue = append(l3.queue[:0], l3.queue[l3.head:]...)
+		l3.head = 0
 	}
 }
 
 // dirtyLink is the link a device read of bytes at p leaves a CCD by, if a
 // CCD's L3 holds all of them modified; nil when DRAM serves them.
 func (r *Runtime) dirtyLink(p place, bytes int64) *fabric.Server {
-	for _, d := range r.dirty {
-		if d.mem == p.mem && d.addr <= p.addr && p.addr+bytes <= d.addr+d.bytes {
-			return d.link
-		}
+	rs := r.dirty.byMem[p.mem]
+	if i := first(rs, p.addr); i < len(rs) && rs[i].addr <= p.addr && p.addr+bytes <= rs[i].end() {
+		return rs[i].link
 	}
 	return nil
 }

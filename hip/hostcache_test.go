@@ -49,3 +49,21 @@ func TestDirtyL3LinesLeaveByTheCCDLink(t *testing.T) {
 		t.Errorf("64 MiB, beyond the L3: %.2f GB/s, want DRAM's %.2f", big, bigOff)
 	}
 }
+
+// An L3 drops its least recently written ranges first: after two more
+// 16 MiB buffers are stored by the same thread, the first is in DRAM and
+// the second still in the L3.
+func TestDirtyL3DropsTheOldestRangesFirst(t *testing.T) {
+	const size = 16 * mib
+	store := func(buf string) trace.Op {
+		return trace.Op{Op: trace.HostAccess, NUMA: intp(0), Access: []trace.Access{{Buf: buf, Mode: "write", Bytes: size}}}
+	}
+	two := []trace.Op{host("h2", 0, size), host("h3", 0, size), store("h2"), store("h3")}
+	dram, _ := h2dAfterStores(t, size, 1, nil, "host.ccd_link_gbps=0")
+	if v, _ := h2dAfterStores(t, size, 1, two); v < 0.99*dram {
+		t.Errorf("the oldest of three 16 MiB ranges in a 32 MiB L3: %.2f GB/s, want DRAM's %.2f", v, dram)
+	}
+	if v, link := h2dAfterStores(t, size, 1, []trace.Op{host("h2", 0, size), store("h2")}); v > link {
+		t.Errorf("one more 16 MiB range: %.2f GB/s, want the CCD link's %.1f at most (both fit)", v, link)
+	}
+}

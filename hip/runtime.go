@@ -57,7 +57,7 @@ type Runtime struct {
 	kctrl     map[*gcd.ComputeUnits]*fabric.Sender
 	threads   []*fabric.Sender // to each node's host cores (nil until built); empty without them
 	cores     []*cpu.Cores     // each node's host cores (nil until built)
-	dirty     []dirtyRange     // host lines CCDs' L3s hold modified, oldest first (hostcache.go)
+	dirty     dirtyLines       // host lines CCDs' L3s hold modified (hostcache.go)
 	demand    func(node int)   // builds a node the run first touches (OnDemand)
 	transport Transport        // a library's copies between nodes (AddNICs)
 	nicSlots  [][]*slot        // by global NIC id: its DMA engines as queues to send to

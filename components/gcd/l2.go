@@ -36,6 +36,7 @@ type L2 struct {
 	topIn               *fabric.Port // TopPort, compared as a pointer: an interface compare is a call
 
 	lru      lru // resident blocks, most recent first
+	nonLocal int // of them, blocks of other memories: an acquire looks for those alone
 	blocks   blockIndex
 	words    int              // words of a block's valid (and of its dirty) bit set
 	wide     []uint64         // the bit sets of blocks of more lines than a block's bits hold, 2 x words a block
@@ -283,9 +284,13 @@ func (c *L2) sync(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	c.syncing = p
 	all := p.Kind == fabric.FlushReq
-	for bl := c.lru.head; bl != nil; bl = bl.next {
-		if all || !c.isLocal(memOf(bl.id)) {
+	// an acquire stops at the last non-local block: most runs have none
+	for bl, left := c.lru.head, c.nonLocal; bl != nil && (all || left > 0); bl = bl.next {
+		if all {
 			c.evictDirty(bl)
+		} else if !c.isLocal(memOf(bl.id)) {
+			c.evictDirty(bl)
+			left--
 		}
 	}
 	if c.syncLeft = c.sendWriteBacks(now, syncTag{}); c.syncLeft == 0 {
@@ -316,9 +321,10 @@ func (c *L2) finishSync(now sim.VTimeInSec) {
 // invalidateNonLocal drops every block of non-local memory (all clean by
 // now), so the next access fetches from the memory itself.
 func (c *L2) invalidateNonLocal() {
-	for bl := c.lru.head; bl != nil; {
+	for bl := c.lru.head; bl != nil && c.nonLocal > 0; {
 		next := bl.next
 		if !c.isLocal(memOf(bl.id)) {
+			c.nonLocal--
 			c.lru.remove(bl)
 			c.blocks.remove(bl)
 			valid, _ := c.sets(bl)
@@ -545,6 +551,9 @@ func (c *L2) insert(b int64) *block {
 		bl = c.lru.tail
 		c.lru.remove(bl)
 		c.blocks.remove(bl)
+		if !c.isLocal(memOf(bl.id)) {
+			c.nonLocal--
+		}
 		c.evictDirty(bl)
 		valid, _ := c.sets(bl)
 		clear(valid)
@@ -552,6 +561,9 @@ func (c *L2) insert(b int64) *block {
 		bl = c.newBlock()
 	}
 	bl.id = b
+	if !c.isLocal(memOf(b)) {
+		c.nonLocal++
+	}
 	c.lru.pushFront(bl)
 	c.blocks.put(bl)
 	return bl

@@ -250,3 +250,35 @@ func TestOverlappingReleasesAllComplete(t *testing.T) {
 		t.Errorf("%d B written back, want the 1 MiB once", g.L2.WriteBackBytes)
 	}
 }
+
+// The L2 counts its resident blocks of other memories as they come and go
+// (an acquire walks its LRU only up to the last of them): the count
+// matches a walk through fills, evictions past the 8 MiB capacity and
+// acquires, and an acquire leaves none.
+func TestL2CountsItsNonLocalBlocks(t *testing.T) {
+	r := newNCRig(peer)
+	local := fabric.Memory{Index: 0}
+	walk := func(when string) {
+		n := 0
+		for bl := r.g.L2.lru.head; bl != nil; bl = bl.next {
+			if !r.g.L2.isLocal(memOf(bl.id)) {
+				n++
+			}
+		}
+		if n != r.g.L2.nonLocal {
+			t.Errorf("%s: %d non-local blocks resident, the L2 counts %d", when, n, r.g.L2.nonLocal)
+		}
+	}
+	r.run(t, writeFar(peer, 0, 3<<20, true), writeFar(local, 0, 3<<20, false))
+	walk("after 3 MiB of each")
+	if r.g.L2.nonLocal == 0 {
+		t.Fatal("no non-local block resident after a coarse-grained peer write")
+	}
+	r.run(t, writeFar(local, 3<<20, 6<<20, false))
+	walk("after evictions")
+	r.run(t, &KernelCmd{Acquire: true, Workgroups: 1, Reads: []MemStream{{Mem: local, Bytes: 4096}}})
+	walk("after an acquire")
+	if r.g.L2.nonLocal != 0 {
+		t.Errorf("%d non-local blocks after an acquire, want none", r.g.L2.nonLocal)
+	}
+}
