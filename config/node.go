@@ -293,7 +293,7 @@ type Runtime struct {
 }
 
 // Stack names the software the run models: its ROCm, Cray MPICH and RCCL
-// releases (docs/model.md "Software stack"). Each selector picks its entry
+// releases (docs/model/hip-runtime.md "Software stack"). Each selector picks its entry
 // of the release list of the same name; what releases do differently is
 // the keys of those entries. In key paths and -set overrides an entry is
 // stack.rocm_release[i] (file order), or stack.rocm_release[*] for all.

@@ -39,7 +39,7 @@ var Params = concat(
 		latency("gcd.kernel_launch_ns", "from a kernel reaching the GCD to its first workgroup, paid by every kernel"),
 		latency("gcd.kernel_end_ns", "from the last workgroup to the completion signal, paid by every kernel"),
 		latency("gcd.wave_start_ns", "a workgroup started in the slots of one that ended: from the end to its first load (kernels whose waves load once and end)"),
-		latency("gcd.cp_wake_ns", "command processor's wake-up when a kernel reaches an idle queue (model.md \"Fixed costs of a kernel\")"),
+		latency("gcd.cp_wake_ns", "command processor's wake-up when a kernel reaches an idle queue (docs/model/gcd.md \"Fixed costs of a kernel\")"),
 		latency("gcd.packet_fetch_ns", "AQL packet fetch; hidden when the kernel queues behind a running one"),
 		ints("gcd.workgroup_slots", "", 1, 256, "workgroups a CU runs at once (divides compute time)"),                                            // 8x CDNA2's 32 waves per CU
 		ints("gcd.cu_outstanding_bytes", "bytes", 64, 1<<30, "bytes of each access stream a CU keeps in flight (memory-level parallelism)"),       // each in-flight piece is a packet: memory grows with it
@@ -54,12 +54,12 @@ var Params = concat(
 		// 16 B (a dwordx4) to a 4 KiB page: a random access moves line/element
 		// times its bytes; memory systems split addresses at powers of two
 		ints("gcd.line_bytes", "bytes", 16, 4096, "bytes memory moves per access: what a strided or random access wastes").pow2(),
-		ints("gcd.tlb_entries", "", 1, 1<<20, "pages the shared (UTCL2) TLB holds for memory mapped page by page (model.md \"Translation\")"), // 128x the 8192 assumed for MI250X; entries are map slots
+		ints("gcd.tlb_entries", "", 1, 1<<20, "pages the shared (UTCL2) TLB holds for memory mapped page by page (docs/model/gcd.md \"Translation\")"), // 128x the 8192 assumed for MI250X; entries are map slots
 		ints("gcd.page_walkers", "", 1, 1024, "page-table walks in progress at once"),
 		latency("gcd.page_walk_ns", "one page-table walk (a TLB miss)"),
 		num("gcd.fp64_gflops", "GFLOP/s", MinGBps, MaxGBps, "vector FP64 peak: the compute time of kernels costed by their flops"),
 		str("gcd.compute_partition", "a mode AMD names for gcd.xcds XCDs: 8 (MI300X) SPX, DPX, QPX, CPX; 6 (MI300A) SPX, TPX, CPX; otherwise SPX, CPX. Other than SPX only with network.nodes = 1",
-			`how a [gcd] entry's XCDs are grouped into HIP devices: "SPX" all in one, "DPX" 2, "TPX" 3, "QPX" 4 devices, "CPX" one per XCD (model.md "Partition modes")`).
+			`how a [gcd] entry's XCDs are grouped into HIP devices: "SPX" all in one, "DPX" 2, "TPX" 3, "QPX" 4 devices, "CPX" one per XCD (docs/model/partitions.md "Partition modes")`).
 			choice(PartitionModes...),
 		str("gcd.memory_partition", "NPS4 only with CPX (the ROCm blog's compatibility matrix), its 4 partitions dividing the devices",
 			`NUMA memory partitions of a [gcd] entry's HBM: "NPS1" one (every device interleaves over all channels), "NPS4" 4 (a device's memory is its quarter's channels and MALL)`).
@@ -141,7 +141,7 @@ var Params = concat(
 		latency("runtime.prefetch_ns", "a hipMemPrefetchAsync's round trip: ROCr's async thread, the KFD ioctl and its range walk"),
 	},
 	[]Param{
-		str("stack.rocm", "names a stack.rocm_release", "the ROCm release whose runtime and driver the run models (model.md \"Software stack\")"),
+		str("stack.rocm", "names a stack.rocm_release", "the ROCm release whose runtime and driver the run models (docs/model/hip-runtime.md \"Software stack\")"),
 		str("stack.cray_mpich", "names a stack.cray_mpich_release", "the Cray MPICH release the run models"),
 		str("stack.rccl", "names a stack.rccl_release", "the RCCL release the run models"),
 		str("stack.rocm_release.rocm", "not empty, each release once", `a ROCm release, e.g. "5.3"`),
@@ -249,7 +249,7 @@ var Params = concat(
 		ints("env.HSA_ENABLE_SDMA", "", 0, 1, "0: all hipMemcpy* run as blit kernels on the CUs"),
 		ints("env.HSA_ENABLE_PEER_SDMA", "", 0, 1, "0: peer copies run as blit kernels"),
 		msgSize("env.HSA_FORCE_SDMA_SIZE", "ROCr: a copy whose source and destination are the copying GCD runs on an SDMA engine below this many bytes, as a blit kernel from it"),
-		ints("env.HSA_XNACK", "", 0, 1, "1: GPU page-fault retry: kernels touching managed memory not on their GCD fault and migrate it (model.md \"Managed memory\")"),
+		ints("env.HSA_XNACK", "", 0, 1, "1: GPU page-fault retry: kernels touching managed memory not on their GCD fault and migrate it (docs/model/managed-memory.md \"Managed memory\")"),
 		ints("env.MPICH_GPU_IPC_ENABLED", "", 0, 1, "0: every GPU message is staged through host shared memory"),
 		msgSize("env.MPICH_GPU_IPC_THRESHOLD", "messages of at least this many bytes go over IPC-mapped peer memory"),
 		ints("env.MPICH_GPU_IPC_CACHE_MAX_SIZE", "", 1, 1<<20, "IPC handles a rank keeps open (LRU)"),

@@ -12,7 +12,7 @@ import (
 )
 
 // Collectives on GPU buffers, as Cray MPICH 8.1 (MPICH 3.4 based, CH4)
-// runs them inside a node (docs/model.md "MPI collectives"):
+// runs them inside a node (docs/model/mpi-collectives.md "MPI collectives"):
 //
 //   - Reductions (MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter) stage
 //     the device buffers in host memory, run MPICH's algorithm between
@@ -378,7 +378,7 @@ func (b *builder) blockAllreduce() span {
 // stage copies between a device buffer and host memory: a blocking
 // hipMemcpy, or, up to GTL_HSA_VSMSG_CUTOFF_SIZE bytes, the CPU's loads or stores
 // through the host mapping of device memory (Cray GTL's blocking CPU copy,
-// OLCF's Frontier user guide; docs/model.md "MPI").
+// OLCF's Frontier user guide; docs/model/mpi.md "Three paths inside a node").
 func (b *builder) stage(dst, src span) {
 	if src.bytes <= b.l.p.VSMsgCutoff {
 		b.hostCopy(dst, src)

@@ -163,7 +163,7 @@ func (b *builder) cellRelease(local []int, li int, from span) {
 // The cells and the ranks' staging buffers are host memory the cores cache
 // (write-back and coherent), and a cell holds 128 bytes at most, so the
 // cell path's copies and reductions run in the cores' caches: no memory
-// round trip (docs/model.md "MPI collectives"). A rank's own lines (its
+// round trip (docs/model/mpi-collectives.md "Shared-memory allreduce"). A rank's own lines (its
 // staging buffers, its cells) hit its caches. A child's cell (or the
 // first rank's), which another core wrote last, comes from that core's
 // cache: one transfer, host.core_to_core_ns, with the flag just polled

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// gem5's AMD GPU model (GPUFS; docs/model.md "gem5 side by side"): its
+// gem5's AMD GPU model (GPUFS; docs/model/profiles-gem5.md "gem5 side by side"): its
 // debug trace (--debug-flags=GPUCommandProc,GPUDisp,GPUWgLatency,SDMAEngine)
 // and stats.txt. Trace lines are "%7d: object.path: message", ticks in ps.
 // Kernels: "Task ID: N Got AQL: wg size (AxBxC), grid size (XxYxZ) ..."

@@ -14,7 +14,7 @@ import (
 
 // rocpd, rocprofv3's SQLite output and its default since ROCm 7.0
 // (<hostname>/<pid>_results.db; rocprofiler-sdk's rocpd_tables.sql and
-// rocpd_views.sql, schema version 3; docs/model.md "Importing profiles").
+// rocpd_views.sql, schema version 3; docs/model/profiles-gem5.md "Importing profiles").
 // Its tables carry a per-run UUID suffix; the import reads the unsuffixed
 // views over them. Agents are known by node id (rocpd_info_agent.id);
 // a record's event (rocpd_event) holds the internal correlation id in

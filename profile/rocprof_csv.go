@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// rocprofv3's CSV output (rocprofiler-sdk; notes in docs/model.md
-// "Importing profiles"): per process, files <prefix>_<name>.csv with
+// rocprofv3's CSV output (rocprofiler-sdk; notes in
+// docs/model/profiles-gem5.md "Importing profiles"): per process, files <prefix>_<name>.csv with
 // prefix <pid> (ROCm 6.2) or <hostname>/<pid> (6.3 on). Columns are found
 // by header name, so kernel_trace.csv's 16- (6.2), 18- (6.3, 6.4) and
 // 22-column (7.0) forms all read, and memory_copy_trace.csv with or

@@ -9,7 +9,7 @@ import (
 )
 
 // rocprofv3's JSON output (--output-format json: <prefix>_results.json;
-// notes in docs/model.md "Importing profiles"): {"rocprofiler-sdk-tool":
+// notes in docs/model/profiles-gem5.md "Importing profiles"): {"rocprofiler-sdk-tool":
 // [one object per process]}, each with its agents (joined by id.handle,
 // which is not a node id), kernel_symbols indexed by kernel_id, the
 // strings tables that name records' kind and operation, and

@@ -13,8 +13,8 @@ import (
 	"strings"
 )
 
-// Legacy rocprof (rocprofiler v1, ROCm 4-6; docs/model.md "Importing
-// profiles"), the text files its --hip-trace / --sys-trace run leaves
+// Legacy rocprof (rocprofiler v1, ROCm 4-6;
+// docs/model/profiles-gem5.md "Importing profiles"), the text files its --hip-trace / --sys-trace run leaves
 // (roctracer's file plugin, parsed as rocprofiler's tblextr.py does):
 //
 //	hip_api_trace.txt  BEG:END PID:TID hipFn(arg=v, ...) :CORR

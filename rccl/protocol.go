@@ -51,7 +51,7 @@ type protocol struct {
 
 // protocol returns the layout of protocol name for algorithm algo and
 // collective k (RCCL include/collectives.h, enqueue.cc computeCollChunkInfo,
-// prims_simple.h, prims_ll.h; notes in docs/model.md "RCCL").
+// prims_simple.h, prims_ll.h; notes in docs/model/rccl.md "Collectives").
 func (p Params) protocol(name, algo string, k trace.Kind) protocol {
 	if name == "LL" {
 		slot := p.llBuffBytes() / int64(p.Steps)

@@ -85,7 +85,7 @@ const (
 
 // lumiAllreduceGap is what the model lacks for LUMI's osu_allreduce at
 // 8 B on one node.
-const lumiAllreduceGap = "LUMI's reference of 2025-12 (OSU 7.3) is half what this check gave on LUMI in 2023 (2.5 us, osu_check.py at commit 259ea556) and what Cray MPICH 8.1.31 gives on Frontier (2.56 us, checked below): the model gives about 2.6 us, 1.8 us of it the CPU's uncached load and store of the GCD buffers over the host link (staging in and out), the shared-memory cells' work in the cores' caches (host.core_to_core_ns). What halved the later stack's time (a cached CPU mapping of VRAM, which amdgpu gives where the GPU's xGMI reaches the CPU, amdgpu_vram_mgr.c, or a GTL path without the staging) is not known (docs/model.md \"MPI collectives\")"
+const lumiAllreduceGap = "LUMI's reference of 2025-12 (OSU 7.3) is half what this check gave on LUMI in 2023 (2.5 us, osu_check.py at commit 259ea556) and what Cray MPICH 8.1.31 gives on Frontier (2.56 us, checked below): the model gives about 2.6 us, 1.8 us of it the CPU's uncached load and store of the GCD buffers over the host link (staging in and out), the shared-memory cells' work in the cores' caches (host.core_to_core_ns). What halved the later stack's time (a cached CPU mapping of VRAM, which amdgpu gives where the GPU's xGMI reaches the CPU, amdgpu_vram_mgr.c, or a GTL path without the staging) is not known (docs/model/mpi-collectives.md \"Small allreduce: what is left\")"
 
 var checkPoints = append([]checkPoint{
 	// hipMemcpyAsync between GCDs: SDMA copies, by link count and size.

@@ -15,7 +15,7 @@ const (
 
 // crayKernelGap is what the model lacks at the kernel threshold's first
 // sizes.
-const crayKernelGap = "Cray's GPU allreduce kernel is closed source: the model runs MPICH's Rabenseifner between IPC-mapped device buffers with a reduction kernel per step, and at 256 KiB (two blocks of a 7-step algorithm, each step a kernel launch and a wait) is 23.5% slow: 149 us against 121; its per-step launch and synchronisation cost is what Cray's single kernel per block does not pay (docs/model.md \"MPI collectives\")"
+const crayKernelGap = "Cray's GPU allreduce kernel is closed source: the model runs MPICH's Rabenseifner between IPC-mapped device buffers with a reduction kernel per step, and at 256 KiB (two blocks of a 7-step algorithm, each step a kernel launch and a wait) is 23.5% slow: 149 us against 121; its per-step launch and synchronisation cost is what Cray's single kernel per block does not pay (docs/model/mpi-collectives.md \"Cray MPICH's GPU allreduce\")"
 
 // crayMPICHNodes is the same sweep on 2, 4 and 8 nodes (16 to 64 GCDs),
 // each size the mean of the sweep's three jobs at that node count (their
@@ -76,5 +76,5 @@ func crayNodesGap(bytes int64) string {
 	if bytes != 1<<10 {
 		return ""
 	}
-	return "between the nodes' first ranks the model runs MPICH 3.4's choice above MPICH_ALLREDUCE_SHORT_MSG_SIZE (8 B): Rabenseifner, two network steps of 512 B a pair of nodes, each above nic.inject_bytes so the NIC reads the staging buffer (about 3.9 us a message against 3.0 inline); the sweep adds 4.7 us a doubling of nodes at 1 KiB, one step's worth, and 8 and 64 KiB, where two steps pay, pass; Cray's own choice between the nodes' first ranks is not published (docs/model.md \"MPI collectives\")"
+	return "between the nodes' first ranks the model runs MPICH 3.4's choice above MPICH_ALLREDUCE_SHORT_MSG_SIZE (8 B): Rabenseifner, two network steps of 512 B a pair of nodes, each above nic.inject_bytes so the NIC reads the staging buffer (about 3.9 us a message against 3.0 inline); the sweep adds 4.7 us a doubling of nodes at 1 KiB, one step's worth, and 8 and 64 KiB, where two steps pay, pass; Cray's own choice between the nodes' first ranks is not published (docs/model/mpi-collectives.md \"osu_allreduce on 8 GCDs against Cray MPICH 8.1.31\")"
 }

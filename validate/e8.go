@@ -68,7 +68,7 @@ func e8Points(c *config.Node) ([]Point, error) {
 			if op.name == "Broadcast" {
 				p.Name = fmt.Sprintf("RCCL / MPI %s, %d GCDs, >= 1", op.name, n)
 				p.AtMost, p.AtLeast = false, true
-				p.Gap = fmt.Sprintf("RCCL %.1f us against MPI %.1f us: the ordering needs %.1f us more in RCCL's Broadcast or less in Cray's bcast; RCCL 2.17's chain, each channel's part sent whole hop by hop, is modelled, and each tree edge of Cray's bcast is one 1 MiB IPC copy over SDMA (at most 50 GB/s, E7); no source names what else either pays (docs/model.md, RCCL collectives)", r, m, m-r)
+				p.Gap = fmt.Sprintf("RCCL %.1f us against MPI %.1f us: the ordering needs %.1f us more in RCCL's Broadcast or less in Cray's bcast; RCCL 2.17's chain, each channel's part sent whole hop by hop, is modelled, and each tree edge of Cray's bcast is one 1 MiB IPC copy over SDMA (at most 50 GB/s, E7); no source names what else either pays (docs/model/rccl.md, Known gaps)", r, m, m-r)
 			}
 			pts = append(pts, p)
 		}

@@ -97,7 +97,7 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 		if n == 1024 {
 			order = Point{Experiment: exp, Name: fmt.Sprintf("%d³: acm-packed-he / acm-batched-he, below 1 (pipelined wins)", n),
 				Simulated: packed / batched, Published: 1, AtMost: true, Unit: "x",
-				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), about what the one fused pack kernel of a 256³ box's halo costs; the order is thin at 1024³ (docs/model.md, Halo exchange)"}
+				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), about what the one fused pack kernel of a 256³ box's halo costs; the order is thin at 1024³ (docs/model/halo-exchange.md, What the model gives)"}
 		}
 		pts = append(pts, order)
 		for _, acm := range []string{"acm-batched-he", "acm-packed-he"} {
@@ -144,7 +144,7 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 // haloMHDPoints is seed 001's application claim: with the fully fused
 // exchange tfm-mpi's strong scaling improves by 1.58x at high process
 // counts. The baseline is the pipelined exchange tfm-mpi ran before it,
-// both over the hierarchical placement (docs/model.md, MHD step); the
+// both over the hierarchical placement (docs/model/mhd.md, "Which baseline the paper's 1.58x has"); the
 // shape is the strong-scaling job's largest, 128³ on 64 GCDs (8 nodes).
 // "Within 50%" is the bound for a claim the seed gives as one
 // number without its spread.
@@ -176,7 +176,7 @@ func haloMHDPoints(c *config.Node) ([]Point, error) {
 	step := func(s string) float64 { return t[workloads.MHDCase(dims, procs, s, halo.Hierarchical)] }
 	return []Point{{Experiment: haloMHDExperiment, Name: "64 GCDs, 128³, hierarchical: step of acm-packed-he / of acm-batched-he",
 		Simulated: step("acm-packed-he") / step("acm-batched-he"), Published: 1.58, Tolerance: 0.5, Unit: "x",
-		Gap: "the pipelined step pays a kernel cycle and a device synchronise per packet, 312 a step at 32³ per rank, about 10 us each on an idle queue; 1.58x leaves about 2 us a cycle (docs/model.md, MHD step)"}}, nil
+		Gap: "the pipelined step pays a kernel cycle and a device synchronise per packet, 312 a step at 32³ per rank, about 10 us each on an idle queue; 1.58x leaves about 2 us a cycle (docs/model/mhd.md, GAP: the pipelined baseline)"}}, nil
 }
 
 const (

@@ -27,7 +27,7 @@ type hostMemPoint struct {
 	metric     string
 	published  float64
 	tolerance  float64
-	gap        string // why the model does not reproduce it yet (docs/model.md)
+	gap        string // why the model does not reproduce it yet (docs/model/host-dram.md and docs/model/managed-memory.md)
 }
 
 // Below the L3's size a pinned copy to the GPU reads a source the CPU has
@@ -79,9 +79,9 @@ var frontierPoints = []hostMemPoint{
 }
 
 const (
-	hostStoresCached = "the buffer is in the L3 from the hipMemset just before (ROCm 5.3 fills managed memory on the CPU, memset.go), so the model's stores fill no lines (host.l3_bytes) and go to DDR4 at 43.5 GB/s; the run's 29-33 GB/s is what Comm|Scope's OpenMP store loop (cpu_write, over the NUMA domain's cores in its two L3 regions) gets from lines the memset's core holds in its L3, a rate no source gives; the model's CPU caches are only the L3 a store fits in (host.l3_bytes) and the lines one thread leaves dirty there for device reads (hip/hostcache.go), not other cores' stores into them (docs/model.md, Managed memory)"
-	pinGrows         = "the pin's measured cost grows faster than its pages (2, 4, 8, 16 MiB: 1.1, 3.7, 12.5, 32.8 us), the model's by pin_page_ns per page, fitted at 8 MiB; what makes a larger lock cost more per page is not sourced (docs/model.md, Pageable copies)"
-	managedPlateau   = "the 1 GiB prefetch to the GCD runs at 6.09 GB/s, 12% above 256 and 512 MiB's 5.31 and 5.42, which the ROCm 5.3 release's managed_page_ns is fitted to; what makes the largest range faster per page is not sourced (docs/model.md, Managed memory)"
+	hostStoresCached = "the buffer is in the L3 from the hipMemset just before (ROCm 5.3 fills managed memory on the CPU, memset.go), so the model's stores fill no lines (host.l3_bytes) and go to DDR4 at 43.5 GB/s; the run's 29-33 GB/s is what Comm|Scope's OpenMP store loop (cpu_write, over the NUMA domain's cores in its two L3 regions) gets from lines the memset's core holds in its L3, a rate no source gives; the model's CPU caches are only the L3 a store fits in (host.l3_bytes) and the lines one thread leaves dirty there for device reads (hip/hostcache.go), not other cores' stores into them (docs/model/managed-memory.md, The way back, and hipMemset)"
+	pinGrows         = "the pin's measured cost grows faster than its pages (2, 4, 8, 16 MiB: 1.1, 3.7, 12.5, 32.8 us), the model's by pin_page_ns per page, fitted at 8 MiB; what makes a larger lock cost more per page is not sourced (docs/model/host-dram.md, The pageable curve)"
+	managedPlateau   = "the 1 GiB prefetch to the GCD runs at 6.09 GB/s, 12% above 256 and 512 MiB's 5.31 and 5.42, which the ROCm 5.3 release's managed_page_ns is fitted to; what makes the largest range faster per page is not sourced (docs/model/managed-memory.md, Calibration of the migration costs)"
 )
 
 // pinDiffs are what a pageable copy takes beyond the pinned copy of the

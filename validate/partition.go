@@ -8,7 +8,7 @@ import (
 )
 
 // The partition-mode experiments run on the shipped MI300X and MI300A
-// configs loaded in the modes measured (docs/model.md "Partition modes").
+// configs loaded in the modes measured (docs/model/partitions.md "What the model gives").
 // No constant was fitted to them.
 const (
 	mi300xModes = "MI300X partition modes"

@@ -144,7 +144,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 	// two nodes; RCCL pinned to the ring LL its tuning picked for this
 	// pair before it modelled trees between nodes: Simple between nodes
 	// moves 1.3-1.9% with sim.cu_transaction_bytes and sim.early_booking
-	// (a granularity effect left open, docs/model.md "Trees between nodes")
+	// (a granularity effect left open, docs/model/nic-network.md "Trees between nodes")
 	twoNodes := []string{"network.nodes=2", "env.NCCL_ALGO=Ring", "env.NCCL_PROTO=LL"}
 	execute := func(sets ...string) []report.Row {
 		res, err := run.Execute(frontier(t, sets...), runs)

@@ -208,7 +208,7 @@ func (h Halo) packRun(label string, nf int) job.Run {
 		// init(), acm's randomize kernel per field, is left out: in the GCD
 		// model a kernel that only writes ends before HBM has taken its
 		// writes (147 MB in 30 us at 256^3), and their write-back would run
-		// into the timed pack (docs/model.md, "Halo packing")
+		// into the timed pack (docs/model/halo.md, "Halo packing")
 		ops = append(ops, sync, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", haloStart, i)}, sync)
 		ops = append(ops, h.pack(label, nf, mm, segs, i == 0)...)
 		ops = append(ops, sync, trace.Op{Op: trace.HostCompute, Label: fmt.Sprintf("%s.%d", haloStop, i)})

@@ -93,7 +93,7 @@ func TestHaloExchangeSelf(t *testing.T) {
 // The paper's small-grid claim on 64 GCDs (8 nodes), 64^3 global, one
 // field: fully fused beats pipelined, and both acm variants beat the MPI
 // datatype ones. (The large-grid flip, 1024^3, the model misses:
-// docs/model.md, "Halo exchange".)
+// docs/model/halo-exchange.md, "Halo exchange".)
 func TestHaloExchangeSmallGrid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("64 ranks on 8 nodes")

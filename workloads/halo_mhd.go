@@ -13,8 +13,8 @@ import (
 )
 
 // MHD is the time step of Astaroth's tfm-mpi (samples/tfm-mpi/tfm.cc,
-// tfm_pipeline, at 905d7c96; facts with file:line in docs/model.md "MHD
-// step"): the 6th-order (radius 3) MHD solver with test fields, 4 hydro
+// tfm_pipeline, at 905d7c96; facts with file:line in
+// docs/model/mhd.md "MHD step"): the 6th-order (radius 3) MHD solver with test fields, 4 hydro
 // fields and 12 test fields, each group with its own halo exchange of
 // Strategy (acm-batched-he; acm-packed-he or mpi-he as a baseline). Per step, three
 // RK3 substeps, each:

@@ -116,7 +116,7 @@ func TestHaloSamplesAgree(t *testing.T) {
 // datatypes by one to two orders of magnitude in 2D and above. In 3D at
 // 256^3 the model is inside the band. In 2D it is not: an MPI_Pack is one
 // kernel cycle, so mpi-pack / acm-pack-batched is about the 8 calls
-// (8.4x, docs/model.md "Halo packing"); the test holds that floor, one
+// (8.4x, docs/model/halo.md "Halo packing"); the test holds that floor, one
 // kernel cycle per call, and logs the shortfall.
 func TestHaloPackMPIAgainstFused(t *testing.T) {
 	ratio := func(dims []int) float64 {

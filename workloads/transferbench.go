@@ -11,7 +11,7 @@ import (
 )
 
 // TransferBench replicates ROCm's TransferBench v1.52 running a config file
-// (docs/model.md "TransferBench"). Per test, every iteration the main
+// (docs/model/transferbench.md "TransferBench"). Per test, every iteration the main
 // thread starts one host thread per GPU kernel executor and per DMA or CPU
 // transfer, and joins them; the warm-ups are dropped and the times of the
 // timed iterations averaged:

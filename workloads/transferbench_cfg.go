@@ -10,7 +10,7 @@ import (
 )
 
 // TransferBench config files (ROCm/TransferBench v1.52, src/TransferBench.cpp
-// ParseTransfers; notes in docs/model.md "TransferBench"): one test per line,
+// ParseTransfers; notes in docs/model/transferbench.md "TransferBench"): one test per line,
 // all of its transfers run at once.
 //
 //	N SE (SRC->EXE->DST) ...            basic: N transfers, SE each, the command line's size

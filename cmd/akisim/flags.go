@@ -120,7 +120,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("akisim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
-	fs.BoolVar(&o.invariants, "check", false, "check the model's invariants after every run (docs/model.md): a broken one is an internal error, exit 3")
+	fs.BoolVar(&o.invariants, "check", false, "check the model's invariants after every run (docs/model/granularity-invariants.md, Invariants): a broken one is an internal error, exit 3")
 	fs.BoolVar(&o.version, "version", false, "print the module version and VCS revision, and exit")
 	fs.StringVar(&o.config, "config", "frontier-node.toml", "node config: a path, or a config in configs/ (built in; see akisim configs)")
 	fs.Var(&o.sets, "set", "override a config value, KEY=VALUE (repeatable; see README)")

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,7 +200,11 @@ func readmeDocs(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{"../../README.md", "../../traces/README.md"}, docs...)
+	model, err := filepath.Glob("../../docs/model/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]string{"../../README.md", "../../traces/README.md"}, docs...), model...)
 }
 
 // prose is a Markdown file's text outside its fenced blocks.
@@ -237,25 +243,12 @@ func TestDocsCarryNoHistory(t *testing.T) {
 // Markdown file one of its headings (GitHub's anchors).
 func TestDocLinks(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	heading := regexp.MustCompile(`(?m)^#+ (.*)$`)
 	anchors := func(file string) map[string]bool {
 		text, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]bool{}
-		for _, h := range heading.FindAllStringSubmatch(prose(string(text)), -1) {
-			a := strings.Map(func(r rune) rune {
-				switch {
-				case r == ' ':
-					return '-'
-				case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-					return unicode.ToLower(r)
-				}
-				return -1
-			}, strings.TrimSpace(h[1]))
-			out[a] = true
-		}
+		_, out := pageHeadings(string(text))
 		return out
 	}
 	for _, f := range readmeDocs(t) {
@@ -313,6 +306,196 @@ func TestDocsFollowGoMod(t *testing.T) {
 		}
 		if !strings.Contains(string(dev), m[1]) {
 			t.Errorf("docs/development.md does not name %s, which go.mod requires", m[1])
+		}
+	}
+}
+
+// A reference to a model page names the page and, often, a section:
+// `docs/model/rccl.md, Known gaps` in a gap text, `docs/model/gcd.md
+// "Translation"` in a comment, `[gcd.md](model/gcd.md#translation)` in the
+// docs. modelRef finds them: the page, then an anchor, a quoted section
+// (\" inside a Go string) or, after a comma, a section up to ")" or the
+// string's end.
+var modelRef = regexp.MustCompile(`(?:docs/)?model/([A-Za-z0-9-]+)\.md(?:#([a-z0-9-]+))?\)?(?:(?:,\s*|\s+)\\?"([^"\\\n]+)\\?"|,\s*([A-Za-z0-9][^"()\\\n;]*?)\s*(?:\)|\\?"))?`)
+
+// modelRefFile is this file: its examples would match modelRef.
+const modelRefFile = "cmd/akisim/readme_test.go"
+
+// oldModelPageOK lists the files that may still name docs/model.md, and
+// why. Their references to the new pages are checked all the same.
+var oldModelPageOK = map[string]string{
+	"docs/performance.md": "edited on main alongside this change; its citations of \"Scale\" and \"Invariants\" move to docs/model/nic-network.md and docs/model/granularity-invariants.md when it merges",
+}
+
+// docRef is one reference: where it is, the page, and the section it names
+// (a heading's text or its anchor), "" for the page alone.
+type docRef struct {
+	where, page, section string
+	anchor               bool
+}
+
+// modelRefs lists the references in text.
+func modelRefs(where, text string) []docRef {
+	var out []docRef
+	for _, m := range modelRef.FindAllStringSubmatch(text, -1) {
+		r := docRef{where: where, page: m[1]}
+		switch {
+		case m[2] != "":
+			r.section, r.anchor = m[2], true
+		case m[3] != "":
+			r.section = m[3]
+		case m[4] != "":
+			r.section = m[4]
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// headingAnchor is GitHub's anchor of a heading.
+func headingAnchor(h string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == ' ':
+			return '-'
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, h)
+}
+
+// pageHeadings are a Markdown page's headings and their anchors.
+func pageHeadings(text string) (names, anchors map[string]bool) {
+	names, anchors = map[string]bool{}, map[string]bool{}
+	heading := regexp.MustCompile(`(?m)^#+ (.*)$`)
+	for _, h := range heading.FindAllStringSubmatch(prose(text), -1) {
+		t := strings.TrimSpace(h[1])
+		names[t] = true
+		anchors[headingAnchor(t)] = true
+	}
+	return names, anchors
+}
+
+// checkRefs reports each reference whose page is not in pages or whose
+// section is not one of its page's headings.
+func checkRefs(refs []docRef, pages map[string]string) []string {
+	var bad []string
+	for _, r := range refs {
+		text, ok := pages[r.page]
+		if !ok {
+			bad = append(bad, r.where+": docs/model/"+r.page+".md: no such page")
+			continue
+		}
+		if r.section == "" {
+			continue
+		}
+		names, anchors := pageHeadings(text)
+		if r.anchor && !anchors[r.section] || !r.anchor && !names[r.section] {
+			bad = append(bad, r.where+": docs/model/"+r.page+".md has no section "+`"`+r.section+`"`)
+		}
+	}
+	return bad
+}
+
+// modelPages reads docs/model/*.md by page name.
+func modelPages(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/model/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("docs/model/ has no pages")
+	}
+	pages := map[string]string{}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[strings.TrimSuffix(filepath.Base(f), ".md")] = string(text)
+	}
+	return pages
+}
+
+// Every reference to a model page in the code (string literals, comments),
+// the configs and the docs names a page that exists and, where it names a
+// section, one of that page's headings. docs/model.md is gone: nothing
+// points at it.
+func TestDocsModelReferences(t *testing.T) {
+	pages := modelPages(t)
+	var refs []docRef
+	n := 0
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := filepath.Ext(path)
+		rel, _ := filepath.Rel("../..", path)
+		if ext != ".go" && ext != ".md" && ext != ".toml" || filepath.ToSlash(rel) == modelRefFile {
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, l := range strings.Split(string(text), "\n") {
+			where := rel + ":" + strconv.Itoa(i+1)
+			if strings.Contains(l, "docs/model.md") && oldModelPageOK[filepath.ToSlash(rel)] == "" {
+				t.Errorf("%s: cites docs/model.md, which the pages under docs/model/ replace", where)
+			}
+			found := modelRefs(where, l)
+			n += len(found)
+			refs = append(refs, found...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d references to docs/model/ pages", n)
+	if n < 50 {
+		t.Errorf("found %d references to docs/model/ pages: the pattern no longer sees them", n)
+	}
+	for _, b := range checkRefs(refs, pages) {
+		t.Error(b)
+	}
+}
+
+// The check sees each form of reference and rejects a page or section that
+// is not there.
+func TestDocsModelReferencesCheck(t *testing.T) {
+	pages := map[string]string{"gcd": "# GCD\n\n## Translation\n\n```\n## Not a heading\n```\n"}
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{
+		{`Gap: "... (docs/model/gcd.md, Translation)"`, true},
+		{`Band{1, 2, "docs/model/gcd.md, Translation"}`, true},
+		{`// (docs/model/gcd.md "Translation")`, true},
+		{`"... (docs/model/gcd.md \"Translation\")"`, true},
+		{`[gcd.md](model/gcd.md#translation)`, true},
+		{`[gcd.md](model/gcd.md) "GCD"`, true},
+		{`see docs/model/gcd.md.`, true},
+		{`Gap: "... (docs/model/gcd.md, Routes)"`, false},
+		{`// (docs/model/gcd.md "Not a heading")`, false},
+		{`[gcd.md](model/gcd.md#routes)`, false},
+		{`docs/model/sdma.md`, false},
+	} {
+		refs := modelRefs("x", c.text)
+		if len(refs) != 1 {
+			t.Errorf("%s: %d references, want 1", c.text, len(refs))
+			continue
+		}
+		if bad := checkRefs(refs, pages); (len(bad) == 0) != c.ok {
+			t.Errorf("%s: %v, want ok %v", c.text, bad, c.ok)
 		}
 	}
 }
