@@ -130,7 +130,7 @@ func TestFileErrors(t *testing.T) {
 		{
 			name: "missing table",
 			edit: func(t *testing.T, s string) string {
-				return replace(t, s, "[sim]\nsdma_transaction_bytes = 65536\ncu_transaction_bytes = 65536\ncore_transaction_bytes = 65536\nnic_transaction_bytes = 65536\nl2_block_bytes = 4096\nearly_booking = 0.5\n", "")
+				return replace(t, s, "[sim]\nsdma_transaction_bytes = 65536\ncu_transaction_bytes = 65536\ncore_transaction_bytes = 65536\nnic_transaction_bytes = 65536\nl2_block_bytes = 4096\nearly_booking = 0.5\nstream_gather = true\n", "")
 			},
 			key: "sim",
 			msg: "missing (every key must be given)",

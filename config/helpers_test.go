@@ -268,6 +268,7 @@ core_transaction_bytes = 65536
 nic_transaction_bytes = 65536
 l2_block_bytes = 4096
 early_booking = 0.5
+stream_gather = true
 
 [env]
 HSA_ENABLE_SDMA = 1

@@ -476,4 +476,5 @@ type Sim struct {
 	NICTransactionBytes  int64   `toml:"nic_transaction_bytes"`
 	L2BlockBytes         int64   `toml:"l2_block_bytes"`
 	EarlyBooking         float64 `toml:"early_booking"`
+	StreamGather         bool    `toml:"stream_gather"`
 }

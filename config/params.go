@@ -244,6 +244,7 @@ var Params = concat(
 		transaction("sim.l2_block_bytes", "L2 (and MALL) replacement unit; residency is tracked per line").
 			rule("at most config.MaxL2BlockBytes (8 KiB), a multiple of gcd.line_bytes, at most gcd.l2_bytes"),
 		num("sim.early_booking", "share", 0, 1, "fraction of a link's credits that packets still on their way may book"),
+		boolean("sim.stream_gather", "a CU step's pieces of several streams in one memory travel as one request with their address ranges (else one request each)"),
 	},
 	[]Param{
 		ints("env.HSA_ENABLE_SDMA", "", 0, 1, "0: all hipMemcpy* run as blit kernels on the CUs"),

@@ -226,6 +226,7 @@ func (n *Node) parts() *builders {
 		WithXCDs(c.GCD.XCDs).
 		WithCUIssue(float64(c.GCD.CUBytesPerClock)*c.GCD.ClockGHz).
 		WithRouteSpray(c.Routing.KernelTies == config.TiesSpray).
+		WithStreamGather(c.Sim.StreamGather).
 		WithKernelTimings(c.GCD.KernelLaunchNs, c.GCD.KernelEndNs).
 		WithWaveStart(c.GCD.WaveStartNs).
 		WithIdleCosts(c.GCD.CPWakeNs, c.GCD.PacketFetchNs).

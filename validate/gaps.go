@@ -20,6 +20,7 @@ var knownGaps = []knownGap{
 	{"E8 RCCL vs MPI", "RCCL / MPI Broadcast, 8 GCDs, >= 1", Band{-0.42, -0.31, "docs/model/rccl.md, Known gaps"}},
 	{"E8 RCCL 2 GCDs", "RCCL ReduceScatter, 2 GCDs, close to 17.4 us", Band{-0.33, -0.22, "docs/model/rccl.md, Known gaps"}},
 	{"E8 RCCL 2 GCDs", "RCCL AllGather, 2 GCDs, close to 17.4 us", Band{-0.31, -0.2, "docs/model/rccl.md, Known gaps"}},
+	{"Halo exchange (seed 001)", "1024³: acm-packed-he / acm-batched-he, below 1 (pipelined wins)", Band{0.03, 0.14, "docs/model/halo-exchange.md, What the model gives"}},
 	{"MHD step (seed 001)", "64 GCDs, 128³, hierarchical: step of acm-packed-he / of acm-batched-he", Band{1.43, 1.76, "docs/model/mhd.md, GAP: the pipelined baseline"}},
 	{"Frontier managed migration", "prefetch_managed_HostToGPU/0/0, 1 GiB", Band{-0.17, -0.07, "docs/model/managed-memory.md, Calibration of the migration costs"}},
 	{"Frontier pageable pin cost", "PageableToGPU - PinnedToGPU time, 16 MiB", Band{-0.32, -0.22, "docs/model/host-dram.md, The pageable curve"}},

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
@@ -40,6 +41,28 @@ func haloPoints(c *config.Node) ([]Point, error) {
 		}
 	}
 	return pts, nil
+}
+
+// orderAcrossSwitchLatencies is acm-packed-he / acm-batched-he on dims,
+// the median over runs whose switch latency differs by -2..+2 ns. At
+// 1024³ a 1 ns change flips NIC engine and path choices, which are made
+// in event order, and moves one run's ratio by up to a fifth; the median
+// of five moves by about a hundredth (docs/model/granularity-invariants.md).
+func orderAcrossSwitchLatencies(c config.Node, h workloads.Halo, dims []int) (float64, error) {
+	h.Dims, h.Strategies, h.Decomps = dims, []string{"acm-batched-he", "acm-packed-he"}, []string{halo.MPIDefault}
+	base := c.Network.SwitchNs
+	var ratios []float64
+	for d := -2.0; d <= 2; d++ {
+		c.Network.SwitchNs = base + d
+		t, err := haloTimes(&c, h)
+		if err != nil {
+			return 0, err
+		}
+		ratios = append(ratios, t[workloads.HaloExchangeCase("acm-packed-he", dims, 1, 4, 64, halo.MPIDefault)]/
+			t[workloads.HaloExchangeCase("acm-batched-he", dims, 1, 4, 64, halo.MPIDefault)])
+	}
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2], nil
 }
 
 // haloTimes runs the pack benchmark h on c: each case's median time, us.
@@ -95,9 +118,13 @@ func haloExchangePoints(c *config.Node) ([]Point, error) {
 		order := Point{Experiment: exp, Name: fmt.Sprintf("%d³: acm-packed-he / acm-batched-he, above 1 (fused wins)", n),
 			Simulated: packed / batched, Published: 1, AtLeast: true, Unit: "x"}
 		if n == 1024 {
+			ratio, err := orderAcrossSwitchLatencies(eight, h, dims)
+			if err != nil {
+				return nil, err
+			}
 			order = Point{Experiment: exp, Name: fmt.Sprintf("%d³: acm-packed-he / acm-batched-he, below 1 (pipelined wins)", n),
-				Simulated: packed / batched, Published: 1, AtMost: true, Unit: "x",
-				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), about what the one fused pack kernel of a 256³ box's halo costs; the order is thin at 1024³ (docs/model/halo-exchange.md, What the model gives)"}
+				Simulated: ratio, Published: 1, AtMost: true, Unit: "x",
+				Gap: "pipelining pays a kernel cycle and a device synchronise per packet (52), about what the one fused pack kernel of a 256³ box's halo costs; single runs at network.switch_ns 345-355 give 0.89-1.17, as NIC engine and path choices follow event order"}
 		}
 		pts = append(pts, order)
 		for _, acm := range []string{"acm-batched-he", "acm-packed-he"} {

@@ -65,7 +65,16 @@ func granularityRuns(t *testing.T) []job.Run {
 		}
 		runs = append(runs, r...)
 	}
-	return runs
+	// acm's pack kernels: the batched one reads and writes a segment of
+	// every packet, hundreds of streams a step (sim.stream_gather)
+	c := frontier(t)
+	h := Halo{Bench: "pack", Dims: []int{64, 64, 64}, Radius: 4, Fields: []int{4}, Warmup: 1, Samples: 1,
+		Strategies: []string{"acm-pack-packed", "acm-pack-batched"}, NUMA: c.Host.GCDNUMA[0], QueryNs: c.Runtime.APICallNs}
+	r, err := h.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(runs, r...)
 }
 
 // netRuns are two-node runs between GCD 0 of each node: MPI latency and
@@ -111,6 +120,7 @@ var simKnobs = []struct {
 	// at most config.MaxL2BlockBytes
 	{"sim.l2_block_bytes", []string{"4096", "8192"}, "2048", "16384"},
 	{"sim.early_booking", []string{"0", "0.25", "1"}, "-0.01", "1.01"},
+	{"sim.stream_gather", []string{"false", "true"}, "0", "yes"},
 }
 
 // The documented ranges are the ones the config accepts, and they name

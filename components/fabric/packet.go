@@ -54,6 +54,12 @@ type Packet struct {
 	Hop    int    // index in Route of the hub holding the packet
 	Back   bool   // a response walks Route backwards
 
+	// Extents, when set, are the address ranges a gather request reads or
+	// writes (Addr is the first's, Size their sum): a CU step's pieces of
+	// several buffers in one memory travel as one transaction. Only caches
+	// read them; every other component sees Size bytes.
+	Extents []Extent
+
 	// Lag is how far the packet is logically behind the time it is handed
 	// over: pure latencies (hub forwarding, reorder buffers, memory access)
 	// add to it instead of costing an event; the next resource that
@@ -104,6 +110,13 @@ type Origin struct {
 	Fill      bool
 	Size      int
 	Addr      int64
+	Extents   []Extent // a gather request's own ranges, while its fill asks for the missing ones
+}
+
+// Extent is one address range of a gather request.
+type Extent struct {
+	Addr int64
+	Size int
 }
 
 // PacketEvent fires when a packet is due somewhere. It lives inside the
@@ -187,9 +200,11 @@ func (p *Packet) TakeLag(now sim.VTimeInSec) sim.VTimeInSec {
 // Reissue turns a packet the requester got back into a new request.
 func (p *Packet) Reissue(kind Kind, size int, target Memory, route Route) *Packet {
 	tag, req, addr := p.Tag, p.Requester, p.Addr
-	*p = Packet{} // cleared in place, then set: building it whole and copying it in cost twice
+	ext, oext := p.Extents[:0], p.Origin.Extents[:0] // their arrays, for the next gather
+	*p = Packet{}                                    // cleared in place, then set: building it whole and copying it in cost twice
 	p.TrafficBytes, p.Kind, p.Size, p.Target, p.Route = size, kind, size, target, route
 	p.Requester, p.Tag, p.Addr = req, tag, addr
+	p.Extents, p.Origin.Extents = ext, oext
 	return p
 }
 

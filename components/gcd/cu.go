@@ -26,6 +26,7 @@ type ComputeUnits struct {
 	hub       int
 	routes    KernelRoutes
 	spray     bool // tied routes: alternate per transaction, else one per stream
+	gatherOn  bool // a step's pieces of one memory go as one request (sim.stream_gather)
 	n         int
 	slots     int
 	txnBytes  int64                    // simulation granularity: bytes of a stream per step
@@ -47,17 +48,18 @@ type ComputeUnits struct {
 	MemPorts          []sim.Port       // by XCD, into its L2 (MemPort is XCD 0's)
 	mems              []*fabric.Sender // by XCD
 
-	queues  map[int][]*KernelCmd // per hardware queue, commands not started yet
-	qorder  []int                // the queues, ascending: the order they are scanned in
-	busy    map[int]bool         // queues running a command
-	running int                  // commands running
-	maxRun  int                  // commands (from different queues) running at once
-	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
-	rr      int
-	toMem   []memRoutes    // kernel routes to each memory used so far
-	packets fabric.Packets // answered transactions, for reuse
-	steps   []*step        // finished steps, for reuse
-	cuts    []streamCut    // dispatch's, kept for the next kernel
+	queues   map[int][]*KernelCmd // per hardware queue, commands not started yet
+	qorder   []int                // the queues, ascending: the order they are scanned in
+	busy     map[int]bool         // queues running a command
+	running  int                  // commands running
+	maxRun   int                  // commands (from different queues) running at once
+	pipes    []fabric.Server      // each CU's memory pipe, shared by the kernels on it
+	rr       int
+	toMem    []memRoutes    // kernel routes to each memory used so far
+	packets  fabric.Packets // answered transactions, for reuse
+	steps    []*step        // finished steps, for reuse
+	cuts     []streamCut    // dispatch's, kept for the next kernel
+	gathered []gather       // a step's requests being gathered, kept for the next step
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -462,11 +464,7 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 		cu.issued += n
 		cu.inFlight += n
 		cu.open++
-		for j := range k.cmd.Reads {
-			if off, b := c.piece(cu, j, s); b > 0 {
-				s.reads += c.sendPasses(now, fabric.ReadReq, b, &k.cmd.Reads[j], off, j, s, spread)
-			}
-		}
+		s.reads += c.sendStreams(now, fabric.ReadReq, 0, k.cmd.Reads, s, spread)
 		if s.reads == 0 {
 			c.compute(now, s)
 		}
@@ -479,13 +477,85 @@ func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
 	return cu.base[j] + lo, int(hi - lo)
 }
 
+// gather is a step's pieces bound for one memory, sent as one request.
+type gather struct {
+	ms      *MemStream // the first stream's
+	j       int
+	extents []fabric.Extent
+	size    int
+}
+
+// gathers says whether a kernel's steps may send their pieces of one
+// memory together: a plain kernel's, each piece going where it alone
+// would (one route) in one pass and needing no TLB walk.
+func (c *ComputeUnits) gathers(k *kernelRun, ms *MemStream) bool {
+	return c.gatherOn && k.parent == nil && k.preload == nil && ms.Passes <= 1 && (ms.PageBytes == 0 || c.tlb == nil) &&
+		len(c.kernelRoutes(ms.Mem)) == 1
+}
+
+// sendStreams sends step s's pieces of streams (stream indexes from j0):
+// the pieces a gather may hold go as one request per memory, with their
+// ranges (a batched kernel's step touches hundreds of segments, each
+// once a request), the others one by one. It returns the requests sent.
+func (c *ComputeUnits) sendStreams(now sim.VTimeInSec, kind fabric.Kind, j0 int, streams []MemStream, s *step, spread sim.VTimeInSec) int {
+	sent := 0
+	// the list is the CUs' to reuse, taken while in use: a send may
+	// answer at once and so start another step
+	gs := c.gathered[:0]
+	c.gathered = nil
+	for i := range streams {
+		ms := &streams[i]
+		off, b := c.piece(s.cu, j0+i, s)
+		if b == 0 {
+			continue
+		}
+		if !c.gathers(s.cu.run, ms) {
+			sent += c.sendPasses(now, kind, b, ms, off, j0+i, s, spread)
+			continue
+		}
+		var g *gather
+		gs, g = gatherOf(gs, ms, j0+i)
+		g.extents = append(g.extents, fabric.Extent{Addr: off, Size: b})
+		g.size += b
+	}
+	for i := range gs {
+		g := &gs[i]
+		var ext []fabric.Extent
+		if len(g.extents) > 1 {
+			ext = g.extents
+		}
+		c.send(now, kind, g.size, g.ms, g.extents[0].Addr, g.j, s, spread, ext)
+		sent++
+	}
+	c.gathered = gs
+	return sent
+}
+
+// gatherOf is the gather in gs for stream ms's memory, added if there is
+// none yet.
+func gatherOf(gs []gather, ms *MemStream, j int) ([]gather, *gather) {
+	for i := range gs {
+		if g := &gs[i]; g.ms.Mem == ms.Mem && g.ms.NonCoherent == ms.NonCoherent {
+			return gs, g
+		}
+	}
+	n := len(gs)
+	if n < cap(gs) {
+		gs = gs[:n+1]
+		gs[n].ms, gs[n].j, gs[n].extents, gs[n].size = ms, j, gs[n].extents[:0], 0
+	} else {
+		gs = append(gs, gather{ms: ms, j: j})
+	}
+	return gs, &gs[n]
+}
+
 // sendPasses sends a piece of stream j of a CU whose share goes over its
 // part of the bytes Passes times: the piece's place in the share, modulo
 // the part, is where it reads or writes, so a piece that runs past the
 // part's end goes on from its start. It returns the requests sent.
 func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, j int, s *step, spread sim.VTimeInSec) int {
 	if ms.Passes <= 1 {
-		c.send(now, kind, size, ms, addr, j, s, spread)
+		c.send(now, kind, size, ms, addr, j, s, spread, nil)
 		return 1
 	}
 	base := s.cu.base[j]
@@ -493,7 +563,7 @@ func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int
 	at, left, n := (addr-base)%w, int64(size), 0
 	for left > 0 {
 		b := min(left, w-at)
-		c.send(now, kind, int(b), ms, base+at, j, s, spread)
+		c.send(now, kind, int(b), ms, base+at, j, s, spread, nil)
 		left -= b
 		at = 0
 		n++
@@ -502,8 +572,9 @@ func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int
 }
 
 // send issues a request through the CU's memory pipe (bytes per clock),
-// once the TLB has its pages' translations.
-func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec) {
+// once the TLB has its pages' translations; extents, if any, are the
+// ranges of a gather.
+func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, stream int, s *step, spread sim.VTimeInSec, extents []fabric.Extent) {
 	cu, m, at := s.cu, ms.Mem, now
 	if ms.PageBytes > 0 && c.tlb != nil {
 		ready, after := c.tlb.Translate(now, m, addr, size, ms.PageBytes)
@@ -519,6 +590,9 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *
 	x := cu.id % c.xcds // the CU's XCD: its L2 and port into the fabric
 	p := c.packets.Request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
+	if extents != nil {
+		p.Extents = append(p.Extents[:0], extents...)
+	}
 	if ch := cu.run.parent; ch != nil && kind == fabric.WriteReq && ch.inData {
 		c.watchWrite(p, ch)
 	}
@@ -621,13 +695,8 @@ func (c *ComputeUnits) writes(now sim.VTimeInSec, s *step) {
 		// a phased kernel's window holds its loads: stores are posted
 		cu.inFlight -= s.to - s.from
 	}
-	for i := range cu.run.cmd.Writes {
-		if cu.total == 0 { // a compute-only step writes nothing
-			break
-		}
-		if off, n := c.piece(cu, nr+i, s); n > 0 {
-			s.write += c.sendPasses(now, fabric.WriteReq, n, &cu.run.cmd.Writes[i], off, nr+i, s, s.spread)
-		}
+	if cu.total > 0 { // a compute-only step writes nothing
+		s.write += c.sendStreams(now, fabric.WriteReq, nr, cu.run.cmd.Writes, s, s.spread)
 	}
 	if s.write == 0 {
 		// no writes: the step's bytes are done as the data streams in
@@ -668,6 +737,17 @@ func (c *ComputeUnits) response(now sim.VTimeInSec, p *fabric.Packet) {
 	s := p.Tag.(*step)
 	switch p.Kind {
 	case fabric.ReadRsp:
+		if n := len(p.Extents); n > 1 {
+			// a gather's ranges stand for requests answered in turn:
+			// the step may start once its last range starts coming in
+			before := p.Size - p.Extents[n-1].Size
+			p.Extents = p.Extents[:0]
+			if lag := p.Spread * sim.VTimeInSec(before) / sim.VTimeInSec(p.Size); lag > 0 {
+				p.Lag, p.Spread = lag, p.Spread-lag
+				c.engine.Schedule(p.Event(p.TakeLag(now), c, 0))
+				return
+			}
+		}
 		// work starts on the first byte; the last follows Spread later
 		s.lastIn = max(s.lastIn, now+p.Spread)
 		c.BytesRead += uint64(p.Size)

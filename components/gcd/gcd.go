@@ -46,6 +46,7 @@ type Builder struct {
 	loadWindow    int64
 	uncached      func(fabric.Memory) bool
 	spray         bool
+	gather        bool
 	launch, endNs float64
 	waveStartNs   float64
 	wake, fetch   float64
@@ -131,6 +132,11 @@ func (b Builder) WithCUIssue(gbps float64) Builder { b.cuIssueGBps = gbps; retur
 // WithRouteSpray says whether CU traffic alternates over tied routes
 // transaction by transaction (else each stream keeps one).
 func (b Builder) WithRouteSpray(spray bool) Builder { b.spray = spray; return b }
+
+// WithStreamGather says whether a CU step's pieces of several streams in
+// one memory travel as one request with their address ranges (a gather),
+// else one request each (simulation granularity: sim.stream_gather).
+func (b Builder) WithStreamGather(on bool) Builder { b.gather = on; return b }
 
 // WithLine sets the bytes memory moves per access (what a strided or
 // random access wastes).
@@ -255,7 +261,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
 	e := fabric.NewCalendar(b.engine)
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: e, hub: id,
-		routes: b.kernelRoutes, spray: b.spray, n: b.cus * b.xcds, xcds: b.xcds, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
+		routes: b.kernelRoutes, spray: b.spray, gatherOn: b.gather, n: b.cus * b.xcds, xcds: b.xcds, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,
 		issueBPS: fabric.GBps(b.cuIssueGBps), line: b.line,
 		launch: fabric.Ns(b.launch), end: fabric.Ns(b.endNs), waveStart: fabric.Ns(b.waveStartNs), idle: fabric.Ns(b.wake + b.fetch), poll: fabric.Ns(b.hbmLatencyNs)}
 	if b.tlbEntries > 0 {

@@ -238,12 +238,17 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 	switch p.Kind {
 	case fabric.ReadReq:
 		c.ReadBytes += uint64(p.Size)
-		missing := c.missingLines(p.Target, p.Addr, int64(p.Size))
+		missing := c.missingOf(p)
 		if missing == 0 {
 			c.Hits++
 			c.NonLocalHits += nonLocal
 			c.HitBytes += uint64(p.Size)
-			c.touch(p.Target, p.Addr, int64(p.Size))
+			if len(p.Extents) == 0 {
+				c.touch(p.Target, p.Addr, int64(p.Size))
+			}
+			for _, e := range p.Extents {
+				c.touch(p.Target, e.Addr, int64(e.Size))
+			}
 			c.serve(now, p, fabric.ReadRsp)
 			return
 		}
@@ -254,7 +259,19 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		fetch := missing * c.line
 		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
 		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
+		ask := p.Origin.Extents[:0]
 		p.Origin = fabric.Origin{Requester: p.Requester, Fill: true, Size: p.Size, Addr: p.Addr}
+		if len(p.Extents) > 0 {
+			// a gather's fill asks for each range's missing lines from
+			// its start, as a request of that range alone would
+			for _, e := range p.Extents {
+				if m := c.missingLines(p.Target, e.Addr, int64(e.Size)); m > 0 {
+					ask = append(ask, fabric.Extent{Addr: e.Addr, Size: int(m * c.line)})
+				}
+			}
+			p.Origin.Extents, p.Extents = p.Extents, ask
+			p.Addr = ask[0].Addr
+		}
 		p.Size, p.TrafficBytes = int(fetch), int(fetch)
 		p.Requester = c.BottomPort
 		p.Lag += c.latency
@@ -263,7 +280,13 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		c.Hits++ // write-allocate: a write never waits for memory
 		c.NonLocalHits += nonLocal
 		c.WriteBytes += uint64(p.Size)
-		c.fill(now, p.Target, p.Addr, int64(p.Size), true)
+		if len(p.Extents) == 0 {
+			c.fillLines(p.Target, p.Addr, int64(p.Size), true)
+		}
+		for _, e := range p.Extents {
+			c.fillLines(p.Target, e.Addr, int64(e.Size), true)
+		}
+		c.sendWriteBacks(now, nil)
 		c.serve(now, p, fabric.WriteAck)
 	}
 }
@@ -448,11 +471,19 @@ func (c *L2) answer(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	if o.Fill && p.Kind == fabric.ReadRsp {
 		c.FillBytes += uint64(p.Size)
-		c.fill(now, p.Target, o.Addr, int64(o.Size), false)
+		if len(o.Extents) > 0 {
+			for _, e := range o.Extents {
+				c.fillLines(p.Target, e.Addr, int64(e.Size), false)
+			}
+			p.Extents, o.Extents = o.Extents, p.Extents // the fill's array, kept for the packet's next gather
+			c.sendWriteBacks(now, nil)
+		} else {
+			c.fill(now, p.Target, o.Addr, int64(o.Size), false)
+		}
 		p.Size, p.TrafficBytes = o.Size, o.Size
 	}
 	p.Requester = o.Requester
-	p.Origin = fabric.Origin{}
+	p.Origin = fabric.Origin{Extents: o.Extents[:0]}
 	c.top.Send(now, p)
 }
 
@@ -517,6 +548,18 @@ func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 	return missing
 }
 
+// missingOf counts the lines of a request's ranges that are not valid.
+func (c *L2) missingOf(p *fabric.Packet) int64 {
+	if len(p.Extents) == 0 {
+		return c.missingLines(p.Target, p.Addr, int64(p.Size))
+	}
+	var n int64
+	for _, e := range p.Extents {
+		n += c.missingLines(p.Target, e.Addr, int64(e.Size))
+	}
+	return n
+}
+
 // touch makes the blocks of a range most recently used.
 func (c *L2) touch(m fabric.Memory, addr, size int64) {
 	for r := c.blocksOf(addr, size); r.next(); {
@@ -529,6 +572,13 @@ func (c *L2) touch(m fabric.Memory, addr, size int64) {
 // fill makes the lines of a range valid (and dirty for writes), bringing
 // in their blocks and evicting the least recent ones.
 func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty bool) {
+	c.fillLines(m, addr, size, dirty)
+	c.sendWriteBacks(now, nil)
+}
+
+// fillLines is fill without sending the write-backs it leaves pending: a
+// gather's ranges send theirs together.
+func (c *L2) fillLines(m fabric.Memory, addr, size int64, dirty bool) {
 	for r := c.blocksOf(addr, size); r.next(); {
 		valid, dirtyLines := c.sets(c.insert(blockID(m, r.b)))
 		valid.Add(r.lo, r.hi)
@@ -536,7 +586,6 @@ func (c *L2) fill(now sim.VTimeInSec, m fabric.Memory, addr, size int64, dirty b
 			dirtyLines.Add(r.lo, r.hi)
 		}
 	}
-	c.sendWriteBacks(now, nil)
 }
 
 // insert returns block b (a blockID), resident and most recent, evicting

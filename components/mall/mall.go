@@ -87,11 +87,11 @@ func (m *MALL) request(now sim.VTimeInSec, p *fabric.Packet) {
 
 func (m *MALL) read(now sim.VTimeInSec, p *fabric.Packet) {
 	m.ReadBytes += uint64(p.Size)
-	missing := m.missing(p.Addr, int64(p.Size))
+	missing := m.missingOf(p, p.Addr, int64(p.Size))
 	if missing == 0 {
 		m.Hits++
 		m.HitBytes += uint64(p.Size)
-		m.each(p.Addr, int64(p.Size), func(id int64, _, _ int) { m.store.touch(m.store.find(id)) })
+		m.eachOf(p, p.Addr, int64(p.Size), func(id int64, _, _ int) { m.store.touch(m.store.find(id)) })
 		m.serve(now, p, fabric.ReadRsp)
 		return
 	}
@@ -109,9 +109,9 @@ func (m *MALL) read(now sim.VTimeInSec, p *fabric.Packet) {
 func (m *MALL) write(now sim.VTimeInSec, p *fabric.Packet) {
 	m.WriteBytes += uint64(p.Size)
 	addr, size := p.Addr, int64(p.Size)
-	if m.policy.WriteBack && (m.policy.WriteAllocate || m.missing(addr, size) == 0) {
+	if m.policy.WriteBack && (m.policy.WriteAllocate || m.missingOf(p, addr, size) == 0) {
 		m.AbsorbedBytes += uint64(p.Size)
-		m.each(addr, size, func(id int64, lo, hi int) {
+		m.eachOf(p, addr, size, func(id int64, lo, hi int) {
 			f := m.take(now, id)
 			f.valid.Add(lo, hi)
 			f.dirty.Add(lo, hi)
@@ -123,7 +123,7 @@ func (m *MALL) write(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	// on to memory: the lines it finds are updated (memory now has them:
 	// clean); with write-allocate it takes the others, clean
-	m.each(addr, size, func(id int64, lo, hi int) {
+	m.eachOf(p, addr, size, func(id int64, lo, hi int) {
 		f := m.store.find(id)
 		if f == nil && m.policy.WriteAllocate {
 			f = m.take(now, id)
@@ -194,7 +194,7 @@ func (m *MALL) answer(now sim.VTimeInSec, p *fabric.Packet) {
 	// the lines fetched are the ones still missing; if a hit line was
 	// replaced meanwhile, the fill did not bring it
 	budget := p.Size / int(m.line)
-	m.each(f.addr, int64(f.size), func(id int64, lo, hi int) {
+	m.eachOf(p, f.addr, int64(f.size), func(id int64, lo, hi int) {
 		fr := m.store.find(id)
 		if fr == nil {
 			fr = m.take(now, id)
@@ -230,6 +230,29 @@ func (m *MALL) each(addr, size int64, f func(id int64, lo, hi int)) {
 		f(id, int(lo), int(hi))
 		l += hi - lo
 	}
+}
+
+// eachOf is each over a gather request's ranges, or over [addr,
+// addr+size) for a request of one range.
+func (m *MALL) eachOf(p *fabric.Packet, addr, size int64, f func(id int64, lo, hi int)) {
+	if len(p.Extents) == 0 {
+		m.each(addr, size, f)
+	}
+	for _, e := range p.Extents {
+		m.each(e.Addr, int64(e.Size), f)
+	}
+}
+
+// missingOf counts the lines of a request's ranges that are not valid.
+func (m *MALL) missingOf(p *fabric.Packet, addr, size int64) int64 {
+	if len(p.Extents) == 0 {
+		return m.missing(addr, size)
+	}
+	var n int64
+	for _, e := range p.Extents {
+		n += m.missing(e.Addr, int64(e.Size))
+	}
+	return n
 }
 
 // missing counts the lines of a range that are not valid.
