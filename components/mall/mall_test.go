@@ -317,3 +317,35 @@ func TestAuditCatchesOverServing(t *testing.T) {
 		t.Error("a cache holding lines it never filled passed its audit")
 	}
 }
+
+// A gather request's ranges are looked up, filled and written range by
+// range: a read of two ranges brings in both (and not the bytes between
+// them), so reading each alone then hits; a gathered write absorbs both.
+func TestGatherRanges(t *testing.T) {
+	r := newRig(1<<20, 4, wbAlloc)
+	gather := func(kind fabric.Kind, a, b int64) {
+		p := fabric.NewRequest(kind, 2*blk, hbm, fabric.Route{0}, r.a.Port, nil)
+		p.Addr, p.Extents = a, []fabric.Extent{{Addr: a, Size: blk}, {Addr: b, Size: blk}}
+		r.a.Send(r.e.CurrentTime(), p)
+		if err := r.e.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gather(fabric.ReadReq, 0, 64*blk)
+	if r.m.FillBytes != 2*blk {
+		t.Errorf("a gathered read of two blocks filled %d B, want %d", r.m.FillBytes, 2*blk)
+	}
+	hits := r.m.Hits
+	r.do(t, fabric.ReadReq, 64*blk, blk)
+	r.do(t, fabric.ReadReq, 0, blk)
+	if r.m.Hits != hits+2 {
+		t.Errorf("reads of the gathered ranges: %d hits, want 2", r.m.Hits-hits)
+	}
+	if r.do(t, fabric.ReadReq, blk, blk); r.m.Hits != hits+2 {
+		t.Error("the block between the ranges hit: a gather filled it")
+	}
+	gather(fabric.WriteReq, 128*blk, 256*blk)
+	if r.m.AbsorbedBytes != 2*blk || r.m.DirtyBytes != 2*blk {
+		t.Errorf("a gathered write of two blocks: %d B absorbed, %d B dirty, want %d each", r.m.AbsorbedBytes, r.m.DirtyBytes, 2*blk)
+	}
+}
