@@ -321,12 +321,6 @@ var modelRef = regexp.MustCompile(`(?:docs/)?model/([A-Za-z0-9-]+)\.md(?:#([a-z0
 // modelRefFile is this file: its examples would match modelRef.
 const modelRefFile = "cmd/akisim/readme_test.go"
 
-// oldModelPageOK lists the files that may still name docs/model.md, and
-// why. Their references to the new pages are checked all the same.
-var oldModelPageOK = map[string]string{
-	"docs/performance.md": "edited on main alongside this change; its citations of \"Scale\" and \"Invariants\" move to docs/model/nic-network.md and docs/model/granularity-invariants.md when it merges",
-}
-
 // docRef is one reference: where it is, the page, and the section it names
 // (a heading's text or its anchor), "" for the page alone.
 type docRef struct {
@@ -448,7 +442,7 @@ func TestDocsModelReferences(t *testing.T) {
 		}
 		for i, l := range strings.Split(string(text), "\n") {
 			where := rel + ":" + strconv.Itoa(i+1)
-			if strings.Contains(l, "docs/model.md") && oldModelPageOK[filepath.ToSlash(rel)] == "" {
+			if strings.Contains(l, "docs/model.md") {
 				t.Errorf("%s: cites docs/model.md, which the pages under docs/model/ replace", where)
 			}
 			found := modelRefs(where, l)
