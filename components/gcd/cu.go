@@ -48,18 +48,23 @@ type ComputeUnits struct {
 	MemPorts          []sim.Port       // by XCD, into its L2 (MemPort is XCD 0's)
 	mems              []*fabric.Sender // by XCD
 
-	queues   map[int][]*KernelCmd // per hardware queue, commands not started yet
-	qorder   []int                // the queues, ascending: the order they are scanned in
-	busy     map[int]bool         // queues running a command
-	running  int                  // commands running
-	maxRun   int                  // commands (from different queues) running at once
-	pipes    []fabric.Server      // each CU's memory pipe, shared by the kernels on it
-	rr       int
-	toMem    []memRoutes    // kernel routes to each memory used so far
-	packets  fabric.Packets // answered transactions, for reuse
-	steps    []*step        // finished steps, for reuse
-	cuts     []streamCut    // dispatch's, kept for the next kernel
-	gathered []gather       // a step's requests being gathered, kept for the next step
+	queues  map[int][]*KernelCmd // per hardware queue, commands not started yet
+	qorder  []int                // the queues, ascending: the order they are scanned in
+	busy    map[int]bool         // queues running a command
+	running int                  // commands running
+	maxRun  int                  // commands (from different queues) running at once
+	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
+	rr      int
+	toMem   []memRoutes    // kernel routes to each memory used so far
+	packets fabric.Packets // answered transactions, for reuse
+	steps   []*step        // finished steps, for reuse
+	cuts    []streamCut    // dispatch's, kept for the next kernel
+	scratch struct {       // dispatch's slabs to deal a kernel's shares in, kept for the next
+		shares []int64
+		states []cuState
+		cus    []*cuState
+	}
+	gathered []gather // a step's requests being gathered, kept for the next step
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -335,12 +340,15 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	// dispatcher hands them out: a stream's workgroups [from, end), and so
 	// its traffic, spread over the CUs even when it is a few rows of a
 	// batched kernel's grid whose other blocks exit at once. The CUs with
-	// work (the first min(wg, n)) are made in one slab, their shares cut
-	// from one allocation: a kernel of many streams would otherwise grow
-	// two slices per CU.
-	shares := make([]int64, 2*int64(ns)*used)
-	states := make([]cuState, used)
-	k.cus = make([]*cuState, 0, used)
+	// work (the first min(wg, n)) are dealt in a scratch slab the CUs
+	// keep, then only the CUs (or groups) that run are copied out: a
+	// batched kernel's hundreds of streams over 110 CUs took 0.4 MB a
+	// kernel, most of it shares of CUs a group stands for.
+	c.scratch.shares = slices.Grow(c.scratch.shares[:0], 2*ns*int(used))[:2*ns*int(used)]
+	clear(c.scratch.shares)
+	c.scratch.states = slices.Grow(c.scratch.states[:0], int(used))[:used]
+	shares, states := c.scratch.shares, c.scratch.states
+	cus := c.scratch.cus[:0]
 	for i := int64(0); i < used; i++ {
 		mine := wg / n
 		if i < wg%n {
@@ -350,12 +358,15 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		*cu = cuState{run: k, id: int(i), span: 1, workgroups: mine}
 		sh := shares[2*i*int64(ns) : 2*(i+1)*int64(ns) : 2*(i+1)*int64(ns)] // capped: an append may not reach the next CU's
 		cu.base, cu.bytes = sh[:ns:ns], sh[ns:]
-		k.cus = append(k.cus, cu)
+		cus = append(cus, cu)
 	}
 	for j := range c.cuts { // a stream's cut depends on its CUs alone
 		c.cuts[j].deal(c, states, j, n)
 	}
-	k.cus = c.gather(k.cus, min(k.max, c.txnBytes))
+	cus = c.gather(cus, min(k.max, c.txnBytes))
+	k.cus = keep(cus, ns)
+	clear(states) // nothing of this kernel stays in the scratch
+	c.scratch.cus = cus[:0]
 	k.left = len(k.cus)
 	if k.left == 0 {
 		c.at(now+c.end, phaseDone, nil, k)
@@ -364,6 +375,23 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	for _, cu := range k.cus {
 		c.start(now, cu)
 	}
+}
+
+// keep copies the CUs that run, each with its shares, out of the scratch
+// they were dealt in, into one slab the kernel holds.
+func keep(cus []*cuState, ns int) []*cuState {
+	states := make([]cuState, len(cus))
+	shares := make([]int64, 2*ns*len(cus))
+	out := make([]*cuState, len(cus))
+	for i, cu := range cus {
+		states[i] = *cu
+		sh := shares[2*i*ns : 2*(i+1)*ns : 2*(i+1)*ns]
+		copy(sh[:ns], cu.base)
+		copy(sh[ns:], cu.bytes)
+		states[i].base, states[i].bytes = sh[:ns:ns], sh[ns:]
+		out[i] = &states[i]
+	}
+	return out
 }
 
 // gather simulates neighbouring CUs as one while their shares together
