@@ -50,15 +50,11 @@ func start() {
 	// Near the memory a run may take (limit.Available: free memory,
 	// ulimit -v, a cgroup's limit) the collector works harder rather than
 	// let the heap's garbage run the process out of it.
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		if a := limit.Available(); a > 0 {
-			debug.SetMemoryLimit(a - a/8)
-		}
-	}
+	memoryLimit(0)
 	if _, ok := os.LookupEnv("GOGC"); ok {
 		return
 	}
-	t := &tuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	t := &tuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}}
 	t.set(t.live())
 	t.arm()
 }
@@ -77,7 +73,31 @@ type sentinel struct {
 }
 
 func (t *tuner) arm() {
-	runtime.AddCleanup(new(sentinel), func(t *tuner) { t.set(t.live()); t.arm() }, t)
+	runtime.AddCleanup(new(sentinel), func(t *tuner) {
+		t.set(t.live())
+		if held := t.sample[1].Value; held.Kind() == metrics.KindUint64 {
+			memoryLimit(held.Uint64())
+		}
+		t.arm()
+	}, t)
+}
+
+// memoryLimit sets Go's soft memory limit an eighth below what the run
+// may take: what it holds (held bytes mapped by Go) and what is left to
+// it now (limit.Binding, read again as other processes come and go), or
+// the whole of AKISIM_MEMORY_BYTES. GOMEMLIMIT in the environment wins.
+func memoryLimit(held uint64) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	a, by := limit.Binding()
+	if a <= 0 {
+		return
+	}
+	if by != limit.Env {
+		a += int64(held)
+	}
+	debug.SetMemoryLimit(a - a/8)
 }
 
 func (t *tuner) live() uint64 {

@@ -64,3 +64,21 @@ func TestSet(t *testing.T) {
 		t.Fatalf("1 MiB live: percent %d, want %d", tu.percent, Small)
 	}
 }
+
+// Go's soft limit sits an eighth below the memory a run may take: all of
+// AKISIM_MEMORY_BYTES whatever the heap holds, and nothing is changed
+// under GOMEMLIMIT.
+func TestMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	t.Setenv("AKISIM_MEMORY_BYTES", "8000000000")
+	memoryLimit(3 << 30)
+	if got := debug.SetMemoryLimit(-1); got != 7000000000 {
+		t.Errorf("AKISIM_MEMORY_BYTES=8000000000, 3 GiB held: limit %d, want 7000000000", got)
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(123 << 20)
+	if memoryLimit(1 << 30); debug.SetMemoryLimit(-1) != 123<<20 {
+		t.Error("GOMEMLIMIT set: the limit changed")
+	}
+}

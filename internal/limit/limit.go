@@ -6,7 +6,9 @@
 // The memory a run may take is the least of what binds it: the machine's
 // free memory (or AKISIM_MEMORY_BYTES in its place), the address space
 // left under RLIMIT_AS (ulimit -v), and the memory left under its cgroup's
-// limit. Each is read once, at the first ask.
+// limit. They are read at the first ask and again at an ask a second or
+// more after the last read: a second heavy process that starts while a
+// run goes on takes memory the run then no longer counts on.
 package limit
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // Error is an allocation that does not fit.
@@ -71,10 +74,17 @@ func size(b int64) string {
 }
 
 var (
-	once sync.Once
-	// the limits read at the first ask; 0: none known
+	mu sync.Mutex
+	// the limits as last read, and when; 0: none known
 	free, addrSpace, cgroup int64
+	read                    time.Time
+	// how they are read and what time it is: tests stand in for the machine
+	readers = struct{ free, addrSpace, cgroup func() int64 }{memAvailable, addrSpaceLeft, cgroupLeft}
+	now     = time.Now
 )
+
+// Refresh is how old the limits may be at an ask.
+const Refresh = time.Second
 
 // CheckEnv says what is wrong with AKISIM_MEMORY_BYTES, if it is set and
 // not a positive whole number of bytes; a value Available cannot read
@@ -95,8 +105,12 @@ func Available() int64 { a, _ := Binding(); return a }
 
 // Binding is the memory a run may take and the limit that sets it.
 func Binding() (int64, Bound) {
-	once.Do(func() { free, addrSpace, cgroup = memAvailable(), addrSpaceLeft(), cgroupLeft() })
-	a, by := free, Free
+	mu.Lock()
+	if t := now(); read.IsZero() || t.Sub(read) >= Refresh {
+		free, addrSpace, cgroup, read = readers.free(), readers.addrSpace(), readers.cgroup(), t
+	}
+	a, by, as, cg := free, Free, addrSpace, cgroup
+	mu.Unlock()
 	// unset, the usual case, is not parsed: a failed parse allocates its
 	// error, and a run asks at every managed allocation
 	if s := os.Getenv("AKISIM_MEMORY_BYTES"); s != "" {
@@ -107,7 +121,7 @@ func Binding() (int64, Bound) {
 	for _, l := range []struct {
 		v  int64
 		by Bound
-	}{{addrSpace, AddrSpace}, {cgroup, Cgroup}} {
+	}{{as, AddrSpace}, {cg, Cgroup}} {
 		if l.v > 0 && (a == 0 || l.v < a) {
 			a, by = l.v, l.by
 		}
