@@ -5,10 +5,12 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/halo"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
@@ -74,7 +76,31 @@ func granularityRuns(t *testing.T) []job.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runs = append(runs, r...)
+	// seed 001's MHD step on 8 GCDs: batched exchange kernels and compute
+	m := MHD{Strategy: "acm-batched-he", Decomp: halo.Hierarchical, FP64GFlops: c.GCD.FP64GFlops,
+		ComputeUnits: c.GCD.XCDs * c.GCD.ComputeUnits, WorkgroupSlot: c.GCD.WorkgroupSlots, Warmup: 1, Steps: 1}
+	m.Bench, m.Dims, m.Procs, m.Levels, m.GCDsPerNode = "mhd", []int{256, 256, 256}, 8, halo.LUMILevels, c.GCD.Count
+	m.GCDNUMA, m.PostNs, m.QueryNs = c.GlobalGCDNUMA(), c.MPI.PostNs, c.Runtime.APICallNs
+	r, err = m.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	return append(runs, r...)
+}
+
+// exchangeRuns are acm's fully fused halo exchange on 64 ranks (8 nodes),
+// 64³, one field: kernels, IPC copies and NIC transfers at once.
+func exchangeRuns(t *testing.T) []job.Run {
+	c := frontier(t, "network.nodes=8")
+	h := Halo{Bench: "exchange", Dims: []int{64, 64, 64}, Radius: 4, Fields: []int{1}, Strategies: []string{"acm-batched-he"},
+		Procs: 64, Levels: halo.LUMILevels, GCDsPerNode: c.GCD.Count, GCDNUMA: c.GlobalGCDNUMA(), PostNs: c.MPI.PostNs,
+		NUMA: c.Host.GCDNUMA[0], QueryNs: c.Runtime.APICallNs, Warmup: 1, Samples: 1, Decomps: []string{halo.MPIDefault}}
+	r, err := h.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // netRuns are two-node runs between GCD 0 of each node: MPI latency and
@@ -150,7 +176,7 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sweeps every granularity knob")
 	}
-	runs, net := granularityRuns(t), netRuns(t)
+	runs, net, exch := granularityRuns(t), netRuns(t), exchangeRuns(t)
 	// two nodes; RCCL pinned to the ring LL its tuning picked for this
 	// pair before it modelled trees between nodes: Simple between nodes
 	// moves 1.3-1.9% with sim.cu_transaction_bytes and sim.early_booking
@@ -166,7 +192,11 @@ func TestGranularityLeavesResultsUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v on two nodes: %v", sets, err)
 		}
-		return append(res.Rows, two.Rows...)
+		eight, err := run.Execute(frontier(t, append(sets, "network.nodes=8")...), exch)
+		if err != nil {
+			t.Fatalf("%v on eight nodes: %v", sets, err)
+		}
+		return slices.Concat(res.Rows, two.Rows, eight.Rows)
 	}
 	base := execute()
 	for _, knob := range simKnobs {
