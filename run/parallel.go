@@ -184,21 +184,35 @@ func caught[T any](f func() T) (o outcome[T]) {
 // halo exchange on 64 GCDs builds GBs) could exhaust the machine where
 // one after the other fit. A run that is not the first of those under way
 // waits, at its next stop check, while the heap holds more than half the
-// memory the machine had free (limit.Available; AKISIM_MEMORY_BYTES sets
-// it): the first run always goes on, and the others resume once it ends
-// or the heap shrinks. Waiting moves no simulated time.
+// memory the process may hold: its heap and what is left now
+// (limit.Binding, read again each second, so another process's memory
+// counts as it comes), or AKISIM_MEMORY_BYTES. The first run always goes
+// on, and the others resume once it ends or the heap shrinks. Waiting
+// moves no simulated time.
 
 // memGuard tracks the runs under way, by index.
 type memGuard struct {
 	mu     sync.Mutex
 	active map[int]bool
-	budget uint64 // heap bytes above which runs but the first wait; 0: none
+	budget func(heap uint64) uint64 // heap bytes above which runs but the first wait; 0: none
 	sample []metrics.Sample
 }
 
 func newMemGuard() *memGuard {
-	return &memGuard{active: map[int]bool{}, budget: uint64(max(limit.Available(), 0)) / 2,
+	return &memGuard{active: map[int]bool{}, budget: halfOfWhatIsLeft,
 		sample: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
+}
+
+// halfOfWhatIsLeft is half of what a process holding heap bytes may hold.
+func halfOfWhatIsLeft(heap uint64) uint64 {
+	a, by := limit.Binding()
+	if a <= 0 {
+		return 0
+	}
+	if by != limit.Env { // what is left, beside what the heap holds
+		return (heap + uint64(a)) / 2
+	}
+	return uint64(a) / 2
 }
 
 func (g *memGuard) start(i int) { g.mu.Lock(); g.active[i] = true; g.mu.Unlock() }
@@ -218,13 +232,15 @@ func (g *memGuard) first(i int) bool {
 
 // over says whether the heap holds more than the budget.
 func (g *memGuard) over() bool {
-	if g.budget == 0 {
-		return false
-	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	metrics.Read(g.sample)
-	return g.sample[0].Value.Kind() == metrics.KindUint64 && g.sample[0].Value.Uint64() > g.budget
+	if g.sample[0].Value.Kind() != metrics.KindUint64 {
+		return false
+	}
+	heap := g.sample[0].Value.Uint64()
+	b := g.budget(heap)
+	return b > 0 && heap > b
 }
 
 // wait holds run i while it is not the first under way and the heap is

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -213,7 +214,7 @@ func TestWorkerErrorEndsInOrder(t *testing.T) {
 // until the first ends; the first never waits.
 func TestMemGuardHoldsAllButTheFirst(t *testing.T) {
 	g := newMemGuard()
-	g.budget = 1 // any heap is over it
+	g.budget = func(uint64) uint64 { return 1 } // any heap is over it
 	g.start(0)
 	g.start(1)
 	g.wait(0, func() bool { return false }) // returns at once
@@ -262,5 +263,21 @@ func TestInOrderByStartsTheCostliestFirst(t *testing.T) {
 		if n == 10 && (startedAs[9] > 2 || startedAs[8] > 2 || startedAs[0] != 10) {
 			t.Errorf("n 10: the two costliest indexes started %dth and %dth, the cheapest %dth: want the first two and the last", startedAs[9], startedAs[8], startedAs[0])
 		}
+	}
+}
+
+// The guard's budget is half of what the process may hold: all of
+// AKISIM_MEMORY_BYTES, or its heap and the memory left beside it.
+func TestMemGuardBudget(t *testing.T) {
+	t.Setenv("AKISIM_MEMORY_BYTES", "8000000000")
+	if got := halfOfWhatIsLeft(3 << 30); got != 4000000000 {
+		t.Errorf("AKISIM_MEMORY_BYTES=8000000000: budget %d, want 4000000000 whatever the heap", got)
+	}
+	t.Setenv("AKISIM_MEMORY_BYTES", "")
+	if a, _ := limit.Binding(); a <= 0 {
+		t.Skip("no memory limit known here")
+	}
+	if d := halfOfWhatIsLeft(2<<30) - halfOfWhatIsLeft(0); d != 1<<30 {
+		t.Errorf("2 GiB more heap raised the budget by %d, want 1 GiB (half of what the heap holds beside what is left)", d)
 	}
 }
