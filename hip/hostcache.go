@@ -41,8 +41,8 @@ type l3Lines struct {
 	held  int64
 }
 
-// first is the index of mem's first range ending after addr.
-func first(rs []*dirtyRange, addr int64) int {
+// firstEnding is the index of the first of rs (one memory's) ending after addr.
+func firstEnding(rs []*dirtyRange, addr int64) int {
 	i, _ := slices.BinarySearchFunc(rs, addr, func(d *dirtyRange, a int64) int {
 		if d.end() <= a {
 			return -1
@@ -55,7 +55,7 @@ func first(rs []*dirtyRange, addr int64) int {
 // forget drops every dirty range overlapping bytes at p.
 func (r *Runtime) forget(p place, bytes int64) {
 	rs := r.dirty.byMem[p.mem]
-	i := first(rs, p.addr)
+	i := firstEnding(rs, p.addr)
 	j := i
 	for j < len(rs) && rs[j].addr < p.addr+bytes {
 		rs[j].gone = true
@@ -82,14 +82,13 @@ func (r *Runtime) cpuWrote(node, rank, threads int, p place, bytes int64) {
 	if link == nil || threads > 1 || bytes > c.L3Bytes() {
 		return
 	}
-	d := r.dirty
+	d := &r.dirty
 	if d.byMem == nil {
 		d.byMem, d.l3 = map[fabric.Memory][]*dirtyRange{}, map[*fabric.Server]*l3Lines{}
-		r.dirty = d
 	}
 	nd := &dirtyRange{place: p, bytes: bytes, link: link}
 	rs := d.byMem[p.mem]
-	d.byMem[p.mem] = slices.Insert(rs, first(rs, p.addr), nd)
+	d.byMem[p.mem] = slices.Insert(rs, firstEnding(rs, p.addr), nd)
 	l3 := d.l3[link]
 	if l3 == nil {
 		l3 = &l3Lines{}
@@ -115,7 +114,7 @@ func (r *Runtime) cpuWrote(node, rank, threads int, p place, bytes int64) {
 // CCD's L3 holds all of them modified; nil when DRAM serves them.
 func (r *Runtime) dirtyLink(p place, bytes int64) *fabric.Server {
 	rs := r.dirty.byMem[p.mem]
-	if i := first(rs, p.addr); i < len(rs) && rs[i].addr <= p.addr && p.addr+bytes <= rs[i].end() {
+	if i := firstEnding(rs, p.addr); i < len(rs) && rs[i].addr <= p.addr && p.addr+bytes <= rs[i].end() {
 		return rs[i].link
 	}
 	return nil

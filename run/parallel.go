@@ -204,16 +204,7 @@ func newMemGuard() *memGuard {
 }
 
 // halfOfWhatIsLeft is half of what a process holding heap bytes may hold.
-func halfOfWhatIsLeft(heap uint64) uint64 {
-	a, by := limit.Binding()
-	if a <= 0 {
-		return 0
-	}
-	if by != limit.Env { // what is left, beside what the heap holds
-		return (heap + uint64(a)) / 2
-	}
-	return uint64(a) / 2
-}
+func halfOfWhatIsLeft(heap uint64) uint64 { return uint64(limit.Holdable(heap)) / 2 }
 
 func (g *memGuard) start(i int) { g.mu.Lock(); g.active[i] = true; g.mu.Unlock() }
 func (g *memGuard) end(i int)   { g.mu.Lock(); delete(g.active, i); g.mu.Unlock() }

@@ -513,12 +513,11 @@ type gather struct {
 	size    int
 }
 
-// gathers says whether a kernel's steps may send their pieces of one
-// memory together: a plain kernel's, each piece going where it alone
-// would (one route) in one pass and needing no TLB walk.
-func (c *ComputeUnits) gathers(k *kernelRun, ms *MemStream) bool {
-	return c.gatherOn && k.parent == nil && k.preload == nil && ms.Passes <= 1 && (ms.PageBytes == 0 || c.tlb == nil) &&
-		len(c.kernelRoutes(ms.Mem)) == 1
+// gathers says whether a plain kernel's stream may send its pieces with
+// others of its memory: each piece going where it alone would (one
+// route) in one pass and needing no TLB walk.
+func (c *ComputeUnits) gathers(ms *MemStream) bool {
+	return ms.Passes <= 1 && (ms.PageBytes == 0 || c.tlb == nil) && len(c.kernelRoutes(ms.Mem)) == 1
 }
 
 // sendStreams sends step s's pieces of streams (stream indexes from j0):
@@ -531,13 +530,15 @@ func (c *ComputeUnits) sendStreams(now sim.VTimeInSec, kind fabric.Kind, j0 int,
 	// answer at once and so start another step
 	gs := c.gathered[:0]
 	c.gathered = nil
+	k := s.cu.run
+	plain := c.gatherOn && k.parent == nil && k.preload == nil // a phased kernel's steps watch their own stores
 	for i := range streams {
 		ms := &streams[i]
 		off, b := c.piece(s.cu, j0+i, s)
 		if b == 0 {
 			continue
 		}
-		if !c.gathers(s.cu.run, ms) {
+		if !plain || !c.gathers(ms) {
 			sent += c.sendPasses(now, kind, b, ms, off, j0+i, s, spread)
 			continue
 		}

@@ -238,7 +238,7 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 	switch p.Kind {
 	case fabric.ReadReq:
 		c.ReadBytes += uint64(p.Size)
-		missing := c.missingOf(p)
+		missing, ask := c.missingOf(p, p.Origin.Extents[:0])
 		if missing == 0 {
 			c.Hits++
 			c.NonLocalHits += nonLocal
@@ -259,16 +259,8 @@ func (c *L2) request(now sim.VTimeInSec, p *fabric.Packet) {
 		fetch := missing * c.line
 		c.HitBytes += uint64(max(0, int64(p.Size)-fetch))
 		c.bandwidth.Serve(now, now+p.Lag, max(0, p.Size-int(fetch)))
-		ask := p.Origin.Extents[:0]
 		p.Origin = fabric.Origin{Requester: p.Requester, Fill: true, Size: p.Size, Addr: p.Addr}
 		if len(p.Extents) > 0 {
-			// a gather's fill asks for each range's missing lines from
-			// its start, as a request of that range alone would
-			for _, e := range p.Extents {
-				if m := c.missingLines(p.Target, e.Addr, int64(e.Size)); m > 0 {
-					ask = append(ask, fabric.Extent{Addr: e.Addr, Size: int(m * c.line)})
-				}
-			}
 			p.Origin.Extents, p.Extents = p.Extents, ask
 			p.Addr = ask[0].Addr
 		}
@@ -549,15 +541,21 @@ func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 }
 
 // missingOf counts the lines of a request's ranges that are not valid.
-func (c *L2) missingOf(p *fabric.Packet) int64 {
+// For a gather it also appends to ask each range with missing lines, cut
+// to their count from its start, as a request of that range alone would
+// fetch them: what its fill asks memory for.
+func (c *L2) missingOf(p *fabric.Packet, ask []fabric.Extent) (int64, []fabric.Extent) {
 	if len(p.Extents) == 0 {
-		return c.missingLines(p.Target, p.Addr, int64(p.Size))
+		return c.missingLines(p.Target, p.Addr, int64(p.Size)), ask
 	}
 	var n int64
 	for _, e := range p.Extents {
-		n += c.missingLines(p.Target, e.Addr, int64(e.Size))
+		if m := c.missingLines(p.Target, e.Addr, int64(e.Size)); m > 0 {
+			n += m
+			ask = append(ask, fabric.Extent{Addr: e.Addr, Size: int(m * c.line)})
+		}
 	}
-	return n
+	return n, ask
 }
 
 // touch makes the blocks of a range most recently used.

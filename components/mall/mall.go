@@ -243,22 +243,11 @@ func (m *MALL) eachOf(p *fabric.Packet, addr, size int64, f func(id int64, lo, h
 	}
 }
 
-// missingOf counts the lines of a request's ranges that are not valid.
+// missingOf counts the lines of a request's ranges (or of [addr,
+// addr+size)) that are not valid.
 func (m *MALL) missingOf(p *fabric.Packet, addr, size int64) int64 {
-	if len(p.Extents) == 0 {
-		return m.missing(addr, size)
-	}
 	var n int64
-	for _, e := range p.Extents {
-		n += m.missing(e.Addr, int64(e.Size))
-	}
-	return n
-}
-
-// missing counts the lines of a range that are not valid.
-func (m *MALL) missing(addr, size int64) int64 {
-	var n int64
-	m.each(addr, size, func(id int64, lo, hi int) {
+	m.eachOf(p, addr, size, func(id int64, lo, hi int) {
 		n += int64(hi - lo)
 		if f := m.store.find(id); f != nil {
 			n -= int64(f.valid.Count(lo, hi))

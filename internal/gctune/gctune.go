@@ -83,21 +83,16 @@ func (t *tuner) arm() {
 }
 
 // memoryLimit sets Go's soft memory limit an eighth below what the run
-// may take: what it holds (held bytes mapped by Go) and what is left to
-// it now (limit.Binding, read again as other processes come and go), or
-// the whole of AKISIM_MEMORY_BYTES. GOMEMLIMIT in the environment wins.
+// may hold (limit.Holdable: held bytes mapped by Go and what is left now,
+// read again as other processes come and go). GOMEMLIMIT in the
+// environment wins.
 func memoryLimit(held uint64) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
-	a, by := limit.Binding()
-	if a <= 0 {
-		return
+	if a := limit.Holdable(held); a > 0 {
+		debug.SetMemoryLimit(a - a/8)
 	}
-	if by != limit.Env {
-		a += int64(held)
-	}
-	debug.SetMemoryLimit(a - a/8)
 }
 
 func (t *tuner) live() uint64 {

@@ -129,6 +129,20 @@ func Binding() (int64, Bound) {
 	return a, by
 }
 
+// Holdable is the memory a process that holds held bytes may hold: those
+// and what is left to it now, or the whole of AKISIM_MEMORY_BYTES, which
+// counts what the process holds; 0 if no limit is known.
+func Holdable(held uint64) int64 {
+	a, by := Binding()
+	if a <= 0 {
+		return 0
+	}
+	if by != Env {
+		a += int64(held)
+	}
+	return a
+}
+
 // Memory returns an *Error if need bytes (what for) do not fit in the
 // memory available; need < 0 stands for a count that overflowed.
 func Memory(what string, need int64) error {
