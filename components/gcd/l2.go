@@ -37,6 +37,7 @@ type L2 struct {
 
 	lru      lru // resident blocks, most recent first
 	nonLocal int // of them, blocks of other memories: an acquire looks for those alone
+	dirty    int // of them, blocks with a dirty line: a release stops at the last one
 	blocks   blockIndex
 	words    int              // words of a block's valid (and of its dirty) bit set
 	wide     []uint64         // the bit sets of blocks of more lines than a block's bits hold, 2 x words a block
@@ -299,8 +300,9 @@ func (c *L2) sync(now sim.VTimeInSec, p *fabric.Packet) {
 	}
 	c.syncing = p
 	all := p.Kind == fabric.FlushReq
-	// an acquire stops at the last non-local block: most runs have none
-	for bl, left := c.lru.head, c.nonLocal; bl != nil && (all || left > 0); bl = bl.next {
+	// a release stops at the last dirty block, an acquire at the last
+	// non-local one: most runs have few of either
+	for bl, left := c.lru.head, c.nonLocal; bl != nil && (all && c.dirty > 0 || !all && left > 0); bl = bl.next {
 		if all {
 			c.evictDirty(bl)
 		} else if !c.isLocal(memOf(bl.id)) {
@@ -359,6 +361,7 @@ func (c *L2) evictDirty(bl *block) {
 		return
 	}
 	mem := memOf(bl.id)
+	c.dirty--
 	c.WriteBacks++
 	if !c.isLocal(mem) {
 		c.NonLocalWriteBacks++
@@ -581,6 +584,9 @@ func (c *L2) fillLines(m fabric.Memory, addr, size int64, dirty bool) {
 		valid, dirtyLines := c.sets(c.insert(blockID(m, r.b)))
 		valid.Add(r.lo, r.hi)
 		if dirty {
+			if lines(dirtyLines) == 0 {
+				c.dirty++
+			}
 			dirtyLines.Add(r.lo, r.hi)
 		}
 	}

@@ -251,34 +251,44 @@ func TestOverlappingReleasesAllComplete(t *testing.T) {
 	}
 }
 
-// The L2 counts its resident blocks of other memories as they come and go
-// (an acquire walks its LRU only up to the last of them): the count
-// matches a walk through fills, evictions past the 8 MiB capacity and
-// acquires, and an acquire leaves none.
-func TestL2CountsItsNonLocalBlocks(t *testing.T) {
+// The L2 counts its resident blocks of other memories (an acquire walks
+// its LRU only up to the last of them) and its blocks holding dirty lines
+// (a release walks up to the last of those): both counts match a walk
+// through fills, evictions past the 8 MiB capacity, an acquire, which
+// leaves no non-local block, and a release, which leaves no dirty one.
+func TestL2CountsItsNonLocalAndDirtyBlocks(t *testing.T) {
 	r := newNCRig(peer)
+	l2 := r.g.L2
 	local := fabric.Memory{Index: 0}
 	walk := func(when string) {
-		n := 0
-		for bl := r.g.L2.lru.head; bl != nil; bl = bl.next {
-			if !r.g.L2.isLocal(memOf(bl.id)) {
-				n++
+		far, dirty := 0, 0
+		for bl := l2.lru.head; bl != nil; bl = bl.next {
+			if !l2.isLocal(memOf(bl.id)) {
+				far++
+			}
+			if _, d := l2.sets(bl); lines(d) > 0 {
+				dirty++
 			}
 		}
-		if n != r.g.L2.nonLocal {
-			t.Errorf("%s: %d non-local blocks resident, the L2 counts %d", when, n, r.g.L2.nonLocal)
+		if far != l2.nonLocal || dirty != l2.dirty {
+			t.Errorf("%s: %d non-local and %d dirty blocks resident, the L2 counts %d and %d", when, far, dirty, l2.nonLocal, l2.dirty)
 		}
 	}
 	r.run(t, writeFar(peer, 0, 3<<20, true), writeFar(local, 0, 3<<20, false))
 	walk("after 3 MiB of each")
-	if r.g.L2.nonLocal == 0 {
-		t.Fatal("no non-local block resident after a coarse-grained peer write")
+	if l2.nonLocal == 0 || l2.dirty == 0 {
+		t.Fatal("no non-local or no dirty block resident after coarse-grained peer and local writes")
 	}
 	r.run(t, writeFar(local, 3<<20, 6<<20, false))
 	walk("after evictions")
 	r.run(t, &KernelCmd{Acquire: true, Workgroups: 1, Reads: []MemStream{{Mem: local, Bytes: 4096}}})
 	walk("after an acquire")
-	if r.g.L2.nonLocal != 0 {
-		t.Errorf("%d non-local blocks after an acquire, want none", r.g.L2.nonLocal)
+	if l2.nonLocal != 0 {
+		t.Errorf("%d non-local blocks after an acquire, want none", l2.nonLocal)
+	}
+	r.run(t, writeFar(local, 0, 1<<20, false), &KernelCmd{Release: true})
+	walk("after a release")
+	if l2.dirty != 0 {
+		t.Errorf("%d dirty blocks after a release, want none", l2.dirty)
 	}
 }
