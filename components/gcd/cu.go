@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
@@ -48,23 +49,18 @@ type ComputeUnits struct {
 	MemPorts          []sim.Port       // by XCD, into its L2 (MemPort is XCD 0's)
 	mems              []*fabric.Sender // by XCD
 
-	queues  map[int][]*KernelCmd // per hardware queue, commands not started yet
-	qorder  []int                // the queues, ascending: the order they are scanned in
-	busy    map[int]bool         // queues running a command
-	running int                  // commands running
-	maxRun  int                  // commands (from different queues) running at once
-	pipes   []fabric.Server      // each CU's memory pipe, shared by the kernels on it
-	rr      int
-	toMem   []memRoutes    // kernel routes to each memory used so far
-	packets fabric.Packets // answered transactions, for reuse
-	steps   []*step        // finished steps, for reuse
-	cuts    []streamCut    // dispatch's, kept for the next kernel
-	scratch struct {       // dispatch's slabs to deal a kernel's shares in, kept for the next
-		shares []int64
-		states []cuState
-		cus    []*cuState
-	}
-	gathered []gather // a step's requests being gathered, kept for the next step
+	queues   map[int][]*KernelCmd // per hardware queue, commands not started yet
+	qorder   []int                // the queues, ascending: the order they are scanned in
+	busy     map[int]bool         // queues running a command
+	running  int                  // commands running
+	maxRun   int                  // commands (from different queues) running at once
+	pipes    []fabric.Server      // each CU's memory pipe, shared by the kernels on it
+	rr       int
+	toMem    []memRoutes    // kernel routes to each memory used so far
+	packets  fabric.Packets // answered transactions, for reuse
+	steps    []*step        // finished steps, for reuse
+	cuts     []streamCut    // dispatch's, kept for the next kernel
+	gathered []gather       // a step's requests being gathered, kept for the next step
 
 	Kernels, Workgroups, Transactions uint64
 	IdleStarts                        uint64 // kernels that found the queue idle and paid the wake-up
@@ -344,11 +340,12 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	// keep, then only the CUs (or groups) that run are copied out: a
 	// batched kernel's hundreds of streams over 110 CUs took 0.4 MB a
 	// kernel, most of it shares of CUs a group stands for.
-	c.scratch.shares = slices.Grow(c.scratch.shares[:0], 2*ns*int(used))[:2*ns*int(used)]
-	clear(c.scratch.shares)
-	c.scratch.states = slices.Grow(c.scratch.states[:0], int(used))[:used]
-	shares, states := c.scratch.shares, c.scratch.states
-	cus := c.scratch.cus[:0]
+	scratch := dealing.Get().(*dealScratch)
+	scratch.shares = slices.Grow(scratch.shares[:0], 2*ns*int(used))[:2*ns*int(used)]
+	clear(scratch.shares)
+	scratch.states = slices.Grow(scratch.states[:0], int(used))[:used]
+	shares, states := scratch.shares, scratch.states
+	cus := scratch.cus[:0]
 	for i := int64(0); i < used; i++ {
 		mine := wg / n
 		if i < wg%n {
@@ -366,7 +363,9 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 	cus = c.gather(cus, min(k.max, c.txnBytes))
 	k.cus = keep(cus, ns)
 	clear(states) // nothing of this kernel stays in the scratch
-	c.scratch.cus = cus[:0]
+	clear(cus)
+	scratch.cus = cus[:0]
+	dealing.Put(scratch)
 	k.left = len(k.cus)
 	if k.left == 0 {
 		c.at(now+c.end, phaseDone, nil, k)
@@ -376,6 +375,17 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		c.start(now, cu)
 	}
 }
+
+// dealScratch is dispatch's slabs to deal a kernel's shares in. One set
+// serves every GCD of a run (and runs side by side, through the pool): a
+// set per GCD held 0.6 MB each, a fifth of a 64-GCD MHD step's heap.
+type dealScratch struct {
+	shares []int64
+	states []cuState
+	cus    []*cuState
+}
+
+var dealing = sync.Pool{New: func() any { return new(dealScratch) }}
 
 // keep copies the CUs that run, each with its shares, out of the scratch
 // they were dealt in, into one slab the kernel holds.
