@@ -98,7 +98,7 @@ type lowering struct {
 // lower returns ops with every collective replaced by what it does on its
 // rank; ops without collectives come back unchanged.
 func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
-	refs, _, _ := lowerRefs(ops, p, prefix) // tests' traces: far within any limit
+	refs, _, _ := lowerRefs(ops, nil, p, prefix) // tests' traces: far within any limit
 	out := make([]trace.Op, len(refs))
 	for i, o := range refs {
 		out[i] = *o
@@ -110,19 +110,25 @@ func lower(ops []trace.Op, p Params, prefix string) []trace.Op {
 // into the ops made for the collectives. A trace's ops are large, and most
 // are kept: pointing at them spares a copy of the trace. bufs is
 // trace.Buffers of the sequence: the program's buffers and the library's,
-// whose names (under prefix) are never the program's.
-func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs map[string]trace.Buffer, err error) {
+// whose names (under prefix) are never the program's. order, if not nil,
+// is the sequence to take the calls in (order[k]: the k-th call's index in
+// ops), so a reordered trace is never moved.
+func lowerRefs(ops []trace.Op, order []int32, p Params, prefix string) (refs []*trace.Op, bufs map[string]trace.Buffer, err error) {
+	at := func(k int) *trace.Op { return &ops[k] }
+	if order != nil {
+		at = func(k int) *trace.Op { return &ops[order[k]] }
+	}
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsCollective() }) {
 		refs := make([]*trace.Op, len(ops))
-		for i := range ops {
-			refs[i] = &ops[i]
+		for k := range refs {
+			refs[k] = at(k)
 		}
-		return refs, trace.Buffers(ops), nil
+		return refs, trace.Buffers(ops), nil // a checked trace allocates each name once: any order gives these
 	}
 	l := &lowering{p: p, prefix: prefix, comm: trace.Ranks(ops), bufs: trace.Buffers(ops), seq: map[int]int{},
 		host: map[int]int64{}, dev: map[int]int64{}, made: map[string]bool{}, gcd: map[int]int{},
 		sent: map[[3]int]int{}, recvd: map[[3]int]int{}, reqs: map[int]int{}, posix: map[int]int{}, barriers: map[int]int{}, cellState: map[int]int{}}
-	for i := range ops { // sizes first: each rank allocates its scratch buffers once
+	for i := range ops { // sizes first: each rank allocates its scratch buffers once (a rank's calls keep their order in any order given)
 		if o := &ops[i]; o.IsCollective() {
 			b := l.builder(o, 0)
 			l.host[o.Rank] = max(l.host[o.Rank], b.hostNeed())
@@ -134,8 +140,8 @@ func lowerRefs(ops []trace.Op, p Params, prefix string) (refs []*trace.Op, bufs 
 	}
 	refs = make([]*trace.Op, 0, len(ops)+len(ops)/4)
 	var made int64 // lowered calls the chunks hold
-	for i := range ops {
-		o := &ops[i]
+	for k := range ops {
+		o := at(k)
 		if !o.IsCollective() {
 			refs = append(refs, o)
 			continue

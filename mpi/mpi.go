@@ -110,7 +110,7 @@ func expand(ops []trace.Op, p Params, check bool) ([]ir.Command, int, error) {
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
 		return ir.FromTrace(ops), -1, nil
 	}
-	x, err := newExpander(ops, p)
+	x, err := newExpander(ops, nil, p)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -129,9 +129,10 @@ func expand(ops []trace.Op, p Params, check bool) ([]ir.Command, int, error) {
 
 // newExpander is ops' expander with the collectives lowered, the
 // messages matched and the waits' requests found: ready to make commands.
-func newExpander(ops []trace.Op, p Params) (*expander, error) {
+// order, if not nil, is the sequence to take ops in (lowerRefs).
+func newExpander(ops []trace.Op, order []int32, p Params) (*expander, error) {
 	pre := prefix(ops)
-	low, bufs, err := lowerRefs(ops, p, pre) // collectives become point-to-point calls and local work
+	low, bufs, err := lowerRefs(ops, order, p, pre) // collectives become point-to-point calls and local work
 	if err != nil {
 		return nil, err
 	}

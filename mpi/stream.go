@@ -12,23 +12,30 @@ import (
 // holds the trace and the window in progress, not every command at once.
 // The messages are matched over the whole trace when it is made.
 type Commands struct {
-	ops   []trace.Op // a trace without MPI calls: its ops as they are
-	x     *expander  // else the expander
-	chunk int        // commands per chunk
-	next  int        // the next op (or lowered call) to hand out
+	ops   []*trace.Op // a trace without MPI calls: its ops in order
+	x     *expander   // else the expander
+	chunk int         // commands per chunk
+	next  int         // the next op (or lowered call) to hand out
 }
 
-// NewCommands prepares ops' expansion in chunks of chunk commands. With
-// MPI calls, it keeps a copy of the calls, a chunk at a time, each going
-// once its calls are expanded: ops may then go.
-func NewCommands(ops []trace.Op, p Params, chunk int) (*Commands, error) {
+// NewCommands prepares ops' expansion in chunks of chunk commands, taking
+// the ops in order (order[k]: the k-th op's index; nil: as they are). With
+// MPI calls, it keeps a copy of the calls, in order, a chunk at a time,
+// each going once its calls are expanded: ops may then go. Reordering
+// while copying spares moving the whole trace first.
+func NewCommands(ops []trace.Op, order []int32, p Params, chunk int) (*Commands, error) {
 	c := &Commands{chunk: max(chunk, 1)}
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
-		c.ops = ops
+		c.ops = make([]*trace.Op, len(ops))
+		for k := range c.ops {
+			if c.ops[k] = &ops[k]; order != nil {
+				c.ops[k] = &ops[order[k]]
+			}
+		}
 		return c, nil
 	}
 	var err error
-	if c.x, err = newExpander(ops, p); err != nil {
+	if c.x, err = newExpander(ops, order, p); err != nil {
 		return nil, err
 	}
 	c.x.out = c.room(nil)
@@ -53,9 +60,11 @@ func (c *Commands) room(carry []ir.Command) []ir.Command {
 // after it.
 func (c *Commands) Next() ([]ir.Command, error) {
 	if c.x == nil {
-		n := min(c.chunk, len(c.ops)-c.next)
-		out := ir.FromTrace(c.ops[c.next : c.next+n])
-		c.next += n
+		out := make([]ir.Command, min(c.chunk, len(c.ops)-c.next))
+		for k := range out {
+			out[k].Call = *c.ops[c.next+k]
+		}
+		c.next += len(out)
 		return out, nil
 	}
 	x := c.x

@@ -33,12 +33,13 @@ func streams(run job.Run, opt execOptions, rccl func() bool) bool {
 	return run.Keep != nil && !opt.timeline && !opt.calls && AfterRun == nil && !rccl()
 }
 
-// interleave reorders ops, in place, into rounds of up to quota calls of
-// each rank, ranks in order of first call, each rank's calls in their
-// order: what the ranks call at about the same time comes together. It
-// returns the ranks, ascending.
-func interleave(ops []trace.Op, quota int) []int {
-	var ranks []int
+// interleave orders ops in rounds of up to quota calls of each rank,
+// ranks in order of first call, each rank's calls in their order: what the
+// ranks call at about the same time comes together. It returns the ranks,
+// ascending, and the order (order[k]: the index in ops of the k-th call);
+// the ops stay where they are, so the trace is copied once, in order, as
+// its chunks are made (mpi.NewCommands).
+func interleave(ops []trace.Op, quota int) (ranks []int, order []int32) {
 	at := map[int][]int32{} // rank -> its calls' indices
 	for i := range ops {
 		r := ops[i].Rank
@@ -47,27 +48,15 @@ func interleave(ops []trace.Op, quota int) []int {
 		}
 		at[r] = append(at[r], int32(i))
 	}
-	from := make([]int32, 0, len(ops)) // position -> the index of the call that goes there
-	for len(from) < len(ops) {
+	order = make([]int32, 0, len(ops))
+	for len(order) < len(ops) {
 		for _, r := range ranks {
 			l := at[r]
 			n := min(quota, len(l))
-			from, at[r] = append(from, l[:n]...), l[n:]
+			order, at[r] = append(order, l[:n]...), l[n:]
 		}
 	}
-	done := make([]bool, len(ops))
-	for k := range ops { // each cycle of the permutation, with one op aside
-		if done[k] || int(from[k]) == k {
-			continue
-		}
-		tmp, j := ops[k], k
-		for int(from[j]) != k {
-			ops[j], done[j] = ops[from[j]], true
-			j = int(from[j])
-		}
-		ops[j], done[j] = tmp, true
-	}
-	return slices.Sorted(slices.Values(ranks))
+	return slices.Sorted(slices.Values(ranks)), order
 }
 
 // replayStream replays ops (checked) on n as a stream, each result
@@ -75,8 +64,8 @@ func interleave(ops []trace.Op, quota int) []int {
 // of the ops keep selects, in the interleaved order, and the events rank
 // 0 recorded, else the lowest rank recording them.
 func replayStream(n *node.Node, ops []trace.Op, keep func(*trace.Op) bool, p mpi.Params, tally *invariant.Tally) (rp *job.Replay, stopped bool, err error) {
-	ranks := interleave(ops, streamQuota)
-	src, err := mpi.NewCommands(ops, p, streamChunk)
+	ranks, order := interleave(ops, streamQuota)
+	src, err := mpi.NewCommands(ops, order, p, streamChunk)
 	if err != nil {
 		return nil, false, err
 	}

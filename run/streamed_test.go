@@ -16,10 +16,10 @@ func TestInterleave(t *testing.T) {
 			ops = append(ops, trace.Op{Rank: rc[0], Stream: k})
 		}
 	}
-	ranks := interleave(ops, 2)
+	ranks, order := interleave(ops, 2)
 	var got [][2]int
-	for _, o := range ops {
-		got = append(got, [2]int{o.Rank, o.Stream})
+	for _, i := range order {
+		got = append(got, [2]int{ops[i].Rank, ops[i].Stream})
 	}
 	want := [][2]int{{2, 0}, {2, 1}, {0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {2, 3}, {0, 2}, {1, 2}, {1, 3}, {2, 4}, {1, 4}, {1, 5}}
 	if !slices.Equal(got, want) || !slices.Equal(ranks, []int{0, 1, 2}) {
