@@ -250,6 +250,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, words: lineset.Words(int(b.l2Block / b.line)), capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
 		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
 	c.blocks = newBlockIndex(c.capacity)
+	c.lineShift, c.perShift = shifts(c.line, c.lines)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")
 	c.topIn, _ = c.TopPort.(*fabric.Port)
 	c.BottomPort, c.bottom = c.NewPort(e, c, 4096, name, "Bottom")

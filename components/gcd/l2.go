@@ -27,6 +27,8 @@ type L2 struct {
 	line      int64          // bytes per line
 	block     int64          // bytes per replacement block
 	lines     int64          // lines per block (block / line, divided once: evictions are hot)
+	lineShift int            // log2 of line and of lines, when both are powers of two (configs are): a
+	perShift  int            // range's walk then shifts rather than divides (-1: divides)
 	capacity  int            // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
@@ -509,10 +511,25 @@ type blockRun struct {
 
 // blocksOf starts a walk of the blocks the lines of [addr, addr+size) touch.
 func (c *L2) blocksOf(addr, size int64) blockRun {
-	first := addr / c.line
-	end := (addr+max(size, 1)-1)/c.line + 1
-	b := first / c.lines // one division: past the first block, each starts at its line 0
+	last := addr + max(size, 1) - 1
+	var first, end, b int64
+	if c.perShift >= 0 { // addresses are never negative
+		first, end = addr>>c.lineShift, last>>c.lineShift+1
+		b = first >> c.perShift
+	} else {
+		first, end = addr/c.line, last/c.line+1
+		b = first / c.lines // one division: past the first block, each starts at its line 0
+	}
 	return blockRun{b: b - 1, from: first - b*c.lines, left: end - first, per: c.lines}
+}
+
+// shifts are log2 of line and lines for blocksOf, or -1 for perShift
+// when either is not a power of two.
+func shifts(line, lines int64) (lineShift, perShift int) {
+	if line <= 0 || lines <= 0 || line&(line-1) != 0 || lines&(lines-1) != 0 {
+		return 0, -1
+	}
+	return bits.TrailingZeros64(uint64(line)), bits.TrailingZeros64(uint64(lines))
 }
 
 // next moves to the next block, false once past the last.
