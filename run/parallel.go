@@ -65,7 +65,7 @@ func InOrder[T any](n, workers int, do func(i int, quit func() bool) T, take fun
 // ones fill the end, so the workers finish together. With one worker on
 // the costliest and the others in index order, the others met the next
 // costliest runs last and ran them alone (all_reduce_perf 8 B .. 1 GiB:
-// about 2 s of 30, docs/performance.md). The short runs' rows then wait
+// about 2 s of 30). The short runs' rows then wait
 // for the long ones. Which index a worker runs does not change what do
 // returns, and the results are still taken in index order.
 func InOrderBy[T any](n, workers int, cost func(i int) int64, do func(i int, quit func() bool) T, take func(i int, v T) bool) {
