@@ -204,7 +204,11 @@ func readmeDocs(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(append([]string{"../../README.md", "../../traces/README.md"}, docs...), model...)
+	traces, err := filepath.Glob("../../traces/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append(append([]string{"../../README.md"}, traces...), docs...), model...)
 }
 
 // prose is a Markdown file's text outside its fenced blocks.
@@ -221,6 +225,24 @@ func prose(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// A doc page is one topic a newcomer reads through: about 400 lines at
+// most (the README has its own bound, readmeMaxLines).
+func TestDocPagesAreShort(t *testing.T) {
+	const most = 420
+	for _, f := range readmeDocs(t) {
+		if filepath.Base(f) == "README.md" && filepath.Base(filepath.Dir(f)) == ".." {
+			continue
+		}
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(text), "\n"); n > most {
+			t.Errorf("%s has %d lines, at most about 400 (%d): split it by topic", f, n, most)
+		}
+	}
 }
 
 // Docs say what is: no issue numbers or session history (git log has it).
