@@ -1,6 +1,7 @@
 package gcd
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/akisim/akisim/components/fabric"
@@ -27,8 +28,8 @@ type L2 struct {
 	line      int64          // bytes per line
 	block     int64          // bytes per replacement block
 	lines     int64          // lines per block (block / line, divided once: evictions are hot)
-	lineShift int            // log2 of line and of lines, when both are powers of two (configs are): a
-	perShift  int            // range's walk then shifts rather than divides (-1: divides)
+	lineShift int            // log2 of line and of lines (both powers of two): a range's
+	perShift  int            // walk shifts rather than divides, three divisions a range
 	capacity  int            // blocks
 	latency   sim.VTimeInSec
 	bandwidth fabric.Server
@@ -126,6 +127,17 @@ func lines(s lineset.Set) int {
 		n += bits.OnesCount64(w)
 	}
 	return n
+}
+
+// clean says whether no line of s is set: cheaper than lines(s) == 0
+// on every write's fill.
+func clean(s lineset.Set) bool {
+	for _, w := range s {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // writeBack is the dirty lines of one memory waiting to leave together.
@@ -511,23 +523,16 @@ type blockRun struct {
 
 // blocksOf starts a walk of the blocks the lines of [addr, addr+size) touch.
 func (c *L2) blocksOf(addr, size int64) blockRun {
-	last := addr + max(size, 1) - 1
-	var first, end, b int64
-	if c.perShift >= 0 { // addresses are never negative
-		first, end = addr>>c.lineShift, last>>c.lineShift+1
-		b = first >> c.perShift
-	} else {
-		first, end = addr/c.line, last/c.line+1
-		b = first / c.lines // one division: past the first block, each starts at its line 0
-	}
+	first, end := addr>>c.lineShift, (addr+max(size, 1)-1)>>c.lineShift+1 // addresses are never negative
+	b := first >> c.perShift
 	return blockRun{b: b - 1, from: first - b*c.lines, left: end - first, per: c.lines}
 }
 
-// shifts are log2 of line and lines for blocksOf, or -1 for perShift
-// when either is not a power of two.
+// shifts are log2 of line and lines for blocksOf. Both must be powers of
+// two, as the config's checks make them (gcd.line_bytes, sim.l2_block_bytes).
 func shifts(line, lines int64) (lineShift, perShift int) {
 	if line <= 0 || lines <= 0 || line&(line-1) != 0 || lines&(lines-1) != 0 {
-		return 0, -1
+		panic(fmt.Sprintf("gcd: an L2 of %d-byte lines, %d to a block: both must be powers of two", line, lines))
 	}
 	return bits.TrailingZeros64(uint64(line)), bits.TrailingZeros64(uint64(lines))
 }
@@ -601,7 +606,7 @@ func (c *L2) fillLines(m fabric.Memory, addr, size int64, dirty bool) {
 		valid, dirtyLines := c.sets(c.insert(blockID(m, r.b)))
 		valid.Add(r.lo, r.hi)
 		if dirty {
-			if lines(dirtyLines) == 0 {
+			if clean(dirtyLines) {
 				c.dirty++
 			}
 			dirtyLines.Add(r.lo, r.hi)
