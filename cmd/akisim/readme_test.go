@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,7 +173,23 @@ func TestREADMEExamples(t *testing.T) {
 			t.Errorf("readmeSkip lists %q, which README.md no longer shows", c)
 		}
 	}
+	// every example writes under out/, which .gitignore keeps out of git
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != readmeOut && !slices.Contains(readmeFolders, e.Name()) {
+			t.Errorf("README.md's examples wrote %s in the repository's root: write under %s/", e.Name(), readmeOut)
+		}
+	}
+	if ignore, err := os.ReadFile("../../.gitignore"); err != nil || !strings.Contains(string(ignore), "/"+readmeOut+"/") {
+		t.Errorf(".gitignore does not ignore /%s/ (%v)", readmeOut, err)
+	}
 }
+
+// readmeOut is the one folder the README's examples write under.
+const readmeOut = "out"
 
 func TestOutputStarts(t *testing.T) {
 	got := "a\nb  \nc\nd\n"
