@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCompareRocprof: the rocpd sample's kernels and copies, each beside
+// the replay's time with their ratio; a kernel held at its recorded time
+// comes back within the launch's end-of-kernel release.
+func TestCompareRocprof(t *testing.T) {
+	code, stdout, errs := akisim(t, "compare", "rocprof", "profile/testdata/rocprofv3-rocpd")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2+7 || !strings.HasPrefix(lines[1], "kind") || !strings.HasSuffix(lines[1], "ratio") {
+		t.Fatalf("want a header and the sample's 4 kernels and 3 copies:\n%s", stdout)
+	}
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		ratio, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil || ratio <= 0 {
+			t.Errorf("no ratio: %q", l)
+		}
+		if strings.Contains(l, "vector_add") && (ratio < 1 || ratio > 1.01) {
+			t.Errorf("vector_add, held at its recorded time: ratio %.3f", ratio)
+		}
+	}
+	wantBad(t, []string{"compare", "rocprof"}, "compare rocprof: want PATH")
+	wantBad(t, []string{"compare", "rocprof", t.TempDir()}, "compare rocprof: ")
+}
