@@ -1,10 +1,12 @@
 package profile
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/internal/testfiles"
 	"github.com/akisim/akisim/trace"
 )
 
@@ -57,5 +59,43 @@ func TestImportRCCLBadArgs(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "RCCL call ncclAllToAllv at") || !strings.Contains(err.Error(), "is not one the import maps") {
 		t.Errorf("an unmapped RCCL call: %v", err)
+	}
+}
+
+// TestImportRCCLJSONArgs: a JSON rccl_api record that carries its
+// arguments (an args list, as the API records of 7.0 have) maps as rocpd's.
+func TestImportRCCLJSONArgs(t *testing.T) {
+	js := testfiles.Read(t, "testdata/rocprofv3-json/node01/4242_results.json")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	proc := doc["rocprofiler-sdk-tool"].([]any)[0].(map[string]any)
+	args := []map[string]string{{"name": "count", "value": "1048576"}, {"name": "datatype", "value": "ncclFloat32"}, {"name": "op", "value": "ncclSum"}}
+	for _, r := range proc["buffer_records"].(map[string]any)["rccl_api"].([]any) {
+		r.(map[string]any)["args"] = args
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := testfiles.Write(t, map[string]string{"1_results.json": string(out)})
+	p, ops := imported(t, ReadRocprofJSON, dir)
+	if count(ops, trace.RCCLAllReduce) != 2 || p.Report.Kernels != 2 || p.Report.RCCL != 4 {
+		t.Errorf("report %v", p.Report.Lines())
+	}
+}
+
+// A collective whose kernel the records lack cannot be put on a GCD: an
+// error naming the call, not a guess.
+func TestImportRCCLWithoutKernel(t *testing.T) {
+	path := dbCopy(t, `DELETE FROM %s WHERE grid_size_x = 256`, "rocpd_kernel_dispatch")
+	p, err := ReadRocpd(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Trace(frontier)
+	if err == nil || !strings.Contains(err.Error(), "RCCL call ncclAllReduce at") || !strings.Contains(err.Error(), "launched no kernel the records hold") {
+		t.Errorf("error %v", err)
 	}
 }
