@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/run"
@@ -13,7 +14,7 @@ import (
 )
 
 // compareRocprofUsage is akisim compare rocprof's synopsis.
-const compareRocprofUsage = "akisim compare rocprof PATH [-config NODE]: PATH is rocprofv3's output (rocpd, JSON or CSV)"
+const compareRocprofUsage = "akisim compare rocprof PATH [-config NODE] [-set KEY=VALUE]...: PATH is rocprofv3's output (rocpd, JSON or CSV)"
 
 // runCompareRocprof is `akisim compare rocprof PATH`: it imports the
 // profile, replays it, and prints each kernel and copy's recorded time
@@ -22,6 +23,8 @@ func runCompareRocprof(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("akisim compare rocprof", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg := fs.String("config", "frontier-node.toml", "the node the profile was recorded on")
+	var sets setFlags // a what-if: the replay on a changed node
+	fs.Var(&sets, "set", "override a config value, KEY=VALUE (repeatable)")
 	pos, err := parseMixed(fs, args)
 	if err != nil {
 		if help(fs, stderr, compareRocprofUsage, err) {
@@ -36,7 +39,7 @@ func runCompareRocprof(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return bad("compare rocprof: %v", err)
 	}
-	c, err := loadConfig(&options{config: *cfg})
+	c, err := loadConfig(&options{config: *cfg, overrides: config.Sets(sets)})
 	if err != nil {
 		return err
 	}
@@ -53,7 +56,11 @@ func runCompareRocprof(args []string, stdout, stderr io.Writer) error {
 		return bad("compare rocprof: %s: %v", pos[0], err)
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "# akisim compare rocprof %s on %s: per kernel (first workgroup to end) and copy, the profile's time and akisim's (us)\n", pos[0], c.Name)
+	whatIf := ""
+	for _, s := range sets {
+		whatIf += " -set " + s
+	}
+	fmt.Fprintf(w, "# akisim compare rocprof %s on %s%s: per kernel (first workgroup to end) and copy, the profile's time and akisim's (us)\n", pos[0], c.Name, whatIf)
 	fmt.Fprintln(w, "kind\trank\tgcd\tname\tbytes\tprofile_us\takisim_us\tratio")
 	for _, l := range lines {
 		a, b := float64(l.Profile)/1e3, float64(l.Simulated)/1e3

@@ -28,6 +28,20 @@ func TestCompareRocprof(t *testing.T) {
 			t.Errorf("vector_add, held at its recorded time: ratio %.3f", ratio)
 		}
 	}
+	// a what-if: one xGMI lane per link slows the re-simulated all-reduce
+	_, narrow, _ := akisim(t, "compare", "rocprof", "profile/testdata/rocprofv3-rocpd", "-set", "xgmi.bundle[*].lanes=1")
+	akisimUs := func(out string) float64 {
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); strings.HasPrefix(l, "kernel") && strings.Contains(l, "ncclDevKernel") {
+				v, _ := strconv.ParseFloat(f[len(f)-2], 64)
+				return v
+			}
+		}
+		return 0
+	}
+	if a, b := akisimUs(stdout), akisimUs(narrow); a <= 0 || b < 1.5*a || !strings.Contains(narrow, "-set xgmi.bundle[*].lanes=1") {
+		t.Errorf("the all-reduce: %.3f us, %.3f us on one lane; header %q", a, b, strings.SplitN(narrow, "\n", 2)[0])
+	}
 	wantBad(t, []string{"compare", "rocprof"}, "compare rocprof: want PATH")
 	wantBad(t, []string{"compare", "rocprof", t.TempDir()}, "compare rocprof: ")
 }
