@@ -27,7 +27,7 @@ var rcclKinds = map[string]trace.Kind{
 var rcclHostOnly = []string{"ncclCommInitRank", "ncclCommInitAll", "ncclCommInitRankConfig", "ncclGetUniqueId", "ncclGetVersion",
 	"ncclCommDestroy", "ncclCommFinalize", "ncclCommCount", "ncclCommCuDevice", "ncclCommUserRank", "ncclGetErrorString",
 	"ncclGetLastError", "ncclCommGetAsyncError", "ncclRedOpCreatePreMulSum", "ncclRedOpDestroy", "ncclMemAlloc", "ncclMemFree",
-	"ncclCommRegister", "ncclCommDeregister"}
+	"ncclCommRegister", "ncclCommDeregister", "ncclCommAbort", "mscclLoadAlgo", "mscclUnloadAlgo"}
 
 // rcclDatatypes are ncclDataType_t's values (rccl.h) by the trace's names;
 // a record gives the enum's number or its name.
@@ -41,13 +41,6 @@ var rcclDatatypes = map[string]string{
 // rcclRedOps are ncclRedOp_t's built-in values (rccl.h).
 var rcclRedOps = map[string]string{"0": "sum", "1": "prod", "2": "max", "3": "min", "4": "avg",
 	"ncclSum": "sum", "ncclProd": "prod", "ncclMax": "max", "ncclMin": "min", "ncclAvg": "avg"}
-
-// rcclCall is an RCCL call being mapped: its record and the kernels the
-// library launched for it.
-type rcclCall struct {
-	call    Call
-	kernels []Kernel
-}
 
 // rcclPlan is what the RCCL records give the trace: per RCCL call (by
 // index in the sorted calls) its op, and the HIP calls folded into them.
@@ -132,8 +125,8 @@ func (b *builder) planRCCL(calls []Call, kernels map[[2]uint64][]Kernel) rcclPla
 			return plan
 		}
 	}
-	for r, o := range plan.ops {
-		if o.Op != trace.RCCLGroupStart && o.Op != trace.RCCLGroupEnd && o.GCD == nil {
+	for _, r := range rcs { // in call order: the first such call is named
+		if o, ok := plan.ops[r]; ok && o.Op != trace.RCCLGroupStart && o.Op != trace.RCCLGroupEnd && o.GCD == nil {
 			plan.err = fmt.Errorf("%s: process %d: RCCL call %s at %d ns launched no kernel the records hold: its GCD is unknown",
 				b.p.Source, calls[r].Process, calls[r].Name, calls[r].Start)
 			return plan
