@@ -80,6 +80,10 @@ type Call struct {
 	Stream    uint64
 	HasStream bool
 	Event     string
+	// RCCL says the call is RCCL's (rocprofv3's RCCL_API records); Args
+	// are its arguments by name, where the records hold them.
+	RCCL bool
+	Args map[string]string
 }
 
 // Profile is what a profiler recorded, per process (rank).
@@ -97,6 +101,8 @@ type Profile struct {
 // Report counts what an import carried over and what it did not.
 type Report struct {
 	Kernels, Copies, Syncs int            // carried over
+	RCCL                   int            // RCCL calls carried over as rccl_* ops
+	Folded                 map[string]int // what -> records replaced by the ops they belong to
 	Dropped                map[string]int // reason -> records left out
 	Approximated           map[string]int // what -> records carried over approximately
 }
@@ -113,6 +119,12 @@ func (r *Report) count(m *map[string]int, k string) {
 // Lines are the report as lines for the user, in a fixed order.
 func (r Report) Lines() []string {
 	out := []string{fmt.Sprintf("imported %d kernels, %d copies, %d synchronisations", r.Kernels, r.Copies, r.Syncs)}
+	if r.RCCL > 0 {
+		out[0] += fmt.Sprintf(", %d RCCL calls", r.RCCL)
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Folded)) {
+		out = append(out, fmt.Sprintf("folded %d: %s", r.Folded[k], k))
+	}
 	for _, k := range slices.Sorted(maps.Keys(r.Dropped)) {
 		out = append(out, fmt.Sprintf("dropped %d: %s", r.Dropped[k], k))
 	}
@@ -178,6 +190,11 @@ func (p *Profile) Trace(lim Limits) ([]trace.Op, error) {
 	slices.SortStableFunc(calls, func(x, y Call) int {
 		return cmp.Or(cmp.Compare(x.Process, y.Process), cmp.Compare(x.Start, y.Start), cmp.Compare(x.Corr, y.Corr))
 	})
+	plan := b.planRCCL(calls, kernels)
+	if plan.err != nil {
+		return nil, plan.err
+	}
+	commMade := false
 	threads := map[[2]uint64]bool{}
 	var last int64
 	for i, c := range calls {
@@ -197,7 +214,30 @@ func (p *Profile) Trace(lim Limits) ([]trace.Op, error) {
 		ks, cs := kernels[key], copies[key]
 		delete(kernels, key)
 		delete(copies, key)
+		o, isRCCL := plan.ops[i]
 		switch {
+		case plan.folded[i]: // RCCL's own launches: its call is replayed instead
+			p.Report.count(&p.Report.Folded, "HIP calls made inside RCCL calls")
+			for range ks {
+				p.Report.count(&p.Report.Folded, "RCCL kernels, re-simulated as their calls")
+			}
+		case isRCCL:
+			for range ks {
+				p.Report.count(&p.Report.Folded, "RCCL kernels, re-simulated as their calls")
+			}
+			if !commMade {
+				b.op(c.Process, trace.Op{Op: trace.RCCLCommInit, Comm: "rccl", GCDs: plan.gcds})
+				commMade = true
+			}
+			if o.GCD != nil {
+				b.finishRCCL(&o, c.Process, len(plan.gcds))
+			}
+			b.op(c.Process, o)
+			p.Report.RCCL++
+		case c.RCCL && len(ks) == 0 && len(cs) == 0: // launches nothing itself: host time, unless calls inside it are replayed
+			if d := c.End - c.Start; d > 0 && !plan.hasInside[i] {
+				b.host(c.Process, min(d, int64(trace.MaxDurationNs)))
+			}
 		case len(ks) > 0:
 			for _, k := range ks {
 				b.kernel(k)

@@ -52,8 +52,12 @@ func count(ops []trace.Op, kinds ...trace.Kind) int {
 // their GCDs, durations, sizes and streams.
 func TestImportJSON(t *testing.T) {
 	p, ops := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
-	if n := count(ops, trace.Kernel); n != 2 || p.Report.Kernels != 2 {
-		t.Errorf("%d kernels (report %d), want the 2 recorded", n, p.Report.Kernels)
+	// the JSON's RCCL records carry no arguments: RCCL's 2 kernels stay
+	if n := count(ops, trace.Kernel); n != 4 || p.Report.Kernels != 4 || count(ops, trace.RCCLAllReduce) != 0 {
+		t.Errorf("%d kernels (report %d), want the 4 recorded", n, p.Report.Kernels)
+	}
+	if p.Report.Approximated["RCCL calls without count and datatype arguments kept as their kernels (ncclAllReduce)"] != 2 {
+		t.Errorf("report: %v", p.Report.Lines())
 	}
 	if n := count(ops, trace.Memcpy, trace.MemcpyAsync, trace.MemcpyPeer, trace.MemcpyPeerAsy); n != 3 || p.Report.Copies != 3 {
 		t.Errorf("%d copies (report %d), want the 3 recorded", n, p.Report.Copies)
@@ -110,7 +114,8 @@ func TestImportJSON(t *testing.T) {
 	if rec == nil || wait == nil || ssync == nil || rec.Stream != h2d.Stream || wait.Stream != peer.Stream || wait.Event != rec.Event || ssync.Stream != peer.Stream {
 		t.Errorf("event record %+v, stream wait %+v, stream sync %+v", rec, wait, ssync)
 	}
-	if p.Report.Syncs != 4 || p.Report.Approximated["hipStreamSynchronize waits for all of its device's work (the records do not name the stream or event)"] != 0 {
+	// 4 synchronisations of the application, and the one after its all-reduce
+	if p.Report.Syncs != 5 || p.Report.Approximated["hipStreamSynchronize waits for all of its device's work (the records do not name the stream or event)"] != 0 {
 		t.Errorf("report: %v", p.Report.Lines())
 	}
 }
@@ -118,11 +123,13 @@ func TestImportJSON(t *testing.T) {
 // TestImportRocpd: the rocpd sample gives the trace the JSON one does:
 // its calls' arguments (rocpd_arg) name their streams, as pointers matched
 // to the records' stream handles through the launches, and their events.
+// Without the RCCL calls' arguments, which the JSON lacks, that is.
 func TestImportRocpd(t *testing.T) {
-	p, ops := imported(t, ReadRocpd, "testdata/rocprofv3-rocpd")
+	path := dbCopy(t, `DELETE FROM %s WHERE event_id IN (SELECT e.id FROM rocpd_event e JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = 'RCCL_API')`, "rocpd_arg")
+	p, ops := imported(t, ReadRocpd, path)
 	jp, want := imported(t, ReadRocprofJSON, "testdata/rocprofv3-json")
-	if p.Report.Kernels != 2 || p.Report.Copies != 3 {
-		t.Errorf("report %v, want 2 kernels and 3 copies", p.Report.Lines())
+	if p.Report.Kernels != 4 || p.Report.Copies != 3 {
+		t.Errorf("report %v, want 4 kernels and 3 copies", p.Report.Lines())
 	}
 	var a, b bytes.Buffer
 	if err := trace.Write(&a, ops); err != nil {
@@ -140,6 +147,33 @@ func TestImportRocpd(t *testing.T) {
 	if count(ops, trace.StreamWait) != 1 || count(ops, trace.EventRecord) != 1 || count(ops, trace.StreamSync) != 1 {
 		t.Errorf("the rocpd trace lacks the stream wait, event record or stream sync:\n%s", a.String())
 	}
+}
+
+// dbCopy copies the rocpd sample and runs query on it, %s its table's
+// name (tables carry the run's UUID; the views cannot be changed).
+func dbCopy(t *testing.T, query, table string) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/rocprofv3-rocpd/node01/4242_results.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "1_results.db")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var name string
+	if err := db.QueryRow(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, table+"_0%").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf(query, name)); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // A rocpd database without rocpd_arg (or with calls on streams no work

@@ -22,7 +22,7 @@ import (
 // rocpd_memory_copy.size is the copy's bytes.
 
 // rocpdQueries are the import's reads, each against the views.
-var rocpdQueries = struct{ agents, kernels, copies, regions, hasArgs, args string }{
+var rocpdQueries = struct{ agents, kernels, copies, regions, hasArgs, args, rcclArgs string }{
 	agents: `SELECT id, type FROM rocpd_info_agent ORDER BY id`,
 	kernels: `SELECT k.pid, k.agent_id, k.queue_id, k.stream_id, k.start, k.end,
 		k.workgroup_size_x, k.workgroup_size_y, k.workgroup_size_z, k.grid_size_x, k.grid_size_y, k.grid_size_z,
@@ -38,6 +38,9 @@ var rocpdQueries = struct{ agents, kernels, copies, regions, hasArgs, args strin
 	args: `SELECT r.pid, COALESCE(e.stack_id, r.id), a.name, a.value
 		FROM rocpd_region r JOIN rocpd_arg a ON a.event_id = r.event_id LEFT JOIN rocpd_event e ON e.id = r.event_id
 		WHERE a.name IN ('stream', 'event') ORDER BY r.pid, r.start, r.id, a.position`,
+	rcclArgs: `SELECT r.pid, COALESCE(e.stack_id, r.id), a.name, a.value
+		FROM rocpd_region r JOIN rocpd_arg a ON a.event_id = r.event_id JOIN rocpd_event e ON e.id = r.event_id
+		JOIN rocpd_string cat ON cat.id = e.category_id WHERE cat.string = 'RCCL_API' ORDER BY r.pid, r.start, r.id, a.position`,
 }
 
 // ReadRocpd reads rocpd databases: a *_results.db file, or every one under
@@ -118,13 +121,14 @@ func (p *Profile) readRocpd(file string, pids map[int64]int) error {
 	var category string
 	first := len(p.Calls)
 	err = r.each("rocpd_region", rocpdQueries.regions, []any{&pid, &tid, &start, &end, &name, &corr, &category}, func() error {
-		if !strings.HasPrefix(category, "HIP_") { // HSA, markers, RCCL: not HIP calls
+		rccl := category == "RCCL_API"
+		if !strings.HasPrefix(category, "HIP_") && !rccl { // HSA, markers: not calls the trace replays
 			return nil
 		}
 		if end < start {
 			return fmt.Errorf("%s: rocpd_region: %s ends before it starts", file, name)
 		}
-		p.Calls = append(p.Calls, Call{Process: proc(pid), Thread: uint64(tid), Corr: uint64(corr), Name: name, Start: start, End: end})
+		p.Calls = append(p.Calls, Call{Process: proc(pid), Thread: uint64(tid), Corr: uint64(corr), Name: name, Start: start, End: end, RCCL: rccl})
 		return nil
 	})
 	if err != nil {
@@ -152,7 +156,19 @@ func (r rocpdReader) callArgs(p *Profile, first int, proc func(int64) int) error
 	streamArg, eventArg := map[key]string{}, map[key]string{}
 	var pid, corr int64
 	var name, value string
-	err := r.each("rocpd_arg", rocpdQueries.args, []any{&pid, &corr, &name, &value}, func() error {
+	rcclArgs := map[key]map[string]string{}
+	err := r.each("rocpd_arg", rocpdQueries.rcclArgs, []any{&pid, &corr, &name, &value}, func() error {
+		k := key{proc(pid), uint64(corr)}
+		if rcclArgs[k] == nil {
+			rcclArgs[k] = map[string]string{}
+		}
+		rcclArgs[k][name] = value
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = r.each("rocpd_arg", rocpdQueries.args, []any{&pid, &corr, &name, &value}, func() error {
 		k := key{proc(pid), uint64(corr)}
 		if name == "stream" {
 			streamArg[k] = value
@@ -180,6 +196,10 @@ func (r rocpdReader) callArgs(p *Profile, first int, proc func(int64) int) error
 	for i := first; i < len(p.Calls); i++ {
 		c := &p.Calls[i]
 		k := key{c.Process, c.Corr}
+		if c.RCCL {
+			c.Args = rcclArgs[k]
+			continue
+		}
 		if v, ok := streamArg[k]; ok {
 			h, known := handle[[2]string{fmt.Sprint(c.Process), v}]
 			switch {

@@ -84,20 +84,24 @@ type jsonProcess struct {
 			Bytes  int64      `json:"bytes"`
 			Stream jsonHandle `json:"stream_id"`
 		} `json:"memory_copy"`
-		HIPAPI []struct {
-			Kind      int         `json:"kind"`
-			Operation int         `json:"operation"`
-			Corr      jsonCorr    `json:"correlation_id"`
-			Start     int64       `json:"start_timestamp"`
-			End       int64       `json:"end_timestamp"`
-			ThreadID  uint64      `json:"thread_id"`
-			Stream    *jsonHandle `json:"stream_id"` // 7.0
-			Args      []struct {
-				Name  string `json:"name"`
-				Value string `json:"value"`
-			} `json:"args"` // 7.0
-		} `json:"hip_api"`
+		HIPAPI  []jsonAPI `json:"hip_api"`
+		RCCLAPI []jsonAPI `json:"rccl_api"` // --rccl-trace
 	} `json:"buffer_records"`
+}
+
+// jsonAPI is an API call's record (hip_api, rccl_api).
+type jsonAPI struct {
+	Kind      int         `json:"kind"`
+	Operation int         `json:"operation"`
+	Corr      jsonCorr    `json:"correlation_id"`
+	Start     int64       `json:"start_timestamp"`
+	End       int64       `json:"end_timestamp"`
+	ThreadID  uint64      `json:"thread_id"`
+	Stream    *jsonHandle `json:"stream_id"` // 7.0
+	Args      []struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	} `json:"args"` // 7.0
 }
 
 // jsonFiles finds the *_results.json files under path (or path itself).
@@ -231,24 +235,34 @@ func (p *Profile) jsonProcess(file string, jp *jsonProcess) error {
 		}
 	}
 	p.counterBytes(proc, byCorr)
-	for i, r := range br.HIPAPI {
+	for i, r := range slices.Concat(br.HIPAPI, br.RCCLAPI) {
+		what, rccl := "hip_api", i >= len(br.HIPAPI)
+		if rccl {
+			what, i = "rccl_api", i-len(br.HIPAPI)
+		}
 		name := ""
 		if k := r.Kind; k >= 0 && k < len(jp.Strings.BufferRecords) && r.Operation >= 0 && r.Operation < len(jp.Strings.BufferRecords[k].Operations) {
 			name = jp.Strings.BufferRecords[k].Operations[r.Operation]
 		}
 		if name == "" {
-			return fmt.Errorf("%s: kind %d operation %d has no name in strings.buffer_records", where("hip_api", i), r.Kind, r.Operation)
+			return fmt.Errorf("%s: kind %d operation %d has no name in strings.buffer_records", where(what, i), r.Kind, r.Operation)
 		}
 		if r.End < r.Start {
-			return fmt.Errorf("%s: end_timestamp before start_timestamp", where("hip_api", i))
+			return fmt.Errorf("%s: end_timestamp before start_timestamp", where(what, i))
 		}
 		c := Call{Process: proc, Thread: r.ThreadID, Corr: r.Corr.Internal, Name: name, Start: r.Start, End: r.End}
 		if r.Stream != nil {
 			c.Stream, c.HasStream = r.Stream.Handle, true
 		}
 		for _, a := range r.Args {
-			if a.Name == "event" {
+			if a.Name == "event" && !rccl {
 				c.Event = a.Value
+			}
+		}
+		if rccl {
+			c.RCCL, c.HasStream, c.Args = true, false, map[string]string{}
+			for _, a := range r.Args {
+				c.Args[a.Name] = a.Value
 			}
 		}
 		p.Calls = append(p.Calls, c)

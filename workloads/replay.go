@@ -101,10 +101,16 @@ func (t *traceRows) add(rows []report.Row, o job.OpResult, last bool) []report.R
 		if o.Op.Label == "" && o.Op.Name != "" {
 			c = o.Op.Name
 		}
-		row(g, "", n, "start", us(float64(o.Start)), "us")
+		// a kernel runs from its first workgroup to its end, as rocprofv3's
+		// dispatch records (and -rocprof) time it: not from its launch
+		start := float64(o.Start)
+		if o.Op.Op == trace.Kernel && o.Begin > start {
+			start = o.Begin
+		}
+		row(g, "", n, "start", us(start), "us")
 		row(g, "", n, "end", us(float64(o.End)), "us")
 		if n > 0 { // a kernel held at its recorded time, or one that only waits, moves no bytes
-			row(g, "", n, "bandwidth", gbps(float64(n), float64(o.End-o.Start)), "GB/s")
+			row(g, "", n, "bandwidth", gbps(float64(n), float64(o.End)-start), "GB/s")
 		}
 	case o.Op.Op == trace.Prefetch: // the host waits: start and end of the migration
 		d := "host"

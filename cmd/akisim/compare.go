@@ -21,6 +21,9 @@ const compareUsage = "akisim compare gem5 M5OUT [-debug FILE] [-config NODE]: M5
 // prints, per kernel and copy, gem5's time beside akisim's, then the
 // totals of gem5's stats.txt beside akisim's.
 func runCompare(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "rocprof" { // compare_rocprof.go
+		return runCompareRocprof(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("akisim compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	debug := fs.String("debug", "", "the gem5 debug trace (default M5OUT/trace.out)")

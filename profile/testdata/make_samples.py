@@ -5,13 +5,20 @@ base=os.path.dirname(os.path.abspath(sys.argv[0]))
 T0=1_000_000_000
 agents=[(n, 'CPU' if n<4 else 'GPU') for n in range(12)]
 hip=[]  # (corr, name, start, end)
+rccl=[] # (corr, name, start, end, args): RCCL_API records (--rccl-trace)
+rhip,rkern=[],[] # RCCL's own HIP calls and kernels: only the JSON and rocpd samples hold RCCL
 kern=[] # (corr, gpu node, stream, queue, name, start, end, grid, wg)
 copies=[] # (corr, src node, dst node, bytes, stream, start, end, dir)
 t=T0
 def call(name, dur):
     global t
-    c=len(hip)+1
+    c=len(hip)+len(rccl)+len(rhip)+1
     hip.append((c,name,t,t+dur)); t+=dur+2000
+    return c, t-dur-2000
+def rccl_call(name, dur, args):
+    global t
+    c=len(hip)+len(rccl)+len(rhip)+1
+    rccl.append((c,name,t,t+dur,args)); t+=dur+2000
     return c, t-dur-2000
 for i in range(3): call('hipMalloc', 5000)
 c,s=call('hipMemcpyAsync', 4000); copies.append((c,0,4,64<<20,0xA1,s+10000,s+10000+2_600_000,'HOST_TO_DEVICE'))
@@ -23,6 +30,22 @@ c,s=call('hipLaunchKernel', 5000); kern.append((c,5,0xB2,0x62,'reduce_kernel(flo
 call('hipStreamSynchronize', 2_900_000)
 c,s=call('hipMemcpy', 700_000); copies.append((c,5,0,16<<20,0,s+5000,s+690_000,'DEVICE_TO_HOST'))
 call('hipDeviceSynchronize', 3000)
+# an all-reduce of 1 Mi floats over GCDs 0 and 1 (ncclCommInitAll, one
+# thread, a group): RCCL launches its kernels inside ncclGroupEnd, through
+# HIP calls nested in it on the same thread
+rccl_call('ncclCommInitAll', 50_000, [('ncclComm_t*','comms','0x7ffd00003000'),('int','ndev','2'),('const int*','devlist','0x0')])
+rccl_call('ncclGroupStart', 1000, [])
+for g,(sb,st) in enumerate([(0x7f2200000000,0x1a2b),(0x7f3300000000,0x3c4d)]):
+    rccl_call('ncclAllReduce', 3000, [('const void*','sendbuff','0x%x'%sb),('void*','recvbuff','0x%x'%sb),('size_t','count','1048576'),
+      ('ncclDataType_t','datatype','7'),('ncclRedOp_t','op','0'),('ncclComm*','comm','0x5%d00'%g),('hipStream_t','stream','0x%x'%st)])
+ge,gs=rccl_call('ncclGroupEnd', 30_000, [])
+for g,(node,st,q) in enumerate([(4,0xA1,0x51),(5,0xB2,0x62)]):
+    c=len(hip)+len(rccl)+len(rhip)+1
+    s0=gs+2000+g*12_000
+    rhip.append((c,'hipExtLaunchKernel',s0,s0+8000))
+    rkern.append((c,node,st,q,'ncclDevKernel_Generic(ncclDevComm*, unsigned long, ncclWork*)',gs+40_000,gs+340_000,256,256))
+c=len(hip)+len(rccl)+len(rhip)+1
+rhip.append((c,'hipDeviceSynchronize',t,t+320_000)); t+=322_000
 for i in range(3): call('hipFree', 4000)
 
 # agent_info.csv (53 columns, rocprofiler-sdk generateCSV)
@@ -71,22 +94,25 @@ write(f'{d}/4242_memory_copy_trace.csv', rows(ch, [['MEMORY_COPY','MEMORY_COPY_'
 write(f'{d}/4242_hip_api_trace.csv', rows(hh, [['HIP_RUNTIME_API_EXT',n,4242,4242,c,s,e] for (c,n,s,e) in hip]))
 
 # JSON (7.0 keys), agents by handle = node + 300
-names=sorted(set(n for (_,n,_,_) in hip))
+hip_all=sorted(hip+rhip, key=lambda h: h[2]); kern_all=kern+rkern
+names=sorted(set(n for (_,n,_,_) in hip_all))
+rccl_ops=sorted(set(n for (_,n,_,_,_) in rccl))
 ops=['NONE']+names
 kinds=[{'kind':'NONE','operations':[]},{'kind':'HSA_CORE_API','operations':[]},{'kind':'HIP_RUNTIME_API_EXT','operations':ops},
-       {'kind':'KERNEL_DISPATCH','operations':['NONE','KERNEL_DISPATCH_COMPLETE']},{'kind':'MEMORY_COPY','operations':['MEMORY_COPY_NONE','MEMORY_COPY_HOST_TO_HOST','MEMORY_COPY_HOST_TO_DEVICE','MEMORY_COPY_DEVICE_TO_HOST','MEMORY_COPY_DEVICE_TO_DEVICE']}]
+       {'kind':'KERNEL_DISPATCH','operations':['NONE','KERNEL_DISPATCH_COMPLETE']},{'kind':'MEMORY_COPY','operations':['MEMORY_COPY_NONE','MEMORY_COPY_HOST_TO_HOST','MEMORY_COPY_HOST_TO_DEVICE','MEMORY_COPY_DEVICE_TO_HOST','MEMORY_COPY_DEVICE_TO_DEVICE']},
+       {'kind':'RCCL_API','operations':rccl_ops}]
 H=lambda n: {'handle': n+300}
 ksym=[{'kernel_id':0,'kernel_name':'','formatted_kernel_name':''}]
-for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern_all):
     ksym.append({'size':128,'kernel_id':i+1,'code_object_id':1,'kernel_name':'_Z'+str(i),'formatted_kernel_name':n,'demangled_kernel_name':n,'truncated_kernel_name':n.split('(')[0]})
 opid={'HOST_TO_HOST':1,'HOST_TO_DEVICE':2,'DEVICE_TO_HOST':3,'DEVICE_TO_DEVICE':4}
 # 7.0's API records carry the call's stream (stream_id) and its arguments (args)
 streams={'hipMemcpyAsync':0xA1,'hipEventRecord':0xA1,'hipMemcpyPeerAsync':0xB2,'hipStreamWaitEvent':0xB2,'hipStreamSynchronize':0xB2,'hipMemcpy':0}
-launches=[0xA1,0xB2]
+launches=[0xA1,0xB2,0xA1,0xB2]
 def api_record(c,n,s,e):
     r={'size':64,'kind':2,'operation':ops.index(n),'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,'thread_id':4242}
     st=streams.get(n)
-    if n=='hipLaunchKernel':
+    if n in ('hipLaunchKernel','hipExtLaunchKernel'):
         st=launches.pop(0)
     if st is not None:
         r['stream_id']={'handle':st}
@@ -101,10 +127,11 @@ proc={'metadata':{'pid':4242,'init_time':T0-1000,'fini_time':t+1000,'command':['
   'buffer_records':{
     'kernel_dispatch':[{'size':96,'kind':3,'operation':1,'thread_id':4242,'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,
         'dispatch_info':{'size':64,'agent_id':H(g),'queue_id':{'handle':q},'kernel_id':i+1,'dispatch_id':i+1,'private_segment_size':0,'group_segment_size':0,'workgroup_size':{'x':wg,'y':1,'z':1},'grid_size':{'x':gr,'y':1,'z':1}},
-        'stream_id':{'handle':st}} for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern)],
+        'stream_id':{'handle':st}} for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern_all)],
     'memory_copy':[{'size':80,'kind':4,'operation':opid[dr],'thread_id':4242,'correlation_id':{'internal':c,'external':0},'start_timestamp':s,'end_timestamp':e,
         'dst_agent_id':H(da),'src_agent_id':H(sa),'bytes':b,'stream_id':{'handle':st}} for (c,sa,da,b,st,s,e,dr) in copies],
-    'hip_api':[api_record(c,n,s,e) for (c,n,s,e) in hip],
+    'hip_api':[api_record(c,n,s,e) for (c,n,s,e) in hip_all],
+    'rccl_api':[{'size':48,'kind':5,'operation':rccl_ops.index(n),'correlation_id':{'internal':c,'external':0,'ancestor':0},'start_timestamp':s,'end_timestamp':e,'thread_id':4242} for (c,n,s,e,a) in rccl],
     'memory_allocation':[],'hsa_api':[],'marker_api':[],'scratch_memory':[]}}
 write(f'{base}/rocprofv3-json/node01/4242_results.json', json.dumps({'rocprofiler-sdk-tool':[proc]}, indent=1)+'\n')
 print(len(hip), len(kern), len(copies))
@@ -140,7 +167,7 @@ def sid(s):
 for n,typ in agents:
     db.execute(f'INSERT INTO rocpd_info_agent{U} (id,guid,nid,pid,type,absolute_index,logical_index,type_index,uuid,name,model_name,vendor_name,product_name,user_name) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       (n,G,1,4242,typ,n,n,n if n<4 else n-4,0,'gfx90a' if typ=='GPU' else 'AMD EPYC 7A53','aldebaran' if typ=='GPU' else '','AMD','AMD Instinct MI250X' if typ=='GPU' else 'CPU','AMD Instinct MI250X' if typ=='GPU' else 'CPU'))
-for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern_all):
     db.execute(f'INSERT INTO rocpd_info_kernel_symbol{U} (id,guid,nid,pid,code_object_id,kernel_name,display_name) VALUES (?,?,?,?,?,?,?)',(i+1,G,1,4242,1,'_Z'+str(i),n))
 def event(cat, corr):
     return db.execute(f'INSERT INTO rocpd_event{U} (guid,category_id,stack_id,parent_stack_id,correlation_id) VALUES (?,?,?,?,?)',(G,sid(cat),corr,0,0)).lastrowid
@@ -151,17 +178,23 @@ def event(cat, corr):
 ptr={0xA1:'0x1a2b',0xB2:'0x3c4d',0:'0'}
 argnames={'hipMemcpyAsync':['dst','src','sizeBytes','kind','stream'],'hipLaunchKernel':['function_address','numBlocks','dimBlocks','args','sharedMemBytes','stream'],
   'hipEventRecord':['event','stream'],'hipMemcpyPeerAsync':['dst','dstDeviceId','src','srcDevice','sizeBytes','stream'],'hipStreamWaitEvent':['stream','event','flags'],
-  'hipStreamSynchronize':['stream'],'hipMemcpy':['dst','src','sizeBytes','kind']}
-rlaunches=[0xA1,0xB2]
-for (c,n,s,e) in hip:
+  'hipStreamSynchronize':['stream'],'hipMemcpy':['dst','src','sizeBytes','kind'],
+  'hipExtLaunchKernel':['function_address','numBlocks','dimBlocks','args','sharedMemBytes','stream','startEvent','stopEvent','flags']}
+rlaunches=[0xA1,0xB2,0xA1,0xB2]
+for (c,n,s,e) in hip_all:
     ev=event('HIP_RUNTIME_API_EXT',c)
     db.execute(f'INSERT INTO rocpd_region{U} (id,guid,nid,pid,tid,start,end,name_id,event_id) VALUES (?,?,?,?,?,?,?,?,?)',(c,G,1,4242,4242,s,e,sid(n),ev))
     st=streams.get(n)
-    if n=='hipLaunchKernel': st=rlaunches.pop(0)
+    if n in ('hipLaunchKernel','hipExtLaunchKernel'): st=rlaunches.pop(0)
     for pos,a in enumerate(argnames.get(n,[])):
         typ,val={'stream':('hipStream_t',ptr.get(st,'0')),'event':('hipEvent_t','0x5e00')}.get(a,('int','0'))
         db.execute(f'INSERT INTO rocpd_arg{U} (guid,event_id,position,type,name,value) VALUES (?,?,?,?,?,?)',(G,ev,pos,typ,a,val))
-for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern):
+for (c,n,s,e,args) in rccl:
+    ev=event('RCCL_API',c)
+    db.execute(f'INSERT INTO rocpd_region{U} (id,guid,nid,pid,tid,start,end,name_id,event_id) VALUES (?,?,?,?,?,?,?,?,?)',(c,G,1,4242,4242,s,e,sid(n),ev))
+    for pos,(typ,a,val) in enumerate(args):
+        db.execute(f'INSERT INTO rocpd_arg{U} (guid,event_id,position,type,name,value) VALUES (?,?,?,?,?,?)',(G,ev,pos,typ,a,val))
+for i,(c,g,st,q,n,s,e,gr,wg) in enumerate(kern_all):
     ev=event('KERNEL_DISPATCH',c)
     db.execute(f'INSERT INTO rocpd_kernel_dispatch{U} (id,guid,nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,start,end,private_segment_size,group_segment_size,workgroup_size_x,workgroup_size_y,workgroup_size_z,grid_size_x,grid_size_y,grid_size_z,event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       (i+1,G,1,4242,4242,g,i+1,i+1,q,st,s,e,0,0,wg,1,1,gr,1,1,ev))
