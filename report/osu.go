@@ -85,6 +85,12 @@ const osuWindow = 64
 // and its rows carry MB/s and the message rate (MB/s / size) in two
 // columns, as osu_mbw_mr.c prints them; pairs are half the run's ranks.
 func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
+	return WriteOSURuns(w, rows, window, "")
+}
+
+// WriteOSURuns is WriteOSUWindow with banner, lines of "# " comments that
+// say how the runs were set up, printed under each run's title.
+func WriteOSURuns(w io.Writer, rows []Row, window int, banner string) error {
 	type run struct {
 		Case, Src, Dst string
 	}
@@ -111,10 +117,12 @@ func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
 				title = fmt.Sprintf(title, osuAccel)
 			}
 			fmt.Fprintf(&b, "\n# %s v%s\n", title, osuVersion)
+			b.WriteString(banner)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
 			fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
 		} else {
 			fmt.Fprintf(&b, "# %s v%s\n", t.Title, osuVersion)
+			b.WriteString(banner)
 			fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(k.Dst, "+"))/2, window)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
 			fmt.Fprintf(&b, "%-*s%*s%*s\n", osuSizeWidth, "# Size", osuWidth, "MB/s", osuWidth, "Messages/s")

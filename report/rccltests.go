@@ -24,6 +24,7 @@ type RCCLTests struct {
 	Root               int      // -1 for unrooted collectives
 	CountDivisor       int64    // the count column is elements per rank for AllGather, ReduceScatter, AlltoAll
 	Info               []string // NCCL_DEBUG=INFO lines, printed while the communicator is created
+	Setup              string   // "# " lines saying how the run was set up (Setup.Lines), under the version
 }
 
 // RCCLDevice is one "# Rank" line: a rank's process and device.
@@ -62,6 +63,7 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 	}
 	p("#\n")
 	p("rccl-tests: Version akisim\n")
+	b.WriteString(t.Setup)
 	p("# Using devices\n")
 	for _, d := range t.Devices {
 		p("#   Rank %2d Pid %6d on %10s device %2d [%s] %s\n", d.Rank, d.Pid, d.Host, d.Device, d.BusID, d.Name)

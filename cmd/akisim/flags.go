@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
@@ -68,6 +69,7 @@ type options struct {
 	given        map[string]bool   // the flags the command line gave
 	read         *input            // the config, once read (readConfig)
 	overrides    []config.Override // -set, then what -nodes and -env make, each as typed
+	setup        report.Setup      // what the run's outputs record of how it was set up (setup.go)
 	stderr       io.Writer         // where diagnostics beside the results go
 }
 

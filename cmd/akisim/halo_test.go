@@ -71,7 +71,11 @@ func TestHaloOutput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "# median time (us)") ||
+	if len(lines) != 8 || lines[1] != "# overrides none" {
+		t.Fatalf("text output does not start with the run's setup:\n%s", out)
+	}
+	lines = lines[4:]
+	if !strings.HasPrefix(lines[0], "# median time (us)") ||
 		strings.Join(strings.Fields(lines[1]), " ") != "dims nf r acm-pack-batched mpi-pack" ||
 		!strings.HasPrefix(strings.Join(strings.Fields(lines[3]), " "), "32x32 2 4 ") {
 		t.Errorf("text output:\n%s", out)

@@ -142,7 +142,7 @@ func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) er
 		return err
 	}
 	t := report.RCCLTests{StepFactor: 2, Warmup: o.warmup, Iters: o.iters, Type: o.datatype,
-		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1}
+		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1, Setup: o.setup.Lines("# ")}
 	if len(sizes) > 0 {
 		t.MinBytes, t.MaxBytes = slices.Min(sizes), slices.Max(sizes)
 	}
