@@ -101,7 +101,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if len(args) > 0 && isOSUBenchmark(args[0]) { // OSU's own flags (osu_args.go)
 		return parseOSU(args, stderr)
 	}
-	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
+	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "diff" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, diff.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
 	}
@@ -113,7 +113,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, sweep, plot, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, diff, sweep, plot, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}

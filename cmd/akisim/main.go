@@ -184,6 +184,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
 		return asText(out, func(w io.Writer) error { return runCompare(o.importArgs, w, o.stderr) })
+	case "diff":
+		return asText(out, func(w io.Writer) error { return runDiff(o.importArgs, w, o.stderr) })
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
 	case "plot":
