@@ -500,3 +500,22 @@ func TestWhatIfHeaderShowsTheOverrides(t *testing.T) {
 		t.Errorf("rccl-tests banner lacks the setup:\n%s", rccl)
 	}
 }
+
+// A run beyond what validate checks says so in one warn: line on stderr,
+// as gem5 does; a covered run, and bad input, print no warning.
+func TestCoverageWarning(t *testing.T) {
+	_, _, errs := akisim(t, "-cases", "latency", "-quiet")
+	if errs != "" {
+		t.Errorf("baseline: stderr %q, want nothing", errs)
+	}
+	_, _, errs = akisim(t, "-cases", "latency", "-quiet", "-set", "stack.rocm=5.7", "-nodes", "2")
+	if errs != "" {
+		t.Errorf("keys validate varies: stderr %q, want nothing", errs)
+	}
+	code, _, errs := akisim(t, "-cases", "latency", "-quiet", "-set", "xgmi.bundle[*].lanes=1")
+	if code != 0 || !strings.HasPrefix(errs, "warn: outside what akisim validate checks: xgmi.bundle[0].lanes and 5 more keys") ||
+		strings.Count(errs, "\n") != 1 {
+		t.Errorf("lanes=1: exit %d, stderr %q; want one warn: line", code, errs)
+	}
+	wantBad(t, []string{"-cases", "latency", "-set", "xgmi.bundle[*].lanes=1", "-outdir", "README.md"}, "-outdir README.md: is a file")
+}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/report"
+	"github.com/akisim/akisim/validate"
 )
 
 // setupOf is what every output of the run records (report.Setup): the
@@ -15,4 +19,19 @@ func setupOf(in *input) report.Setup {
 		s.Overrides = append(s.Overrides, ov.Typed())
 	}
 	return s
+}
+
+// coverageWarning is the warning a run beyond what akisim validate checks
+// prints, as gem5 prints its warn: lines, once, on stderr; warn prints it
+// (nothing when the run is covered).
+func coverageWarning(o *options, c *config.Node) (warn func(), err error) {
+	line, err := validate.Outside(c)
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		if line != "" {
+			fmt.Fprintln(o.stderr, "warn:", line)
+		}
+	}, nil
 }

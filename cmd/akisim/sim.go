@@ -204,6 +204,10 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		}
 		return nil
 	}))
+	warn, err := coverageWarning(o, in.node)
+	if err != nil {
+		return err
+	}
 	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
@@ -220,6 +224,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
+	warn() // once the run has found no bad input, whose error stays one line
 	if err := ro.finish(o, res); err != nil {
 		return err
 	}
