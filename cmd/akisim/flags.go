@@ -60,6 +60,7 @@ type options struct {
 	root         int
 	datatype     string
 	rcclArgs     *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
+	rcclBytes    []int64        // the sizes the rccl runs move, in order (rcclRuns)
 	halo         haloFlags
 	osu          osuArgs // an OSU benchmark's own flags (osu_args.go)
 	nodes        int

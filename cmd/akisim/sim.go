@@ -181,6 +181,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	}
 	defer out.close()
 	pr := newProgress(o.stderr, o.quiet)
+	if o.tracePath == "" && o.workload != "p2p" {
+		pr.unlikeRuns()
+	}
 	opts := o.runOptions(run.WithStop(stopAsked), run.WithProgress(pr.runDone))
 	if o.rocprof != "" {
 		opts = append(opts, run.WithCalls())
@@ -196,17 +199,36 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	defer ro.close()
+	var live *report.RCCLTestsWriter // rccl-tests' text, a line per size as it finishes
+	if o.workload == "rccl" && o.format == "text" {
+		if live, err = rcclLive(o, in.node, stdout); err != nil {
+			return err
+		}
+		for i := range rs { // smallest first: costliest-first would hold the first line behind the largest size
+			rs[i].Cost = 0
+		}
+	}
+	liveSizes := 0
 	opts = append(opts, run.WithRows(func(rows []report.Row) error {
 		for _, r := range rows {
 			if err := ro.add(r); err != nil {
 				return err
 			}
 		}
+		if live != nil {
+			liveSizes++
+			return live.Size(rows)
+		}
 		return nil
 	}))
 	warn, err := coverageWarning(o, in.node)
 	if err != nil {
 		return err
+	}
+	if live != nil {
+		if err := live.Head(); err != nil {
+			return err
+		}
 	}
 	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
@@ -229,6 +251,17 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	switch {
+	case live != nil:
+		if liveSizes == 0 { // a replaced simulate kept its rows: a line per size now
+			for rows := range sameBytes(res.Rows) {
+				if err := live.Size(rows); err != nil {
+					return err
+				}
+			}
+		}
+		if err := live.Close(); err != nil {
+			return err
+		}
 	case ro.table != nil:
 		if err := ro.writeTable(o, in.node, res, stdout); err != nil {
 			return err
@@ -451,9 +484,6 @@ func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	}
 	if o.workload == "osu" { // OSU's own output, nothing before it
 		return report.WriteOSURuns(w, res.Rows, cmp.Or(o.osu.window, 64), osuBanner(o, c))
-	}
-	if o.workload == "rccl" { // rccl-tests' own output
-		return writeRCCLTests(w, o, c, res)
 	}
 	if o.workload == "halo" { // acm's medians, unstacked by label, under "#" lines
 		if _, err := io.WriteString(w, o.setup.Lines("# ")); err != nil {
