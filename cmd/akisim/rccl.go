@@ -171,11 +171,11 @@ func rcclTestsOf(o *options, c *config.Node) (report.RCCLTests, error) {
 	return t, nil
 }
 
-// rcclLive prints an rccl-tests run's text as rccl-tests does: the head
-// before the first size runs, a line as each size finishes, the summary at
-// the end. It writes to stdout itself, not through the held output, so a
-// run that fails keeps the lines of the sizes that finished, as rccl-tests
-// does.
+// rcclLive prints an rccl-tests run's text as rccl-tests does, a line as
+// each size finishes, then the summary. The head waits for the first
+// size, so a run whose first size fails prints nothing. It writes to
+// stdout itself, not through the held output: a run that fails later
+// keeps the lines of the sizes that finished, as rccl-tests does.
 func rcclLive(o *options, c *config.Node, stdout *stdoutBuffer) (*report.RCCLTestsWriter, error) {
 	t, err := rcclTestsOf(o, c)
 	if err != nil {

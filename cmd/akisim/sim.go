@@ -225,11 +225,6 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
-	if live != nil {
-		if err := live.Head(); err != nil {
-			return err
-		}
-	}
 	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
