@@ -11,6 +11,7 @@ import (
 // what-if says so: the config, each override as typed, the software stack
 // and akisim's version.
 type Setup struct {
+	Command   []string `json:"command"`   // akisim's arguments as given, as gem5 records its command line
 	Config    string   `json:"config"`    // the config's name
 	Files     []string `json:"files"`     // the config file, then its bases
 	Overrides []string `json:"overrides"` // as typed: -set KEY=VALUE, -env NAME=VALUE, -nodes N, a trace's setenv
@@ -50,6 +51,9 @@ func (s Setup) Lines(prefix string) string {
 func WriteSetup(w io.Writer, s Setup) error {
 	if s.Overrides == nil {
 		s.Overrides = []string{} // [] rather than null: a list either way
+	}
+	if s.Command == nil {
+		s.Command = []string{}
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

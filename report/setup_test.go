@@ -35,7 +35,7 @@ func TestWriteSetupReadsBack(t *testing.T) {
 	if err := WriteSetup(&b, s); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), `"overrides": []`) {
+	if !strings.Contains(b.String(), `"overrides": []`) || !strings.Contains(b.String(), `"command": []`) {
 		t.Errorf("no empty overrides list in\n%s", b.String())
 	}
 	var back Setup

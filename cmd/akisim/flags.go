@@ -24,7 +24,8 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // options are the command line.
 type options struct {
-	command      string // "run", "validate", "configs" or "routes"
+	command      string   // "run", "validate", "configs" or "routes"
+	args         []string // the command line as given, for the outputs' setup
 	version      bool
 	quiet        bool // no progress on stderr
 	invariants   bool // -check: check the model's invariants after every run

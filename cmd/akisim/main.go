@@ -84,6 +84,9 @@ func cli(args []string, stdout, stderr io.Writer) (code int) {
 		return 0
 	}
 	if err == nil {
+		o.args = args
+	}
+	if err == nil {
 		if e := limit.CheckEnv(); e != nil {
 			err = bad("%v", e)
 		}

@@ -303,7 +303,8 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	}
 	var setup report.Setup
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "setup.json"))), &setup); err != nil ||
-		!slices.Equal(setup.Overrides, []string{"-set xgmi.bundle[0-1].lanes=2"}) || setup.Config != "frontier-node" || setup.Version != versionLine() {
+		!slices.Equal(setup.Overrides, []string{"-set xgmi.bundle[0-1].lanes=2"}) || setup.Config != "frontier-node" || setup.Version != versionLine() ||
+		!slices.Equal(setup.Command, []string{"-trace", "traces/peer-0-to-1.jsonl", "-set", "xgmi.bundle[0-1].lanes=2", "-outdir", dir}) {
 		t.Errorf("setup.json: %+v, %v", setup, err)
 	}
 	cfg, _ := os.ReadFile(filepath.Join(dir, "config.toml"))

@@ -155,7 +155,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
-	o.setup = setupOf(in)
+	o.setup = setupOf(o, in)
 	if in.clean != nil {
 		defer in.clean() // after the stream is closed
 	}
