@@ -3,6 +3,7 @@ package whatif
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,13 +193,18 @@ func ratio(a float64, inA bool, b float64, inB bool) string {
 	return strconv.FormatFloat(b/a, 'f', 3, 64)
 }
 
-// stat is a summed statistic to ten significant digits: a tick count
-// whole, seconds without a float sum's last-digit noise.
+// stat is a summed statistic: a count exact, as stats.txt writes it, any
+// other value to ten significant digits, which drop a float sum's
+// last-digit noise; never with an exponent.
 func stat(v float64, ok bool) string {
-	if !ok {
+	switch {
+	case !ok:
 		return "-"
+	case v == math.Trunc(v) && math.Abs(v) < 1<<53:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 10, 64)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 10, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 func orDash(s string, ok bool) string {

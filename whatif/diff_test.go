@@ -18,11 +18,11 @@ func twoRuns() (*Run, *Run) {
 	a := &Run{Dir: "base", Setup: &report.Setup{Config: "n", Files: []string{"n.toml"}},
 		Config: []config.KeyValue{{Key: "name", Value: `"n"`}, {Key: "xgmi.bundle[0].lanes", Value: "4"}},
 		Rows:   []report.Row{row("gcd1", 2), row("gcd2", 3)},
-		Stats:  []profile.Stats{{"link.busy": 10, "hostSeconds": 1}, {"link.busy": 5, "hostSeconds": 2}}}
+		Stats:  []profile.Stats{{"link.busy": 10, "hostSeconds": 1, "simTicks": 3e10, "simSeconds": 0.1}, {"link.busy": 5, "hostSeconds": 2, "simTicks": 5e10, "simSeconds": 0.2}}}
 	b := &Run{Dir: "lanes2", Setup: &report.Setup{Config: "n", Files: []string{"n.toml"}, Overrides: []string{"-set xgmi.bundle[0].lanes=2"}},
 		Config: []config.KeyValue{{Key: "name", Value: `"n"`}, {Key: "xgmi.bundle[0].lanes", Value: "2"}},
 		Rows:   []report.Row{row("gcd1", 4), row("gcd2", 3), row("gcd3", 1)},
-		Stats:  []profile.Stats{{"link.busy": 20, "hostSeconds": 7}, {"link.busy": 10, "hostSeconds": 9}}}
+		Stats:  []profile.Stats{{"link.busy": 20, "hostSeconds": 7, "simTicks": 3e10, "simSeconds": 0.1}, {"link.busy": 10, "hostSeconds": 9, "simTicks": 5e10 + 3, "simSeconds": 0.200001}}}
 	return a, b
 }
 
@@ -48,8 +48,10 @@ func TestWriteSetsTheWhatIfBesideTheBaseline(t *testing.T) {
 		"p2p latency gcd0 gcd1 16 latency us 2 4 2.000",
 		"p2p latency gcd0 gcd2 16 latency us 3 3 1.000",
 		"p2p latency gcd0 gcd3 16 latency us - 1 -",
-		"stats, summed over 2 and 2 runs: 1 differ, 0 equal (not shown)",
+		"stats, summed over 2 and 2 runs: 3 differ, 0 equal (not shown)",
 		"link.busy 15 30 2.000",
+		"simTicks 80000000000 80000000003 1.000", // counts exact, without an exponent
+		"simSeconds 0.3 0.300001 1.000",          // 0.1 + 0.2 without its last-digit noise
 	} {
 		if !lines[want] {
 			t.Errorf("no line %q in\n%s", want, got)
