@@ -30,6 +30,20 @@ type Stack struct {
 // output's comments start so): the config, the overrides, the stack, the
 // version. A run with no override says so, so a baseline reads as one.
 func (s Setup) Lines(prefix string) string {
+	var b strings.Builder
+	for _, f := range s.Fields() {
+		if f[0] == "version" { // the line names itself: "akisim ..."
+			fmt.Fprintf(&b, "%s%s\n", prefix, f[1])
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s %s\n", prefix, f[0], f[1])
+	}
+	return b.String()
+}
+
+// Fields are the setup's lines as names and values: config, overrides
+// (quoted for a shell, or none), stack, version.
+func (s Setup) Fields() [][2]string {
 	over := "none"
 	if len(s.Overrides) > 0 {
 		quoted := make([]string, len(s.Overrides))
@@ -38,12 +52,12 @@ func (s Setup) Lines(prefix string) string {
 		}
 		over = strings.Join(quoted, " ")
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%sconfig %s (%s)\n", prefix, s.Config, strings.Join(s.Files, " on "))
-	fmt.Fprintf(&b, "%soverrides %s\n", prefix, over)
-	fmt.Fprintf(&b, "%sstack ROCm %s, Cray MPICH %s, RCCL %s\n", prefix, s.Stack.ROCm, s.Stack.CrayMPICH, s.Stack.RCCL)
-	fmt.Fprintf(&b, "%s%s\n", prefix, s.Version)
-	return b.String()
+	return [][2]string{
+		{"config", fmt.Sprintf("%s (%s)", s.Config, strings.Join(s.Files, " on "))},
+		{"overrides", over},
+		{"stack", fmt.Sprintf("ROCm %s, Cray MPICH %s, RCCL %s", s.Stack.ROCm, s.Stack.CrayMPICH, s.Stack.RCCL)},
+		{"version", s.Version},
+	}
 }
 
 // WriteSetup writes the setup as JSON (an outdir's setup.json: the

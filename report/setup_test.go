@@ -46,3 +46,23 @@ func TestWriteSetupReadsBack(t *testing.T) {
 		t.Errorf("read back %+v", back)
 	}
 }
+
+// TestGBenchCustomContext: a run's setup goes into Google Benchmark's
+// context as custom keys (AddCustomContext's), after the reporter's own,
+// in order; the rest of the file is as without them.
+func TestGBenchCustomContext(t *testing.T) {
+	ctx, runs := sampleGBench()
+	var plain, with bytes.Buffer
+	if err := WriteGBench(&plain, ctx, runs); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Custom = [][2]string{{"akisim_overrides", "-set 'a[*].b=1'"}, {"akisim_config", "n"}}
+	if err := WriteGBench(&with, ctx, runs); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(plain.String(), `"library_build_type": "`+ctx.LibraryBuildType+`"`,
+		`"library_build_type": "`+ctx.LibraryBuildType+`",`+"\n    "+`"akisim_overrides": "-set 'a[*].b=1'",`+"\n    "+`"akisim_config": "n"`, 1)
+	if with.String() != want || want == plain.String() {
+		t.Errorf("got\n%s\nwant\n%s", with.String(), want)
+	}
+}

@@ -500,6 +500,10 @@ func TestWhatIfHeaderShowsTheOverrides(t *testing.T) {
 	if !strings.Contains(rccl, "rccl-tests: Version akisim\n# config frontier-node") || !strings.Contains(rccl, "\n# overrides -env NCCL_PROTO=LL\n") {
 		t.Errorf("rccl-tests banner lacks the setup:\n%s", rccl)
 	}
+	_, gbench, _ := akisim(t, "commscope", "-filter", `PinnedToGPU/0/0/log2\(N\):8/`, "-format", "gbench", "-set", "xgmi.lane_bandwidth_gbps=30")
+	if !strings.Contains(gbench, `"akisim_overrides": "-set xgmi.lane_bandwidth_gbps=30",`) {
+		t.Errorf("gbench context lacks the setup:\n%s", gbench)
+	}
 }
 
 // A run beyond what validate checks says so in one warn: line on stderr,

@@ -389,7 +389,7 @@ func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
 			}
 			return report.WriteStats(w, res.Stats.List())
 		}},
-		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
+		{"commscope.json", func(w io.Writer) error { return writeGBench(w, o, res) }},
 		{out.inDir["-timeline"], timeline},
 		{out.inDir["-rocprof"], rocprof},
 		{out.inDir["-daisen"], daisen},
@@ -475,7 +475,7 @@ func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	case "json":
 		return report.WriteJSON(w, res.Rows)
 	case "gbench":
-		return writeGBench(w, res)
+		return writeGBench(w, o, res)
 	}
 	if o.workload == "osu" { // OSU's own output, nothing before it
 		return report.WriteOSURuns(w, res.Rows, cmp.Or(o.osu.window, 64), osuBanner(o, c))
@@ -519,10 +519,15 @@ func what(o *options) string {
 	return o.workload
 }
 
-// writeGBench writes the results as Google Benchmark JSON, as Comm|Scope does.
-func writeGBench(w io.Writer, res *run.Result) error {
+// writeGBench writes the results as Google Benchmark JSON, as Comm|Scope
+// does, the run's setup as custom context (Google Benchmark's
+// AddCustomContext), as setup.json names them.
+func writeGBench(w io.Writer, o *options, res *run.Result) error {
 	ctx := report.GBenchContext{Date: "simulated", HostName: "akisim", Executable: "akisim",
 		NumCPUs: 64, MHzPerCPU: 2000, LibraryBuildType: "release"}
+	for _, f := range o.setup.Fields() {
+		ctx.Custom = append(ctx.Custom, [2]string{"akisim_" + f[0], f[1]})
+	}
 	return report.WriteGBench(w, ctx, report.GBenchRuns(res.Rows))
 }
 
