@@ -24,8 +24,9 @@ import (
 type osuArgs struct {
 	iters, warmup, window int
 	itersSet, warmupSet   bool
-	ranks                 int   // -np or -n; 0 when not given
-	gcds                  []int // where the ranks ran, for the banner (osuRuns)
+	ranks                 int     // -np or -n; 0 when not given
+	gcds                  []int   // where the ranks ran, for the banner (osuRuns)
+	sizes                 []int64 // the message sizes, in run order (osuRuns)
 }
 
 // osuValueFlags are OSU's flags that take a value, short and long.

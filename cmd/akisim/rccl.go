@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"iter"
 	"slices"
 
 	"github.com/akisim/akisim/config"
@@ -169,45 +167,4 @@ func rcclTestsOf(o *options, c *config.Node) (report.RCCLTests, error) {
 		}
 	}
 	return t, nil
-}
-
-// rcclLive prints an rccl-tests run's text as rccl-tests does, a line as
-// each size finishes, then the summary. The head waits for the first
-// size, so a run whose first size fails prints nothing. It writes to
-// stdout itself, not through the held output: a run that fails later
-// keeps the lines of the sizes that finished, as rccl-tests does.
-func rcclLive(o *options, c *config.Node, stdout *stdoutBuffer) (*report.RCCLTestsWriter, error) {
-	t, err := rcclTestsOf(o, c)
-	if err != nil {
-		return nil, err
-	}
-	return report.NewRCCLTestsWriter(printableWriter{stdout.w}, t), nil
-}
-
-// printableWriter writes text with no terminal controls (a text output
-// prints the names and labels the user gave), a write at a time.
-type printableWriter struct{ w io.Writer }
-
-func (p printableWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, report.PrintableText(string(b))); err != nil {
-		return 0, fmt.Errorf("stdout: %v", errText(err))
-	}
-	return len(b), nil
-}
-
-// sameBytes yields rows in runs of one size, in order: what one rccl run
-// makes.
-func sameBytes(rows []report.Row) iter.Seq[[]report.Row] {
-	return func(yield func([]report.Row) bool) {
-		for i := 0; i < len(rows); {
-			j := i + 1
-			for j < len(rows) && rows[j].Bytes == rows[i].Bytes {
-				j++
-			}
-			if !yield(rows[i:j]) {
-				return
-			}
-			i = j
-		}
-	}
 }

@@ -199,11 +199,11 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	defer ro.close()
-	var live *report.RCCLTestsWriter // rccl-tests' text, a line per size as it finishes
-	if o.workload == "rccl" && o.format == "text" {
-		if live, err = rcclLive(o, in.node, stdout); err != nil {
-			return err
-		}
+	live, err := openLive(o, in.node, stdout) // a benchmark's text, a line per size as it finishes
+	if err != nil {
+		return err
+	}
+	if live != nil {
 		for i := range rs { // smallest first: costliest-first would hold the first line behind the largest size
 			rs[i].Cost = 0
 		}
@@ -477,7 +477,7 @@ func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	case "gbench":
 		return writeGBench(w, o, res)
 	}
-	if o.workload == "osu" { // OSU's own output, nothing before it
+	if o.workload == "osu" { // OSU's own output, nothing before it (when its sizes do not come in order: live.go)
 		return report.WriteOSURuns(w, res.Rows, cmp.Or(o.osu.window, 64), osuBanner(o, c))
 	}
 	if o.workload == "halo" { // acm's medians, unstacked by label, under "#" lines
@@ -597,6 +597,7 @@ func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if osu.Sizes, err = byteSizes(sizes); err != nil {
 		return nil, err
 	}
+	o.osu.sizes = osu.Sizes
 	runs, err := osu.Runs()
 	if err != nil && o.gcds == "" && o.osu.ranks > 0 { // the ranks came from -np, not -gcds
 		return nil, bad("%s", strings.Replace(err.Error(), "-gcds:", fmt.Sprintf("-np %d:", o.osu.ranks), 1))
