@@ -224,9 +224,9 @@ func checkBlame(t *testing.T, err error, derived string, ovs []Override) {
 	e := oneLineError(t, err)
 	if e.Set != "" {
 		given := func(typed string) bool {
-			return slices.ContainsFunc(ovs, func(o Override) bool { return o.typed() == typed })
+			return slices.ContainsFunc(ovs, func(o Override) bool { return o.Typed() == typed })
 		}
-		if !given(Override{Set: e.Set, Flag: e.Flag}.typed()) || e.Also != "" && !given(e.Also) {
+		if !given(Override{Set: e.Set, Flag: e.Flag}.Typed()) || e.Also != "" && !given(e.Also) {
 			t.Errorf("%v: names an override not given (%q)", err, ovs)
 		}
 		return

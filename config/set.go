@@ -54,8 +54,8 @@ func EnvOverride(nameValue string) (Override, bool) {
 	return Override{Set: "env." + strings.TrimSpace(name) + "=" + value, Flag: "-env " + nameValue}, ok
 }
 
-// typed is how the user gave the override.
-func (o Override) typed() string {
+// Typed is how the user gave the override: its flag and value.
+func (o Override) Typed() string {
 	if o.Flag != "" {
 		return o.Flag
 	}
@@ -248,7 +248,7 @@ func (st *setter) repeated(keys []string, i int, kv string) error {
 	if first < 0 {
 		return nil
 	}
-	return &Error{Set: kv, Also: st.sets[first].typed(), Key: key, Msg: "both set " + key + "; give one"}
+	return &Error{Set: kv, Also: st.sets[first].Typed(), Key: key, Msg: "both set " + key + "; give one"}
 }
 
 // writtenKeys are the key paths a value set at path writes: a table merges, so

@@ -18,6 +18,7 @@ type GBenchContext struct {
 	NumCPUs          int
 	MHzPerCPU        int
 	LibraryBuildType string
+	Custom           [][2]string // benchmark::AddCustomContext's keys and values, after the others, in order
 }
 
 // GBenchRun is one benchmark instance. RealTimeNs is the time of one
@@ -45,6 +46,29 @@ type gbenchContext struct {
 	Caches            []struct{} `json:"caches"`
 	LoadAvg           []float64  `json:"load_avg"`
 	LibraryBuildType  string     `json:"library_build_type"`
+	custom            [][2]string
+}
+
+// MarshalJSON writes the context's keys, then the custom ones, as Google
+// Benchmark's JSON reporter does.
+func (c gbenchContext) MarshalJSON() ([]byte, error) {
+	type fixed gbenchContext // without this method
+	b, err := json.Marshal(fixed(c))
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1] // drop the closing brace
+	for _, kv := range c.custom {
+		for i, s := range kv {
+			sb, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, ",:"[i])
+			b = append(b, sb...)
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // gbenchFixed holds the keys every benchmark object has, in output order.
@@ -130,6 +154,7 @@ func WriteGBench(w io.Writer, ctx GBenchContext, runs []GBenchRun) error {
 			Caches:           []struct{}{},
 			LoadAvg:          []float64{},
 			LibraryBuildType: ctx.LibraryBuildType,
+			custom:           ctx.Custom,
 		},
 		Benchmarks: make([]gbenchRun, 0, len(runs)),
 	}

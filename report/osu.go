@@ -85,6 +85,12 @@ const osuWindow = 64
 // and its rows carry MB/s and the message rate (MB/s / size) in two
 // columns, as osu_mbw_mr.c prints them; pairs are half the run's ranks.
 func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
+	return WriteOSURuns(w, rows, window, "")
+}
+
+// WriteOSURuns is WriteOSUWindow with banner, lines of "# " comments that
+// say how the runs were set up, printed under each run's title.
+func WriteOSURuns(w io.Writer, rows []Row, window int, banner string) error {
 	type run struct {
 		Case, Src, Dst string
 	}
@@ -101,34 +107,68 @@ func WriteOSUWindow(w io.Writer, rows []Row, window int) error {
 		byRun[k] = append(byRun[k], r)
 	}
 	var b strings.Builder
+	ow := NewOSUWriter(&b, window, banner)
 	for _, k := range order {
 		rs := byRun[k]
 		slices.SortStableFunc(rs, func(a, b Row) int { return cmp.Compare(a.Bytes, b.Bytes) })
-		t := osuTests[k.Case]
+		for _, r := range rs {
+			ow.Row(r) // checked above; b takes every write
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// OSUWriter prints OSU runs a row at a time, as OSU prints each size when
+// it finishes: a run's title block before its first row. Rows must come
+// as WriteOSURuns orders them (a run's sizes increasing); the bytes are
+// its.
+type OSUWriter struct {
+	w      io.Writer
+	window int
+	banner string
+	cur    [3]string // the run being printed: case, src, dst
+	begun  bool
+}
+
+// NewOSUWriter prints to w; window and banner as WriteOSURuns.
+func NewOSUWriter(w io.Writer, window int, banner string) *OSUWriter {
+	return &OSUWriter{w: w, window: window, banner: banner}
+}
+
+// Row prints r, under its run's title block if it starts a run.
+func (ow *OSUWriter) Row(r Row) error {
+	if err := checkOSURow(r); err != nil {
+		return fmt.Errorf("report: osu row: %v", err)
+	}
+	var b strings.Builder
+	t := osuTests[r.Case]
+	if k := [3]string{r.Case, r.Src, r.Dst}; !ow.begun || k != ow.cur {
+		ow.begun, ow.cur = true, k
 		if !t.Multi {
 			title := t.Title
 			if strings.Contains(title, "%s") {
 				title = fmt.Sprintf(title, osuAccel)
 			}
 			fmt.Fprintf(&b, "\n# %s v%s\n", title, osuVersion)
+			b.WriteString(ow.banner)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
 			fmt.Fprintf(&b, "%-*s%*s\n", osuSizeWidth, "# Size", osuWidth, osuColumn[t.Metric])
 		} else {
 			fmt.Fprintf(&b, "# %s v%s\n", t.Title, osuVersion)
-			fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(k.Dst, "+"))/2, window)
+			b.WriteString(ow.banner)
+			fmt.Fprintf(&b, "# [ pairs: %d ] [ window size: %d ]\n", len(strings.Split(r.Dst, "+"))/2, ow.window)
 			fmt.Fprintf(&b, "# Datatype: %s.\n", osuDatatype)
 			fmt.Fprintf(&b, "%-*s%*s%*s\n", osuSizeWidth, "# Size", osuWidth, "MB/s", osuWidth, "Messages/s")
 		}
-		for _, r := range rs {
-			v, _ := osuValue(r)
-			fmt.Fprintf(&b, "%-*d%s", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
-			if t.Multi {
-				b.WriteString(cFloat(osuWidth, osuPrecision, 1e6*v/float64(r.Bytes))) // rate = 1e6 x MB/s / size
-			}
-			b.WriteString("\n")
-		}
 	}
-	_, err := io.WriteString(w, b.String())
+	v, _ := osuValue(r)
+	fmt.Fprintf(&b, "%-*d%s", osuSizeWidth, r.Bytes, cFloat(osuWidth, osuPrecision, v))
+	if t.Multi {
+		b.WriteString(cFloat(osuWidth, osuPrecision, 1e6*v/float64(r.Bytes))) // rate = 1e6 x MB/s / size
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(ow.w, b.String())
 	return err
 }
 

@@ -24,6 +24,7 @@ type RCCLTests struct {
 	Root               int      // -1 for unrooted collectives
 	CountDivisor       int64    // the count column is elements per rank for AllGather, ReduceScatter, AlltoAll
 	Info               []string // NCCL_DEBUG=INFO lines, printed while the communicator is created
+	Setup              string   // "# " lines saying how the run was set up (Setup.Lines), under the version
 }
 
 // RCCLDevice is one "# Rank" line: a rank's process and device.
@@ -48,6 +49,49 @@ func rcclTime(us float64) string {
 // _inplace twins, per size) as rccl-tests does. The data is not checked
 // (no values are computed), so #wrong is N/A and validation 0, as with -c 0.
 func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
+	rw := NewRCCLTestsWriter(w, t)
+	if err := rw.Head(); err != nil {
+		return err
+	}
+	var sizes []int64
+	bySize := map[int64][]Row{}
+	for _, r := range rows {
+		if bySize[r.Bytes] == nil {
+			sizes = append(sizes, r.Bytes)
+		}
+		bySize[r.Bytes] = append(bySize[r.Bytes], r)
+	}
+	for _, s := range sizes {
+		if err := rw.Size(bySize[s]); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
+}
+
+// RCCLTestsWriter prints an rccl-tests run as it goes, as rccl-tests does:
+// the head, then a line as each size finishes, then the summary. The bytes
+// are WriteRCCLTests's.
+type RCCLTestsWriter struct {
+	w      io.Writer
+	t      RCCLTests
+	sum    float64 // busbw over the sizes, out of place and in place
+	n      int
+	headed bool
+}
+
+// NewRCCLTestsWriter prints t's run to w.
+func NewRCCLTestsWriter(w io.Writer, t RCCLTests) *RCCLTestsWriter {
+	return &RCCLTestsWriter{w: w, t: t}
+}
+
+// Head prints the settings, the devices and the column titles, once.
+func (rw *RCCLTestsWriter) Head() error {
+	if rw.headed {
+		return nil
+	}
+	rw.headed = true
+	t := rw.t
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	step, unit := int64(t.StepFactor), "factor"
@@ -62,6 +106,7 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 	}
 	p("#\n")
 	p("rccl-tests: Version akisim\n")
+	b.WriteString(t.Setup)
 	p("# Using devices\n")
 	for _, d := range t.Devices {
 		p("#   Rank %2d Pid %6d on %10s device %2d [%s] %s\n", d.Rank, d.Pid, d.Host, d.Device, d.BusID, d.Name)
@@ -75,31 +120,47 @@ func WriteRCCLTests(w io.Writer, t RCCLTests, rows []Row) error {
 		"time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong")
 	p("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s\n", "(B)", "(elements)", "", "", "",
 		"(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "")
-	var sizes []int64
-	val := map[int64]map[string]float64{}
+	_, err := io.WriteString(rw.w, b.String())
+	return err
+}
+
+// Size prints the line of one size: rows are its metrics, all of one
+// Bytes (the rows one run makes).
+func (rw *RCCLTestsWriter) Size(rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := rw.Head(); err != nil {
+		return err
+	}
+	t := rw.t
+	v := map[string]float64{}
 	for _, r := range rows {
-		if val[r.Bytes] == nil {
-			val[r.Bytes] = map[string]float64{}
-			sizes = append(sizes, r.Bytes)
-		}
-		val[r.Bytes][r.Metric] = r.Value
+		v[r.Metric] = r.Value
 	}
-	sum, n := 0.0, 0
-	for _, s := range sizes {
-		v := val[s]
-		p("%12d  %12d  %8s  %6s  %6d", s, s/t.TypeBytes/max(t.CountDivisor, 1), t.Type, t.Op, t.Root)
-		for _, place := range []string{"", "_inplace"} {
-			p("  %7s  %6.2f  %6.2f  %5s", rcclTime(v["latency"+place]), v["bandwidth"+place], v["busbw"+place], "N/A")
-			sum += v["busbw"+place]
-			n++
-		}
-		p("\n")
+	s := rows[0].Bytes
+	var b strings.Builder
+	fmt.Fprintf(&b, "%12d  %12d  %8s  %6s  %6d", s, s/t.TypeBytes/max(t.CountDivisor, 1), t.Type, t.Op, t.Root)
+	for _, place := range []string{"", "_inplace"} {
+		fmt.Fprintf(&b, "  %7s  %6.2f  %6.2f  %5s", rcclTime(v["latency"+place]), v["bandwidth"+place], v["busbw"+place], "N/A")
+		rw.sum += v["busbw"+place]
+		rw.n++
 	}
-	p("# Out of bounds values : %d %s\n", 0, "OK")
+	b.WriteString("\n")
+	_, err := io.WriteString(rw.w, b.String())
+	return err
+}
+
+// Close prints the summary under the sizes.
+func (rw *RCCLTestsWriter) Close() error {
+	if err := rw.Head(); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Out of bounds values : %d %s\n", 0, "OK")
 	// C's %g: 6 significant digits (Go's %g prints every digit needed)
-	p("# Avg bus bandwidth    : %s %s\n", strconv.FormatFloat(sum/float64(max(n, 1)), 'g', 6, 64), "")
-	p("#\n")
-	p("\n")
-	_, err := io.WriteString(w, b.String())
+	fmt.Fprintf(&b, "# Avg bus bandwidth    : %s %s\n", strconv.FormatFloat(rw.sum/float64(max(rw.n, 1)), 'g', 6, 64), "")
+	b.WriteString("#\n\n")
+	_, err := io.WriteString(rw.w, b.String())
 	return err
 }

@@ -75,7 +75,9 @@ func tbTests(rows []Row) ([]*tbTest, error) {
 // the "##" lines of the config (echo: before test N, key N; tail: after
 // the last test), then per test its executors, each followed by its
 // transfers, and the aggregate. With csv, TransferBench's CSV instead.
-func WriteTransferBench(w io.Writer, rows []Row, echo map[int][]string, tail []string, csv bool) error {
+// setup, lines saying how the run was set up (Setup.Lines), goes under the
+// text's title.
+func WriteTransferBench(w io.Writer, rows []Row, echo map[int][]string, tail []string, csv bool, setup string) error {
 	tests, err := tbTests(rows)
 	if err != nil {
 		return err
@@ -86,6 +88,7 @@ func WriteTransferBench(w io.Writer, rows []Row, echo map[int][]string, tail []s
 	} else {
 		fmt.Fprintf(b, "TransferBench v%s\n", TransferBenchVersion)
 		fmt.Fprintln(b, strings.Repeat("=", 63))
+		b.WriteString(setup)
 	}
 	for _, t := range tests {
 		if csv {

@@ -112,20 +112,34 @@ func (t RCCLTests) Runs() ([]job.Run, error) {
 	if t.Root < 0 || t.Root >= n {
 		return nil, fmt.Errorf("-root: rank %d is outside the %d GCDs", t.Root, n)
 	}
-	elem := trace.Datatypes[t.Datatype]
+	sizes, err := t.RunBytes()
+	if err != nil {
+		return nil, err
+	}
 	var runs []job.Run
-	for _, s := range t.Sizes {
-		// rccl-tests rounds the size down to whole elements (per rank where the data is split)
-		unit := elem
-		if k == trace.RCCLAllGather || k == trace.RCCLReduceScatter || k == trace.RCCLAllToAll {
-			unit *= int64(n)
-		}
-		if s/unit < 1 {
-			return nil, fmt.Errorf("-sizes: %d bytes is less than one %s element per rank (%d bytes)", s, t.Datatype, unit)
-		}
-		runs = append(runs, t.run(k, s/unit*unit))
+	for _, s := range sizes {
+		runs = append(runs, t.run(k, s))
 	}
 	return runs, nil
+}
+
+// RunBytes are the sizes the runs move, in order: each of Sizes rounded
+// down to whole elements (per rank where the data is split), as
+// rccl-tests rounds them.
+func (t RCCLTests) RunBytes() ([]int64, error) {
+	k := RCCLBenchmarks[t.Bench]
+	unit := trace.Datatypes[t.Datatype]
+	if k == trace.RCCLAllGather || k == trace.RCCLReduceScatter || k == trace.RCCLAllToAll {
+		unit *= int64(len(t.GCDs))
+	}
+	var out []int64
+	for _, s := range t.Sizes {
+		if unit < 1 || s/unit < 1 {
+			return nil, fmt.Errorf("-sizes: %d bytes is less than one %s element per rank (%d bytes)", s, t.Datatype, unit)
+		}
+		out = append(out, s/unit*unit)
+	}
+	return out, nil
 }
 
 // Labels of the host clock readings.

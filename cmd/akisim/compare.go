@@ -28,14 +28,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	debug := fs.String("debug", "", "the gem5 debug trace (default M5OUT/trace.out)")
 	cfg := fs.String("config", "gem5-mi200.toml", "the node gem5's device is matched by")
-	pos, err := parseMixed(fs, args)
+	pos, err := commandArgs(fs, args, stderr, "compare", compareUsage)
 	if err != nil {
-		if help(fs, stderr, compareUsage, err) {
-			return flag.ErrHelp
-		}
-		return bad("compare: %v (%s)", err, compareUsage)
-	}
-	if err := refuseEmpty(fs, "compare "); err != nil {
 		return err
 	}
 	if len(pos) != 2 || pos[0] != "gem5" {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
 )
@@ -23,7 +24,8 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // options are the command line.
 type options struct {
-	command      string // "run", "validate", "configs" or "routes"
+	command      string   // "run", "validate", "configs" or "routes"
+	args         []string // the command line as given, for the outputs' setup
 	version      bool
 	quiet        bool // no progress on stderr
 	invariants   bool // -check: check the model's invariants after every run
@@ -59,6 +61,7 @@ type options struct {
 	root         int
 	datatype     string
 	rcclArgs     *rcclTestsArgs // an rccl-tests command line's own settings (rccltests_args.go)
+	rcclBytes    []int64        // the sizes the rccl runs move, in order (rcclRuns)
 	halo         haloFlags
 	osu          osuArgs // an OSU benchmark's own flags (osu_args.go)
 	nodes        int
@@ -68,6 +71,7 @@ type options struct {
 	given        map[string]bool   // the flags the command line gave
 	read         *input            // the config, once read (readConfig)
 	overrides    []config.Override // -set, then what -nodes and -env make, each as typed
+	setup        report.Setup      // what the run's outputs record of how it was set up (setup.go)
 	stderr       io.Writer         // where diagnostics beside the results go
 }
 
@@ -99,7 +103,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	if len(args) > 0 && isOSUBenchmark(args[0]) { // OSU's own flags (osu_args.go)
 		return parseOSU(args, stderr)
 	}
-	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, sweep.go, plot.go)
+	if len(args) > 0 && (args[0] == "import" || args[0] == "compare" || args[0] == "diff" || args[0] == "sweep" || args[0] == "plot") { // their own arguments (import.go, compare.go, diff.go, sweep.go, plot.go)
 		o.command, o.importArgs = args[0], args[1:]
 		return o, nil
 	}
@@ -111,7 +115,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		case "p2p", "commscope", "stream", "osu", "rccl", "halo", "transferbench":
 			o.workload = args[0]
 		default:
-			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, sweep, plot, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
+			return nil, bad("unknown command %q (want run, validate, configs, routes, import, compare, diff, sweep, plot, p2p, commscope, stream, osu, rccl, halo or transferbench)", args[0])
 		}
 		args = args[1:]
 	}

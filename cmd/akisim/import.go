@@ -25,14 +25,8 @@ func runImport(args []string, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	out := fs.String("o", "", "the trace file to write (JSON Lines)")
 	cfg := fs.String("config", "frontier-node.toml", "the node the trace must fit (its GCDs and NUMA domains)")
-	pos, err := parseMixed(fs, args)
+	pos, err := commandArgs(fs, args, stderr, "import", importUsage)
 	if err != nil {
-		if help(fs, stderr, importUsage, err) {
-			return flag.ErrHelp
-		}
-		return bad("import: %v (%s)", err, importUsage)
-	}
-	if err := refuseEmpty(fs, "import "); err != nil {
 		return err
 	}
 	if len(pos) != 2 || *out == "" {
@@ -110,8 +104,6 @@ func profileFiles(path string) []string {
 	return out
 }
 
-// parseMixed parses flags and positional arguments given in any order and
-// returns the positional ones.
 // help says whether a parse error is -h or -help, and then writes the
 // command's usage and flags on stderr (the command exits 0).
 func help(fs *flag.FlagSet, stderr io.Writer, usage string, err error) bool {
@@ -124,6 +116,30 @@ func help(fs *flag.FlagSet, stderr io.Writer, usage string, err error) bool {
 	return true
 }
 
+// commandArgs parses a subcommand's arguments: its flags (fs; nil for
+// none), anywhere, and its words, in order. -h prints usage and the flags
+// (flag.ErrHelp); a bad flag or an empty value is bad input naming the
+// subcommand.
+func commandArgs(fs *flag.FlagSet, args []string, stderr io.Writer, name, usage string) ([]string, error) {
+	if fs == nil {
+		fs = flag.NewFlagSet("akisim "+name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+	}
+	pos, err := parseMixed(fs, args)
+	if err != nil {
+		if help(fs, stderr, usage, err) {
+			return nil, flag.ErrHelp
+		}
+		return nil, bad("%s: %v (%s)", name, err, usage)
+	}
+	if err := refuseEmpty(fs, name+" "); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+// parseMixed parses flags and positional arguments given in any order and
+// returns the positional ones.
 func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for len(args) > 0 {

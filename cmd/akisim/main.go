@@ -84,6 +84,9 @@ func cli(args []string, stdout, stderr io.Writer) (code int) {
 		return 0
 	}
 	if err == nil {
+		o.args = args
+	}
+	if err == nil {
 		if e := limit.CheckEnv(); e != nil {
 			err = bad("%v", e)
 		}
@@ -184,6 +187,8 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		return runImport(o.importArgs, o.stderr)
 	case "compare":
 		return asText(out, func(w io.Writer) error { return runCompare(o.importArgs, w, o.stderr) })
+	case "diff":
+		return asText(out, func(w io.Writer) error { return runDiff(o.importArgs, w, o.stderr) })
 	case "sweep":
 		return runSweep(o.importArgs, o.stderr)
 	case "plot":

@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 )
 
@@ -286,11 +289,23 @@ func TestOutdirHoldsResultsConfigAndStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, f := range []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "version.txt"} {
+	for _, f := range []string{"results.csv", "results.json", "config.toml", "config.json", "setup.json", "stats.txt", "version.txt"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil || len(b) == 0 {
 			t.Errorf("%s missing or empty: %v", f, err)
 		}
+	}
+	// the override as typed, in the files a reader of the results opens
+	for _, f := range []string{"config.toml", "stats.txt"} {
+		if !strings.Contains(readFile(t, filepath.Join(dir, f)), "# overrides -set 'xgmi.bundle[0-1].lanes=2'\n") {
+			t.Errorf("%s does not record the -set", f)
+		}
+	}
+	var setup report.Setup
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "setup.json"))), &setup); err != nil ||
+		!slices.Equal(setup.Overrides, []string{"-set xgmi.bundle[0-1].lanes=2"}) || setup.Config != "frontier-node" || setup.Version != versionLine() ||
+		!slices.Equal(setup.Command, []string{"-trace", "traces/peer-0-to-1.jsonl", "-set", "xgmi.bundle[0-1].lanes=2", "-outdir", dir}) {
+		t.Errorf("setup.json: %+v, %v", setup, err)
 	}
 	cfg, _ := os.ReadFile(filepath.Join(dir, "config.toml"))
 	if !strings.Contains(string(cfg), "lanes = 2") {
@@ -461,4 +476,51 @@ func TestValidateOnlyDerived(t *testing.T) {
 	if !strings.Contains(out, "E2 NUMA placement") || strings.Contains(out, "independent checks") {
 		t.Errorf("-only derived output:\n%s", out)
 	}
+}
+
+// A what-if's text header says so: the -set as typed where a baseline
+// says it has none, and the tables below them are otherwise the same form.
+func TestWhatIfHeaderShowsTheOverrides(t *testing.T) {
+	_, base, _ := akisim(t, "-cases", "latency", "-quiet")
+	code, what, errs := akisim(t, "-cases", "latency", "-quiet", "-set", "xgmi.bundle[*].lanes=1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	head := func(s string) string { h, _, _ := strings.Cut(s, "\n\n"); return h }
+	if !strings.Contains(head(base), "\n# overrides none\n") {
+		t.Errorf("baseline header\n%s\nwant an overrides none line", head(base))
+	}
+	if !strings.Contains(head(what), "\n# overrides -set 'xgmi.bundle[*].lanes=1'\n") {
+		t.Errorf("what-if header\n%s\nwant the -set", head(what))
+	}
+	if head(base) == head(what) {
+		t.Error("the what-if's header is the baseline's")
+	}
+	_, rccl, _ := akisim(t, "all_reduce_perf", "-b", "8", "-e", "8", "-g", "2", "-quiet", "-env", "NCCL_PROTO=LL")
+	if !strings.Contains(rccl, "rccl-tests: Version akisim\n# config frontier-node") || !strings.Contains(rccl, "\n# overrides -env NCCL_PROTO=LL\n") {
+		t.Errorf("rccl-tests banner lacks the setup:\n%s", rccl)
+	}
+	_, gbench, _ := akisim(t, "commscope", "-filter", `PinnedToGPU/0/0/log2\(N\):8/`, "-format", "gbench", "-set", "xgmi.lane_bandwidth_gbps=30")
+	if !strings.Contains(gbench, `"akisim_overrides": "-set xgmi.lane_bandwidth_gbps=30",`) {
+		t.Errorf("gbench context lacks the setup:\n%s", gbench)
+	}
+}
+
+// A run beyond what validate checks says so in one warn: line on stderr,
+// as gem5 does; a covered run, and bad input, print no warning.
+func TestCoverageWarning(t *testing.T) {
+	_, _, errs := akisim(t, "-cases", "latency", "-quiet")
+	if errs != "" {
+		t.Errorf("baseline: stderr %q, want nothing", errs)
+	}
+	_, _, errs = akisim(t, "-cases", "latency", "-quiet", "-set", "stack.rocm=5.7", "-nodes", "2")
+	if errs != "" {
+		t.Errorf("keys validate varies: stderr %q, want nothing", errs)
+	}
+	code, _, errs := akisim(t, "-cases", "latency", "-quiet", "-set", "xgmi.bundle[*].lanes=1")
+	if code != 0 || !strings.HasPrefix(errs, "warn: outside what akisim validate checks: xgmi.bundle[0].lanes and 5 more keys") ||
+		strings.Count(errs, "\n") != 1 {
+		t.Errorf("lanes=1: exit %d, stderr %q; want one warn: line", code, errs)
+	}
+	wantBad(t, []string{"-cases", "latency", "-set", "xgmi.bundle[*].lanes=1", "-outdir", "README.md"}, "-outdir README.md: is a file")
 }

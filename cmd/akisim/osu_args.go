@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/workloads"
 )
 
@@ -17,10 +19,14 @@ import (
 // are refused, each by name. akisim's own flags (-config, -gcds, -nodes,
 // -env, -set, -format, -outdir, ...) may be given beside them.
 
-// osuArgs are the OSU flags that change the simulation.
+// osuArgs are the OSU flags that change the simulation, and the rank
+// count an MPI launcher would take (mpirun -np N, srun -n N).
 type osuArgs struct {
 	iters, warmup, window int
 	itersSet, warmupSet   bool
+	ranks                 int     // -np or -n; 0 when not given
+	gcds                  []int   // where the ranks ran, for the banner (osuRuns)
+	sizes                 []int64 // the message sizes, in run order (osuRuns)
 }
 
 // osuValueFlags are OSU's flags that take a value, short and long.
@@ -67,6 +73,22 @@ func parseOSU(args []string, stderr io.Writer) (*options, error) {
 		case arg == "-h" || arg == "--help":
 			fmt.Fprint(stderr, osuUsage(name))
 			return nil, flag.ErrHelp
+		case flagName == "-np" || flagName == "-n":
+			if !inline {
+				if i+1 >= len(args) {
+					return nil, bad("%s %s: wants a rank count", name, arg)
+				}
+				i++
+				value = args[i]
+			}
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 || n > 1<<20 {
+				return nil, bad("%s %s %s: want a rank count 1..%d", name, flagName, value, 1<<20)
+			}
+			if a.ranks != 0 {
+				return nil, bad("%s %s: the rank count given twice", name, flagName)
+			}
+			a.ranks = n
 		case ok:
 			if !inline {
 				if i+1 >= len(args) {
@@ -218,5 +240,63 @@ func isOSUBenchmark(word string) bool { return slices.Contains(workloads.OSUBenc
 
 // osuUsage is the line -h prints.
 func osuUsage(name string) string {
-	return fmt.Sprintf("usage: akisim %s [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [-W WINDOW] [-d rocm] [D D] [akisim flags]\n", name)
+	return fmt.Sprintf("usage: akisim %s [-np RANKS] [-m [MIN:]MAX] [-i ITERS] [-x WARMUP] [-W WINDOW] [-d rocm] [D D] [akisim flags]\n", name)
+}
+
+// osuGCDs are the GCDs of the ranks, rank i on the i-th: -gcds, or -np N's
+// first N GCDs. A point-to-point test runs two ranks (OSU needs two) on
+// GCDs 0 and 1 unless told; a collective has no such count, so it wants one.
+func osuGCDs(o *options, c *config.Node) ([]int, error) {
+	bench := cmp.Or(o.bench, "osu_bw")
+	n := o.osu.ranks
+	switch {
+	case o.gcds != "":
+		ids, err := gcdIDs("-gcds", o.gcds, c.TotalGCDs())
+		if err == nil && n > 0 && len(ids) != n {
+			return nil, bad("-np %d and -gcds %s: %d GCDs for %d ranks", n, o.gcds, len(ids), n)
+		}
+		return ids, err
+	case n > c.TotalGCDs():
+		return nil, bad("-np %d: %s has %d GCDs (-nodes N runs more)", n, c.Name, c.TotalGCDs())
+	case n > 0:
+		ids := make([]int, n)
+		for i := range ids {
+			ids[i] = i
+		}
+		return ids, nil
+	case slices.Contains(osuPoint, bench) || !isOSUBenchmark(bench): // OSU's two; osu.Runs names an unknown bench
+		return []int{0, 1}, nil
+	}
+	return nil, bad("%s: give the rank count, -np N (ranks on GCDs 0..N-1), or the GCDs, -gcds LIST", bench)
+}
+
+// osuBanner is what an OSU run says under its title: its ranks and where
+// they ran, then how it was set up (report.Setup).
+func osuBanner(o *options, c *config.Node) string {
+	where := c.Name
+	if c.Nodes() > 1 {
+		where = fmt.Sprintf("%d %s nodes", c.Nodes(), c.Name)
+	}
+	return fmt.Sprintf("# %d ranks on GCDs %s of %s\n%s", len(o.osu.gcds), idRanges(o.osu.gcds), where, o.setup.Lines("# "))
+}
+
+// idRanges writes ids as a list, a run of three or more as FIRST-LAST:
+// 0-15, or 0,8.
+func idRanges(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, strconv.Itoa(ids[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
 }

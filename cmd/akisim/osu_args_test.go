@@ -80,10 +80,43 @@ func TestOSUArgsBadInput(t *testing.T) {
 		{[]string{"osu_allreduce", "-m", "8"}, "osu_allreduce: without -d rocm its buffers are host memory"},
 		{[]string{"osu_bw", "-sizes", "8", "D", "D"}, "osu_bw -sizes: the benchmark name and -m choose these"},
 		{[]string{"osu_mbw_mr", "-gcds", "0,1,2", "D", "D"}, "-gcds: osu_mbw_mr pairs rank i with rank i+n/2 and needs an even number of GCDs, got 3"},
+		{[]string{"osu_allreduce", "-d", "rocm"}, "osu_allreduce: give the rank count, -np N"},
+		{[]string{"osu_allreduce", "-np", "16", "-d", "rocm"}, "-np 16: frontier-node has 8 GCDs"},
+		{[]string{"osu_allreduce", "-np", "4", "-gcds", "0,1", "-d", "rocm"}, "-np 4 and -gcds 0,1: 2 GCDs for 4 ranks"},
+		{[]string{"osu_allreduce", "-np", "x", "-d", "rocm"}, "osu_allreduce -np x: want a rank count"},
+		{[]string{"osu_allreduce", "-n", "2", "-np", "2", "-d", "rocm"}, "osu_allreduce -np: the rank count given twice"},
+		{[]string{"osu_allreduce", "-d", "rocm", "-n"}, "osu_allreduce -n: wants a rank count"},
+		{[]string{"osu_bw", "-np", "3", "D", "D"}, "-np 3: osu_bw runs two ranks"},
 	} {
 		code, _, errs := akisim(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// -np N and -n N put the ranks on the first N GCDs, as -gcds would, and
+// the banner says where they ran; osu_bw's two ranks are said too.
+func TestOSURankCount(t *testing.T) {
+	for _, c := range []struct {
+		osu    []string
+		banner string
+	}{
+		{[]string{"osu_allreduce", "-np", "4", "-m", "8:8", "-d", "rocm"}, "# 4 ranks on GCDs 0-3 of frontier-node\n"},
+		{[]string{"osu_allreduce", "-n=4", "-m", "8:8", "-d", "rocm"}, "# 4 ranks on GCDs 0-3 of frontier-node\n"},
+		{[]string{"osu_allreduce", "-gcds", "0,1,2,3", "-m", "8:8", "-d", "rocm"}, "# 4 ranks on GCDs 0-3 of frontier-node\n"},
+		{[]string{"osu_allreduce", "-np", "16", "-nodes", "2", "-m", "8:8", "-d", "rocm"}, "# 16 ranks on GCDs 0-15 of 2 frontier-node nodes\n"},
+		{[]string{"osu_bw", "-m", "8:8", "D", "D"}, "# 2 ranks on GCDs 0,1 of frontier-node\n"},
+		{[]string{"osu_latency", "-gcds", "0,8", "-nodes", "2", "-m", "8:8", "D", "D"}, "# 2 ranks on GCDs 0,8 of 2 frontier-node nodes\n"},
+	} {
+		code, out, errs := akisim(t, append(c.osu, "-quiet")...)
+		if code != 0 || !strings.Contains(out, " v7.4\n"+c.banner) {
+			t.Errorf("%v: exit %d %s\n%s\nwant the banner %q under the title", c.osu, code, errs, out, c.banner)
+		}
+	}
+	_, np, _ := akisim(t, "osu_allreduce", "-np", "4", "-m", "8:8", "-d", "rocm", "-format", "csv")
+	_, gcds, _ := akisim(t, "osu_allreduce", "-gcds", "0,1,2,3", "-m", "8:8", "-d", "rocm", "-format", "csv")
+	if np != gcds || np == "" {
+		t.Errorf("-np 4 rows\n%s\ndiffer from -gcds 0,1,2,3 rows\n%s", np, gcds)
 	}
 }

@@ -27,9 +27,16 @@ func TestOSUText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := "\n# OSU MPI-ROCM Bandwidth Test v7.4\n# Datatype: MPI_CHAR.\n# Size      Bandwidth (MB/s)\n"
+	// the ranks and the run's setup under the title, as "#" lines
+	c, err := config.Load("../../configs/frontier-node.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\n# OSU MPI-ROCM Bandwidth Test v7.4\n# 2 ranks on GCDs 0,1 of frontier-node\n# config frontier-node (configs/frontier-node.toml)\n# overrides none\n" +
+		fmt.Sprintf("# stack ROCm %s, Cray MPICH %s, RCCL %s\n", c.Stack.ROCm, c.Stack.CrayMPICH, c.Stack.RCCL) +
+		"# " + versionLine() + "\n# Datatype: MPI_CHAR.\n# Size      Bandwidth (MB/s)\n"
 	if !strings.HasPrefix(out, want) {
-		t.Fatalf("output does not start with OSU's title lines\n%s", out)
+		t.Fatalf("output does not start with OSU's title lines and the run's setup\n%s", out)
 	}
 	if res == nil || len(res.Rows) != 3 {
 		t.Fatalf("want 3 simulated rows, got %v", res)

@@ -26,6 +26,7 @@ type progress struct {
 	start    time.Time
 	last     time.Time
 	drawn    bool // a bar is on the terminal's last line
+	noETA    bool // the runs differ in size: a count would mislead (unlikeRuns)
 }
 
 // newProgress reports to w, nil when quiet.
@@ -54,14 +55,26 @@ func (p *progress) runDone(done, total int, simulated float64) {
 		return
 	}
 	p.last = now
-	eta := "?"
-	if done > 0 && done < total {
-		eta = (time.Duration(float64(wall) / float64(done) * float64(total-done))).Round(time.Second).String()
-	} else if done == total {
-		eta = "0s"
+	status := fmt.Sprintf("%d/%d runs, %s simulated, %s wall", done, total, simTime(simulated), wall.Round(time.Second))
+	if !p.noETA {
+		eta := "?"
+		if done > 0 && done < total {
+			eta = (time.Duration(float64(wall) / float64(done) * float64(total-done))).Round(time.Second).String()
+		} else if done == total {
+			eta = "0s"
+		}
+		status += ", about " + eta + " left"
 	}
-	status := fmt.Sprintf("%d/%d runs, %s simulated, %s wall, about %s left", done, total, simTime(simulated), wall.Round(time.Second), eta)
 	p.show(status, float64(done)/float64(max(total, 1)))
+}
+
+// unlikeRuns drops the estimate of the time left: the runs grow with their
+// sizes (a 1 GiB all_reduce takes 10^5 times an 8 B one), so the time per
+// run done so far says nothing of the runs to come.
+func (p *progress) unlikeRuns() {
+	if p != nil {
+		p.noETA = true
+	}
 }
 
 // within reports a run still under way, done of its total ops (a long

@@ -32,6 +32,13 @@ func TestProgressLines(t *testing.T) {
 	if s := b.String(); !strings.HasPrefix(s, "\r[######################........] 3/4 runs, 3 s simulated") || !strings.HasSuffix(s, "\x1b[K\n") {
 		t.Errorf("bar %q", s)
 	}
+	b.Reset()
+	p.terminal = false
+	p.unlikeRuns()
+	p.runDone(2, 4, 1)
+	if s := b.String(); !strings.HasSuffix(s, " wall\n") || strings.Contains(s, "left") {
+		t.Errorf("runs of unlike sizes: %q, want no estimate of the time left", s)
+	}
 	if q := newProgress(&b, true); q != nil {
 		t.Error("-quiet reports progress")
 	}

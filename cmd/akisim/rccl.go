@@ -2,14 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/rccl"
 	"github.com/akisim/akisim/report"
-	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -57,6 +55,7 @@ func rcclRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
+	o.rcclBytes, _ = t.RunBytes()                        // Runs has checked the sizes
 	if c.Env.NCCLDebug == "INFO" && o.format != "text" { // keep csv and json clean: RCCL's lines go to stderr
 		lines, err := rcclInfo(c, t.GCDs)
 		if err != nil {
@@ -126,25 +125,19 @@ func rcclInfo(c *config.Node, gcds []int) ([]string, error) {
 	return lines, nil
 }
 
-// writeRCCLTests prints the results as rccl-tests does, with RCCL's INFO
-// lines where it prints them (while the communicator is created) when
-// NCCL_DEBUG=INFO.
-func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) error {
+// rcclTestsOf is what rccl-tests prints of the run before its rows: the
+// sizes and settings, the devices, and RCCL's INFO lines where it prints
+// them (while the communicator is created) when NCCL_DEBUG=INFO.
+func rcclTestsOf(o *options, c *config.Node) (report.RCCLTests, error) {
 	k := workloads.RCCLBenchmarks[rcclBench(o)]
-	var sizes []int64
-	for _, r := range res.Rows {
-		if !slices.Contains(sizes, r.Bytes) {
-			sizes = append(sizes, r.Bytes)
-		}
-	}
 	gcds, err := rcclGCDs(o, c) // rcclRuns has checked -gcds
 	if err != nil {
-		return err
+		return report.RCCLTests{}, err
 	}
 	t := report.RCCLTests{StepFactor: 2, Warmup: o.warmup, Iters: o.iters, Type: o.datatype,
-		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1}
-	if len(sizes) > 0 {
-		t.MinBytes, t.MaxBytes = slices.Min(sizes), slices.Max(sizes)
+		TypeBytes: trace.Datatypes[o.datatype], Op: "sum", Root: -1, CountDivisor: 1, Setup: o.setup.Lines("# ")}
+	if len(o.rcclBytes) > 0 {
+		t.MinBytes, t.MaxBytes = slices.Min(o.rcclBytes), slices.Max(o.rcclBytes)
 	}
 	switch k {
 	case trace.RCCLAllGather, trace.RCCLAllToAll:
@@ -170,8 +163,8 @@ func writeRCCLTests(w io.Writer, o *options, c *config.Node, res *run.Result) er
 	}
 	if c.Env.NCCLDebug == "INFO" {
 		if t.Info, err = rcclInfo(c, gcds); err != nil {
-			return err
+			return report.RCCLTests{}, err
 		}
 	}
-	return report.WriteRCCLTests(w, t, res.Rows)
+	return t, nil
 }

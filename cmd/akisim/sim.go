@@ -30,9 +30,10 @@ type input struct {
 	src    *config.Source
 	node   *config.Node
 	ops    []trace.Op
-	stream *trace.Stream // a trace read a chunk at a time (stream.go), instead of ops
-	read   string        // the file the trace is read from: its copy when it comes through a pipe (trace.Spool)
-	clean  func()        // removes that copy
+	stream *trace.Stream     // a trace read a chunk at a time (stream.go), instead of ops
+	read   string            // the file the trace is read from: its copy when it comes through a pipe (trace.Spool)
+	clean  func()            // removes that copy
+	sets   []config.Override // what made node from src: the command line's overrides, then the trace's setenv lines
 }
 
 // loadConfig finds, reads and resolves the node config; its errors are
@@ -63,7 +64,7 @@ func readConfig(o *options) (*input, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	o.read = &input{src: src, node: c}
+	o.read = &input{src: src, node: c, sets: o.overrides}
 	return o.read, nil
 }
 
@@ -87,15 +88,15 @@ func readInput(o *options) (*input, error) {
 	if in.ops, err = trace.ReadFileAs(in.read, o.tracePath); err != nil {
 		return nil, bad("%v", err)
 	}
-	if in.node, err = traceNode(o, in.src, in.node, in.ops); err != nil {
+	if in.node, in.sets, err = traceNode(o, in.src, in.node, in.ops); err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
 // traceNode is node, read from src, with the trace's setenv lines
-// applied to the config, as -env would.
-func traceNode(o *options, src *config.Source, node *config.Node, ops []trace.Op) (*config.Node, error) {
+// applied to the config, as -env would; sets are every override applied.
+func traceNode(o *options, src *config.Source, node *config.Node, ops []trace.Op) (*config.Node, []config.Override, error) {
 	sets := slices.Clone(o.overrides)
 	for _, op := range ops {
 		if op.Op != trace.SetEnv {
@@ -104,10 +105,10 @@ func traceNode(o *options, src *config.Source, node *config.Node, ops []trace.Op
 		sets = append(sets, config.Override{Set: "env." + op.Name + "=" + op.Value, Flag: "setenv " + op.Name + "=" + op.Value})
 		var err error
 		if node, err = src.NodeWith(sets); err != nil {
-			return nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
+			return nil, nil, bad("%s:%d: name: %v", o.tracePath, op.Line, err)
 		}
 	}
-	return node, nil
+	return node, sets, nil
 }
 
 // runs builds the operation streams of the chosen workload or trace.
@@ -154,6 +155,7 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
+	o.setup = setupOf(o, in)
 	if in.clean != nil {
 		defer in.clean() // after the stream is closed
 	}
@@ -179,6 +181,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	}
 	defer out.close()
 	pr := newProgress(o.stderr, o.quiet)
+	if o.tracePath == "" && o.workload != "p2p" {
+		pr.unlikeRuns()
+	}
 	opts := o.runOptions(run.WithStop(stopAsked), run.WithProgress(pr.runDone))
 	if o.rocprof != "" {
 		opts = append(opts, run.WithCalls())
@@ -194,14 +199,32 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 		return err
 	}
 	defer ro.close()
+	live, err := openLive(o, in.node, stdout) // a benchmark's text, a line per size as it finishes
+	if err != nil {
+		return err
+	}
+	if live != nil {
+		for i := range rs { // smallest first: costliest-first would hold the first line behind the largest size
+			rs[i].Cost = 0
+		}
+	}
+	liveSizes := 0
 	opts = append(opts, run.WithRows(func(rows []report.Row) error {
 		for _, r := range rows {
 			if err := ro.add(r); err != nil {
 				return err
 			}
 		}
+		if live != nil {
+			liveSizes++
+			return live.Size(rows)
+		}
 		return nil
 	}))
+	warn, err := coverageWarning(o, in.node)
+	if err != nil {
+		return err
+	}
 	var res *run.Result
 	graceful.Store(true)  // a signal now stops the simulation, which keeps its rows
 	if in.stream != nil { // a streamed trace is checked as it runs
@@ -218,10 +241,22 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 	if err != nil {
 		return err
 	}
+	warn() // once the run has found no bad input, whose error stays one line
 	if err := ro.finish(o, res); err != nil {
 		return err
 	}
 	switch {
+	case live != nil:
+		if liveSizes == 0 { // a replaced simulate kept its rows: a line per size now
+			for rows := range sameBytes(res.Rows) {
+				if err := live.Size(rows); err != nil {
+					return err
+				}
+			}
+		}
+		if err := live.Close(); err != nil {
+			return err
+		}
 	case ro.table != nil:
 		if err := ro.writeTable(o, in.node, res, stdout); err != nil {
 			return err
@@ -268,7 +303,7 @@ type outputs struct {
 }
 
 // outdirFiles are the files a run writes into its outdir.
-var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "stats.txt", "commscope.json", noteFile, marker}
+var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "setup.json", "stats.txt", "commscope.json", noteFile, marker}
 
 // noteFile is where an outdir says its run is incomplete (interrupted).
 const noteFile = "note.txt"
@@ -340,10 +375,21 @@ func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
 	}{
 		{"results.csv", func(w io.Writer) error { return report.WriteCSV(w, res.Rows) }},
 		{"results.json", func(w io.Writer) error { return report.WriteJSON(w, res.Rows) }},
-		{"config.toml", c.WriteTOML},
+		{"config.toml", func(w io.Writer) error { // the overrides above the values they made
+			if _, err := io.WriteString(w, o.setup.Lines("# ")); err != nil {
+				return err
+			}
+			return c.WriteTOML(w)
+		}},
+		{"setup.json", func(w io.Writer) error { return report.WriteSetup(w, o.setup) }},
 		{"config.json", c.WriteJSON},
-		{"stats.txt", func(w io.Writer) error { return report.WriteStats(w, res.Stats.List()) }},
-		{"commscope.json", func(w io.Writer) error { return writeGBench(w, res) }},
+		{"stats.txt", func(w io.Writer) error {
+			if _, err := io.WriteString(w, o.setup.Lines("# ")); err != nil { // before the first dump, where gem5's readers look for none
+				return err
+			}
+			return report.WriteStats(w, res.Stats.List())
+		}},
+		{"commscope.json", func(w io.Writer) error { return writeGBench(w, o, res) }},
 		{out.inDir["-timeline"], timeline},
 		{out.inDir["-rocprof"], rocprof},
 		{out.inDir["-daisen"], daisen},
@@ -429,15 +475,15 @@ func write(o *options, c *config.Node, res *run.Result, w io.Writer) error {
 	case "json":
 		return report.WriteJSON(w, res.Rows)
 	case "gbench":
-		return writeGBench(w, res)
+		return writeGBench(w, o, res)
 	}
-	if o.workload == "osu" { // OSU's own output, nothing before it
-		return report.WriteOSUWindow(w, res.Rows, cmp.Or(o.osu.window, 64))
+	if o.workload == "osu" { // OSU's own output, nothing before it (when its sizes do not come in order: live.go)
+		return report.WriteOSURuns(w, res.Rows, cmp.Or(o.osu.window, 64), osuBanner(o, c))
 	}
-	if o.workload == "rccl" { // rccl-tests' own output
-		return writeRCCLTests(w, o, c, res)
-	}
-	if o.workload == "halo" { // acm's medians, unstacked by label
+	if o.workload == "halo" { // acm's medians, unstacked by label, under "#" lines
+		if _, err := io.WriteString(w, o.setup.Lines("# ")); err != nil {
+			return err
+		}
 		return report.WriteHalo(w, res.Rows)
 	}
 	if o.workload == "transferbench" { // TransferBench's own output
@@ -460,9 +506,10 @@ func plainTable(o *options) bool {
 	return true
 }
 
-// tableHeading is the line above a text table or matrix.
+// tableHeading is the lines above a text table or matrix: what ran, then
+// how it was set up, so a what-if's table says so.
 func tableHeading(o *options, c *config.Node, res *run.Result) string {
-	return fmt.Sprintf("akisim: %s on %s (%d runs)\n\n", what(o), c.Name, len(res.Runs))
+	return fmt.Sprintf("akisim: %s on %s (%d runs)\n%s\n", what(o), c.Name, len(res.Runs), o.setup.Lines("# "))
 }
 
 func what(o *options) string {
@@ -472,10 +519,15 @@ func what(o *options) string {
 	return o.workload
 }
 
-// writeGBench writes the results as Google Benchmark JSON, as Comm|Scope does.
-func writeGBench(w io.Writer, res *run.Result) error {
+// writeGBench writes the results as Google Benchmark JSON, as Comm|Scope
+// does, the run's setup as custom context (Google Benchmark's
+// AddCustomContext), as setup.json names them.
+func writeGBench(w io.Writer, o *options, res *run.Result) error {
 	ctx := report.GBenchContext{Date: "simulated", HostName: "akisim", Executable: "akisim",
 		NumCPUs: 64, MHzPerCPU: 2000, LibraryBuildType: "release"}
+	for _, f := range o.setup.Fields() {
+		ctx.Custom = append(ctx.Custom, [2]string{"akisim_" + f[0], f[1]})
+	}
 	return report.WriteGBench(w, ctx, report.GBenchRuns(res.Rows))
 }
 
@@ -533,14 +585,11 @@ func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if o.osu.itersSet {
 		osu.Iterations = o.osu.iters
 	}
-	gcds := o.gcds
-	if gcds == "" {
-		gcds = "0,1"
-	}
 	var err error
-	if osu.GCDs, err = gcdIDs("-gcds", gcds, c.TotalGCDs()); err != nil {
+	if osu.GCDs, err = osuGCDs(o, c); err != nil {
 		return nil, err
 	}
+	o.osu.gcds = osu.GCDs
 	sizes := o.sizes
 	if sizes == "" {
 		sizes = "1:4194304"
@@ -548,7 +597,11 @@ func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if osu.Sizes, err = byteSizes(sizes); err != nil {
 		return nil, err
 	}
+	o.osu.sizes = osu.Sizes
 	runs, err := osu.Runs()
+	if err != nil && o.gcds == "" && o.osu.ranks > 0 { // the ranks came from -np, not -gcds
+		return nil, bad("%s", strings.Replace(err.Error(), "-gcds:", fmt.Sprintf("-np %d:", o.osu.ranks), 1))
+	}
 	if err != nil {
 		return nil, bad("%v", err)
 	}

@@ -179,7 +179,8 @@ func TestTableSpill(t *testing.T) {
 	if big.Len() < 10*spillBytes || !bytes.Equal(small.Bytes(), big.Bytes()) {
 		t.Errorf("spilled table differs: %d and %d bytes", small.Len(), big.Len())
 	}
-	if !strings.HasPrefix(big.String(), "akisim: trace "+path+" on frontier-node (1 runs)\n\nworkload  case ") {
+	if !strings.HasPrefix(big.String(), "akisim: trace "+path+" on frontier-node (1 runs)\n# config ") ||
+		!strings.Contains(big.String(), "# "+versionLine()+"\n\nworkload  case ") {
 		t.Errorf("table starts %q", big.String()[:min(big.Len(), 200)])
 	}
 }

@@ -81,7 +81,7 @@ func (s *sweep) checkInputs(o *options) error {
 	node := o.read.node
 	if !t.streams {
 		var err error
-		if node, err = traceNode(o, o.read.src, node, t.ops); err != nil {
+		if node, _, err = traceNode(o, o.read.src, node, t.ops); err != nil {
 			return err
 		}
 	}

@@ -69,5 +69,5 @@ func writeTransferBench(w io.Writer, o *options, c *config.Node, res *run.Result
 	for k, l := range o.tb.Lines {
 		echo[k*o.tbSizes+1] = l.Echo
 	}
-	return report.WriteTransferBench(w, res.Rows, echo, o.tb.Tail, c.Env.TBCSV == 1)
+	return report.WriteTransferBench(w, res.Rows, echo, o.tb.Tail, c.Env.TBCSV == 1, o.setup.Lines("## ")) // "##" as the config's own comments
 }

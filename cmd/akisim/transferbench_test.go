@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,9 +18,10 @@ func TestTransferBenchOutput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if lines[0] != "TransferBench v1.52" || lines[1] != strings.Repeat("=", 63) {
-		t.Errorf("header %q", lines[:2])
+	if lines[0] != "TransferBench v1.52" || lines[1] != strings.Repeat("=", 63) || lines[3] != "## overrides none" {
+		t.Errorf("header %q", lines[:4])
 	}
+	lines = slices.Delete(lines, 2, 6) // the run's setup, in the config's "##" comments
 	f := `\s*[0-9]+\.[0-9]{3}`
 	pats := []*regexp.Regexp{
 		regexp.MustCompile(`^## `),
