@@ -94,13 +94,21 @@ func sweepDefaults(t *Table, rows []Row, w, m string) []Named {
 	return out
 }
 
-// safe makes a name fit a file name.
+// safe makes a name a file name a shell takes as typed: [*] is "all",
+// a run of other characters one "-" (xgmi.bundle[*].lanes:
+// xgmi-bundle-all-lanes).
 func safe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
+	s = strings.ReplaceAll(s, "[*]", "-all-")
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
 		}
-		return '_'
-	}, s)
+	}
+	return strings.Trim(b.String(), "-")
 }
