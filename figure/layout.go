@@ -14,6 +14,7 @@ type Figure struct {
 	Legend *plot.Legend     // the lines' names; nil: none
 	Bar    *plot.Plot       // a heat map's colour bar; nil: none
 	scale  palette.ColorMap // the cells' colours, as the bar shows them
+	height vg.Length        // the plot's, where its rows need more than plotHeight; 0: plotHeight
 }
 
 // The plot's own size; a legend or colour bar widens the figure.
@@ -27,7 +28,7 @@ const (
 // Size is the figure's width and height: the plot's, widened by its side
 // and made taller where a long legend needs it.
 func (f *Figure) Size() (w, h vg.Length) {
-	w, h = plotWidth, plotHeight
+	w, h = plotWidth, max(plotHeight, f.height)
 	switch {
 	case f.Legend != nil:
 		r := f.Legend.Rectangle(draw.Canvas{})

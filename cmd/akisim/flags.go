@@ -86,7 +86,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "only", "experiment", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress
+	"validate": {"config", "set", "env", "only", "experiment", "outdir", "force", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress; -outdir: its figures
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
