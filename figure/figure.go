@@ -25,6 +25,9 @@ type Spec struct {
 	Bytes  int64  // only rows of this size, when Sized
 	Sized  bool   // rows of one size only (-bytes given; 0 is a size: a trace's events)
 	X      string // Sweep: the swept key on the x axis ("" : the first)
+	// Published are measurements to draw beside the rows they match
+	// (Size and Sweep figures).
+	Published []Reference
 }
 
 // maxLines is the most lines a figure draws: past it a legend is unreadable.

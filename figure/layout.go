@@ -11,10 +11,11 @@ import (
 // legend or its colour bar, so neither covers a line or a cell.
 type Figure struct {
 	Plot   *plot.Plot
-	Legend *plot.Legend     // the lines' names; nil: none
-	Bar    *plot.Plot       // a heat map's colour bar; nil: none
-	scale  palette.ColorMap // the cells' colours, as the bar shows them
-	height vg.Length        // the plot's, where its rows need more than plotHeight; 0: plotHeight
+	Legend *plot.Legend       // the lines' names; nil: none
+	Bar    *plot.Plot         // a heat map's colour bar; nil: none
+	scale  palette.ColorMap   // the cells' colours, as the bar shows them
+	height vg.Length          // the plot's, where its rows need more than plotHeight; 0: plotHeight
+	single []plot.Thumbnailer // a figure of one line: its look, for a legend that names it later
 }
 
 // The plot's own size; a legend or colour bar widens the figure.

@@ -220,6 +220,7 @@ func addLines(p *plot.Plot, lines []line) (*Figure, error) {
 	named := len(lines) > 1 // merged into one, a line still says which it is
 	lines = merged(lines)
 	st := styles(lines)
+	var thumbs []plot.Thumbnailer
 	for i, l := range lines {
 		s := st[i]
 		lp, sp, err := plotter.NewLinePoints(l.xy)
@@ -229,6 +230,7 @@ func addLines(p *plot.Plot, lines []line) (*Figure, error) {
 		lp.Color, lp.Width, lp.Dashes = colours[s.colour], vg.Points(1.5), dashes[s.dash]
 		sp.Color, sp.Shape, sp.Radius = colours[s.colour], glyphs[s.glyph], vg.Points(3)
 		p.Add(lp, sp)
+		thumbs = []plot.Thumbnailer{lp, sp}
 		if named {
 			p.Legend.Add(l.label(), lp, sp)
 		}
@@ -240,7 +242,7 @@ func addLines(p *plot.Plot, lines []line) (*Figure, error) {
 	if p.Y.Max == p.Y.Min && p.Y.Max < 0 { // one negative value: to zero too (gonum's ±1 is lost on a value past 2^53)
 		p.Y.Max = 0
 	}
-	f := &Figure{Plot: p}
+	f := &Figure{Plot: p, single: thumbs}
 	if named {
 		f.Legend = sideLegend(p)
 		f.Legend.ThumbnailWidth = vg.Points(28) // room for a dash pattern to show

@@ -31,7 +31,11 @@ func drawSize(t *Table, rows []Row, s Spec) (*Figure, error) {
 	p.X.Tick.Marker = log2Ticks{}
 	p.X.Label.Text = "size"
 	p.Y.Label.Text = axisLabel(metric, rows)
-	return addLines(p, lines)
+	f, err := addLines(p, lines)
+	if err != nil {
+		return nil, err
+	}
+	return f, addReferences(f, s.Published, rows, metric, true)
 }
 
 // sizeRange is the smallest and largest size of the lines.

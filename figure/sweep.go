@@ -74,5 +74,9 @@ func drawSweep(t *Table, rows []Row, s Spec) (*Figure, error) {
 		ticks = append(ticks, plot.Tick{Value: pos(v), Label: v})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	return addLines(p, lines)
+	f, err := addLines(p, lines)
+	if err != nil {
+		return nil, err
+	}
+	return f, addReferences(f, s.Published, rows, metric, false)
 }
