@@ -158,6 +158,11 @@ func Checks(family, unit string, checks []Check) (*Figure, error) {
 	p.X.Label.Text = "model / published   (right: published → model)"
 	f := &Figure{Plot: p, Legend: sideLegend(p)}
 	f.height = max(plotHeight, vg.Length(n)*rowHeight+4*vg.Centimeter)
+	var names vg.Length // the rows' names take the left; the bands keep 11 cm
+	for _, t := range ticks {
+		names = max(names, p.Y.Tick.Label.Width(t.Label))
+	}
+	f.width = max(plotWidth, names+11*vg.Centimeter)
 	return f, nil
 }
 

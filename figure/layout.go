@@ -15,6 +15,7 @@ type Figure struct {
 	Bar    *plot.Plot         // a heat map's colour bar; nil: none
 	scale  palette.ColorMap   // the cells' colours, as the bar shows them
 	height vg.Length          // the plot's, where its rows need more than plotHeight; 0: plotHeight
+	width  vg.Length          // the plot's, where its labels need more than plotWidth; 0: plotWidth
 	single []plot.Thumbnailer // a figure of one line: its look, for a legend that names it later
 }
 
@@ -24,12 +25,13 @@ const (
 	plotHeight = 13 * vg.Centimeter
 	gap        = 6 * vg.Millimeter  // between the plot's data and its side
 	barWidth   = 30 * vg.Millimeter // with its axis, and a margin on the right
+	margin     = 2 * vg.Millimeter  // left of the axis labels: gonum measures text a little short
 )
 
 // Size is the figure's width and height: the plot's, widened by its side
 // and made taller where a long legend needs it.
 func (f *Figure) Size() (w, h vg.Length) {
-	w, h = plotWidth, max(plotHeight, f.height)
+	w, h = max(plotWidth, f.width), max(plotHeight, f.height)
 	switch {
 	case f.Legend != nil:
 		r := f.Legend.Rectangle(draw.Canvas{})
@@ -45,8 +47,8 @@ func (f *Figure) Size() (w, h vg.Length) {
 // the top of the data's height, the colour bar beside the data.
 func (f *Figure) regions(c draw.Canvas) (main, side draw.Canvas) {
 	w, _ := f.Size()
-	sideW := w - plotWidth
-	main = draw.Crop(c, 0, -sideW, 0, 0)
+	sideW := w - max(plotWidth, f.width)
+	main = draw.Crop(c, margin, -sideW, 0, 0)
 	if sideW == 0 {
 		return main, draw.Canvas{}
 	}
