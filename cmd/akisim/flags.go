@@ -257,6 +257,9 @@ func (o *options) check(given map[string]bool, word string) error {
 				return bad("-%s: does not apply to akisim %s", name, o.command)
 			}
 		}
+		if o.force && o.outdir == "" { // validate's figures
+			return bad("-force: applies to -outdir only")
+		}
 		return nil
 	}
 	for _, f := range []string{"only", "experiment"} {
