@@ -54,15 +54,40 @@ func Defaults(t *Table) []Named {
 // unique numbers the figures whose names clash once made safe for a file
 // (cases "a b" and "a_b"): the second is NAME-2, and so on.
 func unique(figs []Named) []Named {
-	seen := map[string]bool{}
-	for i := range figs {
-		name := figs[i].Name
-		for k := 2; seen[name]; k++ {
-			name = fmt.Sprintf("%s-%d", figs[i].Name, k)
-		}
-		seen[name], figs[i].Name = true, name
+	names := make([]string, len(figs))
+	for i, f := range figs {
+		names[i] = f.Name
+	}
+	for i, n := range numbered(names) {
+		figs[i].Name = n
 	}
 	return figs
+}
+
+// numbered numbers the names that clash: the second is NAME-2, and so on.
+func numbered(names []string) []string {
+	out := make([]string, len(names))
+	seen := map[string]bool{}
+	for i, n := range names {
+		name := n
+		for k := 2; seen[name]; k++ {
+			name = fmt.Sprintf("%s-%d", n, k)
+		}
+		seen[name], out[i] = true, name
+	}
+	return out
+}
+
+// FileNames makes names file names a shell takes as typed, each its
+// own: validate's families of points ("E4 bandwidth": E4-bandwidth).
+func FileNames(names []string) []string {
+	safes := make([]string, len(names))
+	for i, n := range names {
+		if safes[i] = safe(n); safes[i] == "" {
+			safes[i] = "figure"
+		}
+	}
+	return numbered(safes)
 }
 
 // sweepDefaults are a sweep's figures of metric m: the whole workload if
@@ -94,13 +119,21 @@ func sweepDefaults(t *Table, rows []Row, w, m string) []Named {
 	return out
 }
 
-// safe makes a name fit a file name.
+// safe makes a name a file name a shell takes as typed: [*] is "all",
+// a run of other characters one "-" (xgmi.bundle[*].lanes:
+// xgmi-bundle-all-lanes).
 func safe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
+	s = strings.ReplaceAll(s, "[*]", "-all-")
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
 		}
-		return '_'
-	}, s)
+	}
+	return strings.Trim(b.String(), "-")
 }

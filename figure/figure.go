@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -27,6 +25,9 @@ type Spec struct {
 	Bytes  int64  // only rows of this size, when Sized
 	Sized  bool   // rows of one size only (-bytes given; 0 is a size: a trace's events)
 	X      string // Sweep: the swept key on the x axis ("" : the first)
+	// Published are measurements to draw beside the rows they match
+	// (Size and Sweep figures).
+	Published []Reference
 }
 
 // maxLines is the most lines a figure draws: past it a legend is unreadable.
@@ -53,7 +54,7 @@ func Auto(t *Table, rows []Row) string {
 }
 
 // Draw makes the figure s of table t.
-func Draw(t *Table, s Spec) (*plot.Plot, error) {
+func Draw(t *Table, s Spec) (*Figure, error) {
 	rows, err := t.Select(s.Filter)
 	if err != nil {
 		return nil, err
@@ -73,6 +74,9 @@ func Draw(t *Table, s Spec) (*plot.Plot, error) {
 	kind := s.Kind
 	if kind == "" {
 		kind = Auto(t, rows)
+	}
+	if kind != Matrix && s.Dst == "" { // -dst names the pairs drawn, itself among them if asked
+		rows = apart(rows)
 	}
 	switch kind {
 	case Matrix:
@@ -105,16 +109,16 @@ func (s Spec) describe() string {
 	return strings.Join(parts, " ")
 }
 
-// firstMetric picks the metric drawn: the one asked for, else bandwidth
-// if the rows have it, else the first they have; the rows of it returned.
+// firstMetric picks the metric drawn: the one asked for, else busbw
+// (what rccl-tests users read), else bandwidth, else the first the rows
+// have; the rows of it returned.
 func firstMetric(rows []Row, asked string) (string, []Row) {
 	m := asked
 	if m == "" {
 		m = rows[0].Metric
 		for _, r := range rows {
-			if r.Metric == "bandwidth" {
-				m = "bandwidth"
-				break
+			if r.Metric == "busbw" || r.Metric == "bandwidth" && m != "busbw" {
+				m = r.Metric
 			}
 		}
 	}
@@ -127,45 +131,13 @@ func firstMetric(rows []Row, asked string) (string, []Row) {
 	return m, out
 }
 
-// line is one drawn series.
-type line struct {
-	label string
-	xy    plotter.XYs
-}
-
-// addLines draws lines with distinct colours and glyphs, and a legend.
-func addLines(p *plot.Plot, lines []line) error {
-	for i, l := range lines {
-		lp, sp, err := plotter.NewLinePoints(l.xy)
-		if err != nil {
-			return err
-		}
-		lp.Color = plotutil.Color(i)
-		lp.Width = vg.Points(1.5)
-		sp.Color = plotutil.Color(i)
-		sp.Shape = plotutil.Shape(i)
-		p.Add(lp, sp)
-		if l.label != "" {
-			p.Legend.Add(l.label, lp, sp)
-		}
-	}
-	p.Add(plotter.NewGrid())
-	if p.Y.Min > 0 { // from zero: a difference looks as large as it is
-		p.Y.Min = 0
-	}
-	if p.Y.Max == p.Y.Min && p.Y.Max < 0 { // one negative value: to zero too (gonum's ±1 is lost on a value past 2^53)
-		p.Y.Max = 0
-	}
-	p.Legend.Top, p.Legend.Left = false, false // bottom right: rising curves leave it empty
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(4), vg.Points(4)
-	return nil
-}
-
-// labeller names a row's series by the fields that differ among rows.
-func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
+// labeller names a row's series by the fields that differ among rows,
+// a part per field.
+func labeller(rows []Row, keys []string, skipKey int) func(Row) []string {
 	vary := func(f func(Row) string) bool { return len(distinct(rows, f)) > 1 }
 	workload, cs := vary(func(r Row) string { return r.Workload }), vary(func(r Row) string { return r.Case })
 	pair := vary(func(r Row) string { return r.Src + "\x00" + r.Dst })
+	oneSrc := !vary(func(r Row) string { return r.Src })                                       // the title names it: a line is "to gcd1"
 	size := skipKey >= 0 && vary(func(r Row) string { return strconv.FormatInt(r.Bytes, 10) }) // a sweep: a line per size
 	var keyIdx []int
 	for k := range keys {
@@ -173,7 +145,7 @@ func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
 			keyIdx = append(keyIdx, k)
 		}
 	}
-	return func(r Row) string {
+	return func(r Row) []string {
 		var parts []string
 		if workload {
 			parts = append(parts, r.Workload)
@@ -181,8 +153,11 @@ func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
 		if cs {
 			parts = append(parts, r.Case)
 		}
-		if pair {
-			parts = append(parts, r.Src+"→"+r.Dst)
+		switch {
+		case pair && oneSrc:
+			parts = append(parts, "to "+r.Dst)
+		case pair:
+			parts = append(parts, pairWords(r))
 		}
 		for _, k := range keyIdx {
 			parts = append(parts, keys[k]+"="+r.Point[k])
@@ -190,7 +165,7 @@ func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
 		if size {
 			parts = append(parts, sizeName(float64(r.Bytes)))
 		}
-		return strings.Join(parts, " ")
+		return parts
 	}
 }
 
@@ -198,23 +173,49 @@ func labeller(rows []Row, keys []string, skipKey int) func(Row) string {
 func title(rows []Row, metric string) string {
 	ws := distinct(rows, func(r Row) string { return r.Workload })
 	cs := distinct(rows, func(r Row) string { return r.Case })
-	ps := distinct(rows, func(r Row) string { return r.Src + "→" + r.Dst })
+	ps := distinct(rows, pairWords)
 	t := strings.Join(ws, ", ")
 	if len(cs) == 1 {
 		t += " " + cs[0]
 	}
-	if len(ps) == 1 {
+	if srcs := distinct(rows, func(r Row) string { return r.Src }); len(ps) == 1 {
 		t += " " + ps[0]
+	} else if len(srcs) == 1 && srcs[0] != "" {
+		t += " from " + srcs[0]
 	}
-	return t + ": " + metric
+	return t + ": " + metricWords(ws[0], metric)
 }
 
-// axisLabel is a metric with its unit.
-func axisLabel(metric string, rows []Row) string {
-	if u := rows[0].Unit; u != "" {
-		return metric + " (" + u + ")"
+// pairWords names a row's endpoints: gcd0→gcd1, or a collective's
+// "on 8 GCDs" where its destination is every rank (gcd0+gcd1+...).
+func pairWords(r Row) string {
+	if !strings.Contains(r.Dst, "+") {
+		return r.Src + "→" + r.Dst
 	}
-	return metric
+	ends := strings.Split(r.Dst, "+")
+	_, kind, _ := endpoint(ends[0])
+	return fmt.Sprintf("on %d %ss", len(ends), strings.ToUpper(kind))
+}
+
+// apart drops the rows of an endpoint to itself (a GCD's copy in its own
+// HBM, 30 times a link's) where other pairs are drawn: a line figure's
+// scale would be set by it, as a heat map's was.
+func apart(rows []Row) []Row {
+	self := func(r Row) bool { return r.Src != "" && r.Src == r.Dst }
+	others := keep(rows, func(r Row) bool { return !self(r) })
+	if len(others) == 0 {
+		return rows
+	}
+	return others
+}
+
+// axisLabel is a metric in words with its unit.
+func axisLabel(metric string, rows []Row) string {
+	w := metricWords(rows[0].Workload, metric)
+	if u := rows[0].Unit; u != "" {
+		return w + " (" + u + ")"
+	}
+	return w
 }
 
 // sizeName prints bytes as a power-of-two size where it is one.

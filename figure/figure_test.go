@@ -111,7 +111,7 @@ func TestSizeFigure(t *testing.T) {
 	many.WriteString("workload,case,src,dst,bytes,metric,value,unit\n")
 	for s := range 20 {
 		for _, n := range []int{1024, 2048} {
-			fmt.Fprintf(&many, "w,c,gcd%d,gcd0,%d,bandwidth,1,GB/s\n", s, n)
+			fmt.Fprintf(&many, "w,c,gcd%d,gcd0,%d,bandwidth,1,GB/s\n", s+1, n)
 		}
 	}
 	if _, err := Draw(read(t, many.String()), Spec{}); err == nil || !strings.Contains(err.Error(), "20 lines") {
@@ -122,8 +122,8 @@ func TestSizeFigure(t *testing.T) {
 func TestSweepFigure(t *testing.T) {
 	csv := "lanes,sdma,workload,case,src,dst,bytes,metric,value,unit\n"
 	for _, l := range []int{1, 2, 4} {
-		for _, s := range []string{"widest", "fewest"} {
-			csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd0,gcd2,100,bandwidth,%d,GB/s\n", l, s, 30+l)
+		for si, s := range []string{"widest", "fewest"} { // the policies apart: two lines, not one
+			csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd0,gcd2,100,bandwidth,%d,GB/s\n", l, s, 30+l+10*si)
 			csv += fmt.Sprintf("%d,%s,p2p,unidirectional,gcd0,gcd1,100,bandwidth,50,GB/s\n", l, s)
 		}
 	}
@@ -227,7 +227,7 @@ func TestTraceMatrix(t *testing.T) {
 			t.Errorf("trace matrix SVG lacks %q", want)
 		}
 	}
-	if cells := strings.Count(svg, "fill:#") - 1; cells != 1 { // one cell besides the background
+	if cells := len(cellFills(svg)); cells != 1 {
 		t.Errorf("trace matrix draws %d cells, want the one copy's", cells)
 	}
 	events := read(t, "workload,case,src,dst,bytes,metric,value,unit\ntrace,line1:event_record,,,0,time,3,us\n")

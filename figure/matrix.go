@@ -2,12 +2,12 @@ package figure
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -15,7 +15,7 @@ import (
 // top to bottom and destinations left to right, each cell's value written
 // in it, as p2pBandwidthLatencyTest prints its matrices. Sources are of one
 // kind (gcd, numa) and destinations of one kind, not always the same.
-func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
+func drawMatrix(t *Table, rows []Row, s Spec) (*Figure, error) {
 	if s.Case == "" { // one case: the first that forms a matrix (a trace's first rows may be events)
 		c := rows[0].Case
 		for _, cs := range distinct(rows, func(r Row) string { return r.Case }) {
@@ -69,18 +69,46 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		grid.z[a*nd+b] = r.Value
 	}
 	p := newPlot(title(rows, metric) + pointTitle(t, rows[0]))
-	hm := plotter.NewHeatMap(grid, moreland.SmoothBlueRed().Palette(255))
-	if hm.Min == hm.Max { // one value (a trace's one copy): a range the palette can place it in
-		hm.Min, hm.Max = hm.Min-1, hm.Max+1
+	// a GCD to itself is apart: its copy within HBM, 30 times a link's,
+	// would set the scale and leave every link the same colour
+	self := func(a, b int) bool { return srcKind == dstKind && a == b }
+	scale := &cells{rows: ns, cols: nd, z: make([]float64, len(grid.z))}
+	for i, v := range grid.z {
+		scale.z[i] = v
+		if self(i/nd, i%nd) {
+			scale.z[i] = math.NaN()
+		}
 	}
+	cm, err := heatColors(scale.Min(), scale.Max())
+	if err != nil {
+		return nil, err
+	}
+	hm := plotter.NewHeatMap(scale, cm.Palette(256)) // even: gonum's reversed palette of an odd count leaves its middle colour nil
+	hm.Min, hm.Max = cm.Min(), cm.Max()
 	p.Add(hm)
 	var labels plotter.XYLabels
+	var inks []color.Color
 	for a := range ns {
 		for b := range nd {
-			if v := grid.z[a*nd+b]; !math.IsNaN(v) {
-				labels.XYs = append(labels.XYs, plotter.XY{X: float64(b), Y: float64(ns - 1 - a)})
-				labels.Labels = append(labels.Labels, cellText(v))
+			v := grid.z[a*nd+b]
+			if math.IsNaN(v) {
+				continue
 			}
+			x, y := float64(b), float64(ns-1-a)
+			ink := color.Color(color.Black)
+			if self(a, b) {
+				cell, err := plotter.NewPolygon(plotter.XYs{{X: x - 0.5, Y: y - 0.5}, {X: x + 0.5, Y: y - 0.5}, {X: x + 0.5, Y: y + 0.5}, {X: x - 0.5, Y: y + 0.5}})
+				if err != nil {
+					return nil, err
+				}
+				cell.Color, cell.LineStyle.Width = selfColor, 0
+				p.Add(cell)
+			} else if c, _ := cm.At(v); dark(c) {
+				ink = color.White
+			}
+			labels.XYs = append(labels.XYs, plotter.XY{X: x, Y: y})
+			labels.Labels = append(labels.Labels, cellText(v))
+			inks = append(inks, ink)
 		}
 	}
 	l, err := plotter.NewLabels(labels)
@@ -89,7 +117,8 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	}
 	for i := range l.TextStyle {
 		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = -0.5, -0.5
-		l.TextStyle[i].Font.Size = 7
+		l.TextStyle[i].Font.Size = 8
+		l.TextStyle[i].Color = inks[i]
 	}
 	p.Add(l)
 	var xt, yt []plot.Tick
@@ -101,10 +130,13 @@ func drawMatrix(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 	p.X.Label.Text = "destination " + strings.ToUpper(dstKind)
-	p.Y.Label.Text = "source " + strings.ToUpper(srcKind) + "   [" + axisLabel(metric, rows) + "]"
+	if srcKind == dstKind && ns > 1 {
+		p.X.Label.Text += "   (grey: a " + strings.ToUpper(srcKind) + " to itself, off the colour scale)"
+	}
+	p.Y.Label.Text = "source " + strings.ToUpper(srcKind)
 	p.X.Min, p.X.Max = -0.5, float64(nd)-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(ns)-0.5
-	return p, nil
+	return &Figure{Plot: p, Bar: colourBar(cm, axisLabel(metric, rows)), scale: cm}, nil
 }
 
 // endpoint splits a row's src or dst into its number and kind (gcd3: 3,

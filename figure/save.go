@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Formats are the file types Write writes, by extension.
@@ -22,16 +21,18 @@ func CheckPath(path string) error {
 	return nil
 }
 
-// Write writes p to w, 16 x 13 cm, in the format path's extension names
-// (the file's opening and replacing are the caller's).
-func Write(p *plot.Plot, w io.Writer, path string) error {
+// Write writes f to w, its plot 16 x 13 cm, in the format path's
+// extension names (the file's opening and replacing are the caller's).
+func Write(f *Figure, w io.Writer, path string) error {
 	if err := CheckPath(path); err != nil {
 		return err
 	}
-	wt, err := p.WriterTo(16*vg.Centimeter, 13*vg.Centimeter, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+	wd, ht := f.Size()
+	c, err := draw.NewFormattedCanvas(wd, ht, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	f.Draw(draw.New(c))
+	_, err = c.WriteTo(w)
 	return err
 }

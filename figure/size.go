@@ -10,28 +10,16 @@ import (
 
 // drawSize draws value against bytes on a log2 axis, a line per case,
 // pair (and sweep point), as the seeds' bandwidth figures.
-func drawSize(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
+func drawSize(t *Table, rows []Row, s Spec) (*Figure, error) {
 	metric, rows := firstMetric(rows, s.Metric)
-	name := labeller(rows, t.Keys, -1)
-	var lines []line
-	index := map[string]int{}
-	for _, r := range rows {
-		l := name(r)
-		k, ok := index[l]
-		if !ok {
-			k = len(lines)
-			index[l] = k
-			lines = append(lines, line{label: l})
-		}
-		lines[k].xy = append(lines[k].xy, plotter.XY{X: float64(r.Bytes), Y: r.Value})
-	}
+	lines := series(rows, labeller(rows, t.Keys, -1), func(r Row) plotter.XY { return plotter.XY{X: float64(r.Bytes), Y: r.Value} })
 	if len(lines) > maxLines {
 		return nil, fmt.Errorf("%s: %d lines (cases x pairs) in one figure, at most %d: narrow with -case, -src, -dst or -where", t.File, len(lines), maxLines)
 	}
 	for _, l := range lines {
 		for _, xy := range l.xy {
 			if xy.X <= 0 {
-				return nil, fmt.Errorf("%s: %s has a row of %v bytes: a size axis is log2, sizes must be positive", t.File, l.label, xy.X)
+				return nil, fmt.Errorf("%s: %s has a row of %v bytes: a size axis is log2, sizes must be positive", t.File, l.label(), xy.X)
 			}
 		}
 	}
@@ -43,13 +31,11 @@ func drawSize(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 	p.X.Tick.Marker = log2Ticks{}
 	p.X.Label.Text = "size"
 	p.Y.Label.Text = axisLabel(metric, rows)
-	if len(lines) == 1 {
-		lines[0].label = ""
-	}
-	if err := addLines(p, lines); err != nil {
+	f, err := addLines(p, lines)
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	return f, addReferences(f, s.Published, rows, metric, true)
 }
 
 // sizeRange is the smallest and largest size of the lines.

@@ -12,7 +12,7 @@ import (
 
 // drawSweep draws value against a swept key, a line per case, pair and
 // the other keys' values.
-func drawSweep(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
+func drawSweep(t *Table, rows []Row, s Spec) (*Figure, error) {
 	if len(t.Keys) == 0 {
 		return nil, fmt.Errorf("%s: not a sweep's results (no swept keys before the columns)", t.File)
 	}
@@ -54,39 +54,29 @@ func drawSweep(t *Table, rows []Row, s Spec) (*plot.Plot, error) {
 		return 0
 	}
 	name := labeller(rows, t.Keys, x)
-	var lines []line
-	index := map[string]int{}
 	seen := map[string]int64{}
 	for _, r := range rows {
-		l := name(r)
+		l := strings.Join(name(r), " ")
 		if prev, dup := seen[l+"\x00"+r.Point[x]]; dup {
 			return nil, fmt.Errorf("%s: %s at %s=%s has two values (at %d and %d bytes): narrow with -case, -metric or -where", t.File, l, t.Keys[x], r.Point[x], prev, r.Bytes)
 		}
 		seen[l+"\x00"+r.Point[x]] = r.Bytes
-		k, ok := index[l]
-		if !ok {
-			k = len(lines)
-			index[l] = k
-			lines = append(lines, line{label: l})
-		}
-		lines[k].xy = append(lines[k].xy, plotter.XY{X: pos(r.Point[x]), Y: r.Value})
 	}
+	lines := series(rows, name, func(r Row) plotter.XY { return plotter.XY{X: pos(r.Point[x]), Y: r.Value} })
 	if len(lines) > maxLines {
 		return nil, fmt.Errorf("%s: %d lines (cases x pairs x other keys) in one figure, at most %d: narrow with -case, -src, -dst or -where", t.File, len(lines), maxLines)
 	}
 	p := newPlot(title(rows, metric))
-	p.X.Label.Text = t.Keys[x]
+	p.X.Label.Text = keyWords(t.Keys[x])
 	p.Y.Label.Text = axisLabel(metric, rows)
 	var ticks []plot.Tick
 	for _, v := range values {
 		ticks = append(ticks, plot.Tick{Value: pos(v), Label: v})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	if len(lines) == 1 {
-		lines[0].label = ""
-	}
-	if err := addLines(p, lines); err != nil {
+	f, err := addLines(p, lines)
+	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	return f, addReferences(f, s.Published, rows, metric, false)
 }

@@ -145,8 +145,8 @@ var checkPoints = append([]checkPoint{
 		run:    checkRun{osu: "osu_mbw_mr", gcds: lumiRanks(1), nodes: 1, bytes: 4 << 20, ownGCD: true}, published: 482.735, tolerance: 0.10, unit: "GB/s", gap: multiEngineGap},
 	// rccl-tests on 16 MI250X GCDs (mpirun -np 16 ... -g 1 -n 250) before
 	// each pull request's change: its smallest size, out of place.
-	rcclPR(929, "all_reduce_perf", 8, 160<<10, 25.06), // -b 8 -e 160K
-	rcclPR(930, "all_gather_perf", 64, 1<<20, 33.75),  // -b 64 -e 1M
+	rcclPR(929, pr929, 160<<10), // -b 8 -e 160K
+	rcclPR(930, pr930, 1<<20),   // -b 64 -e 1M
 
 	// osu_allreduce, 8 GPU ranks per node, 8 B, within LUMI's own bands.
 	{experiment: lumiOSU, name: "osu_allreduce 8 B, 1 node x 8 GCDs",
@@ -160,15 +160,15 @@ var checkPoints = append([]checkPoint{
 		run:    checkRun{osu: "osu_allreduce", gcds: span(32), nodes: 4, bytes: 8, ownGCD: true}, published: 10.5, tolerance: 0.25, unit: "us"},
 }, slices.Concat(crayMPICHPoints, crayMPICHNodePoints)...)
 
-// rcclPR is pull request pr's smallest size of bench, out of place (us),
+// rcclPR is m, pull request pr's smallest size of its bench, out of place (us),
 // run as 2 nodes x 8 GCDs. The pull requests' "Before" is RCCL's develop
 // branch of October 2023 (2.18, shipped with ROCm 6.0); the model's
 // closest release is 2.17.1, whose kernels 2.18 kept (chain_chunks came
 // with 2.20).
-func rcclPR(pr int, bench string, bytes, maxBytes int64, us float64) checkPoint {
-	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", bench, bytes),
+func rcclPR(pr int, m RCCLMeasurement, maxBytes int64) checkPoint {
+	return checkPoint{experiment: rcclPRs, name: fmt.Sprintf("%s %d B, 16 GCDs (2 nodes x 8)", m.Bench, m.Bytes),
 		source: fmt.Sprintf("ROCm/rccl pull request %d (2023-10-24), \"Before\" table", pr),
-		run:    checkRun{rccl: bench, rcclRel: "2.17.1", gcds: span(16), nodes: 2, bytes: bytes, maxBytes: maxBytes}, published: us, tolerance: 0.20, unit: "us"}
+		run:    checkRun{rccl: m.Bench, rcclRel: "2.17.1", gcds: span(m.GCDs), nodes: 2, bytes: m.Bytes, maxBytes: maxBytes}, published: m.Value, tolerance: 0.20, unit: m.Unit}
 }
 
 // span is GCDs 0..n-1.

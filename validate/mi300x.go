@@ -99,7 +99,8 @@ func mi300xPoints(c *config.Node) ([]Point, error) {
 		return nil, err
 	}
 	pts = append(pts, tb...)
-	runs, err := workloads.RCCLTests{Bench: "all_reduce_perf", GCDs: []int{0, 1, 2, 3, 4, 5, 6, 7}, Sizes: []int64{64 << 20},
+	m := mi300xAllReduce
+	runs, err := workloads.RCCLTests{Bench: m.Bench, GCDs: span(m.GCDs), Sizes: []int64{m.Bytes},
 		Datatype: "float", Warmup: 1, Iterations: 2, OutOfPlace: true}.Runs()
 	if err != nil {
 		return nil, err
@@ -108,12 +109,12 @@ func mi300xPoints(c *config.Node) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	i := slices.IndexFunc(res.Rows, func(r report.Row) bool { return r.Metric == "busbw" })
+	i := slices.IndexFunc(res.Rows, func(r report.Row) bool { return r.Metric == m.Metric })
 	if i < 0 {
 		return nil, fmt.Errorf("validate: all_reduce_perf gave no busbw")
 	}
 	return append(pts, Point{Experiment: mi300xRCCL, Name: "all_reduce_perf 64 MiB, 8 GPUs, busbw", Simulated: res.Rows[i].Value,
-		Published: 274.33, Tolerance: 0.10, Unit: "GB/s", Gap: rcclGap}), nil
+		Published: m.Value, Tolerance: 0.10, Unit: m.Unit, Gap: rcclGap}), nil
 }
 
 // transferBench runs the example tests at 64 MiB and compares each

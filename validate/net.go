@@ -31,7 +31,8 @@ func netPoints(c *config.Node) ([]Point, error) {
 	for g := range 2 * c.GCD.Count {
 		gcds = append(gcds, g)
 	}
-	t := workloads.RCCLTests{Bench: "all_reduce_perf", GCDs: gcds, Sizes: []int64{128 << 20}, Datatype: "float",
+	m := lumiAllReduce
+	t := workloads.RCCLTests{Bench: m.Bench, GCDs: gcds, Sizes: []int64{m.Bytes}, Datatype: "float",
 		Warmup: 1, Iterations: 1, GCDsPerNode: c.GCD.Count, OutOfPlace: true}
 	runs, err := t.Runs()
 	if err != nil {
@@ -42,9 +43,9 @@ func netPoints(c *config.Node) ([]Point, error) {
 		return nil, err
 	}
 	for _, r := range res.Rows {
-		if r.Metric == "busbw" {
+		if r.Metric == m.Metric {
 			pts = append(pts, Point{Experiment: exp, Name: "rccl-tests all_reduce_perf, 2 nodes x 8 GCDs, 128 MiB, busbw >= 85",
-				Simulated: r.Value, Published: 85, AtLeast: true, Unit: "GB/s"},
+				Simulated: r.Value, Published: m.Value, AtLeast: m.AtLeast, Unit: m.Unit},
 				Point{Experiment: exp, Name: "rccl-tests all_reduce_perf, 2 nodes x 8 GCDs, 128 MiB, busbw <= 4 NICs",
 					Simulated: r.Value, Published: 4 * c.Network.Link.BandwidthGBps, AtMost: true, Unit: "GB/s"})
 			break

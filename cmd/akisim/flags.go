@@ -90,7 +90,7 @@ var workloadFlags = map[string][]string{
 
 // commandFlags are the flags the commands other than run take.
 var commandFlags = map[string][]string{
-	"validate": {"config", "set", "env", "only", "experiment", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress
+	"validate": {"config", "set", "env", "only", "experiment", "outdir", "force", "cpuprofile", "memprofile", "check", "quiet"}, // validate always checks, and prints no progress; -outdir: its figures
 	"configs":  {},
 	"routes":   {"config", "set", "env", "format"},
 }
@@ -148,7 +148,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.datatype, "datatype", "float", "rccl: element type (rccl-tests -d): int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16")
 	fs.StringVar(&o.kernels, "kernels", "copy,scale,add,triad", "stream: STREAM kernels to run")
 	fs.Int64Var(&o.passes, "passes", 1, "stream: each kernel goes over its arrays N times (gpu-l2-stream's loop): later passes hit the caches")
-	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole")
+	fs.StringVar(&o.outdir, "outdir", "", "write results, the resolved config, stats and version.txt into DIR, as a whole (validate: a figure per family of points)")
 	fs.BoolVar(&o.force, "force", false, "replace an -outdir that holds a previous run")
 	fs.StringVar(&o.rocprof, "rocprof", "", "write the run as rocprofv3's JSON output (its results.json layout: HIP calls, kernel dispatches, copies) to FILE")
 	fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace-event timeline (Perfetto) of the copies and kernels to FILE")
@@ -260,6 +260,9 @@ func (o *options) check(given map[string]bool, word string) error {
 			if !slices.Contains(allowed, name) {
 				return bad("-%s: does not apply to akisim %s", name, o.command)
 			}
+		}
+		if o.force && o.outdir == "" { // validate's figures
+			return bad("-force: applies to -outdir only")
 		}
 		return nil
 	}

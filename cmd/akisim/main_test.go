@@ -187,7 +187,9 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{[]string{"-force"}, "-force: applies to -outdir only"},
 		{[]string{"-version", "-cases", "latency"}, "-version: takes no command and no other flag"},
 		{[]string{"validate", "-format", "csv"}, "-format: does not apply to akisim validate"},
-		{[]string{"validate", "-outdir", dir}, "-outdir: does not apply to akisim validate"},
+		{[]string{"validate", "-timeline", "t.json"}, "-timeline: does not apply to akisim validate"},
+		{[]string{"validate", "-outdir", dir}, "holds files akisim did not write"}, // its figures go into a run's folder, never over others' files
+		{[]string{"validate", "-force"}, "-force: applies to -outdir only"},
 		{[]string{"validate", "-only", "fitted"}, `-only: unknown kind "fitted" (want calibrated, derived or check)`},
 		{[]string{"validate", "-experiment", "E4 ("}, `-experiment: "E4 (" is not a regular expression: error parsing regexp: missing closing ): ` + "`E4 (`"},
 		{[]string{"-experiment", "E4"}, "-experiment: applies to akisim validate only"},

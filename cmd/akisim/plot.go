@@ -69,6 +69,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return bad("plot: %v", errText(err))
 	}
+	s.Published = published(path)
 	ins := []pathArg{{flag: "plot PATH", path: t.File}}
 	if out != "" {
 		if err := figure.CheckPath(out); err != nil {
@@ -113,6 +114,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		defer dsts[i].close()
 	}
 	for i, f := range figs {
+		f.Spec.Published = s.Published
 		p, err := figure.Draw(t, f.Spec)
 		if err != nil {
 			return err

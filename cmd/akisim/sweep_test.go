@@ -152,7 +152,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "-outdir", "D", "-set", "host.cores=" + count(65) + ",0", "-set", "gcd.compute_units=" + count(65)}, "sweep point 4225 (host.cores=0 gcd.compute_units=1)"},
 		{[]string{"sweep", "-outdir", "D", "-workload", "nope"}, "unknown workload"},
 		{[]string{"sweep", "-outdir", "D", "-force"}, "-force does not apply"},
-		{[]string{"sweep", "-outdir", "D", "validate"}, "does not apply to akisim validate"},
+		{[]string{"sweep", "-outdir", "D", "validate"}, "akisim validate is not a run to sweep"},
 	} {
 		dir := t.TempDir()
 		oneLine(t, exe(t, dir, nil, nil, c.args...), 2, c.want)

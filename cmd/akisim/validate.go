@@ -40,10 +40,26 @@ func runValidate(o *options, w io.Writer) error {
 	if err := cal.Known(); err != nil {
 		return bad("%v", err)
 	}
+	var d *outdir
+	if o.outdir != "" { // checked before anything runs: a previous run needs -force
+		if d, err = openOutdir(o.outdir, o.force); err != nil {
+			return err
+		}
+		defer d.close()
+		d.stderr = o.stderr
+	}
 	sel := validate.Select{Kind: validate.Kind(o.only), Experiment: o.experiment}
 	pts, err := validate.Run(in.node, validate.SeedReference(), cal, sel)
 	if err != nil {
 		return err
+	}
+	if d != nil { // the figures too where a point fails: that is when they are looked at
+		if err := writeValidateFigures(d, pts); err != nil {
+			return err
+		}
+		if err := d.commit(); err != nil {
+			return err
+		}
 	}
 	return printPoints(w, pts, sel.Kind)
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/akisim/akisim/validate"
+)
+
+// validate -outdir D draws each family of points, SVG and PNG, as one
+// whole run: a point out of tolerance still gets its figure (and exit 1),
+// and a second run needs -force.
+func TestValidateDrawsItsFamilies(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "v")
+	args := []string{"validate", "-quiet", "-experiment", "^Frontier D2H pinned$", "-outdir", d}
+	code, _, errs := akisim(t, append(args, "-set", "host_link.packet_overhead_bytes=40")...)
+	if code != 1 {
+		t.Fatalf("a shifted constant: exit %d, want 1: %s", code, errs)
+	}
+	svg, err := os.ReadFile(filepath.Join(d, "Frontier-D2H-pinned.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Frontier D2H pinned", "hipMemcpyAsync_GPUToPinned/0/0, 1 GiB", "model / published", "model, outside its band", "tolerance", "GB/s"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("validate figure lacks %q", want)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(d, "Frontier-D2H-pinned.png"))
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+		t.Errorf("PNG: %v", err)
+	}
+	if v, _ := os.ReadFile(filepath.Join(d, marker)); !bytes.HasPrefix(v, []byte("akisim ")) {
+		t.Errorf("no %s: the outdir is not a run -force may replace", marker)
+	}
+	code, _, errs = akisim(t, args...)
+	if code != 2 || !strings.Contains(errs, "holds a previous run; give -force") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("again without -force: exit %d, %q", code, errs)
+	}
+	if code, _, errs := akisim(t, append(args, "-force")...); code != 0 {
+		t.Errorf("-force: exit %d, %s", code, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(d, "Frontier-D2H-pinned.png"))
+	if code, _, _ := akisim(t, append(args, "-force")...); code != 0 {
+		t.Fatal("-force again")
+	}
+	if third, _ := os.ReadFile(filepath.Join(d, "Frontier-D2H-pinned.png")); !bytes.Equal(again, third) {
+		t.Error("the same points draw a different PNG")
+	}
+}
+
+// A point's band is its tolerance around the published value, one-sided
+// to the axis' end; a known gap's band is scaled the same way.
+func TestCheckBands(t *testing.T) {
+	c := check(validate.Point{Name: "a", Published: 10, Simulated: 13, Tolerance: 0.1, Gap: "x",
+		Band: &validate.Band{Low: 0.2, High: 0.4}})
+	if c.Lo != 9 || c.Hi != 11 || c.GapLo != 12 || c.GapHi != 14 || c.Within || !c.KnownGap {
+		t.Errorf("two-sided with a gap: %+v", c)
+	}
+	if c := check(validate.Point{Published: 1, Simulated: 0.5, Tolerance: 0, AtMost: true}); !(c.Lo < -1e300) || c.Hi != 1 || !c.Within {
+		t.Errorf("at most: %+v", c)
+	}
+	fams := families([]validate.Point{{Experiment: "E", Unit: "us"}, {Experiment: "F", Unit: "us"}, {Experiment: "E", Unit: "GB/s"}, {Experiment: "E", Unit: "us"}})
+	if len(fams) != 3 || len(fams[0].points) != 2 || fams[2].unit != "GB/s" {
+		t.Errorf("families %+v", fams)
+	}
+}
