@@ -26,7 +26,7 @@ import (
 // readmeSkip lists the only README lines the test does not run, and why.
 var readmeSkip = map[string]string{
 	"go run ./cmd/akisim -config frontier-node.toml": ".ci/run runs it (with -check) and checks its three matrices",
-	"go test -short ./...": "the test suite this test belongs to",
+	"go test -short ./...":                           "the test suite this test belongs to",
 }
 
 // readmeMaxLines is the README's hard limit: past it, reference material
