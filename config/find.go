@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/akisim/akisim/internal/errtext"
 )
 
 // MaxFileBytes bounds a config file. Node configs are a few KiB; the cap
@@ -142,12 +144,7 @@ func readAtMost(r io.Reader, file string, limit int64) ([]byte, error) {
 }
 
 func readError(file string, err error) error {
-	msg := err.Error()
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		msg = pe.Err.Error()
-	}
-	return &Error{File: file, Msg: "cannot read config: " + msg, Err: err}
+	return &Error{File: file, Msg: "cannot read config: " + errtext.Of(err), Err: err}
 }
 
 // withTOML is name, and name.toml when it lacks the suffix.

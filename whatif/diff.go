@@ -172,12 +172,7 @@ func table(out *strings.Builder, head []string, rows [][]string) {
 	tw.Flush()
 }
 
-func value(v float64, ok bool) string {
-	if !ok {
-		return "-"
-	}
-	return report.FormatValue(v)
-}
+func value(v float64, ok bool) string { return orDash(report.FormatValue(v), ok) }
 
 // ratio is B/A to three decimals, "-" where there is no ratio (a side
 // without the value, or A zero).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/figure"
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 )
@@ -32,7 +33,7 @@ func Open(dir string) (*Run, error) {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s: %v", dir, pathErr(err))
+		return nil, fmt.Errorf("%s: %v", dir, errtext.Of(err))
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s: not a folder (want an outdir, akisim -outdir DIR)", dir)
 	}
@@ -53,7 +54,7 @@ func Open(dir string) (*Run, error) {
 			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "setup.json"), err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "setup.json"), pathErr(err))
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "setup.json"), errtext.Of(err))
 	}
 	t, err := figure.Open(filepath.Join(dir, "results.csv"))
 	if err != nil {
@@ -66,13 +67,4 @@ func Open(dir string) (*Run, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-// pathErr is err without the path a *PathError repeats.
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

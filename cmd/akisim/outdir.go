@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
@@ -263,16 +263,5 @@ func removeAtExit(path string) func() {
 	}
 }
 
-// errText is an error without the operation and path a *PathError repeats
-// ("no space left on device", not "write /x/.y.tmp-1-2/z: ...").
-func errText(err error) string {
-	var pe *fs.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Err.Error()
-	case errors.As(err, &le):
-		return le.Err.Error()
-	}
-	return strings.TrimSpace(err.Error())
-}
+// errText is errtext.Of, the error without the path it repeats.
+func errText(err error) string { return errtext.Of(err) }
