@@ -32,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/akisim/akisim/internal/gctune"
+	"github.com/akisim/akisim/internal/hugepages"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/invariant"
 	"github.com/akisim/akisim/report"
@@ -40,6 +41,7 @@ import (
 
 func main() {
 	gctune.Start()
+	hugepages.Start()
 	trapSignals()
 	atexit.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/internal/gctune"
+	"github.com/akisim/akisim/internal/hugepages"
 )
 
 // Meter samples the heap in use while a benchmark's iteration runs.
@@ -26,10 +27,12 @@ type Meter struct {
 // world, so not much more often.
 const sampleEvery = 10 * time.Millisecond
 
-// Start tunes the collector as the akisim command does (gctune), collects
-// garbage (so the peak is this iteration's) and starts sampling HeapInuse.
+// Start tunes the collector and asks for huge pages as the akisim command
+// does (gctune, hugepages), collects garbage (so the peak is this
+// iteration's) and starts sampling HeapInuse.
 func Start() *Meter {
 	gctune.Start()
+	hugepages.Start()
 	runtime.GC()
 	m := &Meter{done: make(chan struct{})}
 	m.wg.Add(1)

@@ -1,0 +1,67 @@
+package hugepages
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestParseTakesAnonymousWritableMappingsOnly(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want region
+		ok   bool
+	}{
+		{"c000000000-c004000000 rw-p 00000000 00:00 0", region{0xc000000000, 0xc004000000}, true},
+		{"c000000000-c004000000 rw-p 00000000 00:00 0 ", region{0xc000000000, 0xc004000000}, true},
+		{"7f00-8f00 rw-p 00000000 00:00 0 [heap]", region{}, false},
+		{"00400000-00403000 r--p 00000000 08:01 42 /tmp/akisim", region{}, false},
+		{"7f00-8f00 ---p 00000000 00:00 0", region{}, false},
+		{"7f00-8f00 r-xp 00000000 00:00 0", region{}, false},
+		{"zz-8f00 rw-p 00000000 00:00 0", region{}, false},
+		{"8f00-7f00 rw-p 00000000 00:00 0", region{}, false},
+	} {
+		if got, ok := parse(c.line); got != c.want || ok != c.ok {
+			t.Errorf("parse(%q) = %v, %v; want %v, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// anonHuge is the process's AnonHugePages in bytes.
+func anonHuge(t *testing.T) uint64 {
+	s, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		t.Skip("no /proc/self/smaps_rollup:", err)
+	}
+	for _, l := range strings.Split(string(s), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "AnonHugePages:" {
+			kb, _ := strconv.ParseUint(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skip("no AnonHugePages line")
+	return 0
+}
+
+// A pass over a heap that grew by 64 MiB leaves huge pages in the
+// process, where the kernel gives them at all.
+func TestPassGivesTheHeapHugePages(t *testing.T) {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if runtime.GOOS != "linux" || err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("no transparent huge pages here")
+	}
+	before := anonHuge(t)
+	heap := make([]byte, 64<<20)
+	for i := 0; i < len(heap); i += 4096 {
+		heap[i] = 1
+	}
+	a := advisor{done: map[uint64]uint64{}}
+	a.pass()
+	after := anonHuge(t)
+	if after < before+16<<20 {
+		t.Errorf("AnonHugePages %d -> %d bytes after a pass over a 64 MiB heap, want 16 MiB more at least", before, after)
+	}
+	runtime.KeepAlive(heap)
+}
