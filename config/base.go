@@ -21,6 +21,8 @@ import (
 //     the pair of a base bundle (either order) overrides that bundle's keys,
 //     an entry for a new pair is added after the base's bundles (so -set
 //     indices are the base's order, then the new ones); lanes = 0 removes one;
+//   - a layer that gives a smaller gcd.count removes its bases' bundles of
+//     the GCDs it no longer has (dropBeyond);
 //   - every other value, arrays included (host.gcd_numa), replaces the base's.
 //
 // The base is a path relative to the deriving file's folder (or absolute);
@@ -258,9 +260,44 @@ func (s *Source) merge() (map[string]any, *origin, error) {
 			for k, line := range l.lines.key {
 				o.at[k] = place{0, line}
 			}
+		} else {
+			m.dropBeyond(out, raw)
 		}
 	}
 	return out, o, nil
+}
+
+// dropBeyond removes, when the layer gives a smaller gcd.count, the
+// bundles its bases wrote that join a GCD past it: a derived node of
+// fewer GCDs states its own bundles, not a list of removed ones. A bundle
+// the layer itself writes to a missing GCD stays, for the check to report.
+// Removed is lanes = 0, as a file would write it, so -set indices keep
+// the bases' order; the layer's gcd.count is where the removal comes from.
+func (m *merger) dropBeyond(out, raw map[string]any) {
+	gcd, _ := raw["gcd"].(map[string]any)
+	count, ok := gcd["count"].(int64)
+	if !ok {
+		return
+	}
+	own := map[[2]int]bool{}
+	if x, _ := raw["xgmi"].(map[string]any); x != nil {
+		mine, _ := asArray(x["bundle"])
+		for _, b := range mine {
+			if p, ok := bundlePair(b); ok {
+				own[p] = true
+			}
+		}
+	}
+	xgmi, _ := out["xgmi"].(map[string]any)
+	bundles, _ := asArray(xgmi["bundle"])
+	for i, b := range bundles {
+		p, ok := bundlePair(b)
+		if !ok || int64(p[1]) < count || own[p] {
+			continue
+		}
+		b.(map[string]any)["lanes"] = int64(0)
+		m.o.at[indexKey("xgmi.bundle", i)+".lanes"] = place{m.layer, m.lines.lookup("gcd.count")}
+	}
 }
 
 // merger merges one layer into the data of the layers below it.

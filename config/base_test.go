@@ -62,6 +62,39 @@ lanes = 0
 	}
 }
 
+// A derived config of fewer GCDs leaves out its base's bundles of the GCDs
+// it drops, as lanes 0 would: it states its own bundles, no list of
+// removed ones. A bundle the derived file itself gives to a missing GCD is
+// still an error, as is -set gcd.count alone.
+func TestBaseFewerGCDsDropBundles(t *testing.T) {
+	fewer := "base = \"b.toml\"\n\n[gcd]\ncount = 2\n\n[host]\ngcd_numa = [0, 1]\n\n[nic]\ngcds = [0, 1]\n"
+	bad := fewer + "\n[[xgmi.bundle]]\ngcds = [1, 3]\nlanes = 2\n"
+	dir := writeFiles(t, map[string]string{"b.toml": mini, "d.toml": fewer, "bad.toml": bad})
+	got, err := Load(filepath.Join(dir, "d.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Load(filepath.Join(dir, "b.toml"), []string{"gcd.count=2", "host.gcd_numa=[0,1]", "nic.gcds=[0,1]",
+		"xgmi.bundle[2-3].lanes=0", "xgmi.bundle[0-2].lanes=0", "xgmi.bundle[1-3].lanes=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("derived config:\n%s", diff(t, want, got))
+	}
+	if len(got.XGMI.Bundles) != 1 || got.XGMI.Bundles[0].GCDs != [2]int{0, 1} {
+		t.Errorf("bundles %+v, want mini's 0-1 alone", got.XGMI.Bundles)
+	}
+	_, err = Load(filepath.Join(dir, "bad.toml"), nil)
+	if got, want := asError(t, err).Error(), dir+"/bad.toml:"+strconv.Itoa(lineOf(t, bad, "gcds = [1, 3]"))+": xgmi.bundle[3].gcds: GCD 3 does not exist (gcd.count = 2, ids 0..1)"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	_, err = Load(filepath.Join(dir, "b.toml"), []string{"gcd.count=2", "host.gcd_numa=[0,1]", "nic.gcds=[0,1]"})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("-set gcd.count=2 on the 4-GCD node: %v, want a bundle to a missing GCD", err)
+	}
+}
+
 // A base may derive in turn; a missing key names every file it could be in.
 func TestBaseChain(t *testing.T) {
 	noFence := replace(t, mini, "fence_ns = 300\n", "")

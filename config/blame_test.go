@@ -47,7 +47,7 @@ func TestDerivedRemovedBundlesBlamed(t *testing.T) {
 // keeps the blame.
 func TestDerivedRelatedBlamed(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"[gcd]\ncount = 4\n", "derived.toml:3: xgmi.bundle[2].gcds: GCD 4 does not exist (gcd.count = 4, ids 0..3)"},
+		{"[gcd]\ncount = 4\n", "derived.toml:3: host.gcd_numa: must have one entry per GCD (gcd.count = 4), got 8"}, // the bundles of GCDs 4-7 leave with them
 		{"[rccl]\nsteps = 12\n", "derived.toml:3: env.NCCL_BUFFSIZE: must be a multiple of 768 (rccl.steps slots of whole 64-byte lines), got 4194304"},
 		{"[stack]\nrocm = \"9.9\"\n", `derived.toml:3: stack.rocm: unknown release "9.9" (stack.rocm_release has 5.3, 5.7, 6.2)`},
 		{"[[xgmi.bundle]]\ngcds = [1, 0]\nlanes = 2\n[[xgmi.bundle]]\ngcds = [7, 6]\nlanes = 2\n", ""}, // overrides by pair: loads
