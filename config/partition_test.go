@@ -127,3 +127,27 @@ func (n *Node) validateReachable() string {
 	}
 	return ""
 }
+
+// Rows call an MI250X's devices gcd and MI300 devices gpu, partitioned
+// or not; the name follows the config, not its file name.
+func TestDeviceName(t *testing.T) {
+	for _, c := range []struct {
+		config string
+		set    []string
+		want   string
+	}{
+		{"frontier-node.toml", nil, "gcd"},
+		{"mi300x-node.toml", nil, "gpu"},
+		{"mi300x-node.toml", []string{"gcd.compute_partition=CPX"}, "gpu"},
+		{"mi300a-node.toml", nil, "gpu"},
+		{"frontier-node.toml", []string{"gcd.xcds=2"}, "gpu"},
+	} {
+		n, err := Load(shippedPath(t, c.config), c.set)
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.config, c.set, err)
+		}
+		if got := n.DeviceName(); got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.config, c.set, got, c.want)
+		}
+	}
+}

@@ -39,16 +39,46 @@ func List(names ...string) string {
 	return strings.Join(out, "+")
 }
 
+// Devices renames the GCD endpoints of rows (gcd3, gcd0+gcd4) to what
+// the node calls its devices (config.Node.DeviceName: gpu3, gpu0+gpu4).
+// Workloads name devices gcd; a node of GPUs renames its rows once, as a
+// run ends.
+func Devices(rows []Row, name string) {
+	if name == "gcd" {
+		return
+	}
+	for i := range rows {
+		rows[i].Src, rows[i].Dst = device(rows[i].Src, name), device(rows[i].Dst, name)
+	}
+}
+
+// device renames the gcd endpoints of one src or dst.
+func device(s, name string) string {
+	if !strings.Contains(s, "gcd") {
+		return s
+	}
+	parts := strings.Split(s, "+")
+	for i, p := range parts {
+		if e, err := ParseEndpoint(p); err == nil && e.Kind == "gcd" {
+			parts[i] = name + strconv.Itoa(e.ID)
+		}
+	}
+	return strings.Join(parts, "+")
+}
+
 // Endpoint is one parsed row endpoint.
 type Endpoint struct {
-	Kind string // "gcd" or "numa"
+	Kind string // "gcd", "gpu" or "numa"
 	ID   int
 }
 
-// ParseEndpoint reads "gcd<id>" or "numa<id>" with a decimal id written as
-// GCD and NUMA write it (no sign, no leading zeros).
+// Device says whether the endpoint is a GPU device, a GCD or a GPU.
+func (e Endpoint) Device() bool { return e.Kind == "gcd" || e.Kind == "gpu" }
+
+// ParseEndpoint reads "gcd<id>", "gpu<id>" or "numa<id>" with a decimal
+// id written as GCD and NUMA write it (no sign, no leading zeros).
 func ParseEndpoint(s string) (Endpoint, error) {
-	for _, kind := range []string{"gcd", "numa"} {
+	for _, kind := range []string{"gcd", "gpu", "numa"} {
 		digits, ok := strings.CutPrefix(s, kind)
 		if !ok {
 			continue
@@ -59,5 +89,5 @@ func ParseEndpoint(s string) (Endpoint, error) {
 		}
 		return Endpoint{Kind: kind, ID: id}, nil
 	}
-	return Endpoint{}, fmt.Errorf("endpoint %q is not gcd<id> or numa<id>", s)
+	return Endpoint{}, fmt.Errorf("endpoint %q is not gcd<id>, gpu<id> or numa<id>", s)
 }

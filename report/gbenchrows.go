@@ -32,9 +32,9 @@ func commScopeArgs(src, dst string) (int, int, bool) {
 	switch {
 	case err1 != nil || err2 != nil:
 		return 0, 0, false
-	case d.Kind == "gcd": // GPU to GPU, or host to GPU
+	case d.Device(): // GPU to GPU, or host to GPU
 		return s.ID, d.ID, true
-	case s.Kind == "gcd" && d.Kind == "numa":
+	case s.Device() && d.Kind == "numa":
 		return d.ID, s.ID, true
 	}
 	return 0, 0, false

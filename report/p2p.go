@@ -126,8 +126,8 @@ func gcdID(s string, n int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if e.Kind != "gcd" {
-		return 0, fmt.Errorf("endpoint %q is not a GCD", s)
+	if !e.Device() {
+		return 0, fmt.Errorf("endpoint %q is not a GCD or GPU", s)
 	}
 	if e.ID >= n {
 		return 0, fmt.Errorf("GCD id %d is outside [0, %d)", e.ID, n)

@@ -300,15 +300,31 @@ func TestEndpoints(t *testing.T) {
 	if got := List("numa3", "numa1", "numa3"); got != "numa3+numa1" {
 		t.Errorf("List = %q", got)
 	}
-	for s, want := range map[string]Endpoint{"gcd2": {"gcd", 2}, "numa3": {"numa", 3}, "gcd10": {"gcd", 10}} {
+	for s, want := range map[string]Endpoint{"gcd2": {"gcd", 2}, "numa3": {"numa", 3}, "gcd10": {"gcd", 10}, "gpu7": {"gpu", 7}} {
 		if e, err := ParseEndpoint(s); err != nil || e != want {
 			t.Errorf("ParseEndpoint(%q) = %v, %v", s, e, err)
 		}
 	}
-	for _, s := range []string{"", "2", "gcd", "gcd-1", "gcd+1", "gcd02", "GCD2", "numa 1", "gcd0+gcd4", "host0"} {
+	for _, s := range []string{"", "2", "gcd", "gcd-1", "gcd+1", "gcd02", "GCD2", "numa 1", "gcd0+gcd4", "host0", "gpu", "gpu01"} {
 		if e, err := ParseEndpoint(s); err == nil {
 			t.Errorf("ParseEndpoint(%q) = %v, want an error", s, e)
 		}
+	}
+}
+
+// A node of GPUs renames its rows' GCD endpoints, lists included, and
+// leaves NUMA domains and other names alone; a node of GCDs keeps them.
+func TestDevicesRenamesGCDEndpoints(t *testing.T) {
+	rows := []Row{{Src: "gcd0", Dst: "gcd0+gcd12"}, {Src: "numa3", Dst: "gcd2"}, {Src: "gcd1", Dst: "numa1+gcd5"}, {Src: "", Dst: "gcdx"}}
+	keep := slices.Clone(rows)
+	Devices(keep, "gcd")
+	if !slices.Equal(keep, rows) {
+		t.Errorf("a node of GCDs renamed %v to %v", rows, keep)
+	}
+	Devices(rows, "gpu")
+	want := []Row{{Src: "gpu0", Dst: "gpu0+gpu12"}, {Src: "numa3", Dst: "gpu2"}, {Src: "gpu1", Dst: "numa1+gpu5"}, {Src: "", Dst: "gcdx"}}
+	if !slices.Equal(rows, want) {
+		t.Errorf("renamed to %v, want %v", rows, want)
 	}
 }
 

@@ -28,6 +28,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 		return nil, err
 	}
 	var made []report.Row
+	device := c.DeviceName()
 	var tally *invariant.Tally
 	if opt.checking() {
 		tally = invariant.NewTally(c.GCD.LineBytes)
@@ -39,6 +40,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 				tally.Add(o)
 			}
 			made = finite(rows(made[:0], result(o)))
+			report.Devices(made, device)
 			for _, r := range made {
 				if err := sink(r); err != nil {
 					return err

@@ -285,6 +285,7 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	}
 	s := simulated{rows: finite(run.Rows(rp)), stats: take(n), end: float64(n.Engine.CurrentTime()),
 		events: count.N, bytes: copied(n)}
+	report.Devices(s.rows, n.Config.DeviceName())
 	if opt.timeline {
 		s.timeline = spans(run.Name, out)
 	}
