@@ -7,7 +7,7 @@ import (
 )
 
 // netPoints are the inter-node reference values LUMI's regression tests
-// check (docs/references.md [lumi-reframe]; issue 9): GPU-buffer osu_bw 23.8 GB/s at
+// check (docs/references.md [lumi-reframe]): GPU-buffer osu_bw 23.8 GB/s at
 // 4 MiB and osu_latency 2.5 us at 8 B between GCD 0 of two nodes, and
 // rccl-tests all_reduce_perf on 2 nodes x 8 GCDs reaching 85 GB/s busbw
 // at 128 MiB (at most the 4 NICs' 100 GB/s).
