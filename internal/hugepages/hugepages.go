@@ -14,6 +14,7 @@ package hugepages
 import (
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -45,7 +46,8 @@ type region struct{ lo, hi uint64 }
 // advisor remembers how far each mapping (by its start) was collapsed, so
 // a pass collapses only what grew since.
 type advisor struct {
-	done map[uint64]uint64
+	done     map[uint64]uint64
+	collapse syscall.Errno // the last collapse's error number (0: none)
 }
 
 // minBytes is the least mapping worth advising: a huge page's worth twice
@@ -58,7 +60,7 @@ func (a *advisor) pass() {
 			continue
 		}
 		from := max(r.lo, a.done[r.lo])
-		advise(r.lo, r.hi, from)
+		a.collapse = advise(r.lo, r.hi, from)
 		a.done[r.lo] = r.hi
 	}
 }

@@ -54,7 +54,9 @@ func parse(line string) (region, bool) {
 
 // advise marks [lo, hi) for huge pages and collapses [from, hi). Both are
 // hints: an error (an old kernel, THP off) leaves the pages as they are.
-func advise(lo, hi, from uint64) {
+// It returns the collapse's error number (0: none).
+func advise(lo, hi, from uint64) syscall.Errno {
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(lo), uintptr(hi-lo), madvHugePage)
-	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(from), uintptr(hi-from), madvCollapse)
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(from), uintptr(hi-from), madvCollapse)
+	return errno
 }
