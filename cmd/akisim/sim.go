@@ -348,7 +348,7 @@ func openOutputs(o *options) (*outputs, error) {
 
 // write writes every output file into its temporary place.
 func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
-	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
+	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline, res.Counters) }
 	rocprof := func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }
 	daisen := func(w io.Writer) error { return run.WriteDaisenCSV(w, res.Tasks) }
 	if out.rocprof != nil {

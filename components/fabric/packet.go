@@ -94,6 +94,11 @@ type Packet struct {
 	// paths meet again rejoins the parts (node/adapt.go).
 	Whole *Packet
 
+	// Task is the tracing task the transaction is part of (a copy, a
+	// kernel's step), set only while a tracer is hooked: the links and
+	// memories it crosses report their share as children of it (task.go).
+	Task string
+
 	// Origin is what a cache that passed the request on (an L2's miss)
 	// keeps for its answer: carried by the packet, so finding it costs
 	// no table.
