@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
@@ -369,9 +370,8 @@ func (o *options) runOptions(opts ...run.Option) []run.Option {
 	return opts
 }
 
-func bad(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// bad is bad input: one line on stderr, exit status 2.
+func bad(format string, args ...any) error { return usage.Errorf(format, args...) }
 
-// usageError is bad input: one line on stderr, exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+// usageError is bad input, from the command or the packages it calls.
+type usageError = usage.Error

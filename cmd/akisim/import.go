@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -40,16 +41,16 @@ func runImport(args []string, stderr io.Writer) error {
 	}
 	ins, _ := co.runPaths(co.read.src.Files())
 	for _, f := range profileFiles(path) {
-		ins = append(ins, pathArg{flag: "import PATH", path: f})
+		ins = append(ins, output.Path{Flag: "import PATH", Path: f})
 	}
-	if err := checkPaths(ins, []pathArg{{flag: "-o", path: *out}}); err != nil {
+	if err := output.Check(ins, []output.Path{{Flag: "-o", Path: *out}}); err != nil {
 		return err
 	}
-	dst, err := openOutput("-o", *out) // before the profile is read: a bad -o is bad input
+	dst, err := output.Open("-o", *out) // before the profile is read: a bad -o is bad input
 	if err != nil {
 		return err
 	}
-	defer dst.close()
+	defer dst.Close()
 	var p *profile.Profile
 	switch format {
 	case "rocprof":
@@ -72,10 +73,10 @@ func runImport(args []string, stderr io.Writer) error {
 		return bad("import %s: the trace does not fit %s: %v", format, c.Name, err)
 	}
 	// written beside it, then renamed: a failed write leaves the old file
-	if err := dst.write(func(w io.Writer) error { return trace.Write(w, ops) }); err != nil {
+	if err := dst.Write(func(w io.Writer) error { return trace.Write(w, ops) }); err != nil {
 		return err
 	}
-	if err := dst.commit(); err != nil {
+	if err := dst.Commit(); err != nil {
 		return err
 	}
 	for _, l := range p.Report.Lines() {

@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/internal/limit"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/report"
 )
 
@@ -70,7 +72,7 @@ type sweep struct {
 	sources  sync.Map                 // -config -> its *config.Source: every point's config decoded once
 	trace    sweepTrace               // the trace every point replays, read once (sweep_check.go)
 	workload sweepWorkload            // the workload's checks, once per node size and environment
-	paths    locatedOnce              // the files the points name, each found once
+	paths    output.LocatedOnce       // the files the points name, each found once
 }
 
 // took records a point's wall time.
@@ -294,7 +296,7 @@ func (s *sweep) finished() map[string]bool {
 // done says whether a point's run finished: its outdir was committed and
 // is not an interrupted run's.
 func (s *sweep) done(p sweepPoint) bool {
-	_, err := os.Stat(filepath.Join(s.pointDir(p), marker))
+	_, err := os.Stat(filepath.Join(s.pointDir(p), output.Marker))
 	_, note := os.Stat(filepath.Join(s.pointDir(p), noteFile))
 	return err == nil && os.IsNotExist(note)
 }
@@ -316,7 +318,7 @@ func (s *sweep) check() error {
 	pick := s.checkedPoints()
 	finished := s.finished() // a resumed sweep's finished points do not run: their inputs' checks are skipped
 	errs := make([]error, len(pick))
-	ins := make([][]pathArg, len(pick))
+	ins := make([][]output.Path, len(pick))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -339,20 +341,20 @@ func (s *sweep) check() error {
 			return err
 		}
 	}
-	points := s.paths.locate(filepath.Join(s.outdir, "points"))
+	points := s.paths.Locate(filepath.Join(s.outdir, "points"))
 	for _, in := range ins {
 		for _, a := range in {
-			if a.path == "" {
+			if a.Path == "" {
 				continue
 			}
-			w := s.paths.locate(a.path)
-			if w.special() || !within(w, points) {
+			w := s.paths.Locate(a.Path)
+			if w.Special() || !output.Within(w, points) {
 				continue
 			}
-			rel, _ := filepath.Rel(points.path, w.path)
+			rel, _ := filepath.Rel(points.Path, w.Path)
 			id, _, _ := strings.Cut(rel, string(filepath.Separator))
 			if slices.ContainsFunc(s.points, func(p sweepPoint) bool { return p.id == id }) {
-				return bad("sweep -outdir %s: holds the input %s %s in a point's folder, which its run replaces; move the input out", s.outdir, a.flag, a.path)
+				return bad("sweep -outdir %s: holds the input %s %s in a point's folder, which its run replaces; move the input out", s.outdir, a.Flag, a.Path)
 			}
 		}
 	}
@@ -384,7 +386,7 @@ func (s *sweep) checkedPoints() []int {
 // checkPoint checks one point's command line as akisim would, and
 // returns the inputs it names; with toRun, also what its run checks of
 // them before simulating (sweep_check.go).
-func (s *sweep) checkPoint(p sweepPoint, toRun bool) ([]pathArg, error) {
+func (s *sweep) checkPoint(p sweepPoint, toRun bool) ([]output.Path, error) {
 	o, err := parse(append(append([]string{}, p.args...), "-outdir", s.pointDir(p)), io.Discard)
 	if err != nil {
 		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
@@ -410,17 +412,17 @@ func (s *sweep) checkPoint(p sweepPoint, toRun bool) ([]pathArg, error) {
 	// the point's own files, then the sweep's: its merged results, its
 	// list of points and its logs
 	ins, outs := o.runPaths(o.read.src.Files())
-	outs = append(outs, pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "results.csv")},
-		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "points.csv")},
-		pathArg{flag: "sweep -outdir", path: filepath.Join(s.outdir, "logs"), replaced: true})
+	outs = append(outs, output.Path{Flag: "sweep -outdir", Path: filepath.Join(s.outdir, "results.csv")},
+		output.Path{Flag: "sweep -outdir", Path: filepath.Join(s.outdir, "points.csv")},
+		output.Path{Flag: "sweep -outdir", Path: filepath.Join(s.outdir, "logs"), Replaced: true})
 	own := s.pointDir(p)
-	find := func(path string) where {
+	find := func(path string) output.Place {
 		if path == own || strings.HasPrefix(path, own+string(filepath.Separator)) {
-			return locate(path) // the point's own: found once anyway
+			return output.Locate(path) // the point's own: found once anyway
 		}
-		return s.paths.locate(path) // the inputs and the sweep's files, shared by every point
+		return s.paths.Locate(path) // the inputs and the sweep's files, shared by every point
 	}
-	if err := checkPathsWith(find, ins, outs); err != nil {
+	if err := output.CheckWith(find, ins, outs); err != nil {
 		return nil, bad("sweep point %d (%s): %v", p.index, s.label(p), err)
 	}
 	return ins, nil
@@ -441,7 +443,7 @@ func runSweep(args []string, stderr io.Writer) error {
 	s.logsDir = filepath.Join(s.outdir, "logs")
 	for _, d := range []string{filepath.Join(s.outdir, "points"), s.logsDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return bad("sweep -outdir %s: %v", s.outdir, errText(err))
+			return bad("sweep -outdir %s: %v", s.outdir, errtext.Of(err))
 		}
 	}
 	todo := s.todo()
@@ -492,7 +494,7 @@ func (s *sweep) merge() error {
 		}
 		f, err := os.Open(filepath.Join(s.pointDir(p), "results.csv"))
 		if err != nil {
-			return fmt.Errorf("sweep: point %d (%s): %v", p.index, s.label(p), errText(err))
+			return fmt.Errorf("sweep: point %d (%s): %v", p.index, s.label(p), errtext.Of(err))
 		}
 		r := csv.NewReader(f)
 		recs, err := r.ReadAll()
@@ -508,7 +510,7 @@ func (s *sweep) merge() error {
 	if err := w.Error(); err != nil {
 		return err
 	}
-	return writeOutput("sweep -outdir", filepath.Join(s.outdir, "results.csv"), 0o644, bufferTo(&buf))
+	return output.Write("sweep -outdir", filepath.Join(s.outdir, "results.csv"), 0o644, bufferTo(&buf))
 }
 
 // bufferTo writes what buf holds.
@@ -548,7 +550,7 @@ func (s *sweep) writePoints() error {
 		w.Write(append(rec, status, secs))
 	}
 	w.Flush()
-	return writeOutput("sweep -outdir", filepath.Join(s.outdir, "points.csv"), 0o644, bufferTo(&buf))
+	return output.Write("sweep -outdir", filepath.Join(s.outdir, "points.csv"), 0o644, bufferTo(&buf))
 }
 
 // pointArgs is the point's full command line: -force, since a point run

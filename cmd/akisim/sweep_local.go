@@ -6,6 +6,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/output"
 )
 
 // runLocal runs the points as akisim processes, s.jobs at a time, and
@@ -97,19 +100,19 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 
 // runPoint runs one point, its output into its log; a failure's line.
 func (s *sweep) runPoint(p sweepPoint) string {
-	logOut, err := openOutput("sweep: point "+p.id+"'s log", s.logPath(p))
+	logOut, err := output.Open("sweep: point "+p.id+"'s log", s.logPath(p))
 	if err == nil {
-		defer logOut.close()
+		defer logOut.Close()
 	}
-	var log *streamedFile
+	var log *output.Buffered
 	if err == nil {
-		log, err = logOut.create()
+		log, err = logOut.Create()
 	}
 	if err != nil {
-		return fmt.Sprintf("point %d (%s): its log: %v", p.index, s.label(p), errText(err))
+		return fmt.Sprintf("point %d (%s): its log: %v", p.index, s.label(p), errtext.Of(err))
 	}
 	cmd := exec.Command(s.binary, s.pointArgs(p)...)
-	cmd.Stdout, cmd.Stderr = log.bw, log.bw
+	cmd.Stdout, cmd.Stderr = log.W, log.W
 	start := time.Now()
 	if err = cmd.Start(); err == nil {
 		s.started(cmd, true)
@@ -118,8 +121,8 @@ func (s *sweep) runPoint(p sweepPoint) string {
 	}
 	s.took(p, time.Since(start))
 	// the log is kept whatever the point did: a failure's is read below
-	if lerr := logOut.finish(log); lerr == nil {
-		if lerr = logOut.commit(); lerr != nil && err == nil {
+	if lerr := logOut.Finish(log); lerr == nil {
+		if lerr = logOut.Commit(); lerr != nil && err == nil {
 			err = lerr
 		}
 	} else if err == nil {

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/akisim/akisim/output"
 )
 
 // The Slurm executor submits the points left as one job array (sbatch
@@ -83,7 +85,7 @@ func (s *sweep) jobScript(todo []sweepPoint) (string, error) {
 	b.WriteString("*) echo \"akisim sweep: no point for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n")
 	path := filepath.Join(s.outdir, "sweep.sbatch")
 	script := func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }
-	if err := writeOutput("sweep -slurm", path, 0o755, script); err != nil {
+	if err := output.Write("sweep -slurm", path, 0o755, script); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/output"
 )
 
 // theSweep is issue 11's sweep: three widths of bundle 0-2 by two SDMA
@@ -25,7 +27,7 @@ func TestSweepLocal(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	points, _ := filepath.Glob(filepath.Join(dir, "D", "points", "*", marker))
+	points, _ := filepath.Glob(filepath.Join(dir, "D", "points", "*", output.Marker))
 	if len(points) != 6 {
 		t.Fatalf("%d finished points, want 6: %s", len(points), r.stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/akisim/akisim/figure"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/validate"
 )
 
@@ -54,7 +55,7 @@ func check(p validate.Point) figure.Check {
 // writeValidateFigures writes a figure per family of points into d (SVG
 // and PNG)
 // and the marker that makes d a run -force may replace.
-func writeValidateFigures(d *outdir, pts []validate.Point) error {
+func writeValidateFigures(d *output.Outdir, pts []validate.Point) error {
 	fams := families(pts)
 	titles := make([]string, len(fams))
 	for i, f := range fams {
@@ -73,12 +74,12 @@ func writeValidateFigures(d *outdir, pts []validate.Point) error {
 			return err
 		}
 		for _, ext := range figure.Formats { // SVG to zoom, PNG to glance at
-			if err := d.write(name+ext, func(w io.Writer) error { return figure.Write(fig, w, name+ext) }); err != nil {
+			if err := d.Write(name+ext, func(w io.Writer) error { return figure.Write(fig, w, name+ext) }); err != nil {
 				return err
 			}
 		}
 	}
-	return d.write(marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err })
+	return d.Write(output.Marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err })
 }
 
 // sharesExperiment says whether family i's experiment has points in

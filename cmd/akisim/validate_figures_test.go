@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/validate"
 )
 
@@ -34,8 +35,8 @@ func TestValidateDrawsItsFamilies(t *testing.T) {
 	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
 		t.Errorf("PNG: %v", err)
 	}
-	if v, _ := os.ReadFile(filepath.Join(d, marker)); !bytes.HasPrefix(v, []byte("akisim ")) {
-		t.Errorf("no %s: the outdir is not a run -force may replace", marker)
+	if v, _ := os.ReadFile(filepath.Join(d, output.Marker)); !bytes.HasPrefix(v, []byte("akisim ")) {
+		t.Errorf("no %s: the outdir is not a run -force may replace", output.Marker)
 	}
 	code, _, errs = akisim(t, args...)
 	if code != 2 || !strings.Contains(errs, "holds a previous run; give -force") || strings.Count(errs, "\n") != 1 {
