@@ -181,7 +181,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.workload == "p2p" {
 		var err error
-		if o.cases, err = list("-cases", cases); err != nil {
+		if o.cases, err = usage.List("-cases", cases); err != nil {
 			return nil, err
 		}
 		for _, c := range o.cases {
@@ -333,29 +333,6 @@ func refuseEmpty(fs *flag.FlagSet, prefix string) (err error) {
 		}
 	})
 	return err
-}
-
-// list splits a comma-separated flag value; empty items and repeats are
-// errors (a repeated case or size would run and report twice).
-func list(flagName, v string, split ...func(string) []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	items := strings.Split(v, ",")
-	if len(split) > 0 && split[0] != nil {
-		items = split[0](v)
-	}
-	for _, s := range items {
-		s = strings.TrimSpace(s)
-		switch {
-		case s == "":
-			return nil, bad("%s: empty item in %q", flagName, v)
-		case seen[s]:
-			return nil, bad("%s: %s given twice", flagName, s)
-		}
-		seen[s] = true
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // checkBuild, set at link time (-ldflags "-X main.checkBuild=on", as the

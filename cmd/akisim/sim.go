@@ -13,6 +13,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/profile"
@@ -534,7 +535,7 @@ func writeGBench(w io.Writer, o *options, res *run.Result) error {
 // streamRuns builds the STREAM runs from -exec or -gcds, -alloc, -sizes,
 // -kernels.
 func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
-	kernels, err := list("-kernels", o.kernels)
+	kernels, err := usage.List("-kernels", o.kernels)
 	if err != nil {
 		return nil, err
 	}
@@ -559,7 +560,7 @@ func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if o.sizes == "e6" || o.sizes == "" {
 		st.Sizes = workloads.E6Sizes()
 	} else {
-		sizes, err := list("-sizes", o.sizes)
+		sizes, err := usage.List("-sizes", o.sizes)
 		if err != nil {
 			return nil, err
 		}
@@ -610,7 +611,7 @@ func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 
 // gcdIDs reads flagName's comma-separated GCD ids of a node of count GCDs.
 func gcdIDs(flagName, v string, count int) ([]int, error) {
-	items, err := list(flagName, v)
+	items, err := usage.List(flagName, v)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +641,7 @@ func byteSizes(v string) ([]int64, error) {
 		}
 		return out, nil
 	}
-	items, err := list("-sizes", v)
+	items, err := usage.List("-sizes", v)
 	if err != nil {
 		return nil, err
 	}

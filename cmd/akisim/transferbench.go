@@ -7,6 +7,7 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/internal/capped"
 	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
@@ -40,7 +41,7 @@ func transferBenchRuns(o *options, c *config.Node) ([]job.Run, error) {
 	}
 	sizes := []int64{tbDefaultBytes}
 	if o.sizes != "" {
-		items, err := list("-sizes", o.sizes)
+		items, err := usage.List("-sizes", o.sizes)
 		if err != nil {
 			return nil, err
 		}

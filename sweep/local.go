@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // A signal stops the sweep: no point starts after it, the points running
 // get it too (and keep what they finished, marked incomplete, so a rerun
 // runs them again), and the finished points are merged.
-func (s *sweep) runLocal(todo []sweepPoint) []string {
+func (s *Sweep) runLocal(todo []Point) []string {
 	var mu sync.Mutex
 	var failures []string
 	running := map[*exec.Cmd]bool{}
@@ -28,12 +28,12 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 			return
 		}
 		running[c] = true
-		if sig := interrupt.Load(); sig != 0 {
+		if sig := s.Signal(); sig != 0 {
 			c.Process.Signal(syscall.Signal(sig))
 		}
 	}
-	graceful.Store(true)
-	defer graceful.Store(false)
+	s.Graceful(true)
+	defer s.Graceful(false)
 	watchDone := make(chan struct{})
 	defer close(watchDone)
 	go func() { // pass a signal on to the points running
@@ -43,7 +43,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
-			if sig := interrupt.Load(); sig != 0 {
+			if sig := s.Signal(); sig != 0 {
 				mu.Lock()
 				for c := range running {
 					c.Process.Signal(syscall.Signal(sig))
@@ -54,14 +54,14 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		}
 	}()
 	done, stopped, start := 0, 0, time.Now()
-	next := make(chan sweepPoint)
+	next := make(chan Point)
 	var wg sync.WaitGroup
 	for range min(s.jobs, max(1, len(todo))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for p := range next {
-				if stopAsked() {
+				if s.stopped() {
 					continue // stopped: the points left wait for a rerun
 				}
 				msg := s.runPoint(p)
@@ -88,7 +88,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		}()
 	}
 	for _, p := range todo {
-		if stopAsked() {
+		if s.stopped() {
 			break
 		}
 		next <- p
@@ -99,8 +99,8 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 }
 
 // runPoint runs one point, its output into its log; a failure's line.
-func (s *sweep) runPoint(p sweepPoint) string {
-	logOut, err := output.Open("sweep: point "+p.id+"'s log", s.logPath(p))
+func (s *Sweep) runPoint(p Point) string {
+	logOut, err := output.Open("sweep: point "+p.ID+"'s log", s.logPath(p))
 	if err == nil {
 		defer logOut.Close()
 	}
@@ -109,7 +109,7 @@ func (s *sweep) runPoint(p sweepPoint) string {
 		log, err = logOut.Create()
 	}
 	if err != nil {
-		return fmt.Sprintf("point %d (%s): its log: %v", p.index, s.label(p), errtext.Of(err))
+		return fmt.Sprintf("point %d (%s): its log: %v", p.Index, s.Label(p), errtext.Of(err))
 	}
 	cmd := exec.Command(s.binary, s.pointArgs(p)...)
 	cmd.Stdout, cmd.Stderr = log.W, log.W
@@ -128,8 +128,8 @@ func (s *sweep) runPoint(p sweepPoint) string {
 	} else if err == nil {
 		err = lerr
 	}
-	if err == nil || stopAsked() {
+	if err == nil || s.stopped() {
 		return "" // interrupted: not a failure, it runs again next time
 	}
-	return fmt.Sprintf("point %d (%s) failed (%v): %s; log %s", p.index, s.label(p), err, lastLine(s.logPath(p)), s.logPath(p))
+	return fmt.Sprintf("point %d (%s) failed (%v): %s; log %s", p.Index, s.Label(p), err, lastLine(s.logPath(p)), s.logPath(p))
 }
