@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/commcheck"
 	"github.com/akisim/akisim/internal/testfiles"
 	"github.com/akisim/akisim/trace"
 )
@@ -18,7 +19,7 @@ import (
 // frontier is the node the samples were recorded on: 8 GCDs, 4 NUMA domains.
 var frontier = Limits{GCDs: 8, NUMA: 4}
 
-var frontierLimits = trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30}
+var frontierLimits = trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30, Libraries: commcheck.Libraries}
 
 func imported(t *testing.T, read func(string) (*Profile, error), path string) (*Profile, []trace.Op) {
 	t.Helper()

@@ -65,6 +65,7 @@ func TestLayers(t *testing.T) {
 		{"workloads", lowered}, // a workload writes what a trace file could hold
 		{"halo", lowered},
 		{"job", engine},
+		{"commcheck", engine},
 		{"job", lowered},
 		{"report", engine},
 		{"ir", engine},
