@@ -79,7 +79,7 @@ func (m *Controller) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
 // a kernel step's), at the memory: its data streams through from first,
 // for spread. Called only while a tracer is hooked.
 func (m *Controller) trace(p *fabric.Packet, what string, first, spread sim.VTimeInSec) {
-	fabric.Task(m, fmt.Sprintf("%s.access[%d]", m.Name(), m.Reads+m.Writes), p.Task, "access",
+	fabric.Task(m, fmt.Sprintf("%s.access[%d]", m.Name(), m.Reads+m.Writes), p.TaskID(), "access",
 		fmt.Sprintf("%s %d B", what, p.Size), m.Name(), first, first+spread, p.Size)
 }
 

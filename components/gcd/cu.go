@@ -640,7 +640,7 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *
 	p := c.packets.Request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
 	if s.task != "" { // a new or reissued packet has none
-		p.Task = s.task
+		p.Task = &s.task
 	}
 	if extents != nil {
 		p.Extents = append(p.Extents[:0], extents...)

@@ -225,7 +225,11 @@ func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
 		if !s.InData || !ch.inData {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
-			p.Addr, p.Landed, p.Task = s.Addr, s.Flag.landing(), ch.phaseTask
+			p.Addr, p.Landed = s.Addr, s.Flag.landing()
+			if ch.phaseTask != "" { // the store lands after the phase: its own copy of the ID
+				id := ch.phaseTask
+				p.Task = &id
+			}
 			c.Transactions++
 			c.mem.Send(now, p)
 		}

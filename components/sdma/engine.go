@@ -215,8 +215,8 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 // packet when it can.
 func (e *Engine) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route) *fabric.Packet {
 	p := e.packets.Request(kind, size, m, r, e.MemPort, nil)
-	if t := e.active.task; t != "" { // a new or reissued packet has none
-		p.Task = t
+	if e.active.task != "" { // a new or reissued packet has none
+		p.Task = &e.active.task
 	}
 	return p
 }
@@ -241,7 +241,7 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		first, spread := e.datapath.Stream(now, at, p.Size, in)
 		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.nextWrite())
 		if s.task != "" {
-			w.Task = s.task
+			w.Task = &s.task
 		}
 		w.Addr += s.cmd.DstAddr - s.cmd.SrcAddr // the same offset in the destination
 		w.Spread = spread

@@ -189,7 +189,7 @@ func (b *Bundle) traceTransfer(dir int, p *fabric.Packet, start, end sim.VTimeIn
 	if p.Kind.CarriesData() {
 		bytes = p.Size
 	}
-	fabric.Task(b, fmt.Sprintf("%s.transfer[%d]", where, b.dirs[dir].Packets), p.Task, "transfer",
+	fabric.Task(b, fmt.Sprintf("%s.transfer[%d]", where, b.dirs[dir].Packets), p.TaskID(), "transfer",
 		fmt.Sprintf("%s %d B", p.Kind, p.Size), where, start, end, bytes)
 }
 
