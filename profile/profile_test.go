@@ -441,3 +441,17 @@ func TestImportCounters(t *testing.T) {
 		}
 	}
 }
+
+// ReadRocprof finds rocprofv3's output by what a folder holds or a file's
+// name: the rocpd, JSON and CSV samples each read, a file of another kind
+// is refused by name.
+func TestReadRocprofFindsTheFormat(t *testing.T) {
+	for _, path := range []string{"testdata/rocprofv3-rocpd", "testdata/rocprofv3-json", "testdata/rocprofv3-csv22"} {
+		if p, err := ReadRocprof(path); err != nil || len(p.Kernels) == 0 {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	if _, err := ReadRocprof("profile_test.go"); err == nil || !strings.Contains(err.Error(), "not rocprofv3 output") {
+		t.Errorf("a Go file: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/akisim/akisim/compare"
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/profile"
 )
 
 // compareUsage is akisim compare's synopsis.
@@ -64,7 +65,7 @@ func runCompareRocprof(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return bad("compare rocprof: want PATH (%s)", compareRocprofUsage)
 	}
-	p, err := readRocprof(pos[0])
+	p, err := profile.ReadRocprof(pos[0])
 	if err != nil {
 		return bad("compare rocprof: %v", err)
 	}

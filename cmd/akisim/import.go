@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/output"
@@ -54,7 +53,7 @@ func runImport(args []string, stderr io.Writer) error {
 	var p *profile.Profile
 	switch format {
 	case "rocprof":
-		p, err = readRocprof(path)
+		p, err = profile.ReadRocprof(path)
 	case "gem5":
 		p, err = profile.ReadGem5Trace(path)
 	case "rocprof-legacy":
@@ -152,36 +151,4 @@ func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 	return pos, nil
-}
-
-// readRocprof reads rocprofv3's output at path: a *_results.db (rocpd), a
-// *_results.json, a CSV file of it, or a folder holding them (rocpd, then
-// JSON: only those have copy sizes, then CSV).
-func readRocprof(path string) (*profile.Profile, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !st.IsDir() && strings.HasSuffix(path, ".json"):
-		return profile.ReadRocprofJSON(path)
-	case !st.IsDir() && strings.HasSuffix(path, ".csv"):
-		return profile.ReadRocprofCSV(path)
-	case !st.IsDir() && strings.HasSuffix(path, ".db"):
-		return profile.ReadRocpd(path)
-	case !st.IsDir():
-		return nil, fmt.Errorf("%s: not rocprofv3 output (want *_results.db, *_results.json, a *.csv of it, or their folder)", path)
-	}
-	for _, pat := range []string{"*_results.db", filepath.Join("*", "*_results.db")} { // rocpd first, ROCm 7.0's default
-		if m, _ := filepath.Glob(filepath.Join(path, pat)); len(m) > 0 {
-			return profile.ReadRocpd(path)
-		}
-	}
-	if m, _ := filepath.Glob(filepath.Join(path, "*_results.json")); len(m) > 0 {
-		return profile.ReadRocprofJSON(path)
-	}
-	if m, _ := filepath.Glob(filepath.Join(path, "*", "*_results.json")); len(m) > 0 {
-		return profile.ReadRocprofJSON(path)
-	}
-	return profile.ReadRocprofCSV(path)
 }
