@@ -1,8 +1,6 @@
 package run
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -18,16 +16,7 @@ func TestDaisenCSVKeepsEveryName(t *testing.T) {
 		{ID: "k[1].cu[0]", ParentID: "k[1]", Kind: "workgroup", What: "64 workgroups", Where: "Node.GCD[0].CU[0]", StartTime: 1e-9, EndTime: 1e-6},
 		{ID: "x", Kind: "copy", What: "line\nbreak", Where: "E", StartTime: 3, EndTime: 4},
 	}
-	path := filepath.Join(t.TempDir(), "t.csv")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteDaisenCSV(f, in); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	got := tracing.NewCSVTraceReader(path).ListTasks(tracing.TaskQuery{})
+	got := daisenTasks(t, in)
 	for i := range got {
 		got[i].Steps = nil
 	}
