@@ -1,13 +1,13 @@
-// Package components_test checks the component builders' defaults
-// against the node config: a builder's default is frontier-node.toml's
-// value of the key it builds from, or it has none (its field's zero value,
-// which node/ always sets), so no builder carries a number that disagrees
-// with the config (docs/config.md).
+// Package components_test checks that the component builders hold no
+// value of their own: the config is the one home of every number. node
+// gives each builder its values from the config, and a builder used
+// without them refuses to build, naming the keys (docs/config.md).
 package components_test
 
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/akisim/akisim/components/cpu"
@@ -19,113 +19,71 @@ import (
 	"github.com/akisim/akisim/components/rosetta"
 	"github.com/akisim/akisim/components/sdma"
 	"github.com/akisim/akisim/components/xgmi"
-	"github.com/akisim/akisim/config"
+	"github.com/sarchlab/akita/v3/sim"
 )
 
-// builderDefault is a builder's field and what frontier-node.toml makes
-// node/ pass for it.
-type builderDefault map[string]any
-
-func TestBuilderDefaultsAreFrontierNodes(t *testing.T) {
-	path, err := config.Find("frontier-node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := config.Load(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, h, m := c.GCD, c.Host, c.MALL
+// Every field of a new builder is its zero value, but for what is not a
+// number of the hardware: one link per bundle, one die per GCD, and the
+// builders of a component's parts (checked on their own).
+func TestBuildersHoldNoValues(t *testing.T) {
 	for _, b := range []struct {
-		name    string
-		builder any
-		want    builderDefault
-		other   map[string]string // fields neither zero nor a key's value, and why
+		name       string
+		builder    any
+		structural map[string]string // fields set, and why they are no config value
 	}{
-		{"sdma", sdma.MakeBuilder(), builderDefault{
-			"clockGHz":      c.SDMA.ClockGHz,
-			"bytesPerCycle": c.SDMA.BytesPerCycle,
-			"txnBytes":      c.Sim.SDMATransactionBytes,
-			"maxBytes":      c.SDMA.OutstandingBytes,
-			"queues":        c.SDMA.QueuesPerEngine,
-		}, nil},
-		{"xgmi", xgmi.MakeBuilder(), builderDefault{
-			"laneGBps": c.XGMI.LaneBandwidthGBps,
-			"payload":  c.XGMI.PacketPayloadBytes,
-			"request":  c.XGMI.RequestBytes,
-			"credits":  c.XGMI.CreditBytes,
-			"early":    c.Sim.EarlyBooking,
-		}, map[string]string{"lanes": "per bundle (xgmi.bundle.lanes): one link"}},
-		{"dram", dram.MakeBuilder(), builderDefault{
-			"channels":    c.DRAM.ChannelsPerDomain,
-			"channelGBps": c.DRAM.ChannelBandwidthGBps,
-			"efficiency":  c.DRAM.Efficiency,
-			"latencyNs":   c.DRAM.LatencyNs,
-		}, nil},
-		// its capacity (mall.bytes = 0: no MALL) has none
-		{"mall", mall.MakeBuilder(), builderDefault{
-			"ways":        m.Ways,
-			"line":        m.LineBytes,
-			"block":       c.Sim.L2BlockBytes,
-			"channels":    m.Channels,
-			"channelGBps": m.ChannelBandwidthGBps,
-			"latencyNs":   m.LatencyNs,
-			"policy":      mall.Policy{WriteAllocate: m.WriteAllocate, WriteBack: m.WriteBack},
-		}, nil},
-		{"gcd", gcd.MakeBuilder(), builderDefault{
-			"hbmGBps":     g.HBMBandwidthGBps * g.HBMEfficiency,
-			"hostEngines": c.SDMA.HostEngines,
-			"xgmiEngines": c.SDMA.XGMIEngines,
-			"cus":         g.ComputeUnits,
-			"slots":       g.WorkgroupSlots,
-			"xcds":        g.XCDs,
-			"cuTxn":       c.Sim.CUTransactionBytes,
-			"cuOut":       g.CUOutstandingBytes,
-			"cuIssueGBps": float64(g.CUBytesPerClock) * g.ClockGHz,
-			"spray":       c.Routing.KernelTies == config.TiesSpray,
-			"l2Bytes":     g.L2Bytes,
-			"l2Block":     c.Sim.L2BlockBytes,
-			"l2GBps":      float64(g.L2Slices*g.L2BytesPerClock) * g.ClockGHz,
-			"l2LatencyNs": g.L2LatencyNs,
-			"line":        g.LineBytes,
-		}, map[string]string{"sdma": "sdma's builder, checked above"}},
-		{"cpu cores", cpu.MakeCoresBuilder(), builderDefault{
-			"cores":    h.Cores,
-			"txnBytes": c.Sim.CoreTransactionBytes,
-			"maxBytes": h.CoreOutstandingBytes,
-			"lines":    h.CoreLoadLines,
-		}, nil},
-		{"nic", nic.MakeBuilder(), builderDefault{"engines": c.NIC.Engines},
-			map[string]string{"dma": "sdma's builder, checked above"}},
-		{"cpu host", cpu.MakeBuilder(), nil, nil},
-		{"hub", hub.MakeBuilder(), nil, nil},
-		{"rosetta", rosetta.MakeBuilder(), nil, nil},
+		{"sdma", sdma.MakeBuilder(), nil},
+		{"xgmi", xgmi.MakeBuilder(), map[string]string{"lanes": "per bundle (xgmi.bundle.lanes): one link until told"}},
+		{"dram", dram.MakeBuilder(), nil},
+		{"mall", mall.MakeBuilder(), nil},
+		{"gcd", gcd.MakeBuilder(), map[string]string{"sdma": "sdma's builder, checked above", "xcds": "one die until gcd.xcds splits it"}},
+		{"cpu cores", cpu.MakeCoresBuilder(), nil},
+		{"nic", nic.MakeBuilder(), map[string]string{"dma": "sdma's builder, checked above"}},
+		{"cpu host", cpu.MakeBuilder(), nil},
+		{"hub", hub.MakeBuilder(), nil},
+		{"rosetta", rosetta.MakeBuilder(), nil},
 	} {
-		check(t, b.name, b.builder, b.want, b.other)
+		v := reflect.ValueOf(b.builder)
+		for i := range v.NumField() {
+			field, f := v.Type().Field(i).Name, v.Field(i)
+			if _, ok := b.structural[field]; !ok && !f.IsZero() {
+				t.Errorf("%s: %s holds %v: a builder's values come from the config", b.name, field, f)
+			}
+		}
+		for field := range b.structural {
+			if !v.FieldByName(field).IsValid() {
+				t.Errorf("%s: no field %s", b.name, field)
+			}
+		}
 	}
 }
 
-// check checks every field of builder b that is not its zero value
-// against want, by field name; a field in neither want nor other fails,
-// so a new default cannot go unchecked.
-func check(t *testing.T, name string, b any, want builderDefault, other map[string]string) {
-	v := reflect.ValueOf(b)
-	for i := range v.NumField() {
-		field, f := v.Type().Field(i).Name, v.Field(i)
-		w, wanted := want[field]
-		if _, ok := other[field]; ok {
-			continue
-		}
-		switch {
-		case wanted && fmt.Sprint(f) != fmt.Sprint(w):
-			t.Errorf("%s: %s's default %v: frontier-node gives %v", name, field, f, w)
-		case !wanted && !f.IsZero():
-			t.Errorf("%s: %s has a default (%v) no key checks", name, field, f)
-		}
-	}
-	for field := range want {
-		if !v.FieldByName(field).IsValid() {
-			t.Errorf("%s: no field %s", name, field)
+// A builder given none of its values refuses to build, naming what gives
+// each: its setter and config key.
+func TestBuildersRefuseWithoutValues(t *testing.T) {
+	e := sim.NewSerialEngine()
+	for _, c := range []struct {
+		name  string
+		build func()
+		keys  []string
+	}{
+		{"sdma", func() { sdma.MakeBuilder().WithEngine(e).Build("E") }, []string{"sdma.clock_ghz", "sdma.bytes_per_cycle", "sim.sdma_transaction_bytes", "sdma.outstanding_bytes", "sdma.queues_per_engine"}},
+		{"xgmi", func() { xgmi.MakeBuilder().WithEngine(e).Build("X") }, []string{"xgmi.lane_bandwidth_gbps", "packet_payload_bytes", "request_bytes", "credit_bytes"}},
+		{"dram", func() { dram.MakeBuilder().WithEngine(e).Build("D") }, []string{"dram.channels_per_domain", "dram.channel_bandwidth_gbps", "dram.efficiency"}},
+		{"mall", func() { mall.MakeBuilder().WithEngine(e).Build("M") }, []string{"mall.bytes", "mall.ways", "mall.line_bytes", "sim.l2_block_bytes", "mall.channels"}},
+		{"gcd", func() { gcd.MakeBuilder().WithEngine(e).Build("G", 0) }, []string{"gcd.hbm_bandwidth_gbps", "sim.l2_block_bytes", "gcd.l2_slices"}},
+		{"gcd's CUs", func() { gcd.MakeBuilder().WithEngine(e).BuildComputeUnits("C", 0) }, []string{"gcd.compute_units", "gcd.workgroup_slots", "sim.cu_transaction_bytes", "gcd.cu_outstanding_bytes", "gcd.cu_bytes_per_clock", "gcd.line_bytes"}},
+		{"cpu cores", func() { cpu.MakeCoresBuilder().WithEngine(e).Build("C", nil) }, []string{"host.cores", "sim.core_transaction_bytes", "host.core_outstanding_bytes"}},
+		{"nic", func() { nic.MakeBuilder().WithEngine(e).Build("N", 0) }, []string{"nic.engines"}},
+	} {
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			c.build()
+			return ""
+		}()
+		for _, k := range c.keys {
+			if !strings.Contains(msg, k) {
+				t.Errorf("%s built without values: %q, want it to name %s", c.name, msg, k)
+			}
 		}
 	}
 }

@@ -51,6 +51,7 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 			if it.blit {
 				s.dirty = it.cus
 			}
+			cmd.Name = kernelName(r.op(it.op), it.blit)
 			cmd.Queue = streamKey(s.rank, s.id) // each stream its own hardware queue
 			r.kctrl[it.cus].SendAt(now, now+ns(r.cost.DoorbellNs), cmd)
 			r.res(it.op).Engine = it.cus.Name()
@@ -152,6 +153,20 @@ func (r *Runtime) dispatch(now sim.VTimeInSec, s *stream) {
 		s.queue = s.queue[1:]
 		r.streamWent(s)
 	}
+}
+
+// kernelName names a kernel for tracing: by the name the trace or library
+// gives it, else its label; a blit kernel by the copy it runs.
+func kernelName(op *ir.Command, blit bool) string {
+	switch {
+	case blit:
+		return string(op.Op) + " blit kernel"
+	case op.Name != "":
+		return op.Name
+	case op.Label != "":
+		return op.Label
+	}
+	return string(op.Op)
 }
 
 // kernelCmd turns a kernel launch into the GCD's dispatch packet: its

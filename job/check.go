@@ -1,6 +1,7 @@
 package job
 
 import (
+	"github.com/akisim/akisim/commcheck"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/trace"
 )
@@ -9,7 +10,8 @@ import (
 func Limits(c *config.Node) trace.Limits {
 	return trace.Limits{GCDs: c.TotalGCDs(), NUMADomains: c.TotalNUMA(),
 		GCDsPerNode: c.GCD.Count, NUMAPerNode: c.Host.NUMADomains,
-		HBMBytes: c.GCD.HBMBytes, NUMABytes: c.Host.NUMABytes, Unified: c.Host.Unified()}
+		HBMBytes: c.GCD.HBMBytes, NUMABytes: c.Host.NUMABytes, Unified: c.Host.Unified(),
+		Libraries: commcheck.Libraries}
 }
 
 // Check runs trace.Check on the operations of every run against the node

@@ -128,10 +128,11 @@ func (n *Node) need(k int) {
 	n.traceNode(k)
 }
 
-// TraceTasks has Akita's tracer t see the copies and kernels of every
-// node built, now and as a run touches more: each SDMA and NIC DMA
-// engine's copies and each GCD's kernels are tasks from their start to
-// their completion signal (Daisen shows them; tracing.CollectTrace).
+// TraceTasks has Akita's tracer t see the work of every part built, now
+// and as a run touches more: the copies of each SDMA and NIC DMA engine,
+// each GCD's kernels with their workgroups and steps, and what their
+// transactions take on each link direction and memory (HBM, DRAM), as
+// children of the copy or step (tracing.CollectTrace).
 func (n *Node) TraceTasks(t tracing.Tracer) {
 	n.tracer = t
 	for k, built := range n.built {
@@ -139,24 +140,55 @@ func (n *Node) TraceTasks(t tracing.Tracer) {
 			n.traceNode(k)
 		}
 	}
+	for _, l := range n.NetLinks {
+		if l != nil {
+			n.trace(l)
+		}
+	}
 }
 
-// traceNode hooks the tracer, if any, to node k's engines and CUs.
+// traceNode hooks the tracer, if any, to node k's engines, CUs, links
+// and memories.
 func (n *Node) traceNode(k int) {
 	if n.tracer == nil {
 		return
 	}
 	c := n.Config
-	for _, d := range n.GCDs[k*c.GCD.Count : (k+1)*c.GCD.Count] {
-		tracing.CollectTrace(d.CUs, n.tracer)
-		for _, e := range append(append([]*sdma.Engine(nil), d.HostEngines...), d.XGMIEngines...) {
-			tracing.CollectTrace(e, n.tracer)
+	count, nics, numa := c.GCD.Count, c.NIC.Count, c.Host.NUMADomains
+	for _, d := range n.GCDs[k*count : (k+1)*count] {
+		n.trace(d.CUs, d.HBM)
+		for _, e := range d.Engines() {
+			n.trace(e)
 		}
 	}
-	for _, x := range n.NICs[k*c.NIC.Count : (k+1)*c.NIC.Count] {
+	for i, x := range n.NICs[k*nics : (k+1)*nics] {
+		n.trace(n.NICLinks[k*nics+i])
 		for _, e := range x.Engines {
-			tracing.CollectTrace(e, n.tracer)
+			n.trace(e)
 		}
+	}
+	for _, l := range n.HostLinks[k*count : (k+1)*count] {
+		n.trace(l)
+	}
+	if n.DRAM != nil {
+		for _, m := range n.DRAM[k*numa : (k+1)*numa] {
+			n.trace(m)
+		}
+	}
+	for _, bd := range c.XGMI.Bundles {
+		if x := n.BundleOf[[2]int{k*count + bd.GCDs[0], k*count + bd.GCDs[1]}]; bd.Lanes > 0 && x != nil {
+			n.trace(x)
+		}
+	}
+}
+
+// trace hooks the tracer, if any, to parts.
+func (n *Node) trace(parts ...tracing.NamedHookable) {
+	if n.tracer == nil {
+		return
+	}
+	for _, p := range parts {
+		tracing.CollectTrace(p, n.tracer)
 	}
 }
 
@@ -388,6 +420,7 @@ func (n *Node) buildCable(id int) {
 	n.buildSwitch(s)
 	l := n.parts().cable.Build(fmt.Sprintf("Network.Cable[%d][%d]", k, i))
 	n.NetLinks[id] = l
+	n.trace(l)
 	x := n.NICs[id]
 	x.Network(h.Switch(s))
 	wireLink(x.Hub, h.Switch(s), l.Port(0))
@@ -419,6 +452,7 @@ func (n *Node) buildLink(a, b int) {
 	}
 	l := bl.Build(fmt.Sprintf("Network.Link[%d][%d]", p[0], p[1]))
 	n.NetLinks[len(n.NICs)+at] = l
+	n.trace(l)
 	n.switchLinks[p] = linkDir{l, 0}
 	n.switchLinks[[2]int{p[1], p[0]}] = linkDir{l, 1}
 	wireLink(n.Switches[p[0]].Hub, h.Switch(p[1]), l.Port(0))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/commcheck"
 	"github.com/akisim/akisim/internal/testfiles"
 	"github.com/akisim/akisim/trace"
 )
@@ -18,7 +19,7 @@ import (
 // frontier is the node the samples were recorded on: 8 GCDs, 4 NUMA domains.
 var frontier = Limits{GCDs: 8, NUMA: 4}
 
-var frontierLimits = trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30}
+var frontierLimits = trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30, Libraries: commcheck.Libraries}
 
 func imported(t *testing.T, read func(string) (*Profile, error), path string) (*Profile, []trace.Op) {
 	t.Helper()
@@ -438,5 +439,19 @@ func TestImportCounters(t *testing.T) {
 		if o.Op == trace.Kernel && o.Name[:3] == "vec" && (len(o.Access) != 2 || o.Access[0].Bytes != 8<<20 || o.Access[1].Bytes != 4<<20) {
 			t.Errorf("JSON counted kernel: %+v", o)
 		}
+	}
+}
+
+// ReadRocprof finds rocprofv3's output by what a folder holds or a file's
+// name: the rocpd, JSON and CSV samples each read, a file of another kind
+// is refused by name.
+func TestReadRocprofFindsTheFormat(t *testing.T) {
+	for _, path := range []string{"testdata/rocprofv3-rocpd", "testdata/rocprofv3-json", "testdata/rocprofv3-csv22"} {
+		if p, err := ReadRocprof(path); err != nil || len(p.Kernels) == 0 {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	if _, err := ReadRocprof("profile_test.go"); err == nil || !strings.Contains(err.Error(), "not rocprofv3 output") {
+		t.Errorf("a Go file: %v", err)
 	}
 }

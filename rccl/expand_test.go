@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/commcheck"
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
@@ -21,7 +22,7 @@ func expandNode(t *testing.T, sets ...string) (Params, Topology, trace.Limits) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ParamsFromConfig(c), FromConfig(c), trace.Limits{GCDs: 8, NUMADomains: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30}
+	return ParamsFromConfig(c), FromConfig(c), trace.Limits{GCDs: 8, NUMADomains: 4, HBMBytes: 64 << 30, NUMABytes: 128 << 30, Libraries: commcheck.Libraries}
 }
 
 // callTrace is one process driving GCDs 0..n-1 (as rccl-tests -g n): a

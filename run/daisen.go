@@ -2,7 +2,6 @@ package run
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -14,18 +13,33 @@ import (
 // out (tracing.CSVTraceWriter: a header, then ID, ParentID, Kind, What,
 // Where, Start, End per task), the file Daisen reads (daisen -csv FILE,
 // tracing.CSVTraceReader). Times are seconds, written exactly rather than
-// to Akita's ten decimals, so a copy of a few ns keeps its length.
+// to Akita's ten decimals, so a copy of a few ns keeps its length. A field
+// with a comma, quote or line break (a C++ kernel's name) is quoted as CSV
+// quotes it, right after its comma, which Akita's reader (encoding/csv)
+// reads back whole.
 func WriteDaisenCSV(w io.Writer, tasks []tracing.Task) error {
 	b := bufio.NewWriter(w)
-	fmt.Fprintf(b, "ID, ParentID, Kind, What, Where, Start, End\n")
+	b.WriteString("ID, ParentID, Kind, What, Where, Start, End\n")
 	for _, t := range tasks {
-		for _, f := range []string{t.ID, t.ParentID, t.Kind, t.What, t.Where} {
-			if strings.ContainsAny(f, ",\n\"") {
-				return fmt.Errorf("task %q: field %q has a comma, quote or newline, which Daisen's CSV cannot hold", t.ID, f)
+		b.WriteString(csvField(t.ID))
+		for _, f := range []string{t.ParentID, t.Kind, t.What, t.Where,
+			strconv.FormatFloat(float64(t.StartTime), 'f', -1, 64), strconv.FormatFloat(float64(t.EndTime), 'f', -1, 64)} {
+			b.WriteByte(',')
+			if !strings.ContainsAny(f, ",\"\r\n") {
+				b.WriteByte(' ') // Akita's layout: ", " between fields
 			}
+			b.WriteString(csvField(f))
 		}
-		fmt.Fprintf(b, "%s, %s, %s, %s, %s, %s, %s\n", t.ID, t.ParentID, t.Kind, t.What, t.Where,
-			strconv.FormatFloat(float64(t.StartTime), 'f', -1, 64), strconv.FormatFloat(float64(t.EndTime), 'f', -1, 64))
+		b.WriteByte('\n')
 	}
 	return b.Flush()
+}
+
+// csvField is f as a CSV field: quoted, its quotes doubled, when it holds
+// a comma, quote or line break.
+func csvField(f string) string {
+	if !strings.ContainsAny(f, ",\"\r\n") {
+		return f
+	}
+	return `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
 }

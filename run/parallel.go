@@ -28,7 +28,7 @@ func (o *execOptions) workerCount(count int) int {
 	if w == 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	if o.tasks || AfterRun != nil {
+	if AfterRun != nil {
 		w = 1
 	}
 	return max(1, min(w, count))

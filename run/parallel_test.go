@@ -53,21 +53,21 @@ func deterministic(s *Stats) []report.Dump {
 }
 
 // Runs side by side give what one after another gives: rows, runs,
-// stats, events, bytes, timeline and profile, in run order.
+// stats, events, bytes, timeline, counters, profile and tasks, in run order.
 func TestWorkersGiveTheSerialResult(t *testing.T) {
 	c := frontier(t)
 	runs := mixedRuns(t, c)
-	one, err := Execute(c, runs, WithWorkers(1), WithTimeline(), WithCalls())
+	one, err := Execute(c, runs, WithWorkers(1), WithTimeline(), WithCalls(), WithTasks())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(one.Runs) != len(runs) || len(one.Rows) == 0 || len(one.Timeline) == 0 || one.Events == 0 || one.Bytes == 0 {
-		t.Fatalf("serial: %d runs of %d, %d rows, %d spans, %d events, %d bytes",
-			len(one.Runs), len(runs), len(one.Rows), len(one.Timeline), one.Events, one.Bytes)
+	if len(one.Runs) != len(runs) || len(one.Rows) == 0 || len(one.Timeline) == 0 || len(one.Counters) == 0 || len(one.Tasks) == 0 || one.Events == 0 || one.Bytes == 0 {
+		t.Fatalf("serial: %d runs of %d, %d rows, %d spans, %d counter values, %d tasks, %d events, %d bytes",
+			len(one.Runs), len(runs), len(one.Rows), len(one.Timeline), len(one.Counters), len(one.Tasks), one.Events, one.Bytes)
 	}
 	for _, w := range []int{2, 3} {
 		var rows []report.Row
-		got, err := Execute(c, runs, WithWorkers(w), WithTimeline(), WithCalls())
+		got, err := Execute(c, runs, WithWorkers(w), WithTimeline(), WithCalls(), WithTasks())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,6 +82,7 @@ func TestWorkersGiveTheSerialResult(t *testing.T) {
 			{"rows", got.Rows, one.Rows}, {"rows handed on", rows, one.Rows}, {"runs", got.Runs, one.Runs},
 			{"stats", deterministic(got.Stats), deterministic(one.Stats)}, {"events", got.Events, one.Events},
 			{"bytes", got.Bytes, one.Bytes}, {"timeline", got.Timeline, one.Timeline}, {"profiles", got.Recorded, one.Recorded},
+			{"counters", got.Counters, one.Counters}, {"tasks", got.Tasks, one.Tasks},
 			{"runs kept with rows handed on", streamed.Runs, one.Runs},
 		} {
 			if !reflect.DeepEqual(d.got, d.want) {

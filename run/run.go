@@ -10,7 +10,6 @@ package run
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -38,7 +37,8 @@ type Result struct {
 	Events   uint64             // simulation events handled, for speed reports
 	Bytes    uint64             // bytes the SDMA engines copied
 	Timeline []report.Span      // the copies and kernels on their engines (WithTimeline)
-	Tasks    []tracing.Task     // the copies and kernels as Akita's tracer saw them (WithTasks)
+	Counters []report.Counter   // the data rates of the link directions and memories (WithTimeline)
+	Tasks    []tracing.Task     // the work as Akita's task tracing saw it (WithTasks)
 	Recorded []*profile.Profile // per run, what a profiler would have recorded (WithCalls)
 	// Interrupted: asked to stop (WithStop) before all runs finished;
 	// Rows are those of the runs in Runs, Planned the runs asked for.
@@ -112,6 +112,7 @@ type simulated struct {
 	events, bytes uint64
 	rows          []report.Row
 	timeline      []report.Span
+	counters      []report.Counter
 	tasks         []tracing.Task
 	recorded      *profile.Profile
 }
@@ -166,11 +167,7 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 		if stopRun != nil && stopRun() {
 			return simulated{stopped: true}
 		}
-		var at float64
-		if opt.tasks { // one run at a time: the runs before it are taken
-			at = offset
-		}
-		return simulate(c, runs[i], i, at, libs, opt, stopRun)
+		return simulate(c, runs[i], i, libs, opt, stopRun)
 	}, func(i int, s simulated) bool {
 		if s.stopped || opt.stop != nil && stop() { // a run that ended after the stop is dropped too, however many ran at once
 			res.Interrupted = true
@@ -189,7 +186,8 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 			res.Rows = append(res.Rows, s.rows...)
 		}
 		res.Timeline = append(res.Timeline, s.timeline...)
-		res.Tasks = append(res.Tasks, s.tasks...)
+		res.Counters = append(res.Counters, s.counters...)
+		res.Tasks = append(res.Tasks, shift(s.tasks, offset)...)
 		if s.recorded != nil {
 			res.Recorded = append(res.Recorded, s.recorded)
 		}
@@ -206,20 +204,22 @@ func Execute(c *config.Node, runs []job.Run, opts ...Option) (*Result, error) {
 	return res, nil
 }
 
-// simulate runs run number i on a fresh node built from c; its tasks (if
-// kept) start at offset on the trace's time axis. stop, asked every few
-// thousand events, drops the run.
-func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries, opt execOptions, stop func() bool) simulated {
+// simulate runs run number i on a fresh node built from c. stop, asked
+// every few thousand events, drops the run.
+func simulate(c *config.Node, run job.Run, i int, libs libraries, opt execOptions, stop func() bool) simulated {
 	n, count, err := newNode(c, stop)
 	if err != nil {
 		return simulated{err: err}
 	}
-	var tasks *taskLog
-	var tracer *tracing.DBTracer
-	if opt.tasks {
-		tasks = &taskLog{prefix: fmt.Sprintf("run[%d].", i), offset: sim.VTimeInSec(offset)}
-		tracer = tracing.NewDBTracer(n.Engine, tasks)
-		n.TraceTasks(tracer)
+	var rec *recorder
+	switch {
+	case opt.tasks:
+		rec = newRecorder(n.Engine)
+	case opt.timeline: // its counters only
+		rec = newRecorder(n.Engine, kindTransfer, kindAccess)
+	}
+	if rec != nil {
+		n.TraceTasks(rec)
 	}
 	// MPI and RCCL calls become what the libraries do, then the run
 	ops := run.Operations()
@@ -288,11 +288,10 @@ func simulate(c *config.Node, run job.Run, i int, offset float64, libs libraries
 	report.Devices(s.rows, n.Config.DeviceName())
 	if opt.timeline {
 		s.timeline = spans(run.Name, out)
+		s.counters = counters(run.Name, rec.tasks, s.end)
 	}
-	if tracer != nil {
-		tracer.Terminate() // every task has ended: this flushes nothing unfinished
-		s.tasks = tasks.tasks
-		tasks.tasks = nil // Akita keeps each tracer (an exit handler) until the process ends
+	if opt.tasks {
+		s.tasks = rec.finish(i)
 	}
 	if opt.calls {
 		s.recorded = recorded(out, c.GCD.Count, c.Host.NUMADomains)

@@ -148,7 +148,38 @@ type Limits struct {
 	// Unified: NUMA domain d's memory is GCD d's HBM (an APU node), so
 	// host and device allocations there share one capacity
 	Unified bool
+	// Libraries checks what the calls of the libraries a trace holds mean
+	// together (MPI's and RCCL's: commcheck.Libraries); nil: only each
+	// call's own fields are checked
+	Libraries *Libraries
 }
+
+// Libraries makes, for a trace of the given ranks (host processes), the
+// semantics its library calls are checked with.
+type Libraries struct {
+	New func(ranks []int) []Semantics
+}
+
+// Semantics checks what one library's calls mean together across a
+// trace's ranks, in trace order: Check each call it Owns (its fields
+// already checked), then Finish for what the trace's end leaves open.
+type Semantics interface {
+	Owns(o *Op) bool
+	Check(o *Op, at *At) *Error
+	Finish(name string) *Error
+}
+
+// At is what a Semantics sees of the trace at the call it checks.
+type At struct{ c *checker }
+
+// Line is the call's line.
+func (a *At) Line() int { return a.c.line }
+
+// GCDs is the GCDs of the node (or cluster).
+func (a *At) GCDs() int { return a.c.gcds }
+
+// Buffer is the live buffer name, given in field, of the call's rank.
+func (a *At) Buffer(field, name string, k Kind) (Buffer, *Error) { return a.c.buffer(field, name, k) }
 
 // setFields appends to s the JSON fields op sets (non-zero), in Op's field
 // order, "op" and "label" aside; Check reuses s from op to op.
@@ -240,7 +271,7 @@ type Traits struct {
 
 // Inspect is Check, and says what the trace holds.
 func Inspect(ops []Op, n Limits, name string) (Traits, error) {
-	c := newChecker(n, setRanks(ops), hostWaiters(ops), newMPIState(ops))
+	c := newChecker(n, setRanks(ops), hostWaiters(ops), Ranks(ops))
 	c.bufs = make(map[string]allocated, allocations(ops))
 	if e := c.ops(ops, 0, name); e != nil {
 		return c.traits, e
@@ -248,7 +279,7 @@ func Inspect(ops []Op, n Limits, name string) (Traits, error) {
 	return c.traits, c.finish(name)
 }
 
-func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs mpiState) *checker {
+func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, ranks []int) *checker {
 	c := &checker{
 		gcds: n.GCDs, numa: n.NUMADomains, nodes: newNodeMap(n),
 		hbm:    memory{what: "GCD", kind: "HBM", key: "gcd.hbm_bytes", capacity: n.HBMBytes, used: map[int]int64{}},
@@ -257,8 +288,9 @@ func newChecker(n Limits, setters map[string][]int, hosts map[string]bool, msgs 
 		events: map[eventKey]bool{},
 		flags: flags{waiter: map[string]int{}, rank: map[string]int{}, set: map[string]int{}, byGPU: map[string]bool{},
 			setters: setters, hosts: hosts},
-		msgs: msgs,
-		coll: newRCCLState(),
+	}
+	if n.Libraries != nil {
+		c.libs = n.Libraries.New(ranks)
 	}
 	if n.Unified {
 		c.dram.used = c.hbm.used // domain d is GCD d's HBM: the same global ids
@@ -290,17 +322,16 @@ func (c *checker) ops(ops []Op, first int, name string) *Error {
 	return nil
 }
 
-// finish checks what only the trace's end settles: flags never set,
-// messages never matched, collectives left open.
+// finish checks what only the trace's end settles: flags never set, and
+// the libraries' calls left open (messages never matched, collectives).
 func (c *checker) finish(name string) error {
 	if e := c.flags.unset(name); e != nil {
 		return e
 	}
-	if e := c.msgs.matchLeft(name); e != nil {
-		return e
-	}
-	if e := c.coll.rcclLeft(name); e != nil {
-		return e
+	for _, l := range c.libs {
+		if e := l.Finish(name); e != nil {
+			return e
+		}
 	}
 	return nil
 }
@@ -319,8 +350,7 @@ type checker struct {
 	events     map[eventKey]bool    // recorded so far, per rank (a process's own)
 	started    bool                 // an op other than setenv was seen
 	flags      flags                // waited on and set so far
-	msgs       mpiState             // MPI requests and unmatched messages so far
-	coll       rcclState            // RCCL communicators and calls so far
+	libs       []Semantics          // the libraries' checks (MPI, RCCL)
 	line       int                  // line of the op being checked
 	rank       int                  // its rank
 	fields     []string             // setFields' scratch, reused from op to op
@@ -390,11 +420,13 @@ func (c *checker) op(o *Op) *Error {
 	case MemAdvise:
 		return c.advise(o)
 	}
-	if o.IsMPI() {
-		return c.mpi(o)
-	}
-	if o.IsRCCL() {
-		return c.rccl(o)
+	if o.IsMPI() || o.IsRCCL() {
+		for _, l := range c.libs {
+			if l.Owns(o) {
+				return l.Check(o, &At{c})
+			}
+		}
+		return nil
 	}
 	switch o.Op {
 	case SetEnv:
@@ -417,11 +449,11 @@ func (c *checker) op(o *Op) *Error {
 			return errf("buf", "buffer %q already defined on line %d", o.Buf, b.line)
 		}
 		if o.Op == Malloc {
-			if e := inRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
+			if e := InRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
 				return e
 			}
 		} else {
-			if e := inRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
+			if e := InRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
 				return e
 			}
 		}
@@ -461,18 +493,18 @@ func (c *checker) op(o *Op) *Error {
 		if o.Bytes <= 0 {
 			return errf("bytes", "must be > 0, got %d", o.Bytes)
 		}
-		if e := fits("src_offset", "bytes", "copy", o.SrcOff, o.Bytes, src); e != nil {
+		if e := Fits("src_offset", "bytes", "copy", o.SrcOff, o.Bytes, src); e != nil {
 			return e
 		}
-		if e := fits("dst_offset", "bytes", "copy", o.DstOff, o.Bytes, dst); e != nil {
+		if e := Fits("dst_offset", "bytes", "copy", o.DstOff, o.Bytes, dst); e != nil {
 			return e
 		}
-		if e := stream(o); e != nil {
+		if e := CheckStream(o); e != nil {
 			return e
 		}
 
 	case EventRecord:
-		if e := stream(o); e != nil {
+		if e := CheckStream(o); e != nil {
 			return e
 		}
 		if o.Event == "" {
@@ -481,7 +513,7 @@ func (c *checker) op(o *Op) *Error {
 		c.events[eventKey{o.Rank, o.Event}] = true
 
 	case EventSync, StreamWait:
-		if e := stream(o); e != nil { // stream_wait only: event_sync has none
+		if e := CheckStream(o); e != nil { // stream_wait only: event_sync has none
 			return e
 		}
 		if o.Event == "" {
@@ -495,12 +527,12 @@ func (c *checker) op(o *Op) *Error {
 		}
 
 	case StreamSync:
-		if e := stream(o); e != nil {
+		if e := CheckStream(o); e != nil {
 			return e
 		}
 
 	case HostAccess:
-		if e := inRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
+		if e := InRange("numa", o.NUMA, c.numa, "NUMA domain", o.Op); e != nil {
 			return e
 		}
 		if o.Threads < 0 || o.Threads > MaxThreads {
@@ -518,7 +550,7 @@ func (c *checker) op(o *Op) *Error {
 		if o.Name == "" {
 			return errf("name", "required by %s", o.Op)
 		}
-		if e := inRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
+		if e := InRange("gcd", o.GCD, c.gcds, "GCD", o.Op); e != nil {
 			return e
 		}
 		if o.Grid <= 0 {
@@ -560,7 +592,7 @@ func (c *checker) op(o *Op) *Error {
 				return errf(fmt.Sprintf("access[%d].buf", i), "%q is pageable (malloc_pageable) memory, which a kernel cannot reach in place: copy it to the GCD, register it (host_register) or allocate it with host_malloc", o.Access[i].Buf)
 			}
 		}
-		if e := stream(o); e != nil {
+		if e := CheckStream(o); e != nil {
 			return e
 		}
 		if o.WaitFlag != "" {
@@ -619,7 +651,7 @@ func (c *checker) access(a *Access) *Error {
 	if a.Bytes <= 0 {
 		return errf("bytes", "must be > 0, got %d", a.Bytes)
 	}
-	if e := fits("offset", "bytes", "access", a.Offset, a.Bytes, b); e != nil {
+	if e := Fits("offset", "bytes", "access", a.Offset, a.Bytes, b); e != nil {
 		return e
 	}
 	if a.Element < 0 {
@@ -691,7 +723,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func inRange(field string, v *int, n int, what string, k Kind) *Error {
+// InRange checks field, required by k, holds an id of one of n things
+// (what: "GCD").
+func InRange(field string, v *int, n int, what string, k Kind) *Error {
 	switch {
 	case v == nil:
 		return errf(field, "required by %s", k)
@@ -720,10 +754,10 @@ func (c *checker) buffer(field, name string, k Kind) (Buffer, *Error) {
 	return b.Buffer, nil
 }
 
-// fits checks that bytes starting at off lie inside b; bytes is > 0. An
+// Fits checks that bytes starting at off lie inside b; bytes is > 0. An
 // overrun is reported on bytesField if off is 0 and on offField otherwise;
 // what ("copy", "access") names the operation in the message.
-func fits(offField, bytesField, what string, off, bytes int64, b Buffer) *Error {
+func Fits(offField, bytesField, what string, off, bytes int64, b Buffer) *Error {
 	if off < 0 {
 		return errf(offField, "must be >= 0, got %d", off)
 	}
@@ -737,7 +771,8 @@ func fits(offField, bytesField, what string, off, bytes int64, b Buffer) *Error 
 	return nil
 }
 
-func stream(o *Op) *Error {
+// CheckStream checks the op's stream: in 0..MaxStream.
+func CheckStream(o *Op) *Error {
 	if o.Stream < 0 || o.Stream > MaxStream {
 		return errf("stream", "must be in 0..%d, got %d", MaxStream, o.Stream)
 	}

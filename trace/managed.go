@@ -66,5 +66,5 @@ func (c *checker) managed(o *Op) *Error {
 	if g >= c.gcds {
 		return errf("dst", "must be %q or a GCD in 0..%d, got %s", PrefetchHost, c.gcds-1, o.Dst)
 	}
-	return stream(o)
+	return CheckStream(o)
 }

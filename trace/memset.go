@@ -21,8 +21,8 @@ func (c *checker) memset(o *Op) *Error {
 	if o.Bytes <= 0 {
 		return errf("bytes", "must be > 0, got %d", o.Bytes)
 	}
-	if e := fits("", "bytes", "memset", 0, o.Bytes, b); e != nil {
+	if e := Fits("", "bytes", "memset", 0, o.Bytes, b); e != nil {
 		return e
 	}
-	return inRange("gcd", o.GCD, c.gcds, "GCD", o.Op)
+	return InRange("gcd", o.GCD, c.gcds, "GCD", o.Op)
 }

@@ -57,7 +57,7 @@ func OpenStreamAs(read, path string, n Limits) (*Stream, error) {
 	}
 	batches, stop := parseBatches(f, path)
 	s := &Stream{ranks: ranks, out: make(chan streamChunk, 4), stop: stop, file: f, total: total}
-	c := newChecker(n, map[string][]int{}, map[string]bool{}, newMPIStateOf(ranks)) // no flags, no MPI: nothing looked ahead for
+	c := newChecker(n, map[string][]int{}, map[string]bool{}, ranks) // no flags: nothing looked ahead for
 	go func() {
 		defer close(s.out)
 		for b := range batches {

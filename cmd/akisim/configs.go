@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
 )

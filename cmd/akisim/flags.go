@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/workloads"
@@ -180,7 +181,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.workload == "p2p" {
 		var err error
-		if o.cases, err = list("-cases", cases); err != nil {
+		if o.cases, err = usage.List("-cases", cases); err != nil {
 			return nil, err
 		}
 		for _, c := range o.cases {
@@ -334,29 +335,6 @@ func refuseEmpty(fs *flag.FlagSet, prefix string) (err error) {
 	return err
 }
 
-// list splits a comma-separated flag value; empty items and repeats are
-// errors (a repeated case or size would run and report twice).
-func list(flagName, v string, split ...func(string) []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	items := strings.Split(v, ",")
-	if len(split) > 0 && split[0] != nil {
-		items = split[0](v)
-	}
-	for _, s := range items {
-		s = strings.TrimSpace(s)
-		switch {
-		case s == "":
-			return nil, bad("%s: empty item in %q", flagName, v)
-		case seen[s]:
-			return nil, bad("%s: %s given twice", flagName, s)
-		}
-		seen[s] = true
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 // checkBuild, set at link time (-ldflags "-X main.checkBuild=on", as the
 // tests build akisim), turns -check on for every run.
 var checkBuild string
@@ -369,9 +347,8 @@ func (o *options) runOptions(opts ...run.Option) []run.Option {
 	return opts
 }
 
-func bad(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+// bad is bad input: one line on stderr, exit status 2.
+func bad(format string, args ...any) error { return usage.Errorf(format, args...) }
 
-// usageError is bad input: one line on stderr, exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
+// usageError is bad input, from the command or the packages it calls.
+type usageError = usage.Error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/workloads"
 )
@@ -58,7 +59,7 @@ func haloRuns(o *options, in *input) ([]job.Run, error) {
 		h.Strategies = workloads.HaloExchangeLabels
 	}
 	if o.given["strategy"] {
-		if h.Strategies, err = list("-strategy", o.halo.strategy); err != nil {
+		if h.Strategies, err = usage.List("-strategy", o.halo.strategy); err != nil {
 			return nil, err
 		}
 	}
@@ -71,7 +72,7 @@ func haloRuns(o *options, in *input) ([]job.Run, error) {
 	} else if c, err = haloNodes(o, in); err != nil {
 		return nil, err
 	} else {
-		if h.Decomps, err = list("-decomp", o.halo.decomp); err != nil {
+		if h.Decomps, err = usage.List("-decomp", o.halo.decomp); err != nil {
 			return nil, err
 		}
 		h.Procs, h.Levels, h.GCDsPerNode = o.halo.procs, halo.LUMILevels, c.GCD.Count
@@ -108,7 +109,7 @@ func haloNodes(o *options, in *input) (*config.Node, error) {
 // haloInts reads a comma-separated list of positive integers; a grid's
 // axes may repeat, a list of cases (field counts) may not.
 func haloInts(flagName, v string, repeats bool) ([]int, error) {
-	items, err := list(flagName, v)
+	items, err := usage.List(flagName, v)
 	if repeats {
 		items, err = strings.Split(v, ","), nil
 	}

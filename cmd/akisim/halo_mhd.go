@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/akisim/akisim/halo"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/workloads"
 )
@@ -29,13 +30,13 @@ func mhdRuns(o *options, in *input) ([]job.Run, error) {
 	}
 	strategies := workloads.MHDStrategies
 	if o.given["strategy"] {
-		if strategies, err = list("-strategy", o.halo.strategy); err != nil {
+		if strategies, err = usage.List("-strategy", o.halo.strategy); err != nil {
 			return nil, err
 		}
 	}
 	var decomps []string
 	if o.given["decomp"] {
-		if decomps, err = list("-decomp", o.halo.decomp); err != nil {
+		if decomps, err = usage.List("-decomp", o.halo.decomp); err != nil {
 			return nil, err
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/trace"
@@ -40,20 +40,20 @@ func runImport(args []string, stderr io.Writer) error {
 	}
 	ins, _ := co.runPaths(co.read.src.Files())
 	for _, f := range profileFiles(path) {
-		ins = append(ins, pathArg{flag: "import PATH", path: f})
+		ins = append(ins, output.Path{Flag: "import PATH", Path: f})
 	}
-	if err := checkPaths(ins, []pathArg{{flag: "-o", path: *out}}); err != nil {
+	if err := output.Check(ins, []output.Path{{Flag: "-o", Path: *out}}); err != nil {
 		return err
 	}
-	dst, err := openOutput("-o", *out) // before the profile is read: a bad -o is bad input
+	dst, err := output.Open("-o", *out) // before the profile is read: a bad -o is bad input
 	if err != nil {
 		return err
 	}
-	defer dst.close()
+	defer dst.Close()
 	var p *profile.Profile
 	switch format {
 	case "rocprof":
-		p, err = readRocprof(path)
+		p, err = profile.ReadRocprof(path)
 	case "gem5":
 		p, err = profile.ReadGem5Trace(path)
 	case "rocprof-legacy":
@@ -72,10 +72,10 @@ func runImport(args []string, stderr io.Writer) error {
 		return bad("import %s: the trace does not fit %s: %v", format, c.Name, err)
 	}
 	// written beside it, then renamed: a failed write leaves the old file
-	if err := dst.write(func(w io.Writer) error { return trace.Write(w, ops) }); err != nil {
+	if err := dst.Write(func(w io.Writer) error { return trace.Write(w, ops) }); err != nil {
 		return err
 	}
-	if err := dst.commit(); err != nil {
+	if err := dst.Commit(); err != nil {
 		return err
 	}
 	for _, l := range p.Report.Lines() {
@@ -151,36 +151,4 @@ func parseMixed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 	return pos, nil
-}
-
-// readRocprof reads rocprofv3's output at path: a *_results.db (rocpd), a
-// *_results.json, a CSV file of it, or a folder holding them (rocpd, then
-// JSON: only those have copy sizes, then CSV).
-func readRocprof(path string) (*profile.Profile, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !st.IsDir() && strings.HasSuffix(path, ".json"):
-		return profile.ReadRocprofJSON(path)
-	case !st.IsDir() && strings.HasSuffix(path, ".csv"):
-		return profile.ReadRocprofCSV(path)
-	case !st.IsDir() && strings.HasSuffix(path, ".db"):
-		return profile.ReadRocpd(path)
-	case !st.IsDir():
-		return nil, fmt.Errorf("%s: not rocprofv3 output (want *_results.db, *_results.json, a *.csv of it, or their folder)", path)
-	}
-	for _, pat := range []string{"*_results.db", filepath.Join("*", "*_results.db")} { // rocpd first, ROCm 7.0's default
-		if m, _ := filepath.Glob(filepath.Join(path, pat)); len(m) > 0 {
-			return profile.ReadRocpd(path)
-		}
-	}
-	if m, _ := filepath.Glob(filepath.Join(path, "*_results.json")); len(m) > 0 {
-		return profile.ReadRocprofJSON(path)
-	}
-	if m, _ := filepath.Glob(filepath.Join(path, "*", "*_results.json")); len(m) > 0 {
-		return profile.ReadRocprofJSON(path)
-	}
-	return profile.ReadRocprofCSV(path)
 }

@@ -58,16 +58,16 @@ func TestCheckCatchesBrokenLinkNICAndFlag(t *testing.T) {
 // -check is a flag of the runs: a sweep hands it to every point, and
 // validate takes it (it always checks).
 func TestCheckReachesEveryRun(t *testing.T) {
-	s, err := parseSweep([]string{"-set", "xgmi.lane_bandwidth_gbps=25,50", "-check", "-workload", "p2p", "-outdir", "D"}, io.Discard)
+	s, err := newSweep([]string{"-set", "xgmi.lane_bandwidth_gbps=25,50", "-check", "-workload", "p2p", "-outdir", "D"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.points) != 2 {
-		t.Fatalf("%d points, want 2", len(s.points))
+	if len(s.Points()) != 2 {
+		t.Fatalf("%d points, want 2", len(s.Points()))
 	}
-	for _, p := range s.points {
-		if !slices.Contains(p.args, "-check") {
-			t.Errorf("point %v lacks -check", p.args)
+	for _, p := range s.Points() {
+		if !slices.Contains(p.Args, "-check") {
+			t.Errorf("point %v lacks -check", p.Args)
 		}
 	}
 	if _, err := parse([]string{"validate", "-check"}, io.Discard); err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/report"
 )
 
@@ -64,7 +65,7 @@ type printableWriter struct{ w io.Writer }
 
 func (p printableWriter) Write(b []byte) (int, error) {
 	if _, err := io.WriteString(p.w, report.PrintableText(string(b))); err != nil {
-		return 0, fmt.Errorf("stdout: %v", errText(err))
+		return 0, fmt.Errorf("stdout: %v", errtext.Of(err))
 	}
 	return len(b), nil
 }

@@ -31,10 +31,12 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/internal/gctune"
 	"github.com/akisim/akisim/internal/hugepages"
 	"github.com/akisim/akisim/internal/limit"
 	"github.com/akisim/akisim/invariant"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
@@ -60,7 +62,7 @@ func trapSignals() {
 			s = <-ch                  // a second signal ends akisim at once
 		}
 		stopping.Store(true)
-		fileMu.Lock() // a write or commit under way finishes; none starts after
+		output.FileMu.Lock() // a write or commit under way finishes; none starts after
 		code := 128 + 15
 		if n, ok := s.(syscall.Signal); ok {
 			code = 128 + int(n)
@@ -80,7 +82,7 @@ func cli(args []string, stdout, stderr io.Writer) (code int) {
 			code = 3
 		}
 	}()
-	stdStreams = streamsOf(stdout, stderr)
+	output.StdStreams = output.StreamsOf(stdout, stderr)
 	o, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -158,17 +160,17 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 		}()
 	}
 	if o.memprofile != "" {
-		mem, perr := openOutput("-memprofile", o.memprofile)
+		mem, perr := output.Open("-memprofile", o.memprofile)
 		if perr != nil {
 			return perr
 		}
 		runtime.MemProfileRate = 64 << 10 // coarser than the default: a long run stays fast
 		defer func() {
-			defer mem.close()
+			defer mem.Close()
 			runtime.GC()
-			perr := mem.write(func(w io.Writer) error { return pprof.Lookup("allocs").WriteTo(w, 0) })
+			perr := mem.Write(func(w io.Writer) error { return pprof.Lookup("allocs").WriteTo(w, 0) })
 			if perr == nil {
-				perr = mem.commit()
+				perr = mem.Commit()
 			}
 			if perr != nil && err == nil {
 				err = perr
@@ -201,30 +203,30 @@ func dispatch(o *options, out *stdoutBuffer) (err error) {
 
 // startProfile starts the CPU profile; stop reports a failed write.
 func startProfile(path string) (stop func() error, err error) {
-	out, err := openOutput("-cpuprofile", path)
+	out, err := output.Open("-cpuprofile", path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.create()
+	f, err := out.Create()
 	if err != nil {
-		out.close()
+		out.Close()
 		return nil, err
 	}
-	w := &errWriter{w: f.bw}
+	w := &errWriter{w: f.W}
 	if err := pprof.StartCPUProfile(w); err != nil {
-		f.f.Close()
-		out.close()
+		f.Abort()
+		out.Close()
 		return nil, fmt.Errorf("-cpuprofile: %v", err)
 	}
 	return func() error {
-		defer out.close()
+		defer out.Close()
 		pprof.StopCPUProfile()
-		err := out.finish(f)
+		err := out.Finish(f)
 		if w.err != nil {
-			err = out.fail(w.err)
+			err = out.Fail(w.err)
 		}
 		if err == nil {
-			err = out.commit()
+			err = out.Commit()
 		}
 		return err
 	}, nil
@@ -253,10 +255,10 @@ func (s *stdoutBuffer) Write(p []byte) (int, error) {
 	if s.spill == nil && s.buf.Len()+len(p) > spillBytes {
 		f, err := os.CreateTemp("", "akisim-stdout-*")
 		if err != nil {
-			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errText(err))
+			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errtext.Of(err))
 			return 0, s.err
 		}
-		s.spill, s.clean, s.bw = f, removeAtExit(f.Name()), bufio.NewWriterSize(f, 1<<16)
+		s.spill, s.clean, s.bw = f, output.RemoveAtExit(f.Name()), bufio.NewWriterSize(f, 1<<16)
 		if _, err := s.bw.Write(s.buf.Bytes()); err != nil {
 			s.err = err
 			return 0, err
@@ -266,7 +268,7 @@ func (s *stdoutBuffer) Write(p []byte) (int, error) {
 	if s.spill != nil {
 		n, err := s.bw.Write(p)
 		if err != nil {
-			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errText(err))
+			s.err = fmt.Errorf("stdout: a temporary file for long output: %v", errtext.Of(err))
 		}
 		return n, s.err
 	}
@@ -293,7 +295,7 @@ func (s *stdoutBuffer) flush() error {
 	s.sent = true
 	if s.spill == nil {
 		if _, err := s.w.Write(s.buf.Bytes()); err != nil {
-			return fmt.Errorf("stdout: %v", errText(err))
+			return fmt.Errorf("stdout: %v", errtext.Of(err))
 		}
 		return nil
 	}
@@ -309,7 +311,7 @@ func (s *stdoutBuffer) flush() error {
 		_, err = io.Copy(s.w, s.spill)
 	}
 	if err != nil {
-		return fmt.Errorf("stdout: %v", errText(err))
+		return fmt.Errorf("stdout: %v", errtext.Of(err))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 )
@@ -229,7 +230,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	if got := names(t, dir); got != "bad.jsonl bad.toml cut.toml file notours previous typo.toml" {
 		t.Errorf("bad input left files: %v", got)
 	}
-	if got := names(t, notOurs); got != "thesis.tex" || !isRun(previous) {
+	if got := names(t, notOurs); got != "thesis.tex" || !output.IsRun(previous) {
 		t.Errorf("the user's folder (%s) or the previous run was touched", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/run"
 )
 
@@ -185,17 +186,17 @@ func (f *fullFile) Write(p []byte) (int, error) {
 // A full disk fails the run with one line and leaves neither a truncated
 // outdir nor temporary files; a previous run stays as it was.
 func TestFullDiskLeavesNoOutdir(t *testing.T) {
-	saved := createFile
-	t.Cleanup(func() { createFile = saved })
+	saved := output.CreateFile
+	t.Cleanup(func() { output.CreateFile = saved })
 	// The disk fills while stats.txt is written.
-	full := func(path string) (file, error) {
+	full := func(path string) (output.SyncFile, error) {
 		f, err := saved(path)
 		if err != nil || filepath.Base(path) != "stats.txt" {
 			return f, err
 		}
 		return &fullFile{File: f.(*os.File), left: 1000}, nil
 	}
-	createFile = full
+	output.CreateFile = full
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
 	code, out, errs := akisim(t, smallStream("-outdir", dir, "-format", "csv")...)
@@ -205,17 +206,17 @@ func TestFullDiskLeavesNoOutdir(t *testing.T) {
 	if n := names(t, parent); n != "" {
 		t.Errorf("a failed run left %q", n)
 	}
-	createFile = saved
+	output.CreateFile = saved
 	akisim(t, smallStream("-outdir", dir)...)
 	before := snapshot(t, dir)
-	createFile = full
+	output.CreateFile = full
 	if code, _, _ := akisim(t, smallStream("-outdir", dir, "-force", "-alloc", "host")...); code != 1 || !same(snapshot(t, dir), before) {
 		t.Errorf("exit %d; the previous run changed", code)
 	}
 	noScratch(t, parent)
 	// A full device as the timeline: the run fails and commits no outdir.
 	if _, err := os.Stat("/dev/full"); err == nil {
-		createFile = saved
+		output.CreateFile = saved
 		other := filepath.Join(parent, "other")
 		code, _, errs := akisim(t, smallStream("-outdir", other, "-timeline", "/dev/full")...)
 		if code != 1 || errs != "akisim: -timeline /dev/full: no space left on device\n" {

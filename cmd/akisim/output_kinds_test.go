@@ -9,11 +9,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/akisim/akisim/output"
 )
 
 // outputCommands are the commands that write a file the user names, each
 // as a function of that file's path. A kind of path must behave alike in
-// every one of them: they all write through openOutput.
+// every one of them: they all write through output.Open.
 func outputCommands(t *testing.T) map[string]func(path string) []string {
 	t.Helper()
 	csv := filepath.Join(t.TempDir(), "r.csv")
@@ -55,7 +57,7 @@ func TestOutputRegularAndNew(t *testing.T) {
 		if after.Size() == 3 || os.SameFile(before, after) || after.Mode().Perm() != 0o600 {
 			t.Errorf("%s: the old file was not replaced whole with its permissions kept: %v -> %v", name, before.Mode(), after.Mode())
 		}
-		if names := folderNames(dir); len(names) != 2 {
+		if names := output.FolderNames(dir); len(names) != 2 {
 			t.Errorf("%s: the folder holds %v, want the two outputs only", name, names)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/run"
 )
 
@@ -101,7 +102,7 @@ func TestOutputNeverOverwritesInput(t *testing.T) {
 			t.Errorf("the input %s was overwritten", p)
 		}
 	}
-	if !isRun(prev) {
+	if !output.IsRun(prev) {
 		t.Error("the previous run was replaced")
 	}
 	for _, p := range []string{x, filepath.Join(dir, "o")} {
@@ -124,7 +125,7 @@ func TestRocprofInOutdirSurvives(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, p := range []string{prof, tl, filepath.Join(out, marker)} {
+	for _, p := range []string{prof, tl, filepath.Join(out, output.Marker)} {
 		if b, err := os.ReadFile(p); err != nil || len(b) == 0 {
 			t.Errorf("%s after the run: %v, %d bytes", p, err, len(b))
 		}
@@ -156,8 +157,8 @@ func TestOutdirChangedDuringRun(t *testing.T) {
 		}
 		code, stdout, errs := akisim(t, smallStream("-outdir", out, "-force", "-format", "csv", "-quiet")...)
 		simulate = saved
-		if code != 0 || !strings.HasPrefix(stdout, "workload,case,") || !isRun(out) {
-			t.Errorf("%s: exit %d, stdout %d bytes, outdir a run: %t; want 0, the rows and the run (%s)", start, code, len(stdout), isRun(out), errs)
+		if code != 0 || !strings.HasPrefix(stdout, "workload,case,") || !output.IsRun(out) {
+			t.Errorf("%s: exit %d, stdout %d bytes, outdir a run: %t; want 0, the rows and the run (%s)", start, code, len(stdout), output.IsRun(out), errs)
 		}
 		kept, _ := filepath.Glob(out + ".before-*")
 		if len(kept) != 1 || readFile(t, filepath.Join(kept[0], "notes.txt")) != "mine" || !strings.Contains(errs, "kept in "+kept[0]) {
@@ -217,27 +218,5 @@ func TestSweepOutputsNeverOverwriteInputs(t *testing.T) {
 	wantBad(t, append(sweep, "-trace", "traces/peer-0-to-1.jsonl", "-cpuprofile", filepath.Join(dir, "c.prof")), "sweep: -cpuprofile does not apply")
 	if readFile(t, tr) != readFile(t, "../../traces/peer-0-to-1.jsonl") || readFile(t, logTr) == "" {
 		t.Error("a sweep overwrote its input")
-	}
-}
-
-// Devices and pipes destroy no file when written: /dev/null may take two
-// outputs, a trace may come from /dev/stdin while a profile goes to
-// /dev/stdout; a file not yet there is compared by its resolved path.
-func TestCheckPathsSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	ok := [][2][]pathArg{
-		{nil, {{flag: "-timeline", path: "/dev/null"}, {flag: "-rocprof", path: "/dev/null"}}},
-		{{{flag: "-trace", path: "/dev/stdin"}}, {{flag: "-rocprof", path: "/dev/stdout"}}},
-		{{{flag: "-trace", path: filepath.Join(dir, "a")}}, {{flag: "-timeline", path: filepath.Join(dir, "b")}}},
-	}
-	for _, c := range ok {
-		if err := checkPaths(c[0], c[1]); err != nil {
-			t.Errorf("%v -> %v: %v", c[0], c[1], err)
-		}
-	}
-	missing := filepath.Join(dir, "new", "x.json")
-	err := checkPaths(nil, []pathArg{{flag: "-timeline", path: missing}, {flag: "-rocprof", path: filepath.Join(dir, "new", ".", "x.json")}})
-	if err == nil || !strings.Contains(err.Error(), "name the same file") {
-		t.Errorf("two outputs at one new path: %v", err)
 	}
 }

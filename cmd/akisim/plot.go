@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/akisim/akisim/figure"
+	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/report"
 )
 
@@ -67,51 +69,51 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	t, err := figure.Open(path)
 	if err != nil {
-		return bad("plot: %v", errText(err))
+		return bad("plot: %v", errtext.Of(err))
 	}
 	s.Published = published(path)
-	ins := []pathArg{{flag: "plot PATH", path: t.File}}
+	ins := []output.Path{{Flag: "plot PATH", Path: t.File}}
 	if out != "" {
 		if err := figure.CheckPath(out); err != nil {
 			return bad("plot -o %v", err)
 		}
-		if err := checkPaths(ins, []pathArg{{flag: "plot -o", path: out}}); err != nil {
+		if err := output.Check(ins, []output.Path{{Flag: "plot -o", Path: out}}); err != nil {
 			return err
 		}
-		dst, err := openOutput("plot -o", out)
+		dst, err := output.Open("plot -o", out)
 		if err != nil {
 			return err
 		}
-		defer dst.close()
+		defer dst.Close()
 		p, err := figure.Draw(t, s)
 		if err != nil {
 			return bad("plot: %v", err)
 		}
-		if err := dst.write(func(w io.Writer) error { return figure.Write(p, w, out) }); err != nil {
+		if err := dst.Write(func(w io.Writer) error { return figure.Write(p, w, out) }); err != nil {
 			return err
 		}
-		return dst.commit()
+		return dst.Commit()
 	}
 	figs := figure.Defaults(t)
 	if len(figs) == 0 {
 		return bad("plot: %s: no default figure fits these rows; draw one with -o and filters", path)
 	}
-	var outs []pathArg
+	var outs []output.Path
 	for _, f := range figs {
-		outs = append(outs, pathArg{flag: "plot -outdir", path: filepath.Join(outdir, f.Name+".svg")})
+		outs = append(outs, output.Path{Flag: "plot -outdir", Path: filepath.Join(outdir, f.Name+".svg")})
 	}
-	if err := checkPaths(ins, outs); err != nil {
+	if err := output.Check(ins, outs); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(outdir, 0o755); err != nil {
-		return bad("plot -outdir %s: %v", outdir, errText(err))
+		return bad("plot -outdir %s: %v", outdir, errtext.Of(err))
 	}
-	dsts := make([]*output, len(figs))
+	dsts := make([]*output.File, len(figs))
 	for i, o := range outs {
-		if dsts[i], err = openOutput(o.flag, o.path); err != nil {
+		if dsts[i], err = output.Open(o.Flag, o.Path); err != nil {
 			return err
 		}
-		defer dsts[i].close()
+		defer dsts[i].Close()
 	}
 	for i, f := range figs {
 		f.Spec.Published = s.Published
@@ -119,15 +121,15 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := dsts[i].write(func(w io.Writer) error { return figure.Write(p, w, outs[i].path) }); err != nil {
+		if err := dsts[i].Write(func(w io.Writer) error { return figure.Write(p, w, outs[i].Path) }); err != nil {
 			return err
 		}
 	}
 	for i, o := range outs {
-		if err := dsts[i].commit(); err != nil {
+		if err := dsts[i].Commit(); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, report.Printable(o.path))
+		fmt.Fprintln(stdout, report.Printable(o.Path))
 	}
 	return nil
 }

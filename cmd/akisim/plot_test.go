@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/akisim/akisim/output"
 )
 
 // akisim plot draws the p2p heat map and an E1-style bandwidth-against-
@@ -190,7 +192,7 @@ func TestPlotDefaultNamesUnique(t *testing.T) {
 	if code, stdout, errs := akisim(t, "plot", csv, "-outdir", out); code != 0 || strings.Count(stdout, "\n") != 2 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
 	}
-	if names := folderNames(out); len(names) != 2 || names[0] == names[1] {
+	if names := output.FolderNames(out); len(names) != 2 || names[0] == names[1] {
 		t.Errorf("figures %v, want two of their own names", names)
 	}
 }

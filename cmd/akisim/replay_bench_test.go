@@ -121,18 +121,18 @@ func BenchmarkSweepStart(b *testing.B) {
 			args := []string{"-set", "host.cores=" + v, "-set", "gcd.compute_units=" + v, "-trace", "/dev/null", "-outdir", filepath.Join(b.TempDir(), "D")}
 			for b.Loop() {
 				m := benchmeter.Start()
-				s, err := parseSweep(args, io.Discard)
+				s, err := newSweep(args, io.Discard)
 				if err == nil {
-					err = s.check()
+					err = s.Check()
 				}
-				if err == nil && len(s.todo()) != len(s.points) {
+				if err == nil && len(s.Todo()) != len(s.Points()) {
 					err = fmt.Errorf("a fresh sweep has points done")
 				}
 				m.Stop(b, 0, 0)
 				if err != nil {
 					b.Fatal(err)
 				}
-				b.ReportMetric(float64(len(s.points)), "points")
+				b.ReportMetric(float64(len(s.Points())), "points")
 			}
 		})
 	}

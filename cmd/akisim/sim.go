@@ -13,7 +13,9 @@ import (
 
 	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/configs"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/profile"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
@@ -80,7 +82,7 @@ func readInput(o *options) (*input, error) {
 		return nil, bad("%v", err)
 	}
 	if in.read != o.tracePath {
-		in.clean = removeAtExit(in.read)
+		in.clean = output.RemoveAtExit(in.read)
 	}
 	if in.stream, err = openStream(o, in); err != nil || in.stream != nil {
 		return in, err
@@ -173,9 +175,9 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 			return bad("%v", err)
 		}
 	}
-	fileMu.Lock() // a signal now finds the temporary files registered for removal
+	output.FileMu.Lock() // a signal now finds the temporary files registered for removal
 	out, err := openOutputs(o)
-	fileMu.Unlock()
+	output.FileMu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -266,23 +268,23 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 			return err
 		}
 	}
-	fileMu.Lock()
+	output.FileMu.Lock()
 	err = out.write(o, in.node, res)
-	fileMu.Unlock()
+	output.FileMu.Unlock()
 	if err != nil {
 		return err
 	}
-	// Not under fileMu: a reader that stalls the pipe must not keep a
+	// Not under output.FileMu: a reader that stalls the pipe must not keep a
 	// signal from ending the run.
 	if err := stdout.flush(); err != nil {
 		return err
 	}
-	fileMu.Lock()
+	output.FileMu.Lock()
 	if stopping.Load() {
-		fileMu.Unlock()
+		output.FileMu.Unlock()
 		select {} // the signal's handler removes the files and exits
 	}
-	defer fileMu.Unlock()
+	defer output.FileMu.Unlock()
 	if err := out.commit(); err != nil {
 		return err
 	}
@@ -294,37 +296,36 @@ func runSim(o *options, stdout *stdoutBuffer) error {
 
 // outputs are a run's files besides stdout.
 type outputs struct {
-	dir      *outdir
-	timeline *output           // nil when not given or written into the outdir
-	rocprof  *output           // -rocprof: the run as rocprofv3 JSON; nil likewise
-	daisen   *output           // -daisen: the run's Akita tasks as Daisen's CSV; nil likewise
+	dir      *output.Outdir
+	timeline *output.File      // nil when not given or written into the outdir
+	rocprof  *output.File      // -rocprof: the run as rocprofv3 JSON; nil likewise
+	daisen   *output.File      // -daisen: the run's Akita tasks as Daisen's CSV; nil likewise
 	inDir    map[string]string // -timeline, -rocprof or -daisen directly in the outdir: its name there
 	streamed bool              // the outdir's results files were written as the run went (stream.go)
 }
 
 // outdirFiles are the files a run writes into its outdir.
-var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "setup.json", "stats.txt", "commscope.json", noteFile, marker}
+var outdirFiles = []string{"results.csv", "results.json", "config.toml", "config.json", "setup.json", "stats.txt", "commscope.json", noteFile, output.Marker}
 
 // noteFile is where an outdir says its run is incomplete (interrupted).
 const noteFile = "note.txt"
 
 // openOutputs checks -outdir, -timeline and -rocprof before anything is
 // simulated. A timeline or profile whose folder is the outdir becomes one
-// of its files (checkPaths refused one deeper inside it).
+// of its files (output.Check refused one deeper inside it).
 func openOutputs(o *options) (*outputs, error) {
 	out := &outputs{inDir: map[string]string{}}
 	var err error
 	if o.outdir != "" {
-		if out.dir, err = openOutdir(o.outdir, o.force); err != nil {
+		if out.dir, err = output.OpenOutdir(o.outdir, o.force, o.stderr); err != nil {
 			return nil, err
 		}
-		out.dir.stderr = o.stderr
 	}
-	open := func(flagName, arg string) (*output, error) {
+	open := func(flagName, arg string) (*output.File, error) {
 		if arg == "" {
 			return nil, nil
 		}
-		if out.dir != nil && filepath.Dir(locate(arg).path) == locate(o.outdir).path {
+		if out.dir != nil && filepath.Dir(output.Locate(arg).Path) == output.Locate(o.outdir).Path {
 			name := filepath.Base(arg)
 			if slices.Contains(outdirFiles, name) {
 				return nil, bad("%s %s: the outdir's own %s", flagName, arg, name)
@@ -332,7 +333,7 @@ func openOutputs(o *options) (*outputs, error) {
 			out.inDir[flagName] = name
 			return nil, nil
 		}
-		return openOutput(flagName, arg)
+		return output.Open(flagName, arg)
 	}
 	if out.rocprof, err = open("-rocprof", o.rocprof); err == nil {
 		if out.timeline, err = open("-timeline", o.timeline); err == nil {
@@ -348,21 +349,21 @@ func openOutputs(o *options) (*outputs, error) {
 
 // write writes every output file into its temporary place.
 func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
-	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline) }
+	timeline := func(w io.Writer) error { return report.WriteTimeline(w, res.Timeline, res.Counters) }
 	rocprof := func(w io.Writer) error { return profile.WriteRocprofJSON(w, res.Recorded) }
 	daisen := func(w io.Writer) error { return run.WriteDaisenCSV(w, res.Tasks) }
 	if out.rocprof != nil {
-		if err := out.rocprof.write(rocprof); err != nil {
+		if err := out.rocprof.Write(rocprof); err != nil {
 			return err
 		}
 	}
 	if out.daisen != nil {
-		if err := out.daisen.write(daisen); err != nil {
+		if err := out.daisen.Write(daisen); err != nil {
 			return err
 		}
 	}
 	if out.timeline != nil {
-		if err := out.timeline.write(timeline); err != nil {
+		if err := out.timeline.Write(timeline); err != nil {
 			return err
 		}
 	}
@@ -394,14 +395,14 @@ func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
 		{out.inDir["-rocprof"], rocprof},
 		{out.inDir["-daisen"], daisen},
 		{noteFile, func(w io.Writer) error { _, err := io.WriteString(w, interruptNote(res)); return err }},
-		{marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
+		{output.Marker, func(w io.Writer) error { _, err := io.WriteString(w, versionText()); return err }},
 	}
 	for _, f := range files {
 		if f.name == "" || f.name == "commscope.json" && o.workload != "commscope" || f.name == noteFile && !res.Interrupted ||
 			out.streamed && (f.name == "results.csv" || f.name == "results.json") {
 			continue
 		}
-		if err := out.dir.write(f.name, f.fn); err != nil {
+		if err := out.dir.Write(f.name, f.fn); err != nil {
 			return err
 		}
 	}
@@ -411,22 +412,22 @@ func (out *outputs) write(o *options, c *config.Node, res *run.Result) error {
 // commit puts the outdir and the timeline in place.
 func (out *outputs) commit() error {
 	if out.rocprof != nil {
-		if err := out.rocprof.commit(); err != nil {
+		if err := out.rocprof.Commit(); err != nil {
 			return err
 		}
 	}
 	if out.timeline != nil {
-		if err := out.timeline.commit(); err != nil {
+		if err := out.timeline.Commit(); err != nil {
 			return err
 		}
 	}
 	if out.daisen != nil {
-		if err := out.daisen.commit(); err != nil {
+		if err := out.daisen.Commit(); err != nil {
 			return err
 		}
 	}
 	if out.dir != nil {
-		return out.dir.commit()
+		return out.dir.Commit()
 	}
 	return nil
 }
@@ -434,16 +435,16 @@ func (out *outputs) commit() error {
 // close removes whatever was not committed.
 func (out *outputs) close() {
 	if out.rocprof != nil {
-		out.rocprof.close()
+		out.rocprof.Close()
 	}
 	if out.timeline != nil {
-		out.timeline.close()
+		out.timeline.Close()
 	}
 	if out.daisen != nil {
-		out.daisen.close()
+		out.daisen.Close()
 	}
 	if out.dir != nil {
-		out.dir.close()
+		out.dir.Close()
 	}
 }
 
@@ -534,7 +535,7 @@ func writeGBench(w io.Writer, o *options, res *run.Result) error {
 // streamRuns builds the STREAM runs from -exec or -gcds, -alloc, -sizes,
 // -kernels.
 func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
-	kernels, err := list("-kernels", o.kernels)
+	kernels, err := usage.List("-kernels", o.kernels)
 	if err != nil {
 		return nil, err
 	}
@@ -559,7 +560,7 @@ func streamRuns(o *options, c *config.Node) ([]job.Run, error) {
 	if o.sizes == "e6" || o.sizes == "" {
 		st.Sizes = workloads.E6Sizes()
 	} else {
-		sizes, err := list("-sizes", o.sizes)
+		sizes, err := usage.List("-sizes", o.sizes)
 		if err != nil {
 			return nil, err
 		}
@@ -610,7 +611,7 @@ func osuRuns(o *options, c *config.Node) ([]job.Run, error) {
 
 // gcdIDs reads flagName's comma-separated GCD ids of a node of count GCDs.
 func gcdIDs(flagName, v string, count int) ([]int, error) {
-	items, err := list(flagName, v)
+	items, err := usage.List(flagName, v)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +641,7 @@ func byteSizes(v string) ([]int64, error) {
 		}
 		return out, nil
 	}
-	items, err := list("-sizes", v)
+	items, err := usage.List("-sizes", v)
 	if err != nil {
 		return nil, err
 	}

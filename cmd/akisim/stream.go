@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/errtext"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/trace"
@@ -36,51 +36,13 @@ func openStream(o *options, in *input) (*trace.Stream, error) {
 // noStreaming reads every trace whole (tests compare both ways).
 var noStreaming bool
 
-// streamedFile is a file being written through a buffer: an output file
-// whole (writeFile), or an outdir file a row at a time.
-type streamedFile struct {
-	f  file
-	bw *bufio.Writer
-}
-
-// create opens name in the run's folder, to be written as the run goes.
-func (d *outdir) create(name string) (*streamedFile, error) {
-	f, err := openWriter(filepath.Join(d.tmp, name))
-	if err != nil {
-		return nil, fmt.Errorf("-outdir %s: %s: %v", d.arg, name, errText(err))
-	}
-	return f, nil
-}
-
-// openWriter creates path for buffered writing.
-func openWriter(path string) (*streamedFile, error) {
-	f, err := createFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &streamedFile{f: f, bw: bufio.NewWriterSize(f, 1<<16)}, nil
-}
-
-// close flushes the file, syncs it to disk if asked (a regular file; a
-// device or pipe is not) and closes it.
-func (s *streamedFile) close(sync bool) error {
-	err := s.bw.Flush()
-	if err == nil && sync {
-		err = s.f.Sync()
-	}
-	if cerr := s.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // rowOutputs write rows as a run makes them: to stdout (csv, json) and
 // to the outdir's results files, each format encoded once for all its
 // places; rows are kept too where an output needs them all (stdout's
 // other formats, the outdir's commscope.json).
 type rowOutputs struct {
 	writers []report.RowWriter
-	files   []*streamedFile
+	files   []*output.Buffered
 	keep    bool
 	rows    []report.Row
 	n       int // rows written
@@ -116,16 +78,16 @@ func openRowOutputs(o *options, out *outputs, stdout *stdoutBuffer) (*rowOutputs
 	}
 	if out.dir != nil {
 		for _, name := range []string{"results.csv", "results.json"} {
-			sf, err := out.dir.create(name)
+			sf, err := out.dir.Create(name)
 			if err != nil {
 				ro.close()
 				return nil, err
 			}
 			ro.files = append(ro.files, sf)
 			if name == "results.csv" {
-				csvTo = append(csvTo, sf.bw)
+				csvTo = append(csvTo, sf.W)
 			} else {
-				jsonTo = append(jsonTo, sf.bw)
+				jsonTo = append(jsonTo, sf.W)
 			}
 		}
 		out.streamed = true
@@ -174,8 +136,8 @@ func (ro *rowOutputs) finish(o *options, res *run.Result) error {
 		}
 	}
 	for _, f := range ro.files {
-		if err := f.close(true); err != nil {
-			return fmt.Errorf("-outdir %s: %v", o.outdir, errText(err))
+		if err := f.Close(true); err != nil {
+			return fmt.Errorf("-outdir %s: %v", o.outdir, errtext.Of(err))
 		}
 	}
 	ro.files = nil
@@ -187,7 +149,7 @@ func (ro *rowOutputs) finish(o *options, res *run.Result) error {
 // a spooled table.
 func (ro *rowOutputs) close() {
 	for _, f := range ro.files {
-		f.f.Close()
+		f.Abort()
 	}
 	if ro.tableSpool != nil {
 		ro.tableSpool.discard()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/akisim/akisim/commcheck"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -78,7 +79,7 @@ func TestStreamedTraceMatchesWhole(t *testing.T) {
 	paths = append(paths, twoRanks)
 	streamedAny := 0
 	for _, p := range paths {
-		if s, err := trace.OpenStream(p, trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 1 << 36, NUMABytes: 1 << 37}); err != nil {
+		if s, err := trace.OpenStream(p, trace.Limits{GCDs: 8, NUMADomains: 4, GCDsPerNode: 8, NUMAPerNode: 4, HBMBytes: 1 << 36, NUMABytes: 1 << 37, Libraries: commcheck.Libraries}); err != nil {
 			t.Fatal(err)
 		} else if s != nil {
 			streamedAny++

@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
+	"github.com/akisim/akisim/config"
 	"github.com/akisim/akisim/job"
+	"github.com/akisim/akisim/output"
+	"github.com/akisim/akisim/sweep"
 	"github.com/akisim/akisim/trace"
 	"github.com/akisim/akisim/workloads"
 )
@@ -14,6 +18,81 @@ import (
 // (the workload's flags, -cfg, the trace against the point's node), so
 // bad input exits 2 before any point runs. Every point reads the same
 // trace, so it is read once and checked once per node size it runs on.
+
+// sweepChecks are what the points' checks share: each config decoded
+// once, the trace read once, the workload's checks once per node size and
+// environment.
+type sweepChecks struct {
+	sources  sync.Map // -config -> its *config.Source
+	trace    sweepTrace
+	workload sweepWorkload
+}
+
+// point checks point p's command line as akisim would, and returns the
+// files its run reads and writes; with toRun, also what its run checks of
+// its inputs before simulating.
+func (s *sweepChecks) point(sw *sweep.Sweep, p sweep.Point, toRun bool) (ins, outs []output.Path, err error) {
+	o, err := parse(append(append([]string{}, p.Args...), "-outdir", sw.PointDir(p)), io.Discard)
+	if err != nil {
+		return nil, nil, bad("sweep point %d (%s): %v", p.Index, sw.Label(p), err)
+	}
+	if o.command != "run" {
+		return nil, nil, bad("sweep: akisim %s is not a run to sweep", o.command)
+	}
+	if err := sweepFile("-config", o.config); err != nil { // before it is read: a pipe would give it to this check alone
+		return nil, nil, bad("sweep point %d (%s): %v", p.Index, sw.Label(p), err)
+	}
+	if src, ok := s.sources.Load(o.config); ok {
+		o.source = src.(*config.Source)
+	}
+	if _, err := loadConfig(o); err != nil {
+		return nil, nil, bad("sweep point %d (%s): %v", p.Index, sw.Label(p), err)
+	}
+	s.sources.LoadOrStore(o.config, o.read.src)
+	if toRun {
+		if err := s.checkInputs(o); err != nil {
+			return nil, nil, bad("sweep point %d (%s): %v", p.Index, sw.Label(p), err)
+		}
+	}
+	ins, outs = o.runPaths(o.read.src.Files())
+	return ins, outs, nil
+}
+
+// newSweep parses akisim sweep's command line into a sweep whose points
+// are checked as akisim checks a run.
+func newSweep(args []string, stderr io.Writer) (*sweep.Sweep, error) {
+	s, err := sweep.Parse(args, stderr)
+	if err != nil {
+		return nil, err
+	}
+	checks := &sweepChecks{}
+	s.CheckPoint = func(p sweep.Point, toRun bool) ([]output.Path, []output.Path, error) {
+		return checks.point(s, p, toRun)
+	}
+	s.Signal = func() int { return int(interrupt.Load()) }
+	s.Graceful = graceful.Store
+	s.Note = noteFile
+	return s, nil
+}
+
+// runSweep is akisim sweep (package sweep).
+func runSweep(args []string, stderr io.Writer) error {
+	s, err := newSweep(args, stderr)
+	if err != nil {
+		return err
+	}
+	failed, err := s.Run()
+	if err != nil {
+		return err
+	}
+	if sig := interrupt.Load(); sig != 0 {
+		return &interruptedError{signal: int(sig)}
+	}
+	if failed > 0 {
+		return &failedError{n: failed, what: "sweep points failed"}
+	}
+	return nil
+}
 
 // sweepWorkload memoises a workload's check by what its runs and their
 // check read of a point's node: its size (job.Limits), its GCDs' NUMA
@@ -55,7 +134,7 @@ type sweepTrace struct {
 
 // checkInputs runs a point's inputs through the checks its run makes
 // before simulating; o holds the point's config (loadConfig).
-func (s *sweep) checkInputs(o *options) error {
+func (s *sweepChecks) checkInputs(o *options) error {
 	if o.tracePath == "" {
 		if err := sweepFile("-cfg", o.tbConfig); err != nil {
 			return err

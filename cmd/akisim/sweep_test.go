@@ -6,12 +6,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/akisim/akisim/output"
 )
 
 // theSweep is issue 11's sweep: three widths of bundle 0-2 by two SDMA
@@ -25,7 +26,7 @@ func TestSweepLocal(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	points, _ := filepath.Glob(filepath.Join(dir, "D", "points", "*", marker))
+	points, _ := filepath.Glob(filepath.Join(dir, "D", "points", "*", output.Marker))
 	if len(points) != 6 {
 		t.Fatalf("%d finished points, want 6: %s", len(points), r.stderr)
 	}
@@ -104,12 +105,12 @@ func TestSweepPointFails(t *testing.T) {
 		`{"op":"memcpy","src":"a","dst":"b","bytes":1048576}`+"\n"), 0o644)
 	args := []string{"sweep", "-set", "gcd.hbm_bytes=68719476736,34359738368", "-trace", trace, "-outdir", "D", "-jobs", "1"}
 	inTheWay := func(outdir string) {
-		s, err := parseSweep(args[1:], io.Discard)
+		s, err := newSweep(args[1:], io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
 		os.MkdirAll(filepath.Join(dir, outdir, "points"), 0o755)
-		os.WriteFile(filepath.Join(dir, outdir, "points", s.points[1].id), []byte("x"), 0o644)
+		os.WriteFile(filepath.Join(dir, outdir, "points", s.Points()[1].ID), []byte("x"), 0o644)
 	}
 	inTheWay("D")
 	r := exe(t, dir, nil, nil, args...)
@@ -337,71 +338,30 @@ func count(n int) string {
 	return strings.Join(v, ",")
 }
 
-// A large sweep checks every value of every axis (the points that differ
-// from the first in one axis), not every point of the product.
-func TestSweepChecksEachAxisValue(t *testing.T) {
-	s, err := parseSweep([]string{"-set", "host.cores=" + count(100), "-set", "gcd.compute_units=" + count(50), "-trace", "/dev/null", "-outdir", filepath.Join(t.TempDir(), "D")}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pick := s.checkedPoints()
-	if len(pick) != 100+50-1 {
-		t.Fatalf("%d points checked of %d, want 149", len(pick), len(s.points))
-	}
-	seen := map[string]bool{}
-	for _, i := range pick {
-		p := s.points[i]
-		if p.values[0] != "1" && p.values[1] != "1" {
-			t.Errorf("point %d (%v) differs from the first in two axes", i, p.values)
-		}
-		seen["a"+p.values[0]], seen["b"+p.values[1]] = true, true
-	}
-	if len(seen) != 150 {
-		t.Errorf("%d axis values checked, want all 150", len(seen))
-	}
-	small, _ := parseSweep([]string{"-set", "host.cores=" + count(64), "-set", "gcd.compute_units=" + count(64), "-trace", "/dev/null", "-outdir", "D"}, io.Discard)
-	if n := len(small.checkedPoints()); n != 4096 {
-		t.Errorf("a sweep of 4096 points checks %d of them, want every one", n)
-	}
-}
-
 // An input in a point's own folder would be replaced by its run: refused
 // in a large sweep too, whose points are not all checked one by one.
 func TestSweepInputInAPointFolder(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"-set", "host.cores=" + count(65), "-set", "gcd.compute_units=" + count(65), "-outdir", filepath.Join(dir, "D")}
 	in := filepath.Join(dir, "in.jsonl") // a point's id hashes its arguments, the trace's path among them
-	s, err := parseSweep(append(args, "-trace", in), io.Discard)
+	s, err := newSweep(append(args, "-trace", in), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := s.points[len(s.points)-1]                             // checked only as a product point
-	real := filepath.Join(dir, "D", "points", last.id, "t.jsonl") // the trace's path links there
+	last := s.Points()[len(s.Points())-1]                         // checked only as a product point
+	real := filepath.Join(dir, "D", "points", last.ID, "t.jsonl") // the trace's path links there
 	os.MkdirAll(filepath.Dir(real), 0o755)
 	os.WriteFile(real, []byte(`{"op":"device_sync"}`+"\n"), 0o644)
 	if err := os.Symlink(real, in); err != nil {
 		t.Skip(err)
 	}
-	if err := s.check(); err == nil || !strings.Contains(err.Error(), "in a point's folder, which its run replaces") {
-		t.Errorf("input in point %d's folder: %v", last.index, err)
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "in a point's folder, which its run replaces") {
+		t.Errorf("input in point %d's folder: %v", last.Index, err)
 	}
 	beside := filepath.Join(dir, "D", "points", "t.jsonl") // no point's folder: no run replaces it
 	os.WriteFile(beside, []byte(`{"op":"device_sync"}`+"\n"), 0o644)
-	s, _ = parseSweep(append(args, "-trace", beside), io.Discard)
-	if err := s.check(); err != nil {
+	s, _ = newSweep(append(args, "-trace", beside), io.Discard)
+	if err := s.Check(); err != nil {
 		t.Errorf("input beside the points' folders: %v", err)
-	}
-}
-
-// Without -jobs a sweep runs as many points at once as GOMAXPROCS allows
-// (Go sets it from the cores and the cgroup's CPU quota), not one per core.
-func TestSweepJobsFollowGOMAXPROCS(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	s, err := parseSweep([]string{"-set", "host.cores=1,2", "-trace", "/dev/null", "-outdir", filepath.Join(t.TempDir(), "D")}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.jobs != 1 {
-		t.Errorf("default jobs %d with GOMAXPROCS 1, want 1", s.jobs)
 	}
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"errors"
-	"github.com/akisim/akisim/internal/capped"
 	"io"
 
 	"github.com/akisim/akisim/config"
+	"github.com/akisim/akisim/internal/capped"
+	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/job"
 	"github.com/akisim/akisim/report"
 	"github.com/akisim/akisim/run"
@@ -30,7 +32,7 @@ func transferBenchRuns(o *options, c *config.Node) ([]job.Run, error) {
 		return nil, bad("-cfg %v", err)
 	}
 	if err != nil {
-		return nil, bad("-cfg %s: %v", o.tbConfig, errText(err))
+		return nil, bad("-cfg %s: %v", o.tbConfig, errtext.Of(err))
 	}
 	defer f.Close()
 	cfg, err := workloads.ParseTransferBench(o.tbConfig, f)
@@ -39,7 +41,7 @@ func transferBenchRuns(o *options, c *config.Node) ([]job.Run, error) {
 	}
 	sizes := []int64{tbDefaultBytes}
 	if o.sizes != "" {
-		items, err := list("-sizes", o.sizes)
+		items, err := usage.List("-sizes", o.sizes)
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/akisim/akisim/output"
 	"github.com/akisim/akisim/run"
 	"github.com/akisim/akisim/validate"
 )
@@ -40,13 +41,12 @@ func runValidate(o *options, w io.Writer) error {
 	if err := cal.Known(); err != nil {
 		return bad("%v", err)
 	}
-	var d *outdir
+	var d *output.Outdir
 	if o.outdir != "" { // checked before anything runs: a previous run needs -force
-		if d, err = openOutdir(o.outdir, o.force); err != nil {
+		if d, err = output.OpenOutdir(o.outdir, o.force, o.stderr); err != nil {
 			return err
 		}
-		defer d.close()
-		d.stderr = o.stderr
+		defer d.Close()
 	}
 	sel := validate.Select{Kind: validate.Kind(o.only), Experiment: o.experiment}
 	pts, err := validate.Run(in.node, validate.SeedReference(), cal, sel)
@@ -57,7 +57,7 @@ func runValidate(o *options, w io.Writer) error {
 		if err := writeValidateFigures(d, pts); err != nil {
 			return err
 		}
-		if err := d.commit(); err != nil {
+		if err := d.Commit(); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/akisim/akisim/validate"
+	"github.com/akisim/akisim/output"
 )
 
 // validate -outdir D draws each family of points, SVG and PNG, as one
@@ -34,8 +34,8 @@ func TestValidateDrawsItsFamilies(t *testing.T) {
 	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
 		t.Errorf("PNG: %v", err)
 	}
-	if v, _ := os.ReadFile(filepath.Join(d, marker)); !bytes.HasPrefix(v, []byte("akisim ")) {
-		t.Errorf("no %s: the outdir is not a run -force may replace", marker)
+	if v, _ := os.ReadFile(filepath.Join(d, output.Marker)); !bytes.HasPrefix(v, []byte("akisim ")) {
+		t.Errorf("no %s: the outdir is not a run -force may replace", output.Marker)
 	}
 	code, _, errs = akisim(t, args...)
 	if code != 2 || !strings.Contains(errs, "holds a previous run; give -force") || strings.Count(errs, "\n") != 1 {
@@ -50,22 +50,5 @@ func TestValidateDrawsItsFamilies(t *testing.T) {
 	}
 	if third, _ := os.ReadFile(filepath.Join(d, "Frontier-D2H-pinned.png")); !bytes.Equal(again, third) {
 		t.Error("the same points draw a different PNG")
-	}
-}
-
-// A point's band is its tolerance around the published value, one-sided
-// to the axis' end; a known gap's band is scaled the same way.
-func TestCheckBands(t *testing.T) {
-	c := check(validate.Point{Name: "a", Published: 10, Simulated: 13, Tolerance: 0.1, Gap: "x",
-		Band: &validate.Band{Low: 0.2, High: 0.4}})
-	if c.Lo != 9 || c.Hi != 11 || c.GapLo != 12 || c.GapHi != 14 || c.Within || !c.KnownGap {
-		t.Errorf("two-sided with a gap: %+v", c)
-	}
-	if c := check(validate.Point{Published: 1, Simulated: 0.5, Tolerance: 0, AtMost: true}); !(c.Lo < -1e300) || c.Hi != 1 || !c.Within {
-		t.Errorf("at most: %+v", c)
-	}
-	fams := families([]validate.Point{{Experiment: "E", Unit: "us"}, {Experiment: "F", Unit: "us"}, {Experiment: "E", Unit: "GB/s"}, {Experiment: "E", Unit: "us"}})
-	if len(fams) != 3 || len(fams[0].points) != 2 || fams[2].unit != "GB/s" {
-		t.Errorf("families %+v", fams)
 	}
 }

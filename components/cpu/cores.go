@@ -136,11 +136,9 @@ func uncached(m fabric.Memory) bool { return !m.Host }
 // Line is the bytes of a CPU cache line, what one load miss fetches.
 const Line = 64
 
-// MakeCoresBuilder returns a builder of frontier-node.toml's 64 cores
-// (components/defaults_test.go).
-func MakeCoresBuilder() CoresBuilder {
-	return CoresBuilder{cores: 64, txnBytes: 65536, maxBytes: 4 << 16, lines: 24}
-}
+// MakeCoresBuilder returns a builder with no values: node gives each from
+// the config (host.*), and Build refuses one without them.
+func MakeCoresBuilder() CoresBuilder { return CoresBuilder{} }
 
 // WithEngine sets the simulation engine.
 func (b CoresBuilder) WithEngine(e sim.Engine) CoresBuilder { b.engine = e; return b }
@@ -176,6 +174,9 @@ func (b CoresBuilder) WithRoutes(r gcd.KernelRoutes) CoresBuilder { b.routes = r
 
 // Build makes the cores and wires them to the host hub.
 func (b CoresBuilder) Build(name string, host *hub.Hub) *Cores {
+	fabric.Require("cpu.CoresBuilder", fabric.Need{What: "WithCores (host.cores)", Given: b.cores > 0},
+		fabric.Need{What: "WithCores (sim.core_transaction_bytes)", Given: b.txnBytes > 0},
+		fabric.Need{What: "WithCores (host.core_outstanding_bytes)", Given: b.maxBytes > 0})
 	c := gcd.MakeBuilder().WithEngine(b.engine).WithKernelRoutes(b.routes).
 		WithComputeUnits(b.cores, 1, b.txnBytes, b.maxBytes).WithKernelTimings(0, 0).
 		WithLine(Line).WithLoadWindow(b.lines*Line, uncached).

@@ -3,7 +3,6 @@ package cpu
 import (
 	"testing"
 
-	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
 	"github.com/akisim/akisim/components/gcd"
@@ -21,9 +20,9 @@ func (hostOnly) HubOf(m fabric.Memory) int                { return 0 }
 func TestCoresRunAHostAccess(t *testing.T) {
 	e := sim.NewSerialEngine()
 	host := MakeBuilder().WithEngine(e).WithGCDNUMA([]int{0}).WithLatencies(100, 50).Build("Host")
-	mem := dram.MakeBuilder().WithEngine(e).WithLatency(96).Build("DRAM")
+	mem := testDRAM().WithEngine(e).Build("DRAM")
 	fabric.Wire(host.MemoryPort(0), mem.Port)
-	cores := MakeCoresBuilder().WithEngine(e).WithRoutes(hostOnly{}).WithCores(4, 65536, 262144).Build("Cores", host)
+	cores := testCores().WithEngine(e).WithRoutes(hostOnly{}).WithCores(4, 65536, 262144).Build("Cores", host)
 	threads := fabrictest.NewAgent("Threads", e, 4)
 	fabric.Wire(threads.Port, cores.CtrlPort)
 	const bytes = 1 << 20
@@ -53,7 +52,7 @@ func TestCoresRunAHostAccess(t *testing.T) {
 func TestAddStoreFills(t *testing.T) {
 	e := sim.NewSerialEngine()
 	host := MakeBuilder().WithEngine(e).WithGCDNUMA([]int{0}).Build("Host")
-	cores := MakeCoresBuilder().WithEngine(e).WithRoutes(hostOnly{}).WithStoreAllocate(true, 1<<20).Build("Cores", host)
+	cores := testCores().WithEngine(e).WithRoutes(hostOnly{}).WithStoreAllocate(true, 1<<20).Build("Cores", host)
 	h, g := fabric.Memory{Host: true}, fabric.Memory{Index: 3}
 	const big = 4 << 20
 	for _, c := range []struct {

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/akisim/akisim/components/dram"
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/akisim/akisim/components/fabric/fabrictest"
 	"github.com/sarchlab/akita/v3/sim"
@@ -18,7 +17,7 @@ func TestRemoteNUMALatency(t *testing.T) {
 		host := MakeBuilder().WithEngine(e).WithHubID(8).WithGCDNUMA([]int{3, 3, 1, 1, 0, 0, 2, 2}).
 			WithLatencies(100, 50).Build("Host")
 		for d := 0; d < 4; d++ {
-			m := dram.MakeBuilder().WithEngine(e).WithEfficiency(1).WithLatency(96).Build("DRAM" + string(rune('A'+d)))
+			m := testDRAM().WithEngine(e).WithEfficiency(1).Build("DRAM" + string(rune('A'+d)))
 			fabric.Wire(host.MemoryPort(d), m.Port)
 		}
 		link := fabrictest.NewAgent("GCD0Link", e, 4)

@@ -18,11 +18,9 @@ type Builder struct {
 	shared      *fabric.Server // nil: the controller's own
 }
 
-// MakeBuilder returns a builder of frontier-node.toml's [dram]: 2
-// channels of DDR4-3200 at 85% of their peak, 96 ns (components/defaults_test.go).
-func MakeBuilder() Builder {
-	return Builder{channels: 2, channelGBps: 25.6, efficiency: 0.85, latencyNs: 96}
-}
+// MakeBuilder returns a builder with no values: node gives each from the
+// config (dram.*, or a GCD's HBM), and Build refuses one without them.
+func MakeBuilder() Builder { return Builder{} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -54,6 +52,11 @@ func (b Builder) WithSharedBandwidth(s *fabric.Server) Builder { b.shared = s; r
 
 // Build makes the controller.
 func (b Builder) Build(name string) *Controller {
+	if b.shared == nil {
+		fabric.Require("dram.Builder", fabric.Need{What: "WithChannels or WithBandwidth (dram.channels_per_domain)", Given: b.channels > 0},
+			fabric.Need{What: "WithChannels or WithBandwidth (dram.channel_bandwidth_gbps)", Given: b.channelGBps > 0},
+			fabric.Need{What: "WithEfficiency (dram.efficiency)", Given: b.efficiency > 0})
+	}
 	gbps := float64(b.channels) * b.channelGBps * b.efficiency
 	cal := fabric.NewCalendar(b.engine)
 	m := &Controller{ComponentBase: sim.NewComponentBase(name), engine: cal,

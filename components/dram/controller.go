@@ -1,6 +1,8 @@
 package dram
 
 import (
+	"fmt"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -45,6 +47,9 @@ func (m *Controller) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
 		first, spread := m.bw.Stream(now, at, p.Size, 0)
 		m.Reads++
 		m.BytesRead += uint64(p.Size)
+		if m.NumHooks() > 0 {
+			m.trace(p, "read", first, spread)
+		}
 		rsp = p.Respond(fabric.ReadRsp, p.Size)
 		rsp.Spread = spread
 		done = first
@@ -56,6 +61,9 @@ func (m *Controller) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
 		done = first
 		m.Writes++
 		m.BytesWrite += uint64(p.Size)
+		if m.NumHooks() > 0 {
+			m.trace(p, "write", first, spread)
+		}
 		rsp = p.Respond(fabric.WriteAck, p.Size)
 		rsp.Spread = spread
 	case fabric.FlushReq:
@@ -65,6 +73,14 @@ func (m *Controller) Take(now sim.VTimeInSec, _ sim.Port, msg sim.Msg) {
 	}
 	rsp.Lag = done + m.latency - now
 	m.out.Send(now, rsp)
+}
+
+// trace reports a read or write as a task of the packet's own (a copy's,
+// a kernel step's), at the memory: its data streams through from first,
+// for spread. Called only while a tracer is hooked.
+func (m *Controller) trace(p *fabric.Packet, what string, first, spread sim.VTimeInSec) {
+	fabric.Task(m, fmt.Sprintf("%s.access[%d]", m.Name(), m.Reads+m.Writes), p.TaskID(), "access",
+		fmt.Sprintf("%s %d B", what, p.Size), m.Name(), first, first+spread, p.Size)
 }
 
 // Handle fires delayed responses.

@@ -14,7 +14,7 @@ import (
 // together they get channels x channel bandwidth x efficiency, half each.
 func TestDomainIsShared(t *testing.T) {
 	e := sim.NewSerialEngine()
-	ctl := MakeBuilder().WithEngine(e).WithChannels(2, 25.6).WithEfficiency(0.85).WithLatency(96).Build("DRAM")
+	ctl := testBuilder().WithEngine(e).Build("DRAM")
 	h := hub.MakeBuilder().WithEngine(e).Build("Hub")
 	fabric.Wire(h.MemoryPort(0), ctl.Port)
 	a1, a2 := fabrictest.NewAgent("A1", e, 1024), fabrictest.NewAgent("A2", e, 1024)
@@ -41,7 +41,7 @@ func TestDomainIsShared(t *testing.T) {
 // An idle domain answers one small read after its transfer and latency.
 func TestReadLatency(t *testing.T) {
 	e := sim.NewSerialEngine()
-	ctl := MakeBuilder().WithEngine(e).WithEfficiency(1).WithLatency(96).Build("DRAM")
+	ctl := testBuilder().WithEngine(e).WithEfficiency(1).Build("DRAM")
 	a := fabrictest.NewAgent("A", e, 4)
 	fabric.Wire(a.Port, ctl.Port)
 	a.Send(0, fabric.NewRequest(fabric.ReadReq, 64, fabric.Memory{Host: true}, fabric.Route{0}, a.Port, nil))

@@ -52,7 +52,6 @@ type Packet struct {
 	Addr   int64  // first byte in that memory (for caches)
 	Route  Route  // hubs a request visits, first = where it entered
 	Hop    int    // index in Route of the hub holding the packet
-	Back   bool   // a response walks Route backwards
 
 	// Extents, when set, are the address ranges a gather request reads or
 	// writes (Addr is the first's, Size their sum): a CU step's pieces of
@@ -78,6 +77,7 @@ type Packet struct {
 	// cached.
 	NonCoherent bool
 
+	Back      bool     // a response walks Route backwards
 	Unordered bool     // crossed a multi-link bundle: needs reordering at arrival
 	Early     bool     // a link booked it before it logically arrived there
 	Requester sim.Port // port of the component that gets the response
@@ -93,6 +93,12 @@ type Packet struct {
 	// Whole's wire packets over several paths, and the switch where the
 	// paths meet again rejoins the parts (node/adapt.go).
 	Whole *Packet
+
+	// Task is the ID of the tracing task the transaction is part of (a
+	// copy, a kernel's step), set only while a tracer is hooked: the links
+	// and memories it crosses report their share as children of it
+	// (task.go). It points into the copy or step, which outlives it.
+	Task *string
 
 	// Origin is what a cache that passed the request on (an L2's miss)
 	// keeps for its answer: carried by the packet, so finding it costs
@@ -179,6 +185,14 @@ func (p *Packet) Respond(kind Kind, size int) *Packet {
 	p.Notice = nil
 	p.Lag, p.Spread = 0, 0
 	return p
+}
+
+// TaskID is the ID of the task the packet is part of; "" if none.
+func (p *Packet) TaskID() string {
+	if p.Task == nil {
+		return ""
+	}
+	return *p.Task
 }
 
 // Land tells the write's Landed hook, once, that its data is in memory at t.

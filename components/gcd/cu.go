@@ -1,14 +1,12 @@
 package gcd
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
 	"sync"
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
-	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // ComputeUnits are a GCD's CUs and the dispatcher that hands them a
@@ -78,7 +76,7 @@ type kernelRun struct {
 	parent  *chanRun       // the channel whose phase this run is, if any
 	preload *chanRun       // the channel whose phase's preloads this run is, if any
 	syncs   int            // L2s yet to answer a release or acquire
-	task    string         // its Akita task ID, when a tracer is hooked
+	task    string         // its tracing task, when a tracer is hooked (tasks.go)
 }
 
 // cuState is one CU's share of a kernel. Progress is counted in bytes of
@@ -98,6 +96,8 @@ type cuState struct {
 	doneAt     sim.VTimeInSec // its share was all moved and acknowledged
 	compute    fabric.Server  // its workgroups' compute, as a rate over its bytes
 	computed   sim.VTimeInSec // a share without memory: when its compute is done
+	task       string         // its tracing task, when a tracer is hooked (tasks.go)
+	steps      int            // steps started, to name their tasks
 }
 
 // step is one step of a CU in flight: how many reads and writes it awaits.
@@ -110,6 +110,7 @@ type step struct {
 	ackSpread    sim.VTimeInSec // over how long its acknowledgements stream in
 	spread       sim.VTimeInSec // how long the writes' data follows their first byte
 	ev           cuEvent        // its write phase's event: a step waits for one at a time
+	task         string         // its tracing task, when its CU's share has one
 }
 
 type cuEvent struct {
@@ -202,8 +203,7 @@ func (c *ComputeUnits) startNext(now sim.VTimeInSec, idle bool) {
 		}
 		c.Kernels++
 		if c.NumHooks() > 0 { // Akita's tracing (Daisen): the kernel is a task from its start to its signal
-			run.task = fmt.Sprintf("%s.kernel[%d]", c.Name(), c.Kernels)
-			tracing.StartTask(run.task, "", c, "kernel", fmt.Sprintf("kernel %d workgroups", max(cmd.Workgroups, int64(len(cmd.Channels)))), nil)
+			c.startKernelTask(now, run)
 		}
 		at := now + c.launch
 		if wake {
@@ -371,6 +371,9 @@ func (c *ComputeUnits) dispatch(now sim.VTimeInSec, k *kernelRun) {
 		c.at(now+c.end, phaseDone, nil, k)
 		return
 	}
+	if k.task != "" {
+		c.startShareTasks(now, k)
+	}
 	for _, cu := range k.cus {
 		c.start(now, cu)
 	}
@@ -459,7 +462,11 @@ func (c *ComputeUnits) start(now sim.VTimeInSec, cu *cuState) {
 	if ch := cu.run.parent; ch != nil {
 		ch.unwritten++
 	}
-	c.compute(now, c.newStep(cu, 0, 0))
+	s := c.newStep(cu, 0, 0)
+	if cu.task != "" {
+		c.startStepTask(now, s)
+	}
+	c.compute(now, s)
 }
 
 // newStep is a step of cu over progress [from, to), reusing a finished
@@ -496,6 +503,9 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 			return
 		}
 		s := c.newStep(cu, cu.issued, cu.issued+n)
+		if cu.task != "" {
+			c.startStepTask(now, s)
+		}
 		if k.parent != nil {
 			k.parent.unwritten++
 		}
@@ -629,6 +639,9 @@ func (c *ComputeUnits) send(now sim.VTimeInSec, kind fabric.Kind, size int, ms *
 	x := cu.id % c.xcds // the CU's XCD: its L2 and port into the fabric
 	p := c.packets.Request(kind, size, m, rs[pick%len(rs)], c.MemPorts[x], s)
 	p.Addr, p.NonCoherent = addr, ms.NonCoherent
+	if s.task != "" { // a new or reissued packet has none
+		p.Task = &s.task
+	}
 	if extents != nil {
 		p.Extents = append(p.Extents[:0], extents...)
 	}
@@ -823,9 +836,15 @@ func (c *ComputeUnits) stepDone(now sim.VTimeInSec, s *step) {
 	k.lastAck = max(k.lastAck, s.ackEnd)
 	cu.lastAck = max(cu.lastAck, s.ackEnd)
 	spread := s.ackSpread
+	if s.task != "" {
+		fabric.EndTask(c, s.task, max(now, s.ackEnd))
+	}
 	c.steps = append(c.steps, s) // done with: nothing holds a step past its last acknowledgement
 	if cu.open == 0 && cu.issued == cu.total {
 		cu.doneAt = max(now, cu.lastAck)
+		if cu.task != "" && k.parent == nil { // a phase's task ends with the phase
+			fabric.EndTask(c, cu.task, cu.doneAt)
+		}
 		if k.left--; k.left == 0 {
 			c.finish(max(now, k.lastAck), k)
 		}
@@ -873,7 +892,7 @@ func (c *ComputeUnits) syncL2(now sim.VTimeInSec, kind fabric.Kind, tag any, run
 // done signals command k's completion and starts what may run now.
 func (c *ComputeUnits) done(now sim.VTimeInSec, k *kernelRun) {
 	if k.task != "" {
-		tracing.EndTask(k.task, c)
+		fabric.EndTask(c, k.task, now)
 	}
 	c.ctrl.Send(now, &KernelDone{ID: k.cmd.ID, Start: k.start, Begin: max(k.begin, k.start), End: now, StreamEnds: k.streamEnds()})
 	c.busy[k.cmd.Queue] = false

@@ -23,7 +23,7 @@ func cuRig(cus, maxOut, txn int, gbps, latNs float64) (*sim.SerialEngine, *Compu
 // gcdRig is a GCD with an L2 of l2Bytes (0: no caching).
 func gcdRig(cus, maxOut, txn int, gbps, latNs float64, l2Bytes int64) (*sim.SerialEngine, *GCD, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithHBM(gbps, latNs).WithKernelRoutes(localKernel{}).
+	g := testBuilder().WithEngine(e).WithHBM(gbps, latNs).WithKernelRoutes(localKernel{}).
 		WithL2(l2Bytes, 64<<10, 6960, 300).
 		WithComputeUnits(cus, 16, int64(txn), int64(maxOut*txn)).WithKernelTimings(0, 0).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)
@@ -300,7 +300,7 @@ func TestStreamEnds(t *testing.T) {
 // after the workgroups whose slots they take end.
 func waveRig(waveNs float64) (*sim.SerialEngine, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithHBM(1600, 10000).WithKernelRoutes(localKernel{}).
+	g := testBuilder().WithEngine(e).WithHBM(1600, 10000).WithKernelRoutes(localKernel{}).
 		WithL2(0, 64<<10, 6960, 300).WithComputeUnits(4, 16, 4096, 4096).
 		WithKernelTimings(0, 0).WithWaveStart(waveNs).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)

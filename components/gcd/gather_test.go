@@ -26,7 +26,7 @@ func segments(n int, bytes int64) *KernelCmd {
 func gatherRun(t *testing.T, cus int, k func() *KernelCmd, gather bool) (float64, *GCD) {
 	t.Helper()
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithHBM(1400, 500).WithKernelRoutes(localKernel{}).
+	g := testBuilder().WithEngine(e).WithHBM(1400, 500).WithKernelRoutes(localKernel{}).
 		WithL2(8<<20, 64<<10, 6960, 300).WithStreamGather(gather).
 		WithComputeUnits(cus, 16, 64<<10, 128<<10).WithKernelTimings(0, 0).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)

@@ -73,15 +73,10 @@ type MemoryShare struct{ hbm, mall *fabric.Server }
 // shared with every GCD built with s; nil: its own.
 func (b Builder) WithMemoryShare(s *MemoryShare) Builder { b.share = s; return b }
 
-// MakeBuilder returns a builder of frontier-node.toml's MI250X GCD: HBM at
-// its sustained 1400 GB/s, 2 host and 3 xGMI engines, 110 CUs, an 8 MiB L2
-// of 32 slices x 128 B per 1.7 GHz clock in 8 KiB blocks; its
-// HBM and hub latencies and kernel costs have no default (components/defaults_test.go).
-func MakeBuilder() Builder {
-	return Builder{hbmGBps: 1400, hostEngines: 2, xgmiEngines: 3, sdma: sdma.MakeBuilder(),
-		cus: 110, slots: 16, cuTxn: 65536, cuOut: 131072, cuIssueGBps: 108.8,
-		l2Bytes: 8 << 20, l2Block: 8192, l2GBps: 32 * 128 * 1.7, l2LatencyNs: 300, line: 64, xcds: 1}
-}
+// MakeBuilder returns a builder of one die (XCD) and no other value: node
+// gives each from the config (gcd.*, sdma.*, sim.*), and Build refuses one
+// without them.
+func MakeBuilder() Builder { return Builder{sdma: sdma.MakeBuilder(), xcds: 1} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -195,6 +190,9 @@ func (b Builder) WithKernelRoutes(r KernelRoutes) Builder { b.kernelRoutes = r; 
 
 // Build makes GCD id, named name.
 func (b Builder) Build(name string, id int) *GCD {
+	fabric.Require("gcd.Builder", fabric.Need{What: "WithHBM (gcd.hbm_bandwidth_gbps)", Given: b.hbmGBps > 0},
+		fabric.Need{What: "WithL2 (sim.l2_block_bytes)", Given: b.l2Block > 0},
+		fabric.Need{What: "WithL2 (gcd.l2_slices, l2_bytes_per_clock)", Given: b.l2GBps > 0})
 	g := &GCD{ID: id}
 	g.Hub = hub.MakeBuilder().WithEngine(b.engine).WithID(id).WithLatencies(b.forwardNs, b.reorderNs).Build(name + ".Hub")
 	hb := dram.MakeBuilder().WithEngine(b.engine).WithBandwidth(b.hbmGBps).WithLatency(b.hbmLatencyNs)
@@ -260,6 +258,12 @@ func (b Builder) buildL2(name string, id int) *L2 {
 // BuildComputeUnits makes compute units alone, behind hub id (the host's
 // cores are built this way too).
 func (b Builder) BuildComputeUnits(name string, id int) *ComputeUnits {
+	fabric.Require("gcd.Builder's compute units", fabric.Need{What: "WithComputeUnits (gcd.compute_units)", Given: b.cus > 0},
+		fabric.Need{What: "WithComputeUnits (gcd.workgroup_slots)", Given: b.slots > 0},
+		fabric.Need{What: "WithComputeUnits (sim.cu_transaction_bytes)", Given: b.cuTxn > 0},
+		fabric.Need{What: "WithComputeUnits (gcd.cu_outstanding_bytes)", Given: b.cuOut > 0},
+		fabric.Need{What: "WithCUIssue (gcd.cu_bytes_per_clock)", Given: b.cuIssueGBps > 0},
+		fabric.Need{What: "WithLine (gcd.line_bytes)", Given: b.line > 0})
 	e := fabric.NewCalendar(b.engine)
 	c := &ComputeUnits{ComponentBase: sim.NewComponentBase(name), engine: e, hub: id,
 		routes: b.kernelRoutes, spray: b.spray, gatherOn: b.gather, n: b.cus * b.xcds, xcds: b.xcds, slots: b.slots, txnBytes: b.cuTxn, maxBytes: b.cuOut, loadMax: b.loadWindow, uncached: b.uncached,

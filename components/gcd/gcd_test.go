@@ -19,7 +19,7 @@ func (local) HubOf(m fabric.Memory) int          { return m.Index }
 // an xGMI engine reads and writes the GCD's own HBM.
 func TestLocalCopyUsesOwnHBM(t *testing.T) {
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithSDMA(2, 3, sdma.MakeBuilder().WithRouteTable(local{})).Build("GCD", 5)
+	g := testBuilder().WithEngine(e).WithSDMA(2, 3, sdma.MakeBuilder().WithDatapath(1.5625, 32).WithTransactions(1<<20, 1<<20).WithQueues(8).WithRouteTable(local{})).Build("GCD", 5)
 	if len(g.HostEngines) != 2 || len(g.XGMIEngines) != 3 || len(g.Engines()) != 5 {
 		t.Fatalf("engines: %d host, %d xGMI", len(g.HostEngines), len(g.XGMIEngines))
 	}

@@ -61,7 +61,8 @@ func (m MemStream) pass(line int64) int64 {
 type KernelCmd struct {
 	sim.MsgMeta
 	ID         int
-	Queue      int // the hardware queue (a stream): its commands run in order, other queues' alongside
+	Name       string // the kernel's name, as a trace or a library gives it (tracing tasks carry it)
+	Queue      int    // the hardware queue (a stream): its commands run in order, other queues' alongside
 	Workgroups int64
 	ComputeNs  float64 // compute time of one workgroup besides memory
 	DurationNs float64 // a recorded kernel: runs this long, no memory traffic modelled

@@ -227,7 +227,7 @@ func TestSystemReleaseAtKernelEnd(t *testing.T) {
 // answered (a second one used to replace the first, which never completed).
 func TestOverlappingReleasesAllComplete(t *testing.T) {
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithHBM(100, 1000).WithKernelRoutes(localKernel{}).
+	g := testBuilder().WithEngine(e).WithHBM(100, 1000).WithKernelRoutes(localKernel{}).
 		WithL2(4<<20, 64<<10, 6960, 300).WithComputeUnits(4, 16, 64<<10, 64<<10).WithKernelTimings(0, 0).
 		WithConcurrentKernels(4).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)

@@ -27,6 +27,8 @@ type chanRun struct {
 	preloaded int
 	loading   bool
 	gated     []*step
+
+	task, phaseTask string // the channel's tracing task and its phase's, when traced (tasks.go)
 }
 
 // dispatchPhased starts every channel of a phased kernel on its CU, as the
@@ -40,7 +42,11 @@ func (c *ComputeUnits) dispatchPhased(now sim.VTimeInSec, k *kernelRun) {
 	var chans []*chanRun
 	for i, ps := range k.cmd.Channels {
 		if len(ps) > 0 {
-			chans = append(chans, &chanRun{k: k, phases: ps, cu: i % c.n, preloaded: -1})
+			ch := &chanRun{k: k, phases: ps, cu: i % c.n, preloaded: -1}
+			if k.task != "" {
+				c.startChannelTask(now, ch, i)
+			}
+			chans = append(chans, ch)
 		}
 	}
 	k.left = len(chans)
@@ -59,6 +65,7 @@ func (c *ComputeUnits) dispatchPhased(now sim.VTimeInSec, k *kernelRun) {
 // A phase with preloads issues them once its other flags (send credits)
 // are seen, before it waits for the data it receives.
 func (c *ComputeUnits) tryPhase(now sim.VTimeInSec, ch *chanRun) {
+	c.startPhaseTask(now, ch)
 	ph := &ch.phases[ch.next]
 	preload := len(ph.Preload) > 0 && ch.preloaded != ch.next
 	at := now
@@ -99,7 +106,9 @@ func (c *ComputeUnits) startPreload(now sim.VTimeInSec, ch *chanRun, n int) {
 	ch.preloaded, ch.loading = n, true
 	sub := &shareRun{cmd: KernelCmd{ID: ch.k.cmd.ID, Workgroups: 1, Reads: ch.phases[n].Preload},
 		run: kernelRun{start: now, max: ch.k.max, preload: ch}}
-	c.start(now, c.channelShare(ch, sub))
+	cu := c.channelShare(ch, sub)
+	c.startPreloadTask(now, ch, n, cu)
+	c.start(now, cu)
 }
 
 // preloadNext issues the next phase's preloads once every store of this
@@ -145,6 +154,7 @@ func (c *ComputeUnits) startPhase(now sim.VTimeInSec, ch *chanRun) {
 		run: kernelRun{start: now, max: ch.k.max, parent: ch}})
 	ch.state, ch.unwritten, ch.unlanded, ch.lastLand, ch.signalled = cu, 0, 0, 0, false
 	ch.inData = len(ph.Writes) > 0 && slices.ContainsFunc(ph.Signals, func(s Signal) bool { return s.InData })
+	cu.task = ch.phaseTask
 	c.start(now, cu)
 }
 
@@ -216,10 +226,15 @@ func (c *ComputeUnits) phaseEnd(now sim.VTimeInSec, ch *chanRun) {
 			rs := c.routes.KernelRoutes(c.hub, c.routes.HubOf(s.Mem))
 			p := fabric.NewRequest(fabric.WriteReq, FlagStoreBytes, s.Mem, rs[0], c.MemPort, flagTag{})
 			p.Addr, p.Landed = s.Addr, s.Flag.landing()
+			if ch.phaseTask != "" { // the store lands after the phase: its own copy of the ID
+				id := ch.phaseTask
+				p.Task = &id
+			}
 			c.Transactions++
 			c.mem.Send(now, p)
 		}
 	}
+	c.endPhaseTask(now, ch)
 	if ch.next++; ch.next < len(ch.phases) {
 		c.tryPhase(now, ch)
 		return

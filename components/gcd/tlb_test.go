@@ -13,7 +13,7 @@ import (
 // of entries pages with 4 walkers of 640 ns.
 func tlbRig(entries int) (*sim.SerialEngine, *ComputeUnits, *fabrictest.Agent) {
 	e := sim.NewSerialEngine()
-	g := MakeBuilder().WithEngine(e).WithHBM(1400, 500).WithKernelRoutes(localKernel{}).
+	g := testBuilder().WithEngine(e).WithHBM(1400, 500).WithKernelRoutes(localKernel{}).
 		WithComputeUnits(110, 16, 64<<10, 128<<10).WithKernelTimings(0, 0).
 		WithTLB(entries, 4, 640).Build("GCD", 0)
 	q := fabrictest.NewAgent("Queue", e, 4)

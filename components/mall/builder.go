@@ -32,15 +32,9 @@ type Builder struct {
 	shared      *fabric.Server // nil: the cache's own channels
 }
 
-// MakeBuilder returns a builder of frontier-node.toml's mall.* design
-// (MI300X's Infinity Cache: 16 ways, 64 B lines in 8 KiB blocks, 128
-// channels of 64 B per 2.1 GHz clock, write-back and write-allocate). Its
-// capacity has no default: Frontier has no MALL, and WithCapacity gives
-// one (components/defaults_test.go).
-func MakeBuilder() Builder {
-	return Builder{ways: 16, line: 64, block: 8192, channels: 128, channelGBps: 134.4,
-		latencyNs: 200, policy: Policy{WriteAllocate: true, WriteBack: true}}
-}
+// MakeBuilder returns a builder with no values: node gives each from the
+// config (mall.*), and Build refuses one without them.
+func MakeBuilder() Builder { return Builder{} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -87,6 +81,12 @@ func (b Builder) Bandwidth() float64 { return float64(b.channels) * b.channelGBp
 // Build makes the MALL. Its capacity must be a whole number of sets of
 // ways blocks (the config's validation makes sure).
 func (b Builder) Build(name string) *MALL {
+	fabric.Require("mall.Builder", fabric.Need{What: "WithCapacity (mall.bytes)", Given: b.bytes > 0},
+		fabric.Need{What: "WithCapacity (mall.ways)", Given: b.ways > 0},
+		fabric.Need{What: "WithLine (mall.line_bytes)", Given: b.line > 0},
+		fabric.Need{What: "WithLine (sim.l2_block_bytes)", Given: b.block > 0},
+		fabric.Need{What: "WithChannels (mall.channels)", Given: b.channels > 0 || b.shared != nil},
+		fabric.Need{What: "WithChannels (mall.channel_bandwidth_gbps)", Given: b.channelGBps > 0 || b.shared != nil})
 	cal := fabric.NewCalendar(b.engine)
 	blocks := int(b.bytes / b.block)
 	m := &MALL{ComponentBase: sim.NewComponentBase(name), engine: cal, memory: b.memory, policy: b.policy,

@@ -23,7 +23,7 @@ func (n *NIC) bridge(now sim.VTimeInSec, p *fabric.Packet) bool {
 	case fabric.WriteReq:
 		n.bridged++
 		w := fabric.NewRequest(fabric.WriteReq, p.Size, p.Target, p.Route[p.Hop:], n.writer.port, nil)
-		w.Addr, w.Spread, w.Unordered = p.Addr, p.Spread, p.Unordered
+		w.Addr, w.Spread, w.Unordered, w.Task = p.Addr, p.Spread, p.Unordered, p.Task
 		w.Lag = lag + n.Hub.ForwardDelay // through the NIC onto its PCIe link
 		n.Hub.Route(now, w)
 		spread := p.Spread

@@ -34,9 +34,9 @@ type Builder struct {
 	dma       sdma.Builder
 }
 
-// MakeBuilder returns a builder of NICs with frontier-node.toml's 8 DMA
-// engines (components/defaults_test.go).
-func MakeBuilder() Builder { return Builder{engines: 8, dma: sdma.MakeBuilder()} }
+// MakeBuilder returns a builder with no values: node gives each from the
+// config (nic.*), and Build refuses one without them.
+func MakeBuilder() Builder { return Builder{dma: sdma.MakeBuilder()} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -69,6 +69,7 @@ func (b Builder) WithPacketAdaptive(on bool) Builder {
 
 // Build makes NIC name, with route id hubID.
 func (b Builder) Build(name string, hubID int) *NIC {
+	fabric.Require("nic.Builder", fabric.Need{What: "WithDMA (nic.engines)", Given: b.engines > 0})
 	n := &NIC{Hub: hub.MakeBuilder().WithEngine(b.engine).WithID(hubID).WithLatencies(b.forwardNs, 0).Build(name + ".Hub"),
 		network: map[int]bool{}}
 	n.writer = newWriter(name+".Writer", b.engine, n.Hub)

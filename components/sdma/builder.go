@@ -21,12 +21,9 @@ type Builder struct {
 	spread        bool
 }
 
-// MakeBuilder returns a builder of frontier-node.toml's engine (a 32 B
-// per cycle datapath at 1.5625 GHz, 8 queues, 1 MiB in flight, in 1 MiB
-// transactions); the per-copy costs have no default (components/defaults_test.go).
-func MakeBuilder() Builder {
-	return Builder{clockGHz: 1.5625, bytesPerCycle: 32, txnBytes: 1 << 20, maxBytes: 1 << 20, queues: 8}
-}
+// MakeBuilder returns a builder with no values: node gives each from the
+// config (sdma.*), and Build refuses one without them.
+func MakeBuilder() Builder { return Builder{} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -66,6 +63,11 @@ func (b Builder) WithTransactionRoutes(on bool) Builder { b.spread = on; return 
 
 // Build makes the engine.
 func (b Builder) Build(name string) *Engine {
+	fabric.Require("sdma.Builder", fabric.Need{What: "WithDatapath (sdma.clock_ghz)", Given: b.clockGHz > 0},
+		fabric.Need{What: "WithDatapath (sdma.bytes_per_cycle)", Given: b.bytesPerCycle > 0},
+		fabric.Need{What: "WithTransactions (sim.sdma_transaction_bytes)", Given: b.txnBytes > 0},
+		fabric.Need{What: "WithTransactions (sdma.outstanding_bytes)", Given: b.maxBytes > 0},
+		fabric.Need{What: "WithQueues (sdma.queues_per_engine)", Given: b.queues > 0})
 	cal := fabric.NewCalendar(b.engine)
 	e := &Engine{ComponentBase: sim.NewComponentBase(name), engine: cal,
 		hub: b.hub, routes: b.routes, txnBytes: b.txnBytes, maxBytes: int64(b.maxBytes),

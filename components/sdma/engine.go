@@ -5,7 +5,6 @@ import (
 
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
-	"github.com/sarchlab/akita/v3/tracing"
 )
 
 // Engine is one SDMA engine.
@@ -126,7 +125,7 @@ func (e *Engine) startNext(now sim.VTimeInSec) {
 	e.Copies++
 	if e.NumHooks() > 0 { // Akita's tracing (Daisen): the copy is a task from its start to its signal
 		s.task = fmt.Sprintf("%s.copy[%d]", e.Name(), e.Copies)
-		tracing.StartTask(s.task, "", e, "copy", fmt.Sprintf("copy %d B", cmd.Bytes), nil)
+		fabric.StartTask(e, s.task, "", "copy", fmt.Sprintf("copy %d B", cmd.Bytes), e.Name(), now, int(cmd.Bytes))
 	}
 	e.at(now+e.process, phaseIssue)
 }
@@ -149,7 +148,7 @@ func (e *Engine) Handle(ev sim.Event) error {
 	case phaseSignal:
 		s := e.active
 		if s.task != "" {
-			tracing.EndTask(s.task, e)
+			fabric.EndTask(e, s.task, now)
 		}
 		e.ctrl.Send(now, &CopyDone{MsgMeta: sim.MsgMeta{ID: sim.GetIDGenerator().Generate()},
 			ID: s.cmd.ID, Start: s.start, End: now})
@@ -212,9 +211,14 @@ func (e *Engine) issue(now, at, spread sim.VTimeInSec) {
 	e.issuing = false
 }
 
-// request makes a transaction, reusing an answered packet when it can.
+// request makes a transaction of the active copy, reusing an answered
+// packet when it can.
 func (e *Engine) request(kind fabric.Kind, size int, m fabric.Memory, r fabric.Route) *fabric.Packet {
-	return e.packets.Request(kind, size, m, r, e.MemPort, nil)
+	p := e.packets.Request(kind, size, m, r, e.MemPort, nil)
+	if e.active.task != "" { // a new or reissued packet has none
+		p.Task = &e.active.task
+	}
+	return p
 }
 
 // response handles a transaction's answer at the time it logically
@@ -236,6 +240,9 @@ func (e *Engine) response(now sim.VTimeInSec, p *fabric.Packet) {
 		}
 		first, spread := e.datapath.Stream(now, at, p.Size, in)
 		w := p.Reissue(fabric.WriteReq, p.Size, s.cmd.Dst, s.nextWrite())
+		if s.task != "" {
+			w.Task = &s.task
+		}
 		w.Addr += s.cmd.DstAddr - s.cmd.SrcAddr // the same offset in the destination
 		w.Spread = spread
 		e.watch(s, w)

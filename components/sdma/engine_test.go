@@ -65,7 +65,7 @@ func copyRate(t *testing.T, e *sim.SerialEngine, q *fabrictest.Agent, bytes int6
 
 // With a fast memory, the engine's datapath is the limit: 32 B x 1.6 GHz.
 func TestEngineRateIsItsDatapath(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
+	eb := testBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
 	e, _, q := rig(eb, 1600, 500, 1)
 	got := copyRate(t, e, q, 1<<30)
 	if want := 51.2e9; math.Abs(got-want) > 0.01*want {
@@ -76,7 +76,7 @@ func TestEngineRateIsItsDatapath(t *testing.T) {
 // A copy whose source leaves a CPU cache over a link slower than the
 // datapath runs at that link, which carries all its bytes.
 func TestEngineSourceLinkCapsTheCopy(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
+	eb := testBuilder().WithDatapath(1.6, 32).WithTransactions(64<<10, 16*64<<10)
 	e, _, q := rig(eb, 1600, 500, 1)
 	link := &fabric.Server{BytesPerSec: 25.6e9}
 	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 1 << 28, SrcLink: link})
@@ -95,7 +95,7 @@ func TestEngineSourceLinkCapsTheCopy(t *testing.T) {
 // With a slow memory and few transactions in flight, Little's law rules:
 // rate = outstanding x transaction / round trip.
 func TestEngineOutstandingLimit(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTransactions(4096, 2*4096)
+	eb := testBuilder().WithDatapath(1.6, 32).WithTransactions(4096, 2*4096)
 	e, _, q := rig(eb, 1600, 10000, 1) // 10 us memory latency
 	got := copyRate(t, e, q, 64<<20)
 	// each transaction: read (10 us) then write (10 us) plus ~3 ns of transfers
@@ -110,7 +110,7 @@ func TestEngineOutstandingLimit(t *testing.T) {
 // fenced before the signal: the signal could overtake the data. A copy on
 // the signal's own route is not, tied or not.
 func TestEngineFencesWhenTheSignalGoesAnotherWay(t *testing.T) {
-	eb := sdma.MakeBuilder().WithTimings(1000, 300, 500)
+	eb := testBuilder().WithTimings(1000, 300, 500)
 	for _, c := range []struct {
 		ties, signalVia int
 		fences          uint64
@@ -129,7 +129,7 @@ func TestEngineFencesWhenTheSignalGoesAnotherWay(t *testing.T) {
 
 // A small copy's time is its fixed costs plus its round trips.
 func TestEngineSmallCopyLatency(t *testing.T) {
-	eb := sdma.MakeBuilder().WithDatapath(1.6, 32).WithTimings(1000, 300, 500)
+	eb := testBuilder().WithDatapath(1.6, 32).WithTimings(1000, 300, 500)
 	e, _, q := rig(eb, 1600, 500, 1)
 	q.Send(0, &sdma.CopyCmd{ID: 1, Bytes: 16})
 	e.Run()

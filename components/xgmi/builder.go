@@ -20,13 +20,10 @@ type Builder struct {
 	shared   bool
 }
 
-// MakeBuilder returns a builder of one frontier-node.toml xGMI link: 50
-// GB/s, 64 B packets and requests, 4 MiB of credits, half of them booked
-// early; its flight latency and packet overheads have no default
-// (components/defaults_test.go).
-func MakeBuilder() Builder {
-	return Builder{lanes: 1, laneGBps: 50, payload: 64, request: 64, credits: 4 << 20, early: 0.5}
-}
+// MakeBuilder returns a builder of one link and no other value: node
+// gives each from the config (xgmi.*, or a link's own keys), and Build
+// refuses one without them.
+func MakeBuilder() Builder { return Builder{lanes: 1} }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -66,6 +63,10 @@ func (b Builder) WithSharedDirections(on bool) Builder { b.shared = on; return b
 
 // Build makes the bundle.
 func (b Builder) Build(name string) *Bundle {
+	fabric.Require("xgmi.Builder", fabric.Need{What: "WithLaneBandwidth (xgmi.lane_bandwidth_gbps, a link's bandwidth_gbps)", Given: b.laneGBps > 0},
+		fabric.Need{What: "WithPacket (packet_payload_bytes)", Given: b.payload > 0},
+		fabric.Need{What: "WithPacket (request_bytes)", Given: b.request > 0},
+		fabric.Need{What: "WithCredits (credit_bytes)", Given: b.credits > 0})
 	cal := fabric.NewCalendar(b.engine)
 	x := &Bundle{ComponentBase: sim.NewComponentBase(name), engine: cal,
 		lanes: b.lanes, flight: fabric.Ns(b.flightNs), payload: b.payload,

@@ -4,6 +4,8 @@
 package xgmi
 
 import (
+	"fmt"
+
 	"github.com/akisim/akisim/components/fabric"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -140,6 +142,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 	if p.Kind.CarriesData() {
 		d.Payload += uint64(p.Size)
 	}
+	start, end := at, at // on the wire: its first byte, its last
 	if !b.interleaves(p, wb) {
 		// cut-through: the packet is handed on as its first wire packet
 		// arrives, the rest following at the wire's pace
@@ -147,6 +150,7 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		head := min(wb, b.payload+b.overhead)
 		done = first + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
 		p.Spread = max(0, first+spread-done)
+		start, end = first, first+spread
 	} else {
 		// requests and acks without data use their own virtual channel,
 		// and a write of one wire packet (a flag) is arbitrated in
@@ -154,22 +158,39 @@ func (b *Bundle) transmit(now sim.VTimeInSec, d *direction, dir int, p *fabric.P
 		// neither waits behind a whole transaction. A read request asks
 		// line by line, so it too is handed on after its first line's
 		// request, the rest streaming behind
-		end := d.wire.Interleave(now, at, wb)
+		wireEnd := d.wire.Interleave(now, at, wb)
 		head := wb
 		if p.Kind == fabric.ReadReq {
 			head = min(wb, b.request)
 		}
 		done = at + sim.VTimeInSec(float64(head)/d.wire.BytesPerSec)
-		p.Spread = max(p.Spread, end-done)
+		p.Spread = max(p.Spread, wireEnd-done)
+		end = wireEnd
 	}
 	p.Early = early
 	d.inFlight += wb
 	d.Packets++
+	if b.NumHooks() > 0 {
+		b.traceTransfer(dir, p, start, end)
+	}
 	if b.lanes > 1 {
 		// packets are spread over the links: order is lost
 		p.Unordered = true
 	}
 	b.engine.Schedule(p.Event(done+b.flight, b, dir))
+}
+
+// traceTransfer reports p's passage through direction dir as a task of
+// the packet's own (a copy's, a kernel step's): its time on the wire,
+// from its first byte to its last. The direction is the task's location.
+func (b *Bundle) traceTransfer(dir int, p *fabric.Packet, start, end sim.VTimeInSec) {
+	where := fmt.Sprintf("%s.dir[%d]", b.Name(), dir)
+	bytes := 0
+	if p.Kind.CarriesData() {
+		bytes = p.Size
+	}
+	fabric.Task(b, fmt.Sprintf("%s.transfer[%d]", where, b.dirs[dir].Packets), p.TaskID(), "transfer",
+		fmt.Sprintf("%s %d B", p.Kind, p.Size), where, start, end, bytes)
 }
 
 // Handle delivers arrived packets and frees their credit, and queues

@@ -17,7 +17,7 @@ const txn = 64 << 10
 // bytes per second seen at side 1.
 func stream(t *testing.T, lanes, n int) float64 {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithLanes(lanes).WithLaneBandwidth(50).
+	b := testBuilder().WithEngine(e).WithLanes(lanes).WithLaneBandwidth(50).
 		WithFlightLatency(200).WithPacket(64, 21, 64).WithCredits(8*(txn+txn/64*21), 0.5).Build("B")
 	src := fabrictest.NewAgent("Src", e, 4)
 	dst := fabrictest.NewAgent("Dst", e, 1024)
@@ -51,7 +51,7 @@ func TestBundleThroughputByLanes(t *testing.T) {
 // A single packet pays its serialisation plus the flight latency.
 func TestBundleLatency(t *testing.T) {
 	e := sim.NewSerialEngine()
-	b := MakeBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).Build("B")
+	b := testBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).Build("B")
 	src := fabrictest.NewAgent("Src", e, 4)
 	dst := fabrictest.NewAgent("Dst", e, 4)
 	fabric.Wire(src.Port, b.Port(0))
@@ -68,7 +68,7 @@ func TestBundleLatency(t *testing.T) {
 // the time it would take alone.
 func TestTwoFlowsShareABundle(t *testing.T) {
 	e := sim.NewSerialEngine()
-	far, a1, a2 := twoSources(e, MakeBuilder())
+	far, a1, a2 := twoSources(e, testBuilder())
 	const n = 500
 	for i := 0; i < n; i++ {
 		a1.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, a1.Port, 1))
@@ -97,7 +97,7 @@ func TestTwoFlowsShareABundle(t *testing.T) {
 // not after the whole transaction, which ends that much later.
 func TestOnePacketWritePassesBulk(t *testing.T) {
 	e := sim.NewSerialEngine()
-	far, bulk, flag := twoSources(e, MakeBuilder().WithFlightLatency(200))
+	far, bulk, flag := twoSources(e, testBuilder().WithFlightLatency(200))
 	const sent = 100e-9
 	bulk.Send(0, fabric.NewRequest(fabric.WriteReq, txn, fabric.Memory{}, fabric.Route{0, 1}, bulk.Port, 1))
 	flag.Send(sent, fabric.NewRequest(fabric.WriteReq, 8, fabric.Memory{}, fabric.Route{0, 1}, flag.Port, 2))
@@ -143,7 +143,7 @@ func TestSharedDirectionsHalveTwoWayStreams(t *testing.T) {
 	rate := 50e9 * 64 / 85
 	for _, shared := range []bool{false, true} {
 		e := sim.NewSerialEngine()
-		b := MakeBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).
+		b := testBuilder().WithEngine(e).WithFlightLatency(200).WithPacket(64, 21, 64).
 			WithCredits(8*(txn+txn/64*21), 0.5).WithSharedDirections(shared).Build("B")
 		ends := [2]*fabrictest.Agent{fabrictest.NewAgent("A0", e, 1024), fabrictest.NewAgent("A1", e, 1024)}
 		for side, a := range ends {

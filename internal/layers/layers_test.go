@@ -38,7 +38,7 @@ func banned(list, bans []string) []string {
 // components, the HIP runtime and the libraries on it, the run layer and
 // its checks and recordings.
 var engine = []string{"github.com/sarchlab/akita/", "components/", "node", "hip", "mpi", "rccl",
-	"run", "invariant", "profile", "validate", "cmd/"}
+	"run", "invariant", "profile", "validate", "compare", "cmd/"}
 
 // network is the code of the network between nodes: the NICs, and the
 // MPI library's transport over them.
@@ -65,6 +65,7 @@ func TestLayers(t *testing.T) {
 		{"workloads", lowered}, // a workload writes what a trace file could hold
 		{"halo", lowered},
 		{"job", engine},
+		{"commcheck", engine},
 		{"job", lowered},
 		{"report", engine},
 		{"ir", engine},

@@ -1,4 +1,6 @@
-package trace
+package commcheck
+
+import "github.com/akisim/akisim/trace"
 
 import "testing"
 
@@ -6,8 +8,8 @@ import "testing"
 // nest, an end needs an open start, and a start must end.
 func TestRCCLGroups(t *testing.T) {
 	checked(t, rcclBufs+`{"op":"rccl_group_start"}`+"\n"+`{"op":"rccl_group_start"}`+"\n"+
-		rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`)+`{"op":"rccl_group_end"}`+"\n"+
-		rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`)+`{"op":"rccl_group_end"}`+"\n")
+		rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`)+`{"op":"rccl_group_end"}`+"\n"+
+		rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`)+`{"op":"rccl_group_end"}`+"\n")
 	for _, tc := range []struct{ in, want string }{
 		{`{"op":"rccl_group_end"}`, `t.jsonl:1: op: rccl_group_end without an rccl_group_start of rank 0 before it`},
 		{`{"op":"rccl_group_start","rank":1}` + "\n" + `{"op":"rccl_group_end"}`,

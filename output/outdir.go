@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/internal/usage"
 	"github.com/akisim/akisim/report"
 	"github.com/tebeka/atexit"
 )
@@ -32,8 +33,8 @@ import (
 // outdir), so two runs into one outdir commit one after the other; with
 // -force the later replaces the earlier's run whole. A run killed by
 // SIGINT or SIGTERM removes its temporary folder (atexit); a commit under
-// way finishes first (fileMu).
-type outdir struct {
+// way finishes first (FileMu).
+type Outdir struct {
 	arg     string // -outdir as given, for messages
 	path    string // absolute, symbolic links resolved
 	tmp     string // the run's files until commit: .NAME.tmp-PID-RANDOM beside path
@@ -44,85 +45,85 @@ type outdir struct {
 	cleanup func()
 }
 
-// marker is the file that makes a folder an akisim outdir.
-const marker = "version.txt"
+// Marker is the file that makes a folder an akisim outdir.
+const Marker = "version.txt"
 
-// fileMu is held while the run's own goroutine writes or renames output
+// FileMu is held while the run's own goroutine writes or renames output
 // files; a signal's cleanup takes it and never gives it back, so it never
 // removes a folder being renamed and no commit starts after it.
-var fileMu sync.Mutex
+var FileMu sync.Mutex
 
-// openOutdir checks -outdir before anything is simulated and creates the
+// OpenOutdir checks -outdir before anything is simulated and creates the
 // temporary folder, which also proves the parent writable.
-func openOutdir(arg string, force bool) (*outdir, error) {
+func OpenOutdir(arg string, force bool, stderr io.Writer) (*Outdir, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
-		return nil, bad("-outdir %s: %v", arg, err)
+		return nil, usage.Errorf("-outdir %s: %v", arg, err)
 	}
 	if st, err := os.Lstat(abs); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		if abs, err = filepath.EvalSymlinks(abs); err != nil {
-			return nil, bad("-outdir %s: %v", arg, errText(err))
+			return nil, usage.Errorf("-outdir %s: %v", arg, errtext.Of(err))
 		}
 	}
 	parent := filepath.Dir(abs)
 	if parent == abs {
-		return nil, bad("-outdir %s: the root folder cannot be an outdir", arg)
+		return nil, usage.Errorf("-outdir %s: the root folder cannot be an outdir", arg)
 	}
-	d := &outdir{arg: arg, path: abs, force: force, stderr: io.Discard}
+	d := &Outdir{arg: arg, path: abs, force: force, stderr: stderr}
 	if err := d.state(); err != nil {
 		return nil, err
 	}
 	if d.seen, err = os.Stat(abs); err == nil {
-		d.names = folderNames(abs)
+		d.names = FolderNames(abs)
 	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, bad("-outdir %s: %v", arg, errText(err))
+		return nil, usage.Errorf("-outdir %s: %v", arg, errtext.Of(err))
 	}
 	d.tmp, err = os.MkdirTemp(parent, fmt.Sprintf(".%s.tmp-%d-*", filepath.Base(abs), os.Getpid()))
 	if err != nil {
-		return nil, bad("-outdir %s: cannot write beside it: %v", arg, errText(err))
+		return nil, usage.Errorf("-outdir %s: cannot write beside it: %v", arg, errtext.Of(err))
 	}
 	if err := os.Chmod(d.tmp, 0o755); err != nil {
 		os.Remove(d.tmp)
-		return nil, bad("-outdir %s: %v", arg, errText(err))
+		return nil, usage.Errorf("-outdir %s: %v", arg, errtext.Of(err))
 	}
-	d.cleanup = removeAtExit(d.tmp)
+	d.cleanup = RemoveAtExit(d.tmp)
 	return d, nil
 }
 
 // state refuses an outdir that must not be replaced: a file, a folder
 // akisim did not write, a previous run without -force.
-func (d *outdir) state() error {
+func (d *Outdir) state() error {
 	st, err := os.Stat(d.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return bad("-outdir %s: %v", d.arg, errText(err))
+		return usage.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 	case !st.IsDir():
-		return bad("-outdir %s: is a file, not a folder", d.arg)
+		return usage.Errorf("-outdir %s: is a file, not a folder", d.arg)
 	}
 	f, err := os.Open(d.path)
 	if err != nil {
-		return bad("-outdir %s: %v", d.arg, errText(err))
+		return usage.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 	}
 	names, _ := f.Readdirnames(1)
 	f.Close()
 	if len(names) == 0 {
 		return nil
 	}
-	if !isRun(d.path) {
-		return bad("-outdir %s: holds files akisim did not write (no %s from a run); give a new or empty folder", d.arg, marker)
+	if !IsRun(d.path) {
+		return usage.Errorf("-outdir %s: holds files akisim did not write (no %s from a run); give a new or empty folder", d.arg, Marker)
 	}
 	if !d.force {
-		return bad("-outdir %s: holds a previous run; give -force to replace it", d.arg)
+		return usage.Errorf("-outdir %s: holds a previous run; give -force to replace it", d.arg)
 	}
 	return nil
 }
 
 // isRun reports whether dir holds an akisim run.
-func isRun(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, marker))
+func IsRun(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, Marker))
 	if err != nil {
 		return false
 	}
@@ -133,43 +134,43 @@ func isRun(dir string) bool {
 }
 
 // write writes one file of the run.
-func (d *outdir) write(name string, fn func(io.Writer) error) error {
+func (d *Outdir) Write(name string, fn func(io.Writer) error) error {
 	if err := writeFile(filepath.Join(d.tmp, name), true, fn); err != nil {
-		return fmt.Errorf("-outdir %s: %s: %v", d.arg, name, errText(err))
+		return fmt.Errorf("-outdir %s: %s: %v", d.arg, name, errtext.Of(err))
 	}
 	return nil
 }
 
 // commit puts the run's folder in place of the outdir, as decided when
 // the run opened it.
-func (d *outdir) commit() error {
+func (d *Outdir) Commit() error {
 	if err := syncDir(d.tmp); err != nil {
-		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		return fmt.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 	}
 	parent := filepath.Dir(d.path)
 	unlock, err := lockDir(parent)
 	if err != nil {
-		return fmt.Errorf("-outdir %s: lock %s: %v", d.arg, parent, errText(err))
+		return fmt.Errorf("-outdir %s: lock %s: %v", d.arg, parent, errtext.Of(err))
 	}
 	defer unlock()
 	if _, err := os.Lstat(d.path); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(d.tmp, d.path); err != nil {
-			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+			return fmt.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 		}
 	} else {
 		// os.Rename refuses to replace a folder, even an empty one: move it aside first
 		old := d.tmp + ".old"
 		if err := os.Rename(d.path, old); err != nil {
-			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+			return fmt.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 		}
 		if err := os.Rename(d.tmp, d.path); err != nil {
 			os.Rename(old, d.path)
-			return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+			return fmt.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 		}
 		d.dispose(old)
 	}
 	if err := syncDir(parent); err != nil {
-		return fmt.Errorf("-outdir %s: %v", d.arg, errText(err))
+		return fmt.Errorf("-outdir %s: %v", d.arg, errtext.Of(err))
 	}
 	return nil
 }
@@ -178,10 +179,10 @@ func (d *outdir) commit() error {
 // decided to replace: the folder it saw, holding the same names, or with
 // -force another run committed meanwhile. Anything else appeared during
 // the run and is kept beside the outdir.
-func (d *outdir) dispose(old string) {
+func (d *Outdir) dispose(old string) {
 	st, err := os.Stat(old)
-	unchanged := err == nil && d.seen != nil && os.SameFile(st, d.seen) && slices.Equal(folderNames(old), d.names)
-	anotherRun := err == nil && d.force && isRun(old) && (d.seen == nil || !os.SameFile(st, d.seen))
+	unchanged := err == nil && d.seen != nil && os.SameFile(st, d.seen) && slices.Equal(FolderNames(old), d.names)
+	anotherRun := err == nil && d.force && IsRun(old) && (d.seen == nil || !os.SameFile(st, d.seen))
 	if unchanged || anotherRun {
 		os.RemoveAll(old)
 		return
@@ -200,7 +201,7 @@ func (d *outdir) dispose(old string) {
 }
 
 // folderNames lists a folder's entries, sorted.
-func folderNames(dir string) []string {
+func FolderNames(dir string) []string {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil
@@ -212,17 +213,18 @@ func folderNames(dir string) []string {
 }
 
 // close removes the temporary folder if the run did not commit it.
-func (d *outdir) close() { d.cleanup() }
+func (d *Outdir) Close() { d.cleanup() }
 
-// file is what writeFile writes to; tests replace createFile to simulate a
-// full disk.
-type file interface {
+// SyncFile is what a file is written to: written, synced, closed.
+type SyncFile interface {
 	io.Writer
 	Sync() error
 	Close() error
 }
 
-var createFile = func(path string) (file, error) {
+// CreateFile creates every file written here; tests replace it to
+// simulate a full disk.
+var CreateFile = func(path string) (SyncFile, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
@@ -233,11 +235,11 @@ func writeFile(path string, sync bool, fn func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(f.bw); err != nil {
-		f.f.Close()
+	if err := fn(f.W); err != nil {
+		f.Abort()
 		return err
 	}
-	return f.close(sync)
+	return f.Close(sync)
 }
 
 func syncDir(dir string) error {
@@ -252,16 +254,13 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// removeAtExit removes path when the returned function is called, or at
+// RemoveAtExit removes path when the returned function is called, or at
 // exit if the process ends first (a signal). Removing a path that was
 // renamed away does nothing.
-func removeAtExit(path string) func() {
+func RemoveAtExit(path string) func() {
 	id := atexit.Register(func() { os.RemoveAll(path) })
 	return func() {
 		id.Cancel()
 		os.RemoveAll(path)
 	}
 }
-
-// errText is errtext.Of, the error without the path it repeats.
-func errText(err error) string { return errtext.Of(err) }

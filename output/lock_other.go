@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package main
+package output
 
 // lockDir does nothing where flock is missing: concurrent commits then rely
 // on a rename onto a non-empty folder failing.

@@ -1,10 +1,12 @@
-package trace
+package commcheck
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/trace"
 )
 
 // collBufs gives ranks 0..n-1 device buffers s<r> and d<r> of bytes on
@@ -60,7 +62,7 @@ func TestReduceScatterBlock(t *testing.T) {
 		n, i  int
 		want  int64
 	}{{1048576, 8, 7, 131072}, {10, 3, 0, 4}, {10, 3, 1, 3}, {10, 3, 2, 3}, {2, 3, 2, 0}} {
-		if got := ReduceScatterBlock(c.total, c.n, c.i); got != c.want {
+		if got := trace.ReduceScatterBlock(c.total, c.n, c.i); got != c.want {
 			t.Errorf("ReduceScatterBlock(%d, %d, %d) = %d, want %d", c.total, c.n, c.i, got, c.want)
 		}
 	}
@@ -115,9 +117,9 @@ func TestCollLeftShortest(t *testing.T) {
 			if len(m.colls[2*r]) == want[r] {
 				continue
 			}
-			kind := MPIBarrier
+			kind := trace.MPIBarrier
 			if rng.IntN(2) == 0 {
-				kind = MPIAllreduce
+				kind = trace.MPIAllreduce
 			}
 			m.colls[2*r] = append(m.colls[2*r], collCall{kind: kind, line: line})
 			left--
@@ -133,11 +135,11 @@ func TestCollLeftShortest(t *testing.T) {
 // compared pair by pair: the open call at the earliest line is rank 2's
 // third, which rank 1 never makes, though rank 0 made fewer.
 func TestCollLeftUnordered(t *testing.T) {
-	var ops []Op
+	var ops []trace.Op
 	for _, c := range []struct{ rank, line int }{{0, 50}, {1, 51}, {2, 52}, {1, 53}, {2, 54}, {2, 3}} {
-		ops = append(ops, Op{Op: MPIBarrier, Rank: c.rank, Line: c.line})
+		ops = append(ops, trace.Op{Op: trace.MPIBarrier, Rank: c.rank, Line: c.line})
 	}
-	err := Check(ops, testNode, "t")
+	err := trace.Check(ops, testNode, "t")
 	want := "t:3: op: rank 1 never makes this mpi_barrier (its collective 3): every rank of the communicator must"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)

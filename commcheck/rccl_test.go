@@ -1,9 +1,11 @@
-package trace
+package commcheck
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/akisim/akisim/trace"
 )
 
 // rcclBufs are a 2-rank communicator "w" on GCDs 0 and 1 (lines 1-3),
@@ -14,12 +16,12 @@ const rcclBufs = `{"op":"malloc","buf":"a0","gcd":0,"bytes":4096}` + "\n" +
 
 // rcclCall is a call of kind k by rank r (on GCD r, buffer a<r>) with
 // the extra JSON fields more.
-func rcclCall(k Kind, r int, more string) string {
+func rcclCall(k trace.Kind, r int, more string) string {
 	return fmt.Sprintf(`{"op":%q,"comm":"w","gcd":%d,"rank":%d,%s}`+"\n", k, r, r, more)
 }
 
 // rcclColl is a collective of kind k by rank r on a<r> in place.
-func rcclColl(k Kind, r int, more string) string {
+func rcclColl(k trace.Kind, r int, more string) string {
 	return rcclCall(k, r, fmt.Sprintf(`"src":"a%d","dst":"a%d",%s`, r, r, more))
 }
 
@@ -28,22 +30,22 @@ func rcclColl(k Kind, r int, more string) string {
 func TestRCCLCalls(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(rcclBufs)
-	for _, k := range RCCLCollectives {
+	for _, k := range trace.RCCLCollectives {
 		more := `"bytes":4096,"stream":1`
 		switch k {
-		case RCCLBroadcast:
+		case trace.RCCLBroadcast:
 			more += `,"root":1`
-		case RCCLReduce:
+		case trace.RCCLReduce:
 			more += `,"root":0,"redop":"max","datatype":"double"`
-		case RCCLAllReduce:
+		case trace.RCCLAllReduce:
 			more += `,"redop":"sum","datatype":"bfloat16"`
 		}
 		b.WriteString(rcclColl(k, 0, more) + rcclColl(k, 1, more))
 	}
-	b.WriteString(rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`) +
-		rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`) +
-		rcclCall(RCCLRecv, 0, `"buf":"a0","bytes":128,"peer":1`) +
-		rcclCall(RCCLSend, 1, `"buf":"a1","bytes":128,"peer":0`))
+	b.WriteString(rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`) +
+		rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`) +
+		rcclCall(trace.RCCLRecv, 0, `"buf":"a0","bytes":128,"peer":1`) +
+		rcclCall(trace.RCCLSend, 1, `"buf":"a1","bytes":128,"peer":0`))
 	ops := checked(t, b.String())
 	for _, o := range ops[3:] {
 		if !o.IsRCCL() {
@@ -55,7 +57,7 @@ func TestRCCLCalls(t *testing.T) {
 // A bad call, or a pattern that would hang, is one line: file:line:
 // field: what.
 func TestRCCLErrors(t *testing.T) {
-	ar := func(r int, more string) string { return rcclColl(RCCLAllReduce, r, more) }
+	ar := func(r int, more string) string { return rcclColl(trace.RCCLAllReduce, r, more) }
 	for _, tc := range []struct{ in, want string }{
 		// communicators
 		{rcclBufs + `{"op":"rccl_all_reduce","gcd":0,"src":"a0","dst":"a0","bytes":64}`,
@@ -82,11 +84,11 @@ func TestRCCLErrors(t *testing.T) {
 			`t.jsonl:4: datatype: unknown type "fp8" (want one of [bfloat16 double float half int32 int64 int8 uint32 uint64 uint8])`},
 		{rcclBufs + ar(0, `"bytes":64,"redop":"xor"`),
 			`t.jsonl:4: redop: unknown reduction "xor" (want one of [sum prod max min avg])`},
-		{rcclBufs + rcclColl(RCCLAllGather, 0, `"bytes":64,"redop":"sum"`),
+		{rcclBufs + rcclColl(trace.RCCLAllGather, 0, `"bytes":64,"redop":"sum"`),
 			`t.jsonl:4: redop: rccl_all_gather does not reduce`},
-		{rcclBufs + rcclColl(RCCLBroadcast, 0, `"bytes":64,"root":0,"redop":"sum"`),
+		{rcclBufs + rcclColl(trace.RCCLBroadcast, 0, `"bytes":64,"root":0,"redop":"sum"`),
 			`t.jsonl:4: redop: rccl_broadcast does not reduce`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"redop":"sum"`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"redop":"sum"`),
 			`t.jsonl:4: redop: not used by rccl_send`},
 		{rcclBufs + ar(0, `"bytes":0`), `t.jsonl:4: bytes: must be > 0, got 0`},
 		{rcclBufs + ar(0, `"bytes":-4`), `t.jsonl:4: bytes: must be > 0, got -4`},
@@ -96,65 +98,65 @@ func TestRCCLErrors(t *testing.T) {
 			`t.jsonl:4: bytes: 6 is not a whole number of 4-byte float elements`},
 		{rcclBufs + ar(0, `"bytes":12,"datatype":"double"`),
 			`t.jsonl:4: bytes: 12 is not a whole number of 8-byte double elements`},
-		{rcclBufs + rcclColl(RCCLAllGather, 0, `"bytes":4`),
+		{rcclBufs + rcclColl(trace.RCCLAllGather, 0, `"bytes":4`),
 			`t.jsonl:4: bytes: rccl_all_gather over 2 ranks moves 4 bytes: not a whole number of elements per rank`},
-		{rcclBufs + rcclColl(RCCLReduceScatter, 0, `"bytes":12`),
+		{rcclBufs + rcclColl(trace.RCCLReduceScatter, 0, `"bytes":12`),
 			`t.jsonl:4: bytes: rccl_reduce_scatter over 2 ranks moves 12 bytes: not a whole number of elements per rank`},
-		{rcclBufs + rcclColl(RCCLAllToAll, 0, `"bytes":6,"datatype":"half"`),
+		{rcclBufs + rcclColl(trace.RCCLAllToAll, 0, `"bytes":6,"datatype":"half"`),
 			`t.jsonl:4: bytes: rccl_all_to_all over 2 ranks moves 6 bytes: not a whole number of elements per rank`},
 		{rcclBufs + ar(0, `"bytes":64,"stream":-1`), `t.jsonl:4: stream: must be in 0..1073741823, got -1`},
 		// roots
-		{rcclBufs + rcclColl(RCCLBroadcast, 0, `"bytes":64`), `t.jsonl:4: root: required by rccl_broadcast`},
-		{rcclBufs + rcclColl(RCCLReduce, 0, `"bytes":64`), `t.jsonl:4: root: required by rccl_reduce`},
-		{rcclBufs + rcclColl(RCCLReduce, 0, `"bytes":64,"root":2`),
+		{rcclBufs + rcclColl(trace.RCCLBroadcast, 0, `"bytes":64`), `t.jsonl:4: root: required by rccl_broadcast`},
+		{rcclBufs + rcclColl(trace.RCCLReduce, 0, `"bytes":64`), `t.jsonl:4: root: required by rccl_reduce`},
+		{rcclBufs + rcclColl(trace.RCCLReduce, 0, `"bytes":64,"root":2`),
 			`t.jsonl:4: root: rank 2 is outside communicator "w" of 2 ranks`},
-		{rcclBufs + rcclColl(RCCLBroadcast, 0, `"bytes":64,"root":-1`),
+		{rcclBufs + rcclColl(trace.RCCLBroadcast, 0, `"bytes":64,"root":-1`),
 			`t.jsonl:4: root: rank -1 is outside communicator "w" of 2 ranks`},
 		{rcclBufs + ar(0, `"bytes":64,"root":0`), `t.jsonl:4: root: not used by rccl_all_reduce`},
 		// peers
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64`), `t.jsonl:4: peer: required by rccl_send`},
-		{rcclBufs + rcclCall(RCCLRecv, 0, `"buf":"a0","bytes":64,"peer":2`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64`), `t.jsonl:4: peer: required by rccl_send`},
+		{rcclBufs + rcclCall(trace.RCCLRecv, 0, `"buf":"a0","bytes":64,"peer":2`),
 			`t.jsonl:4: peer: rank 2 is outside communicator "w" of 2 ranks`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":-1`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":-1`),
 			`t.jsonl:4: peer: rank -1 is outside communicator "w" of 2 ranks`},
-		{rcclBufs + rcclCall(RCCLSend, 1, `"buf":"a1","bytes":64,"peer":1`), `t.jsonl:4: peer: rank 1 sends to itself`},
+		{rcclBufs + rcclCall(trace.RCCLSend, 1, `"buf":"a1","bytes":64,"peer":1`), `t.jsonl:4: peer: rank 1 sends to itself`},
 		// buffers
-		{rcclBufs + rcclCall(RCCLAllReduce, 0, `"dst":"a0","bytes":64`), `t.jsonl:4: src: required by rccl_all_reduce`},
-		{rcclBufs + rcclCall(RCCLAllReduce, 0, `"src":"a0","bytes":64`), `t.jsonl:4: dst: required by rccl_all_reduce`},
-		{rcclBufs + rcclCall(RCCLAllReduce, 0, `"src":"zz","dst":"a0","bytes":64`), `t.jsonl:4: src: unknown buffer "zz"`},
-		{rcclBufs + rcclCall(RCCLAllReduce, 0, `"src":"a0","dst":"a1","bytes":64`),
+		{rcclBufs + rcclCall(trace.RCCLAllReduce, 0, `"dst":"a0","bytes":64`), `t.jsonl:4: src: required by rccl_all_reduce`},
+		{rcclBufs + rcclCall(trace.RCCLAllReduce, 0, `"src":"a0","bytes":64`), `t.jsonl:4: dst: required by rccl_all_reduce`},
+		{rcclBufs + rcclCall(trace.RCCLAllReduce, 0, `"src":"zz","dst":"a0","bytes":64`), `t.jsonl:4: src: unknown buffer "zz"`},
+		{rcclBufs + rcclCall(trace.RCCLAllReduce, 0, `"src":"a0","dst":"a1","bytes":64`),
 			`t.jsonl:4: dst: buffer "a1" belongs to rank 1 (allocated on line 2): a rank reaches another's memory only through MPI`},
-		{rcclBufs + `{"op":"malloc","buf":"b","gcd":1,"bytes":4096}` + "\n" + rcclCall(RCCLAllReduce, 0, `"src":"b","dst":"a0","bytes":64`),
+		{rcclBufs + `{"op":"malloc","buf":"b","gcd":1,"bytes":4096}` + "\n" + rcclCall(trace.RCCLAllReduce, 0, `"src":"b","dst":"a0","bytes":64`),
 			`t.jsonl:5: src: buffer "b" is not device memory of GCD 0`},
-		{rcclBufs + `{"op":"host_malloc","buf":"h","numa":0,"bytes":4096}` + "\n" + rcclCall(RCCLAllReduce, 0, `"src":"a0","dst":"h","bytes":64`),
+		{rcclBufs + `{"op":"host_malloc","buf":"h","numa":0,"bytes":4096}` + "\n" + rcclCall(trace.RCCLAllReduce, 0, `"src":"a0","dst":"h","bytes":64`),
 			`t.jsonl:5: dst: buffer "h" is not device memory of GCD 0`},
 		{rcclBufs + `{"op":"free","buf":"a0"}` + "\n" + ar(0, `"bytes":64`), `t.jsonl:5: src: buffer "a0" was freed on line 4`},
 		{rcclBufs + ar(0, `"bytes":8192`),
 			`t.jsonl:4: bytes: rccl_all_reduce buffer of 8192 bytes at offset 0 exceeds buffer "a0" of 4096 bytes`},
 		// all-gather reads bytes/n, writes bytes: the output is too small
-		{rcclBufs + `{"op":"malloc","buf":"s","gcd":0,"bytes":2048}` + "\n" + rcclCall(RCCLAllGather, 0, `"src":"s","dst":"s","bytes":4096`),
+		{rcclBufs + `{"op":"malloc","buf":"s","gcd":0,"bytes":2048}` + "\n" + rcclCall(trace.RCCLAllGather, 0, `"src":"s","dst":"s","bytes":4096`),
 			`t.jsonl:5: bytes: rccl_all_gather buffer of 4096 bytes at offset 0 exceeds buffer "s" of 2048 bytes`},
 		// reduce-scatter reads bytes: the input is too small
-		{rcclBufs + `{"op":"malloc","buf":"s","gcd":0,"bytes":2048}` + "\n" + rcclCall(RCCLReduceScatter, 0, `"src":"s","dst":"a0","bytes":4096`),
+		{rcclBufs + `{"op":"malloc","buf":"s","gcd":0,"bytes":2048}` + "\n" + rcclCall(trace.RCCLReduceScatter, 0, `"src":"s","dst":"a0","bytes":4096`),
 			`t.jsonl:5: bytes: rccl_reduce_scatter buffer of 4096 bytes at offset 0 exceeds buffer "s" of 2048 bytes`},
 		// rccl-tests' shifted iterations: the collective at an offset must fit
 		{rcclBufs + ar(0, `"bytes":64,"src_offset":4064`),
 			`t.jsonl:4: src_offset: rccl_all_reduce buffer of 64 bytes at offset 4064 exceeds buffer "a0" of 4096 bytes`},
 		{rcclBufs + ar(0, `"bytes":64,"dst_offset":-64`), `t.jsonl:4: dst_offset: must be >= 0, got -64`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"src_offset":4096`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"src_offset":4096`),
 			`t.jsonl:4: src_offset: message of 64 bytes at offset 4096 exceeds buffer "a0" of 4096 bytes`},
-		{rcclBufs + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"dst_offset":4033`),
+		{rcclBufs + rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"dst_offset":4033`),
 			`t.jsonl:4: dst_offset: message of 64 bytes at offset 4033 exceeds buffer "a1" of 4096 bytes`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"dst_offset":64`), `t.jsonl:4: dst_offset: not used by rccl_send`},
-		{rcclBufs + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"src_offset":64`), `t.jsonl:4: src_offset: not used by rccl_recv`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"bytes":64,"peer":1`), `t.jsonl:4: buf: required by rccl_send`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":8192,"peer":1`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1,"dst_offset":64`), `t.jsonl:4: dst_offset: not used by rccl_send`},
+		{rcclBufs + rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0,"src_offset":64`), `t.jsonl:4: src_offset: not used by rccl_recv`},
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"bytes":64,"peer":1`), `t.jsonl:4: buf: required by rccl_send`},
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":8192,"peer":1`),
 			`t.jsonl:4: bytes: message of 8192 bytes at offset 0 exceeds buffer "a0" of 4096 bytes`},
-		{rcclBufs + `{"op":"malloc","buf":"b","gcd":1,"bytes":4096}` + "\n" + rcclCall(RCCLSend, 0, `"buf":"b","bytes":64,"peer":1`),
+		{rcclBufs + `{"op":"malloc","buf":"b","gcd":1,"bytes":4096}` + "\n" + rcclCall(trace.RCCLSend, 0, `"buf":"b","bytes":64,"peer":1`),
 			`t.jsonl:5: buf: buffer "b" is not device memory of GCD 0`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"src":"a0","buf":"a0","bytes":64,"peer":1`), `t.jsonl:4: src: not used by rccl_send`},
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"src":"a0","buf":"a0","bytes":64,"peer":1`), `t.jsonl:4: src: not used by rccl_send`},
 		// ranks disagreeing on a collective: kind, size, type, reduction, root
-		{rcclBufs + ar(0, `"bytes":64`) + rcclColl(RCCLReduce, 1, `"bytes":64,"root":0`),
+		{rcclBufs + ar(0, `"bytes":64`) + rcclColl(trace.RCCLReduce, 1, `"bytes":64,"root":0`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_reduce 64 bytes float sum root 0) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
 		{rcclBufs + ar(0, `"bytes":64`) + ar(1, `"bytes":128`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 128 bytes float sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
@@ -162,7 +164,7 @@ func TestRCCLErrors(t *testing.T) {
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes int32 sum)`},
 		{rcclBufs + ar(0, `"bytes":64,"redop":"sum"`) + ar(1, `"bytes":64,"redop":"max"`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes float max) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`},
-		{rcclBufs + rcclColl(RCCLBroadcast, 0, `"bytes":64,"root":0`) + rcclColl(RCCLBroadcast, 1, `"bytes":64,"root":1`),
+		{rcclBufs + rcclColl(trace.RCCLBroadcast, 0, `"bytes":64,"root":0`) + rcclColl(trace.RCCLBroadcast, 1, `"bytes":64,"root":1`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_broadcast 64 bytes float root 1) does not match rank 0's on line 4 (rccl_broadcast 64 bytes float root 0)`},
 		// the second collective of rank 1 is compared with rank 0's second
 		{rcclBufs + ar(0, `"bytes":64`) + ar(0, `"bytes":128`) + ar(1, `"bytes":64`) + ar(1, `"bytes":64`),
@@ -172,11 +174,11 @@ func TestRCCLErrors(t *testing.T) {
 			`t.jsonl:4: op: rank 1 (GCD 1) of communicator "w" never calls this rccl_all_reduce: it would wait forever`},
 		{rcclBufs + ar(0, `"bytes":64`) + ar(1, `"bytes":64`) + ar(1, `"bytes":64`),
 			`t.jsonl:6: op: rank 0 (GCD 0) of communicator "w" never calls this rccl_all_reduce: it would wait forever`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`),
 			`t.jsonl:4: op: this rccl_send (comm rank 0 -> 1) is never matched`},
-		{rcclBufs + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`),
+		{rcclBufs + rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":64,"peer":0`),
 			`t.jsonl:4: op: this rccl_recv (comm rank 0 -> 1) is never matched`},
-		{rcclBufs + rcclCall(RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`) + rcclCall(RCCLRecv, 1, `"buf":"a1","bytes":32,"peer":0`),
+		{rcclBufs + rcclCall(trace.RCCLSend, 0, `"buf":"a0","bytes":64,"peer":1`) + rcclCall(trace.RCCLRecv, 1, `"buf":"a1","bytes":32,"peer":0`),
 			`t.jsonl:5: bytes: 32 bytes, but its match on line 4 has 64`},
 	} {
 		checkFails(t, tc.in, tc.want)
@@ -208,8 +210,8 @@ func ar2(comm string, r, g int) string {
 // default: it matches a rank that writes "float", and not one that
 // writes another type.
 func TestRCCLDefaultType(t *testing.T) {
-	checked(t, rcclBufs+rcclColl(RCCLAllReduce, 0, `"bytes":64`)+rcclColl(RCCLAllReduce, 1, `"bytes":64,"datatype":"float"`))
-	checkFails(t, rcclBufs+rcclColl(RCCLAllReduce, 0, `"bytes":64`)+rcclColl(RCCLAllReduce, 1, `"bytes":64,"datatype":"int32"`),
+	checked(t, rcclBufs+rcclColl(trace.RCCLAllReduce, 0, `"bytes":64`)+rcclColl(trace.RCCLAllReduce, 1, `"bytes":64,"datatype":"float"`))
+	checkFails(t, rcclBufs+rcclColl(trace.RCCLAllReduce, 0, `"bytes":64`)+rcclColl(trace.RCCLAllReduce, 1, `"bytes":64,"datatype":"int32"`),
 		`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (rccl_all_reduce 64 bytes int32 sum) does not match rank 0's on line 4 (rccl_all_reduce 64 bytes float sum)`)
 }
 
@@ -217,13 +219,13 @@ func TestRCCLDefaultType(t *testing.T) {
 // RCCL's default: it matches a rank that writes "sum" (it was refused as
 // a mismatch), and not one that writes another reduction.
 func TestRCCLDefaultRedOp(t *testing.T) {
-	for _, k := range []Kind{RCCLAllReduce, RCCLReduceScatter} {
+	for _, k := range []trace.Kind{trace.RCCLAllReduce, trace.RCCLReduceScatter} {
 		checked(t, rcclBufs+rcclColl(k, 0, `"bytes":64`)+rcclColl(k, 1, `"bytes":64,"redop":"sum"`))
 		checked(t, rcclBufs+rcclColl(k, 0, `"bytes":64,"redop":"sum"`)+rcclColl(k, 1, `"bytes":64`))
 		checkFails(t, rcclBufs+rcclColl(k, 0, `"bytes":64`)+rcclColl(k, 1, `"bytes":64,"redop":"max"`),
 			`t.jsonl:5: op: collective 1 of communicator "w" on rank 1 (`+string(k)+` 64 bytes float max) does not match rank 0's on line 4 (`+string(k)+` 64 bytes float sum)`)
 	}
-	checked(t, rcclBufs+rcclColl(RCCLReduce, 0, `"bytes":64,"root":1`)+rcclColl(RCCLReduce, 1, `"bytes":64,"redop":"sum","root":1`))
+	checked(t, rcclBufs+rcclColl(trace.RCCLReduce, 0, `"bytes":64,"root":1`)+rcclColl(trace.RCCLReduce, 1, `"bytes":64,"redop":"sum","root":1`))
 }
 
 // Inspect says whether a trace holds RCCL calls: a communicator alone is
@@ -233,11 +235,11 @@ func TestInspectSeesRCCL(t *testing.T) {
 		rcclBufs: true,
 		`{"op":"malloc","buf":"a0","gcd":0,"bytes":4096}` + "\n": false,
 	} {
-		ops, err := Parse(strings.NewReader(in), "t.jsonl")
+		ops, err := trace.Parse(strings.NewReader(in), "t.jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Inspect(ops, testNode, "t.jsonl")
+		got, err := trace.Inspect(ops, testNode, "t.jsonl")
 		if err != nil || got.RCCL != want {
 			t.Errorf("%q: RCCL %v, error %v; want %v", in, got.RCCL, err, want)
 		}

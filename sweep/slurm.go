@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/akisim/akisim/internal/usage"
+	"github.com/akisim/akisim/output"
 )
 
 // The Slurm executor submits the points left as one job array (sbatch
@@ -15,13 +18,13 @@ import (
 // then reads what the tasks left in the points' folders.
 
 // runSlurm runs the points through Slurm; a line for each that failed.
-func (s *sweep) runSlurm(todo []sweepPoint) ([]string, error) {
+func (s *Sweep) runSlurm(todo []Point) ([]string, error) {
 	if len(todo) == 0 {
 		return nil, nil
 	}
 	sbatch, err := exec.LookPath("sbatch")
 	if err != nil {
-		return nil, bad("sweep -slurm: sbatch is not on PATH (Slurm's client commands are needed to submit the points)")
+		return nil, usage.Errorf("sweep -slurm: sbatch is not on PATH (Slurm's client commands are needed to submit the points)")
 	}
 	script, err := s.jobScript(todo)
 	if err != nil {
@@ -42,13 +45,13 @@ func (s *sweep) runSlurm(todo []sweepPoint) ([]string, error) {
 	}
 	var failures []string
 	for k, p := range todo {
-		s.ran[p.id] = true
+		s.ran[p.ID] = true
 		if s.done(p) {
 			continue
 		}
 		log := filepath.Join(s.logsDir, fmt.Sprintf("slurm-%s_%d.log", job, k))
 		failures = append(failures, fmt.Sprintf("point %d (%s) failed in Slurm job %s_%d: %s; log %s",
-			p.index, s.label(p), job, k, lastLine(log), log))
+			p.Index, s.Label(p), job, k, lastLine(log), log))
 	}
 	if len(failures) == 0 && runErr != nil {
 		return nil, fmt.Errorf("sweep -slurm: job %s: %v: %s", job, runErr, strings.TrimSpace(errb.String()))
@@ -57,7 +60,7 @@ func (s *sweep) runSlurm(todo []sweepPoint) ([]string, error) {
 }
 
 // jobScript writes the array job's script: task k runs the k-th point.
-func (s *sweep) jobScript(todo []sweepPoint) (string, error) {
+func (s *Sweep) jobScript(todo []Point) (string, error) {
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
 		if err != nil {
@@ -83,7 +86,7 @@ func (s *sweep) jobScript(todo []sweepPoint) (string, error) {
 	b.WriteString("*) echo \"akisim sweep: no point for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n")
 	path := filepath.Join(s.outdir, "sweep.sbatch")
 	script := func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }
-	if err := writeOutput("sweep -slurm", path, 0o755, script); err != nil {
+	if err := output.Write("sweep -slurm", path, 0o755, script); err != nil {
 		return "", err
 	}
 	return path, nil

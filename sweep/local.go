@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/akisim/akisim/internal/errtext"
+	"github.com/akisim/akisim/output"
 )
 
 // runLocal runs the points as akisim processes, s.jobs at a time, and
@@ -13,7 +16,7 @@ import (
 // A signal stops the sweep: no point starts after it, the points running
 // get it too (and keep what they finished, marked incomplete, so a rerun
 // runs them again), and the finished points are merged.
-func (s *sweep) runLocal(todo []sweepPoint) []string {
+func (s *Sweep) runLocal(todo []Point) []string {
 	var mu sync.Mutex
 	var failures []string
 	running := map[*exec.Cmd]bool{}
@@ -25,12 +28,12 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 			return
 		}
 		running[c] = true
-		if sig := interrupt.Load(); sig != 0 {
+		if sig := s.Signal(); sig != 0 {
 			c.Process.Signal(syscall.Signal(sig))
 		}
 	}
-	graceful.Store(true)
-	defer graceful.Store(false)
+	s.Graceful(true)
+	defer s.Graceful(false)
 	watchDone := make(chan struct{})
 	defer close(watchDone)
 	go func() { // pass a signal on to the points running
@@ -40,7 +43,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
-			if sig := interrupt.Load(); sig != 0 {
+			if sig := s.Signal(); sig != 0 {
 				mu.Lock()
 				for c := range running {
 					c.Process.Signal(syscall.Signal(sig))
@@ -51,14 +54,14 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		}
 	}()
 	done, stopped, start := 0, 0, time.Now()
-	next := make(chan sweepPoint)
+	next := make(chan Point)
 	var wg sync.WaitGroup
 	for range min(s.jobs, max(1, len(todo))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for p := range next {
-				if stopAsked() {
+				if s.stopped() {
 					continue // stopped: the points left wait for a rerun
 				}
 				msg := s.runPoint(p)
@@ -85,7 +88,7 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 		}()
 	}
 	for _, p := range todo {
-		if stopAsked() {
+		if s.stopped() {
 			break
 		}
 		next <- p
@@ -96,20 +99,20 @@ func (s *sweep) runLocal(todo []sweepPoint) []string {
 }
 
 // runPoint runs one point, its output into its log; a failure's line.
-func (s *sweep) runPoint(p sweepPoint) string {
-	logOut, err := openOutput("sweep: point "+p.id+"'s log", s.logPath(p))
+func (s *Sweep) runPoint(p Point) string {
+	logOut, err := output.Open("sweep: point "+p.ID+"'s log", s.logPath(p))
 	if err == nil {
-		defer logOut.close()
+		defer logOut.Close()
 	}
-	var log *streamedFile
+	var log *output.Buffered
 	if err == nil {
-		log, err = logOut.create()
+		log, err = logOut.Create()
 	}
 	if err != nil {
-		return fmt.Sprintf("point %d (%s): its log: %v", p.index, s.label(p), errText(err))
+		return fmt.Sprintf("point %d (%s): its log: %v", p.Index, s.Label(p), errtext.Of(err))
 	}
 	cmd := exec.Command(s.binary, s.pointArgs(p)...)
-	cmd.Stdout, cmd.Stderr = log.bw, log.bw
+	cmd.Stdout, cmd.Stderr = log.W, log.W
 	start := time.Now()
 	if err = cmd.Start(); err == nil {
 		s.started(cmd, true)
@@ -118,15 +121,15 @@ func (s *sweep) runPoint(p sweepPoint) string {
 	}
 	s.took(p, time.Since(start))
 	// the log is kept whatever the point did: a failure's is read below
-	if lerr := logOut.finish(log); lerr == nil {
-		if lerr = logOut.commit(); lerr != nil && err == nil {
+	if lerr := logOut.Finish(log); lerr == nil {
+		if lerr = logOut.Commit(); lerr != nil && err == nil {
 			err = lerr
 		}
 	} else if err == nil {
 		err = lerr
 	}
-	if err == nil || stopAsked() {
+	if err == nil || s.stopped() {
 		return "" // interrupted: not a failure, it runs again next time
 	}
-	return fmt.Sprintf("point %d (%s) failed (%v): %s; log %s", p.index, s.label(p), err, lastLine(s.logPath(p)), s.logPath(p))
+	return fmt.Sprintf("point %d (%s) failed (%v): %s; log %s", p.Index, s.Label(p), err, lastLine(s.logPath(p)), s.logPath(p))
 }

@@ -1,4 +1,4 @@
-package trace
+package commcheck
 
 import "testing"
 
@@ -75,4 +75,11 @@ func TestMPISendrecv(t *testing.T) {
 	} {
 		checkFails(t, tc.in, tc.want)
 	}
+}
+
+// An MPI call's buffer is its own rank's, as any op's (trace's
+// TestBuffersBelongToTheirRank): the check asks trace for it.
+func TestMPIBufferBelongsToItsRank(t *testing.T) {
+	checkFails(t, `{"op":"malloc","buf":"d","gcd":0,"bytes":64}`+"\n"+`{"op":"mpi_send","buf":"d","bytes":64,"peer":0,"rank":1}`,
+		`t.jsonl:2: buf: buffer "d" belongs to rank 0 (allocated on line 1): a rank reaches another's memory only through MPI`)
 }
