@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/akisim/akisim/config"
@@ -68,7 +69,12 @@ func Gem5(stdout io.Writer, m5out, debug string, c *config.Node) error {
 	}
 	fmt.Fprintln(stdout, "# totals (gem5: its stats.txt, last dump; akisim: the replay)")
 	fmt.Fprintf(stdout, "kernels launched: gem5 %.0f (in its trace %d), akisim %d\n", launched, len(p.Kernels), len(sim.Kernels))
-	fmt.Fprintf(stdout, "HBM bytes read, written: gem5 %.0f, %.0f\n", read, written)
+	var simRead, simWritten float64 // every GCD's HBM, as gem5's dram totals are every controller's
+	for g := range c.GCD.Count {
+		simRead += res.Stats.Total("node.gcd" + strconv.Itoa(g) + ".hbm.bytesRead")
+		simWritten += res.Stats.Total("node.gcd" + strconv.Itoa(g) + ".hbm.bytesWritten")
+	}
+	fmt.Fprintf(stdout, "HBM bytes read, written: gem5 %.0f, %.0f; akisim %.0f, %.0f\n", read, written, simRead, simWritten)
 	fmt.Fprintf(stdout, "simulated seconds: gem5 %g (the whole run, boot included), akisim %g (the replayed kernels and copies)\n", last["simSeconds"], float64(simEnd)/1e9)
 	for _, l := range p.Report.Lines()[1:] {
 		fmt.Fprintf(stdout, "# %s\n", l)
