@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/akisim/akisim/compare"
@@ -34,7 +35,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	m5out := pos[1]
 	if *debug == "" {
-		*debug = filepath.Join(m5out, "trace.out")
+		*debug = gem5Trace(m5out)
 	}
 	c, err := loadConfig(&options{config: *cfg})
 	if err != nil {
@@ -78,4 +79,14 @@ func runCompareRocprof(args []string, stdout, stderr io.Writer) error {
 		whatIf += " -set " + s
 	}
 	return compare.Rocprof(stdout, pos[0], p, c, whatIf)
+}
+
+// gem5Trace is the debug trace of a gem5 run: path itself, or the
+// trace.out of the m5out folder path names (gem5's --debug-file), so
+// import gem5 and compare gem5 take the same folder.
+func gem5Trace(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, "trace.out")
+	}
+	return path
 }

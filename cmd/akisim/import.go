@@ -15,7 +15,7 @@ import (
 )
 
 // importUsage is akisim import's synopsis.
-const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder) rocprof-legacy (rocprof v1's hip_api_trace.txt, hcc_ops_trace.txt, results.csv) or gem5 (its debug trace)"
+const importUsage = "akisim import FORMAT PATH -o TRACE [-config NODE]: FORMAT rocprof (rocprofv3's rocpd, JSON or CSV output: a file or its folder) rocprof-legacy (rocprof v1's hip_api_trace.txt, hcc_ops_trace.txt, results.csv) or gem5 (its debug trace, or the m5out folder holding it as trace.out)"
 
 // runImport is `akisim import FORMAT PATH -o TRACE`: it reads a profiler's
 // output, writes an akisim trace that fits the node of -config, and says on
@@ -55,7 +55,7 @@ func runImport(args []string, stderr io.Writer) error {
 	case "rocprof":
 		p, err = profile.ReadRocprof(path)
 	case "gem5":
-		p, err = profile.ReadGem5Trace(path)
+		p, err = profile.ReadGem5Trace(gem5Trace(path))
 	case "rocprof-legacy":
 		p, err = profile.ReadRocprofLegacy(path)
 	default:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,6 +45,27 @@ func importReplays(t *testing.T, sample ...string) {
 	}
 	if kernels != 2 || copies != 3 {
 		t.Errorf("replay has %d kernels and %d copies, want 2 and 3:\n%s", kernels, copies, stdout)
+	}
+}
+
+// import gem5 takes the m5out folder compare gem5 takes, reading its
+// trace.out, and writes what importing that file writes.
+func TestImportGem5TakesM5out(t *testing.T) {
+	dir := t.TempDir()
+	var traces [2]string
+	for i, in := range []string{"profile/testdata/gem5/m5out", "profile/testdata/gem5/m5out/trace.out"} {
+		out := filepath.Join(dir, fmt.Sprintf("g%d.jsonl", i))
+		if code, _, errs := akisim(t, "import", "gem5", in, "-o", out); code != 0 {
+			t.Fatalf("import gem5 %s: exit %d: %s", in, code, errs)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i] = string(data)
+	}
+	if traces[0] != traces[1] || !strings.Contains(traces[0], `"op":"kernel"`) {
+		t.Errorf("the folder's import differs from its trace.out's, or has no kernel:\n%s\n%s", traces[0], traces[1])
 	}
 }
 
