@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 const (
@@ -52,11 +53,32 @@ func parse(line string) (region, bool) {
 	return region{l, h}, true
 }
 
-// advise marks [lo, hi) for huge pages and collapses [from, hi). Both are
-// hints: an error (an old kernel, THP off) leaves the pages as they are.
-// It returns the collapse's error number (0: none).
-func advise(lo, hi, from uint64) syscall.Errno {
+// markHuge asks for huge pages on [lo, hi) as its pages fault in. A hint:
+// an error (THP off) leaves the pages as they are.
+func markHuge(lo, hi uint64) {
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(lo), uintptr(hi-lo), madvHugePage)
-	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(from), uintptr(hi-from), madvCollapse)
+}
+
+// collapse makes [at, at+n) huge pages now; it returns the error number
+// (0: done; EINVAL before Linux 6.1).
+func collapse(at, n uint64) syscall.Errno {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(at), uintptr(n), madvCollapse)
 	return errno
+}
+
+// resident counts the small pages of [at, at+n) in memory (mincore).
+func resident(at, n uint64) uint64 {
+	var vec [hugeBytes / 4096]byte
+	pages := n / 4096
+	if pages > uint64(len(vec)) {
+		pages = uint64(len(vec))
+	}
+	if _, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(at), uintptr(pages*4096), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+		return 0
+	}
+	var k uint64
+	for _, b := range vec[:pages] {
+		k += uint64(b & 1)
+	}
+	return k
 }

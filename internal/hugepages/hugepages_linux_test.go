@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 func TestParseTakesAnonymousWritableMappingsOnly(t *testing.T) {
@@ -58,7 +59,7 @@ func TestPassGivesTheHeapHugePages(t *testing.T) {
 	for i := 0; i < len(heap); i += 4096 {
 		heap[i] = 1
 	}
-	a := advisor{done: map[uint64]uint64{}}
+	a := newAdvisor()
 	a.pass()
 	if a.collapse == syscall.EINVAL || a.collapse == syscall.ENOSYS {
 		t.Skip("the kernel has no MADV_COLLAPSE (Linux 6.1): huge pages come only with khugepaged")
@@ -68,4 +69,30 @@ func TestPassGivesTheHeapHugePages(t *testing.T) {
 		t.Errorf("AnonHugePages %d -> %d bytes after a pass over a 64 MiB heap, want 16 MiB more at least", before, after)
 	}
 	runtime.KeepAlive(heap)
+}
+
+// A pass leaves sparse memory alone: a collapse would fill each huge
+// page's absent small pages and grow the process.
+func TestPassLeavesSparseMemory(t *testing.T) {
+	const n = 64 << 20
+	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("no anonymous mapping:", err)
+	}
+	defer syscall.Munmap(m)
+	for i := 0; i < n; i += 4 * 4096 { // a quarter of the small pages
+		m[i] = 1
+	}
+	at := uint64(uintptr(unsafe.Pointer(&m[0])))
+	count := func() (k uint64) {
+		for p := at; p < at+n; p += hugeBytes {
+			k += resident(p, hugeBytes)
+		}
+		return k
+	}
+	before := count()
+	newAdvisor().pass()
+	if after := count(); after > before+before/8 {
+		t.Errorf("resident small pages %d -> %d after a pass over a quarter-touched 64 MiB", before, after)
+	}
 }

@@ -8,4 +8,8 @@ const supported = false
 
 func anonymous() []region { return nil }
 
-func advise(lo, hi, from uint64) syscall.Errno { return 0 }
+func markHuge(lo, hi uint64) {}
+
+func collapse(at, n uint64) syscall.Errno { return 0 }
+
+func resident(at, n uint64) uint64 { return 0 }
