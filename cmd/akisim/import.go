@@ -33,6 +33,9 @@ func runImport(args []string, stderr io.Writer) error {
 		return bad("import: want FORMAT, PATH and -o TRACE (%s)", importUsage)
 	}
 	format, path := pos[0], pos[1]
+	if format == "gem5" { // its m5out folder is its trace.out: the file the -o check must see
+		path = gem5Trace(path)
+	}
 	co := &options{config: *cfg}
 	c, err := loadConfig(co)
 	if err != nil {
@@ -55,7 +58,7 @@ func runImport(args []string, stderr io.Writer) error {
 	case "rocprof":
 		p, err = profile.ReadRocprof(path)
 	case "gem5":
-		p, err = profile.ReadGem5Trace(gem5Trace(path))
+		p, err = profile.ReadGem5Trace(path)
 	case "rocprof-legacy":
 		p, err = profile.ReadRocprofLegacy(path)
 	default:

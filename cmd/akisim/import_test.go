@@ -67,6 +67,20 @@ func TestImportGem5TakesM5out(t *testing.T) {
 	if traces[0] != traces[1] || !strings.Contains(traces[0], `"op":"kernel"`) {
 		t.Errorf("the folder's import differs from its trace.out's, or has no kernel:\n%s\n%s", traces[0], traces[1])
 	}
+	// -o into the folder's own trace.out is refused, the trace untouched
+	m5out := filepath.Join(dir, "m5out")
+	if err := os.MkdirAll(m5out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(m5out, "trace.out")
+	if err := os.WriteFile(in, []byte(readFile(t, filepath.Join("..", "..", "profile", "testdata", "gem5", "m5out", "trace.out"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, in)
+	wantBad(t, []string{"import", "gem5", m5out, "-o", in}, "trace.out")
+	if readFile(t, in) != before {
+		t.Error("import gem5 M5OUT -o M5OUT/trace.out changed its input")
+	}
 }
 
 func TestImportBadInput(t *testing.T) {
