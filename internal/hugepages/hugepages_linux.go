@@ -68,12 +68,12 @@ func collapse(at, n uint64) syscall.Errno {
 
 // resident counts the small pages of [at, at+n) in memory (mincore).
 func resident(at, n uint64) uint64 {
-	var vec [hugeBytes / 4096]byte
-	pages := n / 4096
+	var vec [hugeBytes / smallBytes]byte
+	pages := n / smallBytes
 	if pages > uint64(len(vec)) {
 		pages = uint64(len(vec))
 	}
-	if _, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(at), uintptr(pages*4096), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+	if _, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(at), uintptr(pages*smallBytes), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
 		return 0
 	}
 	var k uint64
