@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -60,6 +61,7 @@ func TestPassGivesTheHeapHugePages(t *testing.T) {
 		heap[i] = 1
 	}
 	a := newAdvisor()
+	a.now = func() time.Duration { return time.Hour } // a long run: the budget holds nothing back
 	a.pass()
 	if a.collapse == syscall.EINVAL || a.collapse == syscall.ENOSYS {
 		t.Skip("the kernel has no MADV_COLLAPSE (Linux 6.1): huge pages come only with khugepaged")
@@ -91,8 +93,34 @@ func TestPassLeavesSparseMemory(t *testing.T) {
 		return k
 	}
 	before := count()
-	newAdvisor().pass()
+	a := newAdvisor()
+	a.now = func() time.Duration { return time.Hour } // only the density rule holds it back
+	a.pass()
 	if after := count(); after > before+before/8 {
 		t.Errorf("resident small pages %d -> %d after a pass over a quarter-touched 64 MiB", before, after)
 	}
+}
+
+// Collapses stop once they took 1/Share of the run's time: a heap that
+// comes and goes faster than the marks pays a bounded share for copies.
+func TestCollapsesKeepToTheirShareOfTheTime(t *testing.T) {
+	heap := make([]byte, 64<<20)
+	for i := 0; i < len(heap); i += 4096 {
+		heap[i] = 1
+	}
+	var now time.Duration
+	a := newAdvisor()
+	a.now = func() time.Duration { now += 10 * time.Millisecond; return now } // each look at the clock: 10 ms on
+	a.pass()
+	if a.collapse == syscall.EINVAL || a.collapse == syscall.ENOSYS {
+		t.Skip("the kernel has no MADV_COLLAPSE (Linux 6.1)")
+	}
+	if len(a.huge) != 1 {
+		t.Fatalf("%d ranges collapsed at first, want 1: the second would pass the budget (%v spent by %v)", len(a.huge), a.spent, now)
+	}
+	now += 10 * time.Second
+	if a.pass(); len(a.huge) < 8 {
+		t.Errorf("%d ranges collapsed after %v, want the 64 MiB heap's dense ranges", len(a.huge), now)
+	}
+	runtime.KeepAlive(heap)
 }
