@@ -82,3 +82,25 @@ func TestGatherKeepsShortKernelsTime(t *testing.T) {
 		t.Errorf("gathered: %.4g s, one request per stream: %.4g s (%.2f%% apart)", together, apart, 100*d)
 	}
 }
+
+// A gather's fill asks memory for each of its ranges only where a
+// memory-side cache below reads them: HBM alone is sent the fill's first
+// range, its address, and the same count of lines either way.
+func TestFillCarriesItsRangesOnlyToAMemorySideCache(t *testing.T) {
+	p := &fabric.Packet{Extents: []fabric.Extent{{Addr: 0, Size: 4096}, {Addr: 1 << 20, Size: 8192}, {Addr: 2 << 20, Size: 128}}}
+	for _, ranges := range []bool{true, false} {
+		c := testBuilder().WithEngine(sim.NewSerialEngine()).WithL2(8<<20, 64<<10, 6960, 300).buildL2("L2", 0)
+		c.fillRanges = ranges
+		missing, ask := c.missingOf(p, nil)
+		if lines := int64(4096+8192+128) / c.line; missing != lines {
+			t.Errorf("fillRanges %v: %d lines missing in an empty L2, want %d", ranges, missing, lines)
+		}
+		want := p.Extents
+		if !ranges {
+			want = want[:1]
+		}
+		if len(ask) != len(want) || ask[0] != want[0] || ask[len(ask)-1] != want[len(want)-1] {
+			t.Errorf("fillRanges %v: the fill asks for %v, want %v", ranges, ask, want)
+		}
+	}
+}

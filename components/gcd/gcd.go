@@ -246,7 +246,7 @@ func (b Builder) buildL2(name string, id int) *L2 {
 	e := fabric.NewCalendar(b.engine)
 	c := &L2{ComponentBase: sim.NewComponentBase(name), engine: e, local: id, routes: b.kernelRoutes, home: []fabric.Route{{id}},
 		line: b.line, block: b.l2Block, lines: b.l2Block / b.line, words: lineset.Words(int(b.l2Block / b.line)), capacity: int(b.l2Bytes / b.l2Block), latency: fabric.Ns(b.l2LatencyNs),
-		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}}
+		bandwidth: fabric.Server{BytesPerSec: fabric.GBps(b.l2GBps)}, fillRanges: b.mall != nil}
 	c.blocks = newBlockIndex(c.capacity)
 	c.lineShift, c.perShift = shifts(c.line, c.lines)
 	c.TopPort, c.top = c.NewPort(e, c, 4096, name, "Top")

@@ -32,7 +32,10 @@ type L2 struct {
 	perShift  int            // walk shifts rather than divides, three divisions a range
 	capacity  int            // blocks
 	latency   sim.VTimeInSec
-	bandwidth fabric.Server
+	// fillRanges: a gather's fill carries each range it asks for, as a
+	// memory-side cache (the MALL) below reads them
+	fillRanges bool
+	bandwidth  fabric.Server
 
 	TopPort, BottomPort sim.Port
 	top, bottom         *fabric.Sender
@@ -568,7 +571,9 @@ func (c *L2) missingLines(m fabric.Memory, addr, size int64) int64 {
 // missingOf counts the lines of a request's ranges that are not valid.
 // For a gather it also appends to ask each range with missing lines, cut
 // to their count from its start, as a request of that range alone would
-// fetch them: what its fill asks memory for.
+// fetch them: what its fill asks memory for. Only a memory-side cache
+// reads those ranges (fillRanges); HBM takes the fill's bytes, so without
+// one ask holds the first range alone, the fill's address.
 func (c *L2) missingOf(p *fabric.Packet, ask []fabric.Extent) (int64, []fabric.Extent) {
 	if len(p.Extents) == 0 {
 		return c.missingLines(p.Target, p.Addr, int64(p.Size)), ask
@@ -577,7 +582,9 @@ func (c *L2) missingOf(p *fabric.Packet, ask []fabric.Extent) (int64, []fabric.E
 	for _, e := range p.Extents {
 		if m := c.missingLines(p.Target, e.Addr, int64(e.Size)); m > 0 {
 			n += m
-			ask = append(ask, fabric.Extent{Addr: e.Addr, Size: int(m * c.line)})
+			if c.fillRanges || len(ask) == 0 {
+				ask = append(ask, fabric.Extent{Addr: e.Addr, Size: int(m * c.line)})
+			}
 		}
 	}
 	return n, ask
