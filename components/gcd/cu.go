@@ -86,8 +86,9 @@ type cuState struct {
 	id         int // the first CU
 	span       int // CUs simulated as one (at least 1)
 	workgroups int64
-	base       []int64        // per stream (reads then writes): first address of this CU's share
-	bytes      []int64        // per stream: bytes of this CU's share
+	base       []int64        // per share (stream, reads then writes): first address of this CU's share
+	bytes      []int64        // per share: bytes of this CU's share
+	streams    []int32        // the stream of each share, ascending; nil: share j is stream j
 	total      int64          // bytes of the largest stream
 	issued     int64          // of total, issued
 	inFlight   int64          // of total, issued and not finished
@@ -391,17 +392,33 @@ type dealScratch struct {
 var dealing = sync.Pool{New: func() any { return new(dealScratch) }}
 
 // keep copies the CUs that run, each with its shares, out of the scratch
-// they were dealt in, into one slab the kernel holds.
+// they were dealt in, into one slab the kernel holds. Only shares with
+// bytes are kept, with their streams: a batched kernel's CU touches a
+// third of its segments, and its shares were most of an MHD step's CU
+// state.
 func keep(cus []*cuState, ns int) []*cuState {
+	n := 0
+	for _, cu := range cus {
+		for _, b := range cu.bytes[:ns] {
+			if b != 0 {
+				n++
+			}
+		}
+	}
 	states := make([]cuState, len(cus))
-	shares := make([]int64, 2*ns*len(cus))
+	bases, sizes, streams := make([]int64, n), make([]int64, n), make([]int32, n)
 	out := make([]*cuState, len(cus))
+	at := 0
 	for i, cu := range cus {
+		from := at
+		for j, b := range cu.bytes[:ns] {
+			if b != 0 {
+				bases[at], sizes[at], streams[at] = cu.base[j], b, int32(j)
+				at++
+			}
+		}
 		states[i] = *cu
-		sh := shares[2*i*ns : 2*(i+1)*ns : 2*(i+1)*ns]
-		copy(sh[:ns], cu.base)
-		copy(sh[ns:], cu.bytes)
-		states[i].base, states[i].bytes = sh[:ns:ns], sh[ns:]
+		states[i].base, states[i].bytes, states[i].streams = bases[from:at:at], sizes[from:at:at], streams[from:at:at]
 		out[i] = &states[i]
 	}
 	return out
@@ -519,10 +536,28 @@ func (c *ComputeUnits) issue(now sim.VTimeInSec, cu *cuState, spread sim.VTimeIn
 	}
 }
 
-// piece is the address and size of stream j's part of step s.
-func (c *ComputeUnits) piece(cu *cuState, j int, s *step) (int64, int) {
-	lo, hi := c.split(cu.bytes[j], s.from, cu.total), c.split(cu.bytes[j], s.to, cu.total)
-	return cu.base[j] + lo, int(hi - lo)
+// piece is the address and size of share n's part of step s.
+func (c *ComputeUnits) piece(cu *cuState, n int, s *step) (int64, int) {
+	lo, hi := c.split(cu.bytes[n], s.from, cu.total), c.split(cu.bytes[n], s.to, cu.total)
+	return cu.base[n] + lo, int(hi - lo)
+}
+
+// stream is share n's stream.
+func (cu *cuState) stream(n int) int {
+	if cu.streams == nil {
+		return n
+	}
+	return int(cu.streams[n])
+}
+
+// sharesOf are the CU's shares [lo, hi) of streams [j0, j0+m).
+func (cu *cuState) sharesOf(j0, m int) (lo, hi int) {
+	if cu.streams == nil {
+		return j0, j0 + m
+	}
+	lo, _ = slices.BinarySearch(cu.streams, int32(j0))
+	hi, _ = slices.BinarySearch(cu.streams, int32(j0+m))
+	return lo, hi
 }
 
 // gather is a step's pieces bound for one memory, sent as one request.
@@ -552,18 +587,20 @@ func (c *ComputeUnits) sendStreams(now sim.VTimeInSec, kind fabric.Kind, j0 int,
 	c.gathered = nil
 	k := s.cu.run
 	plain := c.gatherOn && k.parent == nil && k.preload == nil // a phased kernel's steps watch their own stores
-	for i := range streams {
-		ms := &streams[i]
-		off, b := c.piece(s.cu, j0+i, s)
+	lo, hi := s.cu.sharesOf(j0, len(streams))
+	for n := lo; n < hi; n++ {
+		j := s.cu.stream(n)
+		ms := &streams[j-j0]
+		off, b := c.piece(s.cu, n, s)
 		if b == 0 {
 			continue
 		}
 		if !plain || !c.gathers(ms) {
-			sent += c.sendPasses(now, kind, b, ms, off, j0+i, s, spread)
+			sent += c.sendPasses(now, kind, b, ms, off, j, n, s, spread)
 			continue
 		}
 		var g *gather
-		gs, g = gatherOf(gs, ms, j0+i)
+		gs, g = gatherOf(gs, ms, j)
 		g.extents = append(g.extents, fabric.Extent{Addr: off, Size: b})
 		g.size += b
 	}
@@ -598,26 +635,26 @@ func gatherOf(gs []gather, ms *MemStream, j int) ([]gather, *gather) {
 	return gs, &gs[n]
 }
 
-// sendPasses sends a piece of stream j of a CU whose share goes over its
+// sendPasses sends a piece of stream j (share n) of a CU whose share goes over its
 // part of the bytes Passes times: the piece's place in the share, modulo
 // the part, is where it reads or writes, so a piece that runs past the
 // part's end goes on from its start. It returns the requests sent.
-func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, j int, s *step, spread sim.VTimeInSec) int {
+func (c *ComputeUnits) sendPasses(now sim.VTimeInSec, kind fabric.Kind, size int, ms *MemStream, addr int64, j, n int, s *step, spread sim.VTimeInSec) int {
 	if ms.Passes <= 1 {
 		c.send(now, kind, size, ms, addr, j, s, spread, nil)
 		return 1
 	}
-	base := s.cu.base[j]
-	w := s.cu.bytes[j] / ms.Passes
-	at, left, n := (addr-base)%w, int64(size), 0
+	base := s.cu.base[n]
+	w := s.cu.bytes[n] / ms.Passes
+	at, left, sent := (addr-base)%w, int64(size), 0
 	for left > 0 {
 		b := min(left, w-at)
 		c.send(now, kind, int(b), ms, base+at, j, s, spread, nil)
 		left -= b
 		at = 0
-		n++
+		sent++
 	}
-	return n
+	return sent
 }
 
 // send issues a request through the CU's memory pipe (bytes per clock),
@@ -911,10 +948,11 @@ func (k *kernelRun) streamEnds() []sim.VTimeInSec {
 	if len(k.cus) == 0 || k.parent != nil || !ranged(k.cmd.Reads) && !ranged(k.cmd.Writes) {
 		return nil
 	}
-	ends := make([]sim.VTimeInSec, len(k.cus[0].bytes))
+	ends := make([]sim.VTimeInSec, len(k.cmd.Reads)+len(k.cmd.Writes))
 	for _, cu := range k.cus {
-		for j, b := range cu.bytes {
+		for n, b := range cu.bytes {
 			if b > 0 {
+				j := cu.stream(n)
 				ends[j] = max(ends[j], cu.doneAt)
 			}
 		}

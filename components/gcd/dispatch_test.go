@@ -47,3 +47,47 @@ func TestDealGivesEachCUItsWorkgroups(t *testing.T) {
 		}
 	}
 }
+
+// A kernel keeps each CU's shares that have bytes, with their streams in
+// order, and none of the empty ones: the streams a CU does not touch cost
+// nothing for the kernel's life.
+func TestKeepHoldsTheSharesWithBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const ns = 40
+	var dense []*cuState
+	nonzero := 0
+	for i := range 12 {
+		cu := &cuState{id: i, base: make([]int64, ns), bytes: make([]int64, ns)}
+		for j := range ns {
+			if rng.Intn(3) == 0 {
+				cu.base[j], cu.bytes[j] = int64(rng.Intn(1<<30)), int64(1+rng.Intn(1<<16))
+				nonzero++
+			}
+		}
+		dense = append(dense, cu)
+	}
+	kept := keep(dense, ns)
+	held := 0
+	for i, cu := range kept {
+		held += len(cu.bytes)
+		if cu.id != dense[i].id || len(cu.base) != len(cu.bytes) || len(cu.streams) != len(cu.bytes) {
+			t.Fatalf("CU %d: id %d, %d bases, %d sizes, %d streams", i, cu.id, len(cu.base), len(cu.bytes), len(cu.streams))
+		}
+		for n := range cu.bytes {
+			j := cu.stream(n)
+			if n > 0 && j <= cu.stream(n-1) || cu.bytes[n] != dense[i].bytes[j] || cu.base[n] != dense[i].base[j] {
+				t.Fatalf("CU %d, share %d: stream %d, %d bytes at %d; dense %d at %d", i, n, j, cu.bytes[n], cu.base[n], dense[i].bytes[j], dense[i].base[j])
+			}
+		}
+		lo, hi := cu.sharesOf(10, 20)
+		for n := range cu.streams {
+			if in := cu.streams[n] >= 10 && cu.streams[n] < 30; in != (n >= lo && n < hi) {
+				t.Errorf("CU %d: shares [%d, %d) of streams [10, 30) in %v", i, lo, hi, cu.streams)
+				break
+			}
+		}
+	}
+	if held != nonzero {
+		t.Errorf("kept %d shares, want the %d with bytes", held, nonzero)
+	}
+}
