@@ -47,17 +47,18 @@ type region struct{ lo, hi uint64 }
 // advisor remembers which mappings it marked and which huge pages it
 // collapsed, so a pass looks only at what changed.
 type advisor struct {
-	marked   map[uint64]uint64    // mapping start -> end marked MADV_HUGEPAGE
-	huge     map[uint64]bool      // collapsed huge pages, by address
-	now      func() time.Duration // time since the advisor began
-	spent    time.Duration        // in collapses so far
-	collapse syscall.Errno        // the last collapse's error number (0: none)
+	marked   map[uint64]uint64                // mapping start -> end marked MADV_HUGEPAGE
+	huge     map[uint64]bool                  // collapsed huge pages, by address
+	now      func() time.Duration             // time since the advisor began
+	collapse func(at, n uint64) syscall.Errno // makes a range huge pages (collapseRange)
+	spent    time.Duration                    // in collapses so far
+	errno    syscall.Errno                    // the last collapse's error number (0: none)
 }
 
 func newAdvisor() *advisor {
 	start := time.Now()
 	return &advisor{marked: map[uint64]uint64{}, huge: map[uint64]bool{},
-		now: func() time.Duration { return time.Since(start) }}
+		now: func() time.Duration { return time.Since(start) }, collapse: collapseRange}
 }
 
 // Share is the most of the run's time collapses may take: a pass stops
@@ -82,7 +83,11 @@ const hugeBytes, smallBytes = 2 << 20, 4096
 // the memory released: about half again on the comm-aggr case.
 const denseEighths = 7
 
+// pass marks every large mapping not yet marked, and collapses dense
+// ranges while the budget lasts: over it, the pass still marks the rest,
+// and looks at no range's pages.
 func (a *advisor) pass() {
+	collapsing := true
 	for _, r := range anonymous() {
 		if r.hi-r.lo < minBytes {
 			continue
@@ -91,16 +96,16 @@ func (a *advisor) pass() {
 			markHuge(r.lo, r.hi)
 			a.marked[r.lo] = r.hi
 		}
-		for at := (r.lo + hugeBytes - 1) &^ (hugeBytes - 1); at+hugeBytes <= r.hi; at += hugeBytes {
-			if a.huge[at] || resident(at, hugeBytes)*8 < denseEighths*(hugeBytes/smallBytes) {
+		for at := (r.lo + hugeBytes - 1) &^ (hugeBytes - 1); collapsing && at+hugeBytes <= r.hi; at += hugeBytes {
+			if a.huge[at] {
 				continue
 			}
 			t := a.now()
-			if a.spent*Share > t {
-				return // over budget: the next pass goes on
+			if collapsing = a.spent*Share <= t; !collapsing || resident(at, hugeBytes)*8 < denseEighths*(hugeBytes/smallBytes) {
+				continue
 			}
-			a.collapse = collapse(at, hugeBytes)
-			if a.spent += a.now() - t; a.collapse == 0 {
+			a.errno = a.collapse(at, hugeBytes)
+			if a.spent += a.now() - t; a.errno == 0 {
 				a.huge[at] = true
 			}
 		}

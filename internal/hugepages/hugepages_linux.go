@@ -59,9 +59,9 @@ func markHuge(lo, hi uint64) {
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(lo), uintptr(hi-lo), madvHugePage)
 }
 
-// collapse makes [at, at+n) huge pages now; it returns the error number
+// collapseRange makes [at, at+n) huge pages now; it returns the error number
 // (0: done; EINVAL before Linux 6.1).
-func collapse(at, n uint64) syscall.Errno {
+func collapseRange(at, n uint64) syscall.Errno {
 	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(at), uintptr(n), madvCollapse)
 	return errno
 }

@@ -10,6 +10,6 @@ func anonymous() []region { return nil }
 
 func markHuge(lo, hi uint64) {}
 
-func collapse(at, n uint64) syscall.Errno { return 0 }
+func collapseRange(at, n uint64) syscall.Errno { return 0 }
 
 func resident(at, n uint64) uint64 { return 0 }
