@@ -12,25 +12,26 @@ import (
 // holds the trace and the window in progress, not every command at once.
 // The messages are matched over the whole trace when it is made.
 type Commands struct {
-	ops   []*trace.Op // a trace without MPI calls: its ops in order
-	x     *expander   // else the expander
-	chunk int         // commands per chunk
-	next  int         // the next op (or lowered call) to hand out
+	calls trace.Packed // the calls not yet expanded, in order
+	call  trace.Op     // the call being expanded
+	x     *expander    // nil: a trace without MPI calls, its ops handed on as they are
+	chunk int          // commands per chunk
+	next  int          // the next op (or lowered call) to hand out
 }
 
 // NewCommands prepares ops' expansion in chunks of chunk commands, taking
-// the ops in order (order[k]: the k-th op's index; nil: as they are). With
-// MPI calls, it keeps a copy of the calls, in order, a chunk at a time,
-// each going once its calls are expanded: ops may then go. Reordering
-// while copying spares moving the whole trace first.
+// the ops in order (order[k]: the k-th op's index; nil: as they are). It
+// keeps the calls packed, in order (trace.Packed), each read once as it is
+// expanded: ops may then go. Reordering while packing spares moving the
+// whole trace first.
 func NewCommands(ops []trace.Op, order []int32, p Params, chunk int) (*Commands, error) {
 	c := &Commands{chunk: max(chunk, 1)}
 	if !slices.ContainsFunc(ops, func(o trace.Op) bool { return o.IsMPI() }) {
-		c.ops = make([]*trace.Op, len(ops))
-		for k := range c.ops {
-			if c.ops[k] = &ops[k]; order != nil {
-				c.ops[k] = &ops[order[k]]
+		for k := range ops {
+			if order != nil {
+				k = int(order[k])
 			}
+			c.calls.Append(&ops[k])
 		}
 		return c, nil
 	}
@@ -39,13 +40,9 @@ func NewCommands(ops []trace.Op, order []int32, p Params, chunk int) (*Commands,
 		return nil, err
 	}
 	c.x.out = c.room(nil)
-	var calls []trace.Op
 	for i, o := range c.x.ops {
-		if i%c.chunk == 0 {
-			calls = make([]trace.Op, min(c.chunk, len(c.x.ops)-i))
-		}
-		calls[i%c.chunk] = *o
-		c.x.ops[i] = &calls[i%c.chunk]
+		c.calls.Append(o)
+		c.x.ops[i] = nil // the expansion reads call i alone, as it expands it (Next)
 	}
 	return c, nil
 }
@@ -60,15 +57,16 @@ func (c *Commands) room(carry []ir.Command) []ir.Command {
 // after it.
 func (c *Commands) Next() ([]ir.Command, error) {
 	if c.x == nil {
-		out := make([]ir.Command, min(c.chunk, len(c.ops)-c.next))
+		out := make([]ir.Command, min(c.chunk, c.calls.Len()-c.next))
 		for k := range out {
-			out[k].Call = *c.ops[c.next+k]
+			c.calls.Next(&out[k].Call)
 		}
 		c.next += len(out)
 		return out, nil
 	}
 	x := c.x
-	for len(x.out) < c.chunk && c.next < len(x.ops) {
+	for len(x.out) < c.chunk && c.calls.Next(&c.call) {
+		x.ops[c.next] = &c.call
 		x.op(c.next)
 		x.ops[c.next] = nil // its messages keep what the other halves read of it
 		c.next++
