@@ -2,6 +2,8 @@ package hip
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/akisim/akisim/ir"
 	"github.com/akisim/akisim/trace"
@@ -35,25 +37,47 @@ type opStore struct {
 	freed    int        // chunks dropped so far
 	lastLen  int        // ops in the last chunk loaded
 	retire   func(*OpResult) error
+	// aside holds, by index, ops a stream still holds that were moved out
+	// of their chunks (setAside): each retires once final, after later ops
+	aside    map[int]*asideOp
+	anyOrder bool // ops may be set aside
 }
+
+// asideOp is an operation kept past its chunk, and its result.
+type asideOp struct {
+	cmd ir.Command
+	res OpResult
+}
+
+// windowChunks is how many of the newest chunks a stream's long-held ops
+// may keep: older ones go, those ops set aside. An exchange's copies in
+// flight across a step's kernels kept a fifth of the run's commands.
+const windowChunks = 2
 
 // op is operation i, which must be loaded and not retired.
 func (r *Runtime) op(i int) *ir.Command {
-	return &r.store.chunks[i/r.store.chunkLen].ops[i%r.store.chunkLen]
+	if c := r.store.chunks[i/r.store.chunkLen]; c != nil {
+		return &c.ops[i%r.store.chunkLen]
+	}
+	return &r.store.aside[i].cmd
 }
 
 // res is operation i's result.
 func (r *Runtime) res(i int) *OpResult {
-	return &r.store.chunks[i/r.store.chunkLen].res[i%r.store.chunkLen]
+	if c := r.store.chunks[i/r.store.chunkLen]; c != nil {
+		return &c.res[i%r.store.chunkLen]
+	}
+	return &r.store.aside[i].res
 }
 
 // LoadStream sets a streamed trace to replay, starting at time zero with a
 // host thread for each of ranks (every rank the trace names). retire gets
-// each operation's result, in order, once it is final; its error stops
-// the run.
-func (r *Runtime) LoadStream(src OpSource, ranks []int, retire func(*OpResult) error) {
+// each operation's result once it is final, in order unless anyOrder
+// (then ops a stream holds long are set aside, and come after later
+// ones); its error stops the run.
+func (r *Runtime) LoadStream(src OpSource, ranks []int, retire func(*OpResult) error, anyOrder bool) {
 	r.reset()
-	r.store = opStore{src: src, retire: retire}
+	r.store = opStore{src: src, retire: retire, anyOrder: anyOrder}
 	r.startThreads(ranks)
 }
 
@@ -107,31 +131,24 @@ func (r *Runtime) pull() bool {
 }
 
 // retireFinal hands on, in order, the results that are final: of calls
-// made that no thread waits for and no stream holds or runs. Then it
-// drops chunks whose operations all went.
+// made that no thread waits for and no stream holds or runs. Ops held so
+// in chunks older than the newest windowChunks are set aside and handed
+// on once final, after later ones. Then it drops chunks whose operations
+// all went.
 func (r *Runtime) retireFinal() {
 	st := &r.store
 	if st.retire == nil {
 		return
 	}
-	low := st.loaded
-	for _, th := range r.procs {
-		if th.next < len(th.ops) {
-			low = min(low, th.ops[th.next])
-		}
-		if th.blocked != nil {
-			low = min(low, th.cur)
-		}
+	bound := 0 // ops held below it are set aside
+	if st.anyOrder {
+		bound = st.loaded - windowChunks*st.chunkLen
 	}
-	for _, s := range r.streams {
-		if len(s.queue) > 0 {
-			low = min(low, s.queue[0].op) // a stream's items are in call order
-		}
-		for _, i := range s.live {
-			low = min(low, i)
-		}
-	}
+	low := r.heldLow(bound)
 	for ; st.retired < low; st.retired++ {
+		if st.aside[st.retired] != nil {
+			continue // handed on once final (below)
+		}
 		if err := st.retire(r.res(st.retired)); err != nil {
 			r.Err = err
 			return
@@ -139,6 +156,100 @@ func (r *Runtime) retireFinal() {
 	}
 	for ; st.chunkLen > 0 && (st.freed+1)*st.chunkLen <= st.retired; st.freed++ {
 		st.chunks[st.freed] = nil
+	}
+	r.retireAside()
+}
+
+// heldLow is the first op a thread has yet to call or is blocked in, or
+// a stream holds (the ops loaded if none); ops so held below bound are
+// set aside first, and not counted.
+func (r *Runtime) heldLow(bound int) int {
+	low := r.store.loaded
+	hold := func(i int) {
+		if i < bound && r.store.aside[i] == nil {
+			r.setAside(i)
+		}
+		if r.store.aside[i] == nil {
+			low = min(low, i)
+		}
+	}
+	for _, th := range r.procs {
+		for _, i := range th.ops[th.next:] {
+			if hold(i); i >= bound {
+				break // its later calls come later
+			}
+		}
+		if th.blocked != nil {
+			hold(th.cur)
+		}
+	}
+	for _, s := range r.streams {
+		for k := range s.queue {
+			if s.queue[k].op >= low && s.queue[k].op >= bound {
+				break // a stream's items are in call order
+			}
+			hold(s.queue[k].op)
+		}
+		for _, i := range s.live {
+			hold(i)
+		}
+	}
+	return low
+}
+
+// setAside moves op i and its result out of their chunk.
+func (r *Runtime) setAside(i int) {
+	st := &r.store
+	if st.aside == nil {
+		st.aside = map[int]*asideOp{}
+	}
+	a := &asideOp{cmd: *r.op(i), res: *r.res(i)}
+	a.res.Op = &a.cmd
+	st.aside[i] = a
+}
+
+// retireAside hands on the ops set aside that no thread or stream holds
+// any more, in index order.
+func (r *Runtime) retireAside() {
+	st := &r.store
+	if len(st.aside) == 0 {
+		return
+	}
+	held := map[int]bool{}
+	for _, th := range r.procs {
+		for _, i := range th.ops[th.next:] {
+			if st.aside[i] == nil {
+				break // the calls set aside come first
+			}
+			held[i] = true
+		}
+		if th.blocked != nil {
+			held[th.cur] = true
+		}
+	}
+	for _, s := range r.streams {
+		for k := range s.queue {
+			if st.aside[s.queue[k].op] != nil {
+				held[s.queue[k].op] = true
+			}
+		}
+		for _, i := range s.live {
+			held[i] = true
+		}
+	}
+	var done []int
+	for i := range st.aside {
+		if !held[i] && i < st.retired {
+			done = append(done, i)
+		}
+	}
+	slices.Sort(done)
+	for _, i := range done {
+		if err := st.retire(&st.aside[i].res); err != nil {
+			r.Err = err
+			return
+		}
+		delete(st.aside, i)
 	}
 }
 
@@ -156,7 +267,10 @@ func (r *Runtime) FinishStream() error {
 	if r.Err != nil {
 		return r.Err
 	}
-	if st.retired < st.loaded || !st.srcDone {
+	if len(st.aside) > 0 { // held by a stream to the end: the first never completed
+		st.retired = slices.Min(slices.Collect(maps.Keys(st.aside)))
+	}
+	if st.retired < st.loaded || !st.srcDone || len(st.aside) > 0 {
 		if st.retired == st.loaded { // threads stopped before the trace's end
 			return fmt.Errorf("the host threads stopped after op %d, before the trace's end", st.loaded)
 		}

@@ -59,9 +59,10 @@ func waitsOnFlags(ops []ir.Command) bool {
 }
 
 // RunStream replays a streamed trace (hip.Runtime.LoadStream): retire
-// gets each operation's result, in order, once it is final.
-func (n *Node) RunStream(src hip.OpSource, ranks []int, retire func(*hip.OpResult) error) error {
-	if err := n.guard(func() error { n.Runtime.LoadStream(src, ranks, retire); return n.Engine.Run() }); err != nil {
+// gets each operation's result once it is final, in order unless
+// anyOrder.
+func (n *Node) RunStream(src hip.OpSource, ranks []int, retire func(*hip.OpResult) error, anyOrder bool) error {
+	if err := n.guard(func() error { n.Runtime.LoadStream(src, ranks, retire, anyOrder); return n.Engine.Run() }); err != nil {
 		return err
 	}
 	return n.Runtime.FinishStream()

@@ -47,7 +47,7 @@ func ExecuteStream(c *config.Node, name string, src *trace.Stream, rows func([]r
 				}
 			}
 			return nil
-		})
+		}, false) // the rows go out in trace order
 	})
 	var te *trace.Error
 	if errors.As(err, &te) && te.File == "" {

@@ -88,11 +88,12 @@ func replayStream(n *node.Node, ops []trace.Op, keep func(*trace.Op) bool, p mpi
 				rp.Ops = append(rp.Ops, r)
 			}
 			return nil
-		})
+		}, true)
 	})
 	if stopped || err != nil {
 		return nil, stopped, err
 	}
+	slices.SortFunc(rp.Ops, func(a, b job.OpResult) int { return a.Index - b.Index }) // ops set aside came later
 	for e, r := range recorder {
 		t, _ := n.Runtime.EventOf(r, e)
 		rp.Events[e] = float64(t)
