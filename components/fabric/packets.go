@@ -7,8 +7,22 @@ import "github.com/sarchlab/akita/v3/sim"
 // write-backs, an SDMA engine) allocated.
 type Packets struct{ free []*Packet }
 
-// Put keeps an answered packet; nothing else may hold it.
-func (ps *Packets) Put(p *Packet) { ps.free = append(ps.free, p) }
+// Put keeps an answered packet; nothing else may hold it. A gather's long
+// range lists are not kept with it: most packets are idle in the pool at
+// any time, and each kept the longest list it ever carried, together
+// most of a kernel's live memory.
+func (ps *Packets) Put(p *Packet) {
+	if cap(p.Extents) > keptExtents {
+		p.Extents = nil
+	}
+	if cap(p.Origin.Extents) > keptExtents {
+		p.Origin.Extents = nil
+	}
+	ps.free = append(ps.free, p)
+}
+
+// keptExtents is the longest range list an idle packet keeps.
+const keptExtents = 16
 
 // Request is a new request from requester along route, tagged tag: the
 // packet kept last, reissued, or a new one when none is kept.
