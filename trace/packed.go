@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 )
 
 // Packed holds operations in order in a few bytes each, for a replay that
@@ -18,6 +19,7 @@ type Packed struct {
 
 	strs   []string
 	strAt  map[string]uint32
+	seen   [256]seenStr // the strings str found last, by address
 	access lists[Access]
 	gcds   lists[int]
 
@@ -72,36 +74,59 @@ func (p *Packed) Append(o *Op) {
 	var tmp [256]byte
 	var mask uint64
 	b := tmp[:0]
-	bit := uint64(1)
-	field := func(on bool, value func()) { // the next bit, and its value if on
-		if on {
+	bit := uint64(1) // the next field's
+	for _, f := range packedStrings {
+		if v := *f(o); v != "" {
 			mask |= bit
-			value()
+			b = binary.AppendUvarint(b, uint64(p.str(v)))
 		}
 		bit <<= 1
 	}
-	for _, f := range packedStrings {
-		field(*f(o) != "", func() { b = binary.AppendUvarint(b, uint64(p.str(*f(o)))) })
-	}
 	for _, f := range packedInt64s {
-		field(*f(o) != 0, func() { b = binary.AppendVarint(b, *f(o)) })
+		if v := *f(o); v != 0 {
+			mask |= bit
+			b = binary.AppendVarint(b, v)
+		}
+		bit <<= 1
 	}
 	for _, f := range packedInts {
-		field(*f(o) != 0, func() { b = binary.AppendVarint(b, int64(*f(o))) })
+		if v := *f(o); v != 0 {
+			mask |= bit
+			b = binary.AppendVarint(b, int64(v))
+		}
+		bit <<= 1
 	}
 	for _, f := range packedPointers {
-		field(*f(o) != nil, func() { b = binary.AppendVarint(b, int64(**f(o))) })
+		if v := *f(o); v != nil {
+			mask |= bit
+			b = binary.AppendVarint(b, int64(*v))
+		}
+		bit <<= 1
 	}
 	for _, f := range packedFloats {
-		field(*f(o) != 0, func() { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*f(o))) })
+		if v := *f(o); v != 0 {
+			mask |= bit
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		bit <<= 1
 	}
 	for _, f := range packedBools {
-		field(*f(o), func() {})
+		if *f(o) {
+			mask |= bit
+		}
+		bit <<= 1
 	}
-	field(o.Access != nil, func() { b = binary.AppendUvarint(b, uint64(p.access.index(o.Access, p.n))) })
-	field(o.GCDs != nil, func() { b = binary.AppendUvarint(b, uint64(p.gcds.index(o.GCDs, p.n))) })
+	if o.Access != nil {
+		mask |= bit
+		b = binary.AppendUvarint(b, uint64(p.access.index(o.Access, p.n)))
+	}
+	if bit <<= 1; o.GCDs != nil {
+		mask |= bit
+		b = binary.AppendUvarint(b, uint64(p.gcds.index(o.GCDs, p.n)))
+	}
 
-	head := binary.AppendUvarint(binary.AppendUvarint(nil, mask), uint64(p.str(string(o.Op))))
+	var h [2 * binary.MaxVarintLen64]byte
+	head := binary.AppendUvarint(binary.AppendUvarint(h[:0], mask), uint64(p.str(string(o.Op))))
 	if k := len(p.blocks) - 1; k < 0 || len(p.blocks[k])+len(head)+len(b) > cap(p.blocks[k]) {
 		p.blocks = append(p.blocks, make([]byte, 0, max(packedBlock, len(head)+len(b))))
 	}
@@ -110,8 +135,24 @@ func (p *Packed) Append(o *Op) {
 	p.n++
 }
 
-// str is s's index in the table, added if new.
+// str is s's index in the table, added if new. A string seen by its
+// bytes' address (the same string handed on) skips the map.
 func (p *Packed) str(s string) uint32 {
+	if s == "" {
+		return p.strIndex(s)
+	}
+	ptr := unsafe.StringData(s)
+	c := &p.seen[uintptr(unsafe.Pointer(ptr))>>4%uintptr(len(p.seen))]
+	if c.ptr == ptr && c.n == len(s) {
+		return c.i
+	}
+	i := p.strIndex(s)
+	*c = seenStr{ptr, len(s), i}
+	return i
+}
+
+// strIndex is s's index in the table, added if new.
+func (p *Packed) strIndex(s string) uint32 {
 	if p.strAt == nil {
 		p.strAt = map[string]uint32{}
 	}
@@ -122,6 +163,13 @@ func (p *Packed) str(s string) uint32 {
 		p.strAt[s] = i
 	}
 	return i
+}
+
+// seenStr is a string str found, by its bytes' address and length.
+type seenStr struct {
+	ptr *byte
+	n   int
+	i   uint32
 }
 
 // lists holds slices an op refers to, by index: ops that share one

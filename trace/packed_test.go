@@ -127,3 +127,21 @@ func BenchmarkPacked(b *testing.B) {
 	for p.Next(&o) {
 	}
 }
+
+func TestPackedKeepsEachStringOnce(t *testing.T) {
+	var p Packed
+	name := "buf"
+	same := string([]byte("buf")) // other bytes, the same string
+	for _, b := range []string{name, same, name, "other", same} {
+		p.Append(&Op{Op: Free, Buf: b})
+	}
+	if len(p.strs) != 3 { // free, buf, other
+		t.Errorf("table %q, want each string once", p.strs)
+	}
+	var o Op
+	for _, want := range []string{"buf", "buf", "buf", "other", "buf"} {
+		if p.Next(&o); o.Buf != want {
+			t.Errorf("buf %q, want %q", o.Buf, want)
+		}
+	}
+}
