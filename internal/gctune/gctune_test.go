@@ -8,7 +8,8 @@ import (
 )
 
 // The percent is Small for a small heap, keeps the garbage between
-// collections at Headroom above that, and never falls below Go's default.
+// collections at Headroom above that, then Go's default up to
+// LargeHeadroom of garbage, then LargeHeadroom down to Floor.
 func TestPercent(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
@@ -19,7 +20,10 @@ func TestPercent(t *testing.T) {
 		{Headroom * 100 / Small, Small},
 		{128 << 20, 200},
 		{1 << 30, 100},
-		{16 << 30, 100},
+		{LargeHeadroom, 100},
+		{4 << 30, 50},
+		{8 << 30, Floor},
+		{16 << 30, Floor},
 	} {
 		if got := Percent(c.live); got != c.want {
 			t.Errorf("Percent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
