@@ -37,21 +37,24 @@ type opStore struct {
 	freed    int        // chunks dropped so far
 	lastLen  int        // ops in the last chunk loaded
 	retire   func(*OpResult) error
-	// aside holds, by index, ops a stream still holds that were moved out
-	// of their chunks (setAside): each retires once final, after later ops
+	// aside holds, by index, ops a thread or stream still held when they
+	// were moved out of their chunks (setAside): each retires once final,
+	// after later ops
 	aside    map[int]*asideOp
 	anyOrder bool // ops may be set aside
+	pass     int  // retirement passes so far: an op set aside held in this one has it as held
 }
 
 // asideOp is an operation kept past its chunk, and its result.
 type asideOp struct {
-	cmd ir.Command
-	res OpResult
+	cmd  ir.Command
+	res  OpResult
+	held int // the last retirement pass that found it held
 }
 
-// windowChunks is how many of the newest chunks a stream's long-held ops
-// may keep: older ones go, those ops set aside. An exchange's copies in
-// flight across a step's kernels kept a fifth of the run's commands.
+// windowChunks is how many of the newest chunks held ops may keep: older
+// ones go, those ops set aside. An exchange's copies in flight across a
+// step's kernels kept a fifth of the run's commands.
 const windowChunks = 2
 
 // op is operation i, which must be loaded and not retired.
@@ -162,16 +165,22 @@ func (r *Runtime) retireFinal() {
 
 // heldLow is the first op a thread has yet to call or is blocked in, or
 // a stream holds (the ops loaded if none); ops so held below bound are
-// set aside first, and not counted.
+// set aside first, and not counted. Every op set aside that it finds held
+// is marked so for this pass (retireAside).
 func (r *Runtime) heldLow(bound int) int {
-	low := r.store.loaded
+	st := &r.store
+	st.pass++
+	low := st.loaded
 	hold := func(i int) {
-		if i < bound && r.store.aside[i] == nil {
-			r.setAside(i)
+		a := st.aside[i]
+		if a == nil && i < bound {
+			a = r.setAside(i)
 		}
-		if r.store.aside[i] == nil {
-			low = min(low, i)
+		if a != nil {
+			a.held = st.pass
+			return
 		}
+		low = min(low, i)
 	}
 	for _, th := range r.procs {
 		for _, i := range th.ops[th.next:] {
@@ -198,7 +207,7 @@ func (r *Runtime) heldLow(bound int) int {
 }
 
 // setAside moves op i and its result out of their chunk.
-func (r *Runtime) setAside(i int) {
+func (r *Runtime) setAside(i int) *asideOp {
 	st := &r.store
 	if st.aside == nil {
 		st.aside = map[int]*asideOp{}
@@ -206,40 +215,16 @@ func (r *Runtime) setAside(i int) {
 	a := &asideOp{cmd: *r.op(i), res: *r.res(i)}
 	a.res.Op = &a.cmd
 	st.aside[i] = a
+	return a
 }
 
-// retireAside hands on the ops set aside that no thread or stream holds
-// any more, in index order.
+// retireAside hands on, in index order, the ops set aside that this
+// pass's heldLow found no thread or stream holding.
 func (r *Runtime) retireAside() {
 	st := &r.store
-	if len(st.aside) == 0 {
-		return
-	}
-	held := map[int]bool{}
-	for _, th := range r.procs {
-		for _, i := range th.ops[th.next:] {
-			if st.aside[i] == nil {
-				break // the calls set aside come first
-			}
-			held[i] = true
-		}
-		if th.blocked != nil {
-			held[th.cur] = true
-		}
-	}
-	for _, s := range r.streams {
-		for k := range s.queue {
-			if st.aside[s.queue[k].op] != nil {
-				held[s.queue[k].op] = true
-			}
-		}
-		for _, i := range s.live {
-			held[i] = true
-		}
-	}
 	var done []int
-	for i := range st.aside {
-		if !held[i] && i < st.retired {
+	for i, a := range st.aside {
+		if a.held != st.pass && i < st.retired {
 			done = append(done, i)
 		}
 	}
